@@ -1,0 +1,80 @@
+//! What a run produces. Plain data, serialisable to JSON; the Python front
+//! turns it into DataFrames and tables.
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct RunResult {
+    pub seed: u64,
+    /// Simulated seconds.
+    pub duration_s: f64,
+    /// Events the engine processed.
+    pub events: u64,
+    pub flows: Vec<FlowResult>,
+    pub queues: Vec<QueueResult>,
+    pub conservation: Conservation,
+    /// Sampled and per-event time series.
+    pub series: Vec<Series>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct FlowResult {
+    pub name: String,
+    /// "tcp" or "cbr".
+    pub kind: String,
+    /// Payload bytes delivered in order to the receiving application.
+    pub bytes_delivered: u64,
+    /// bytes_delivered * 8 / (time of last delivery - start), bit/s.
+    pub goodput_bps: f64,
+    pub packets_sent: u64,
+    /// TCP: segments retransmitted (fast retransmit, SACK recovery and RTO).
+    pub retransmits: u64,
+    pub timeouts: u64,
+    pub fast_recoveries: u64,
+    /// TCP: RTT samples (seconds) seen by the sender; CBR: one-way delay.
+    pub rtt_min_s: Option<f64>,
+    pub rtt_avg_s: Option<f64>,
+    pub rtt_max_s: Option<f64>,
+    /// CBR: packets received and lost.
+    pub packets_received: u64,
+    /// Time the transfer completed (bulk with a byte count), seconds.
+    pub completed_at_s: Option<f64>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct QueueResult {
+    /// Name of the link whose queue this is.
+    pub link: String,
+    pub kind: String,
+    /// Drops by reason ("overflow", "red_early", "red_forced", "random_loss", ...).
+    pub drops: BTreeMap<String, u64>,
+    pub enqueued: u64,
+    pub max_packets: u64,
+    pub max_bytes: u64,
+    /// Time-average queue length in packets and bytes.
+    pub avg_packets: f64,
+    pub avg_bytes: f64,
+    /// Bytes sent over the link / (rate-integral over the run): utilisation in [0, 1].
+    pub utilization: f64,
+    pub bytes_sent: u64,
+}
+
+/// Packet accounting: sent == delivered + dropped + in_network at the end.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Conservation {
+    pub sent: u64,
+    pub delivered: u64,
+    pub dropped: u64,
+    pub in_network: u64,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Series {
+    /// e.g. "queue_pkts", "cwnd", "ssthresh", "owd", "goodput".
+    pub metric: String,
+    /// The link or flow it belongs to.
+    pub subject: String,
+    pub t_s: Vec<f64>,
+    pub value: Vec<f64>,
+}

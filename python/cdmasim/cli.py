@@ -1,0 +1,33 @@
+"""The `cdmasim` command: a thin dispatcher over cdmasim.commands.*."""
+
+import argparse
+import importlib
+import sys
+
+from . import InputError, __version__
+from .commands import GROUPS
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="cdmasim", description="TCP and applications over 3G CDMA data networks")
+    p.add_argument("--version", action="version", version=f"cdmasim {__version__}")
+    sub = p.add_subparsers(dest="command", required=True)
+    for name in GROUPS:
+        importlib.import_module(f"cdmasim.commands.{name}").register(sub)
+    return p
+
+
+def main(argv=None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args) or 0
+    except InputError as e:
+        print(f"cdmasim: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("cdmasim: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
