@@ -1,6 +1,10 @@
 //! The world: builds components from a [`ScenarioSpec`] and runs the engine.
 
+pub mod build;
+pub mod collect;
 pub mod result;
+pub mod sampler;
+pub mod world;
 pub use result::*;
 
 use crate::engine::Time;
@@ -34,8 +38,52 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
+/// Events between two calls of the progress callback.
+const PROGRESS_EVERY: u32 = 1 << 16;
+
+fn pcap_name(link: &str) -> String {
+    link.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect::<String>() + ".pcap"
+}
+
 /// Run a scenario to its horizon.
-/// PLACEHOLDER until the world lands: returns an empty result.
-pub fn run(spec: &ScenarioSpec, _opts: RunOptions) -> Result<RunResult, RunError> {
-    Ok(RunResult { seed: spec.seed, duration_s: crate::engine::time::secs(spec.duration), ..Default::default() })
+pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError> {
+    let mut w = build::build(spec);
+    if let Some(dir) = &opts.pcap_dir {
+        let io = |path: &std::path::Path, error| RunError::Io { path: path.to_path_buf(), error };
+        std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+        for l in &w.links {
+            let path = dir.join(pcap_name(&l.name));
+            let f = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
+            w.pcaps.push(crate::pcap::write::PcapWriter::new(f).map_err(|e| io(&path, e))?);
+        }
+    }
+    let mut progress = opts.progress;
+    let mut countdown = PROGRESS_EVERY;
+    while let Some(t) = w.q.peek_time() {
+        if t > w.horizon {
+            break;
+        }
+        let (now, ev) = w.q.pop().expect("peeked");
+        w.handle(now, ev);
+        countdown -= 1;
+        if countdown == 0 {
+            countdown = PROGRESS_EVERY;
+            if let Some(p) = progress.as_mut() {
+                if !p(now, w.horizon) {
+                    return Err(RunError::Interrupted);
+                }
+            }
+        }
+    }
+    let horizon = w.horizon;
+    for l in &mut w.links {
+        l.finish_stats(horizon);
+    }
+    if let Some(dir) = &opts.pcap_dir {
+        for (p, l) in w.pcaps.iter_mut().zip(&w.links) {
+            let path = dir.join(pcap_name(&l.name));
+            p.flush().map_err(|error| RunError::Io { path, error })?;
+        }
+    }
+    Ok(collect::collect(&w, spec.seed))
 }

@@ -50,6 +50,8 @@ pub struct SenderStats {
     pub rtt_min: Option<Time>,
     pub rtt_max: Option<Time>,
     pub completed_at: Option<Time>,
+    /// Times of every congestion event (fast retransmit or timeout).
+    pub congestion_events: Vec<Time>,
 }
 
 /// The timestamp clock: milliseconds since the start of the run (RFC 7323 §5.4
@@ -463,13 +465,24 @@ impl TcpSender {
         self.enter_recovery(now);
     }
 
+    /// FlightSize for RFC 5681 eq. (4), bounded by the window that was in force
+    /// (during recovery the un-inflated one, ssthresh), as Linux and ns-2 bound
+    /// it: after a long NewReno recovery snd_max − snd_una also counts data the
+    /// receiver holds out of order, and halving that would set ssthresh far
+    /// above what the path carried.
+    fn flight_for_ssthresh(&self) -> u64 {
+        let window = if self.in_recovery { self.w.ssthresh } else { self.w.cwnd };
+        (self.snd_max - self.snd_una).min(window)
+    }
+
     fn enter_recovery(&mut self, now: Time) {
-        let flight = self.snd_max - self.snd_una;
+        let flight = self.flight_for_ssthresh();
         self.w.ssthresh = self.cc.ssthresh(&self.w, flight, CongestionEvent::FastRetransmit, now);
         self.recover = self.snd_max;
         self.in_recovery = true;
         self.partial_acks = 0;
         self.stats.fast_recoveries += 1;
+        self.stats.congestion_events.push(now);
         self.w.cwnd = match self.mode {
             // RFC 6675 §5 step 4.2: cwnd = ssthresh; pipe governs sending.
             Recovery::Sack => self.w.ssthresh,
@@ -500,7 +513,8 @@ impl TcpSender {
             return;
         }
         self.stats.timeouts += 1;
-        let flight = self.snd_max - self.snd_una;
+        self.stats.congestion_events.push(now);
+        let flight = self.flight_for_ssthresh();
         // RFC 5681 §3.1: hold ssthresh if this segment was already retransmitted by the timer.
         if self.rtt.backoff() == 0 {
             self.w.ssthresh = self.cc.ssthresh(&self.w, flight, CongestionEvent::Timeout, now);
