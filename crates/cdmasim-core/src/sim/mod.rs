@@ -57,7 +57,19 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
             w.pcaps.push(crate::pcap::write::PcapWriter::new(f).map_err(|e| io(&path, e))?);
         }
     }
-    let mut progress = opts.progress;
+    run_world(&mut w, opts.progress)?;
+    if let Some(dir) = &opts.pcap_dir {
+        for (p, l) in w.pcaps.iter_mut().zip(&w.links) {
+            let path = dir.join(pcap_name(&l.name));
+            p.flush().map_err(|error| RunError::Io { path, error })?;
+        }
+    }
+    Ok(collect::collect(&w, spec.seed))
+}
+
+/// Run a built world to its horizon and close its statistics. Tests that
+/// need the endpoints' internals call this and then inspect the world.
+pub fn run_world(w: &mut world::World, mut progress: Option<Box<dyn FnMut(Time, Time) -> bool>>) -> Result<(), RunError> {
     let mut countdown = PROGRESS_EVERY;
     while let Some(t) = w.q.peek_time() {
         if t > w.horizon {
@@ -79,11 +91,5 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
     for l in &mut w.links {
         l.finish_stats(horizon);
     }
-    if let Some(dir) = &opts.pcap_dir {
-        for (p, l) in w.pcaps.iter_mut().zip(&w.links) {
-            let path = dir.join(pcap_name(&l.name));
-            p.flush().map_err(|error| RunError::Io { path, error })?;
-        }
-    }
-    Ok(collect::collect(&w, spec.seed))
+    Ok(())
 }
