@@ -55,8 +55,14 @@ pub struct Link {
     last_touch: Time,
 }
 
+/// Time to serialise `bits` at `rate_bps`, rounded up. u64 arithmetic (a
+/// 64-bit division, not a 128-bit one: this is on the per-packet path) is
+/// exact while bits < 1.8e10, i.e. for any packet; beyond that, u128.
 fn tx_time_bits(bits: u64, rate_bps: u64) -> Time {
-    (bits as u128 * NS_PER_SEC as u128).div_ceil(rate_bps as u128) as Time
+    match bits.checked_mul(NS_PER_SEC) {
+        Some(x) => x.div_ceil(rate_bps),
+        None => (bits as u128 * NS_PER_SEC as u128).div_ceil(rate_bps as u128) as Time,
+    }
 }
 
 impl Link {

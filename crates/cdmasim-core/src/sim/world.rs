@@ -6,7 +6,7 @@
 
 use crate::app::{CbrSink, CbrSource};
 use crate::engine::{EventQueue, Time};
-use crate::net::packet::{Body, Packet, TcpHeader};
+use crate::net::packet::{Body, Packet};
 use crate::net::routing::NO_ROUTE;
 use crate::net::{DropReason, Link};
 use crate::pcap::write::PcapWriter;
@@ -139,33 +139,31 @@ impl World {
 
     /// Send whatever a TCP flow's endpoints have to send, then re-arm their timers.
     fn pump(&mut self, now: Time, fi: u32) {
-        let f = &mut self.flows[fi as usize];
-        let (from, to) = (f.from, f.to);
-        let FlowKind::Tcp(t) = &mut f.kind else { return };
-        let mut out: [Vec<TcpHeader>; 2] = [Vec::new(), Vec::new()];
-        while let Some(h) = t.sender.poll(now) {
-            out[0].push(h);
+        let (from, to) = (self.flows[fi as usize].from, self.flows[fi as usize].to);
+        // One segment at a time, without a buffer: forwarding only puts the
+        // packet on a link, so the endpoints are polled again unchanged.
+        loop {
+            let FlowKind::Tcp(t) = &mut self.flows[fi as usize].kind else { return };
+            let (pkt, node) = if let Some(h) = t.sender.poll(now) {
+                (Packet::tcp(self.counters.created, fi, true, from, to, now, h), from)
+            } else if let Some(h) = t.receiver.poll(now) {
+                (Packet::tcp(self.counters.created, fi, false, to, from, now, h), to)
+            } else {
+                break;
+            };
+            self.counters.created += 1;
+            self.flows[fi as usize].packets_sent += 1;
+            self.forward(now, node, pkt);
         }
-        while let Some(h) = t.receiver.poll(now) {
-            out[1].push(h);
-        }
+        let FlowKind::Tcp(t) = &mut self.flows[fi as usize].kind else { return };
         let deadlines = [t.sender.deadline(), t.receiver.deadline()];
-        for side in 0..2 {
-            if let Some(d) = deadlines[side] {
+        for (side, d) in deadlines.into_iter().enumerate() {
+            if let Some(d) = d {
                 if t.armed[side].is_none_or(|a| d < a) {
                     t.armed[side] = Some(d);
                     self.q.schedule(d, Event::Timer { flow: fi, side: side as u8 });
                 }
             }
-        }
-        self.flows[fi as usize].packets_sent += (out[0].len() + out[1].len()) as u64;
-        for h in out[0].drain(..) {
-            let uid = self.new_uid();
-            self.forward(now, from, Packet::tcp(uid, fi, true, from, to, now, h));
-        }
-        for h in out[1].drain(..) {
-            let uid = self.new_uid();
-            self.forward(now, to, Packet::tcp(uid, fi, false, to, from, now, h));
         }
     }
 
