@@ -328,8 +328,10 @@ impl TcpSender {
         if self.state != State::Established || h.ack > self.snd_max {
             return;
         }
-        if self.mode == Recovery::Sack {
-            self.board.apply_sack(h.sack.iter().filter(|b| b.1 > h.ack));
+        if self.mode == Recovery::Sack && self.board.apply_sack(h.sack.iter().filter(|b| b.1 > h.ack)) > 0 {
+            // IsLost depends only on what is SACKed above a segment: refresh it
+            // whenever that changes, in recovery or not.
+            self.board.update_lost(self.spec.dupack_threshold, self.w.mss);
         }
         if h.ack > self.snd_una {
             self.on_new_ack(now, h);
@@ -374,9 +376,6 @@ impl TcpSender {
         }
         self.snd_una = h.ack;
         self.snd_nxt = self.snd_nxt.max(self.snd_una);
-        if self.mode == Recovery::Sack {
-            self.board.update_lost(self.spec.dupack_threshold, self.w.mss);
-        }
         let mut restart = true;
         if self.in_recovery {
             if h.ack >= self.recover {
@@ -450,10 +449,7 @@ impl TcpSender {
             }
             return;
         }
-        let lost_head = self.mode == Recovery::Sack && {
-            self.board.update_lost(self.spec.dupack_threshold, self.w.mss);
-            self.board.segs.front().is_some_and(|s| s.lost)
-        };
+        let lost_head = self.mode == Recovery::Sack && self.board.segs.front().is_some_and(|s| s.lost);
         if self.dupacks < self.spec.dupack_threshold && !lost_head {
             return;
         }
@@ -535,3 +531,7 @@ impl TcpSender {
         self.trace(now);
     }
 }
+
+#[cfg(test)]
+#[path = "sender_tests.rs"]
+mod tests;
