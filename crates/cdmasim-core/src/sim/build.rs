@@ -82,5 +82,6 @@ pub fn build(spec: &ScenarioSpec) -> World {
         counters: Counters::default(),
         drop_log: Vec::new(),
         pcaps: Vec::new(),
+        pcap_of_link: Vec::new(),
     }
 }

@@ -14,7 +14,9 @@ use std::path::PathBuf;
 /// How to run (as opposed to what to run, which is the spec).
 #[derive(Default)]
 pub struct RunOptions {
-    /// Write one pcap file per link (raw IPv4 link type) into this folder.
+    /// Write pcap files into this folder: one per pair of adjacent nodes, named
+    /// after the first link between them and captured at that link's sending
+    /// node, both directions in it.
     pub pcap_dir: Option<PathBuf>,
     /// Called now and then with (simulated now, horizon), for progress bars.
     /// Returning false stops the run early (e.g. on Ctrl-C).
@@ -48,21 +50,33 @@ fn pcap_name(link: &str) -> String {
 /// Run a scenario to its horizon.
 pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError> {
     let mut w = build::build(spec);
+    let mut pcap_paths = Vec::new();
     if let Some(dir) = &opts.pcap_dir {
+        // One capture per pair of nodes, both directions in it, as tcpdump on
+        // a point-to-point interface would see them.
         let io = |path: &std::path::Path, error| RunError::Io { path: path.to_path_buf(), error };
         std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
-        for l in &w.links {
-            let path = dir.join(pcap_name(&l.name));
-            let f = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
-            w.pcaps.push(crate::pcap::write::PcapWriter::new(f).map_err(|e| io(&path, e))?);
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        for li in 0..w.links.len() {
+            let (a, b) = (w.links[li].from, w.links[li].to);
+            let idx = match pairs.iter().position(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a)) {
+                Some(i) => i,
+                None => {
+                    let path = dir.join(pcap_name(&w.links[li].name));
+                    let f = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
+                    let writer = crate::pcap::write::PcapWriter::new(f).map_err(|e| io(&path, e))?;
+                    w.pcaps.push(world::Capture { writer, node: a });
+                    pcap_paths.push(path);
+                    pairs.push((a, b));
+                    pairs.len() - 1
+                }
+            };
+            w.pcap_of_link.push(idx as u32);
         }
     }
     run_world(&mut w, opts.progress)?;
-    if let Some(dir) = &opts.pcap_dir {
-        for (p, l) in w.pcaps.iter_mut().zip(&w.links) {
-            let path = dir.join(pcap_name(&l.name));
-            p.flush().map_err(|error| RunError::Io { path, error })?;
-        }
+    for (c, path) in w.pcaps.iter_mut().zip(pcap_paths) {
+        c.writer.flush().map_err(|error| RunError::Io { path, error })?;
     }
     Ok(collect::collect(&w, spec.seed))
 }

@@ -10,6 +10,7 @@ use crate::net::packet::{Body, Packet};
 use crate::net::routing::NO_ROUTE;
 use crate::net::{DropReason, Link};
 use crate::pcap::write::PcapWriter;
+
 use crate::tcp::receiver::wscale_for;
 use crate::tcp::{TcpReceiver, TcpSender};
 use std::fs::File;
@@ -28,6 +29,14 @@ pub enum Event {
     Timer { flow: u32, side: u8 },
     CbrSend { flow: u32 },
     Sample,
+}
+
+/// A capture on the interface of `node` towards one neighbour: outgoing
+/// packets are written when their last bit leaves, incoming ones when they
+/// have arrived, as tcpdump on that host would see them.
+pub struct Capture {
+    pub writer: PcapWriter<File>,
+    pub node: u32,
 }
 
 pub struct TcpFlow {
@@ -80,7 +89,9 @@ pub struct World {
     pub flows: Vec<Flow>,
     pub counters: Counters,
     pub drop_log: Vec<DropRecord>,
-    pub pcaps: Vec<PcapWriter<File>>,
+    pub pcaps: Vec<Capture>,
+    /// Capture of each link (index into `pcaps`).
+    pub pcap_of_link: Vec<u32>,
     /// Sampled series: (time, value) per (metric, subject) slot.
     pub samples: super::sampler::Sampler,
 }
@@ -191,14 +202,8 @@ impl World {
             let gen = link.tx_gen;
             self.q.schedule(next, Event::TxDone { link: li, gen });
         }
-        if !self.pcaps.is_empty() {
-            let wscale = match &self.flows[pkt.flow as usize].kind {
-                FlowKind::Tcp(t) if !pkt.forward => t.rcv_wscale,
-                _ => 0,
-            };
-            // A failed capture write must not change the simulation; the
-            // error surfaces when the file is flushed at the end.
-            let _ = self.pcaps[li as usize].write(now, &pkt, wscale);
+        if self.captures(li, false) {
+            self.capture(now, li, &pkt);
         }
         if survived {
             self.q.schedule(now + delay, Event::Arrive { link: li });
@@ -208,10 +213,31 @@ impl World {
         }
     }
 
+    /// Whether link `li`'s capture sees its packets as they leave (`arriving`
+    /// false) or as they arrive (true).
+    fn captures(&self, li: u32, arriving: bool) -> bool {
+        let Some(&c) = self.pcap_of_link.get(li as usize) else { return false };
+        let l = &self.links[li as usize];
+        self.pcaps[c as usize].node == if arriving { l.to } else { l.from }
+    }
+
+    fn capture(&mut self, now: Time, li: u32, pkt: &Packet) {
+        let wscale = match &self.flows[pkt.flow as usize].kind {
+            FlowKind::Tcp(t) if !pkt.forward => t.rcv_wscale,
+            _ => 0,
+        };
+        // A failed capture write must not change the simulation; the error
+        // surfaces when the file is flushed at the end.
+        let c = self.pcap_of_link[li as usize] as usize;
+        let _ = self.pcaps[c].writer.write(now, pkt, wscale);
+    }
+
     fn on_arrive(&mut self, now: Time, li: u32) {
-        let link = &mut self.links[li as usize];
-        let pkt = link.in_flight.pop_front().expect("arrival with an empty wire");
-        let node = link.to;
+        let pkt = self.links[li as usize].in_flight.pop_front().expect("arrival with an empty wire");
+        if self.captures(li, true) {
+            self.capture(now, li, &pkt);
+        }
+        let node = self.links[li as usize].to;
         self.forward(now, node, pkt);
     }
 
