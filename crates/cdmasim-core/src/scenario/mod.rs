@@ -7,6 +7,7 @@ pub use spec::*;
 
 mod error;
 mod flow;
+mod json;
 mod link;
 mod parse;
 mod presets;
@@ -18,6 +19,7 @@ mod tcp;
 pub mod units;
 
 pub use error::ScenarioError;
+pub use json::toml_from_json;
 pub use parse::{load, parse_str, DEFAULT_SEED};
 
 #[cfg(test)]
