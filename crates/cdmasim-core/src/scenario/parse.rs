@@ -26,7 +26,12 @@ pub fn parse_str(text: &str, path: &str) -> Result<ScenarioSpec, ScenarioError> 
     })?;
     let span = doc.span();
     let root_value = Spanned::new(span, DeValue::Table(doc.into_inner()));
-    let root = Val::root(&src, &root_value).table(TOP_KEYS)?;
+    let root_val = Val::root(&src, &root_value);
+    // `preset = "x"` allows an [x] table, so that an unknown preset is reported
+    // as such rather than as an unknown [x] table.
+    let mut allowed = TOP_KEYS.to_vec();
+    allowed.extend(root_val.peek_str("preset"));
+    let root = root_val.table(&allowed)?;
 
     let mut raw = RawScenario::default();
     parse_simulation(&root, &mut raw)?;

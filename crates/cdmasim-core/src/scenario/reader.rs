@@ -191,6 +191,18 @@ impl<'a> Val<'a> {
         }
     }
 
+    /// A string entry of this table, looked at without any checking (used to
+    /// let the preset's name decide which other keys are allowed).
+    pub fn peek_str(&self, key: &str) -> Option<&'a str> {
+        match self.v.get_ref() {
+            DeValue::Table(t) => match t.get(key).map(|v| v.get_ref()) {
+                Some(DeValue::String(s)) => Some(s.as_ref()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
     /// This value as a table whose keys must all be in `allowed`.
     pub fn table(&self, allowed: &[&str]) -> Res<Table<'a>> {
         let tbl = match self.v.get_ref() {
