@@ -10,3 +10,17 @@ __version__ = "0.1.0"
 class InputError(ValueError):
     """Bad user input (a scenario, trace or capture file): the CLI prints its
     one-line message and exits with status 2."""
+
+
+def __getattr__(name):
+    # cdmasim.run / parse / ScenarioError / Result, loaded on first use so that
+    # `import cdmasim` (and every CLI command) does not load the compiled core.
+    if name in ("run", "parse", "ScenarioError"):
+        from . import simulate
+
+        return getattr(simulate, name)
+    if name == "Result":
+        from .result import Result
+
+        return Result
+    raise AttributeError(f"module 'cdmasim' has no attribute {name!r}")

@@ -1,5 +1,26 @@
 //! Scenario files: TOML with a unit on every quantity, parsed and validated
-//! once into a [`spec::ScenarioSpec`].
+//! once into a [`spec::ScenarioSpec`]. The reference for every key is
+//! docs/scenario.md.
 
 pub mod spec;
 pub use spec::*;
+
+mod error;
+mod flow;
+mod json;
+mod link;
+mod parse;
+mod presets;
+mod queue;
+mod raw;
+mod reader;
+mod resolve;
+mod tcp;
+pub mod units;
+
+pub use error::ScenarioError;
+pub use json::toml_from_json;
+pub use parse::{load, parse_str, DEFAULT_SEED};
+
+#[cfg(test)]
+mod tests;

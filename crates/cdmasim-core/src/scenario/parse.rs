@@ -1,0 +1,103 @@
+//! TOML text → [`ScenarioSpec`]: syntax, then each table, then presets, then
+//! cross-references (see `resolve`).
+
+use super::error::ScenarioError;
+use super::flow::parse_flow;
+use super::link::parse_link;
+use super::presets;
+use super::raw::{Named, RawRoute, RawScenario};
+use super::reader::{Res, Source, Table, Val};
+use super::resolve::resolve;
+use super::spec::ScenarioSpec;
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+const TOP_KEYS: &[&str] = &["simulation", "preset", "dumbbell", "node", "link", "route", "flow"];
+
+/// Seed used when the file gives none.
+pub const DEFAULT_SEED: u64 = 1;
+
+/// Parse and validate scenario text; `path` is only used in error messages.
+pub fn parse_str(text: &str, path: &str) -> Result<ScenarioSpec, ScenarioError> {
+    let src = Source::new(path, text);
+    let doc = DeTable::parse(text).map_err(|e| {
+        let line = e.span().map(|s| src.line(s.start)).unwrap_or(0);
+        src.error(line, "", format!("invalid TOML: {}", e.message()))
+    })?;
+    let span = doc.span();
+    let root_value = Spanned::new(span, DeValue::Table(doc.into_inner()));
+    let root_val = Val::root(&src, &root_value);
+    // `preset = "x"` allows an [x] table, so that an unknown preset is reported
+    // as such rather than as an unknown [x] table.
+    let mut allowed = TOP_KEYS.to_vec();
+    allowed.extend(root_val.peek_str("preset"));
+    let root = root_val.table(&allowed)?;
+
+    let mut raw = RawScenario::default();
+    parse_simulation(&root, &mut raw)?;
+    presets::expand(&root, &mut raw)?;
+    for v in each(&root, "node")? {
+        let t = v.table(&["name"])?;
+        raw.nodes.push(Named::new(t.name("name")?));
+    }
+    for v in each(&root, "link")? {
+        raw.links.push(parse_link(&v)?);
+    }
+    for v in each(&root, "route")? {
+        let t = v.table(&["node", "dest", "link"])?;
+        raw.routes.push(RawRoute {
+            node: Named::new(t.name("node")?),
+            dest: Named::new(t.name("dest")?),
+            link: Named::new(t.name("link")?),
+        });
+    }
+    for v in each(&root, "flow")? {
+        raw.flows.push(parse_flow(&v)?);
+    }
+    resolve(raw, path)
+}
+
+/// Read and parse a scenario file.
+pub fn load(path: impl AsRef<std::path::Path>) -> Result<ScenarioSpec, ScenarioError> {
+    let path = path.as_ref();
+    let shown = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
+        file: shown.clone(),
+        line: 0,
+        field: String::new(),
+        message: format!("cannot read: {}", io_reason(&e)),
+    })?;
+    parse_str(&text, &shown)
+}
+
+/// The OS message without Rust's " (os error 2)" suffix.
+fn io_reason(e: &std::io::Error) -> String {
+    let s = e.to_string();
+    match s.find(" (os error") {
+        Some(i) => s[..i].to_string(),
+        None => s,
+    }
+}
+
+/// The elements of an array of tables (`[[link]]`), or none if absent.
+fn each<'a>(root: &Table<'a>, key: &str) -> Res<Vec<Val<'a>>> {
+    match root.get(key) {
+        Some(v) => v.array(),
+        None => Ok(Vec::new()),
+    }
+}
+
+fn parse_simulation(root: &Table, raw: &mut RawScenario) -> Res<()> {
+    let t = root.req("simulation")?.table(&["duration", "seed", "sample_interval"])?;
+    let dur = t.req("duration")?;
+    raw.duration = dur.time()?;
+    if raw.duration == 0 {
+        return Err(dur.err("duration must be positive"));
+    }
+    raw.seed = t.or("seed", DEFAULT_SEED, |v| v.count())?;
+    raw.sample_interval = t.opt("sample_interval", |v| v.time())?;
+    if raw.sample_interval == Some(0) {
+        return Err(t.get("sample_interval").unwrap().err("sample_interval must be positive"));
+    }
+    Ok(())
+}

@@ -1,0 +1,86 @@
+//! The dumbbell: N senders s0..s{N-1} → r1 → (bottleneck) → r2 → d0..d{N-1},
+//! one bulk TCP flow "flow{i}" from s{i} to d{i}, started i × start_spacing
+//! apart so that the flows do not all leave slow start in lock-step.
+
+use super::super::queue::parse_queue;
+use super::super::raw::{Named, RawFlow, RawLink, RawScenario};
+use super::super::reader::{At, Res, Val};
+use super::super::spec::{AppSpec, QueueLimit, QueueSpec, TcpSpec};
+use super::super::tcp::parse_tcp;
+use crate::engine::{Time, NS_PER_MS};
+
+const KEYS: &[&str] = &[
+    "flows",
+    "bottleneck_rate",
+    "bottleneck_delay",
+    "access_rate",
+    "access_delay",
+    "start_spacing",
+    "queue",
+    "access_queue",
+    "bytes",
+    "tcp",
+];
+
+pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
+    let t = v.table(KEYS)?;
+    let flows_v = t.req("flows")?;
+    let n = flows_v.count()?;
+    if n == 0 || n > 100_000 {
+        return Err(flows_v.err("flows must be between 1 and 100000"));
+    }
+    let bottleneck_rate = t.req("bottleneck_rate")?.positive_rate()?;
+    let bottleneck_delay = t.req("bottleneck_delay")?.time()?;
+    let access_rate = t.or("access_rate", 100_000_000, |v| v.positive_rate())?;
+    let access_delay = t.or("access_delay", NS_PER_MS, |v| v.time())?;
+    let spacing: Time = t.or("start_spacing", 10 * NS_PER_MS, |v| v.time())?;
+    let queue = t.or("queue", QueueSpec::DropTail { limit: QueueLimit::Packets(100) }, parse_queue)?;
+    let access_queue = t.or("access_queue", QueueSpec::DropTail { limit: QueueLimit::Packets(1000) }, parse_queue)?;
+    let bytes = t.opt("bytes", |v| v.size())?;
+    if bytes == Some(0) {
+        return Err(t.get("bytes").unwrap().err("bytes must be positive (leave it out for unbounded transfers)"));
+    }
+    let tcp = t.or("tcp", TcpSpec::default(), parse_tcp)?;
+
+    // Generated items are blamed on the key that made them.
+    let at = |key: &str| t.get(key).map(|v| v.at()).unwrap_or_else(|| t.at());
+    let named = |name: String, key: &str| Named { name, at: at(key) };
+    let link = |name: String, from: String, to: String, rate_bps: u64, delay: Time, q: &QueueSpec| RawLink {
+        name: named(name, "flows"),
+        from: named(from, "flows"),
+        to: named(to, "flows"),
+        rate_bps,
+        delay,
+        duplex: true,
+        queue: q.clone(),
+        reverse_queue: q.clone(),
+        loss: 0.0,
+        reverse_loss: 0.0,
+        rate_schedule: Vec::new(),
+    };
+
+    let senders: Vec<String> = (0..n).map(|i| format!("s{i}")).collect();
+    let sinks: Vec<String> = (0..n).map(|i| format!("d{i}")).collect();
+    for name in senders.iter().chain(["r1".to_string(), "r2".to_string()].iter()).chain(sinks.iter()) {
+        raw.nodes.push(named(name.clone(), "flows"));
+    }
+    for (s, d) in senders.iter().zip(&sinks) {
+        raw.links.push(link(format!("{s}-r1"), s.clone(), "r1".into(), access_rate, access_delay, &access_queue));
+        raw.links.push(link(format!("r2-{d}"), "r2".into(), d.clone(), access_rate, access_delay, &access_queue));
+    }
+    raw.links.push(link("r1-r2".into(), "r1".into(), "r2".into(), bottleneck_rate, bottleneck_delay, &queue));
+
+    let start_at: At = at("start_spacing");
+    for (i, (s, d)) in senders.iter().zip(&sinks).enumerate() {
+        raw.flows.push(RawFlow {
+            name: named(format!("flow{i}"), "flows"),
+            from: named(s.clone(), "flows"),
+            to: named(d.clone(), "flows"),
+            start: spacing.checked_mul(i as u64).ok_or_else(|| t.get("start_spacing").unwrap().err("too large"))?,
+            start_at: start_at.clone(),
+            stop: None,
+            app: AppSpec::Bulk { bytes, tcp: tcp.clone() },
+        });
+    }
+    Ok(())
+}

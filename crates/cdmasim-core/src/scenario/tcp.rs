@@ -1,0 +1,108 @@
+//! The `[flow.tcp]` / `[dumbbell.tcp]` table → [`TcpSpec`]; absent keys keep
+//! `TcpSpec::default()`.
+
+use super::reader::{Res, Table, Val};
+use super::spec::{CcAlgo, DelAck, TcpSpec};
+use crate::engine::NS_PER_MS;
+
+pub(crate) const TCP_KEYS: &[&str] = &[
+    "cc",
+    "sack",
+    "timestamps",
+    "mss",
+    "initial_window",
+    "rcv_buffer",
+    "delayed_ack",
+    "delack_timeout",
+    "min_rto",
+    "initial_rto",
+    "max_rto",
+    "dupack_threshold",
+    "trace_cwnd",
+];
+
+/// Largest TCP payload in one IPv4 datagram (65535 - 20 IP - 20 TCP).
+const MAX_MSS: u64 = 65_495;
+
+pub(crate) fn parse_tcp(v: &Val) -> Res<TcpSpec> {
+    let t = v.table(TCP_KEYS)?;
+    let d = TcpSpec::default();
+    let cc = match t.get("cc") {
+        Some(c) => match c.str()? {
+            "reno" => CcAlgo::Reno,
+            "newreno" => CcAlgo::NewReno,
+            other => return Err(c.err(format!("unknown congestion control '{other}' (expected \"reno\" or \"newreno\")"))),
+        },
+        None => d.cc,
+    };
+    let mss = t.or("mss", d.mss as u64, |v| v.size())?;
+    if mss == 0 || mss > MAX_MSS {
+        return Err(t.get("mss").unwrap().err(format!("mss must be between 1 B and {MAX_MSS} B (got {mss} B)")));
+    }
+    let initial_window = t.or("initial_window", d.initial_window, |v| v.count_u32())?;
+    if initial_window == 0 {
+        return Err(t.get("initial_window").unwrap().err("initial_window must be at least 1 segment"));
+    }
+    let rcv_buffer = t.or("rcv_buffer", d.rcv_buffer, |v| v.size())?;
+    if rcv_buffer < mss {
+        let v = t.get("rcv_buffer").unwrap_or_else(|| t.get("mss").unwrap());
+        return Err(v.err(format!("rcv_buffer ({rcv_buffer} B) must hold at least one segment of mss {mss} B")));
+    }
+    let delayed_ack = parse_delack(&t)?;
+    let min_rto = t.or("min_rto", d.min_rto, |v| v.time())?;
+    let initial_rto = t.or("initial_rto", d.initial_rto, |v| v.time())?;
+    let max_rto = t.or("max_rto", d.max_rto, |v| v.time())?;
+    if initial_rto == 0 {
+        return Err(t.get("initial_rto").unwrap().err("initial_rto must be positive"));
+    }
+    if min_rto > max_rto {
+        let v = t.get("min_rto").or_else(|| t.get("max_rto")).unwrap();
+        return Err(v.err("min_rto must not exceed max_rto"));
+    }
+    if initial_rto > max_rto {
+        let v = t.get("initial_rto").or_else(|| t.get("max_rto")).unwrap();
+        return Err(v.err("initial_rto must not exceed max_rto"));
+    }
+    let dupack_threshold = t.or("dupack_threshold", d.dupack_threshold, |v| v.count_u32())?;
+    if dupack_threshold == 0 {
+        return Err(t.get("dupack_threshold").unwrap().err("dupack_threshold must be at least 1"));
+    }
+    Ok(TcpSpec {
+        cc,
+        sack: t.or("sack", d.sack, |v| v.bool())?,
+        timestamps: t.or("timestamps", d.timestamps, |v| v.bool())?,
+        mss: mss as u32,
+        initial_window,
+        rcv_buffer,
+        delayed_ack,
+        min_rto,
+        initial_rto,
+        max_rto,
+        dupack_threshold,
+        trace_cwnd: t.or("trace_cwnd", d.trace_cwnd, |v| v.bool())?,
+    })
+}
+
+/// delayed_ack = "off" (ACK every segment) | "on" / "every2" (RFC 5681 §4.2:
+/// ACK every second full segment, or when delack_timeout, default 200 ms, expires).
+/// true / false are accepted as "on" / "off".
+fn parse_delack(t: &Table) -> Res<DelAck> {
+    let on = match t.get("delayed_ack") {
+        None => false,
+        Some(v) => match v.bool() {
+            Ok(b) => b,
+            Err(_) => match v.str()? {
+                "off" => false,
+                "on" | "every2" => true,
+                other => return Err(v.err(format!("unknown delayed_ack '{other}' (expected \"off\", \"on\" or \"every2\")"))),
+            },
+        },
+    };
+    let timeout = t.opt("delack_timeout", |v| v.time())?;
+    match (on, timeout) {
+        (false, Some(_)) => Err(t.get("delack_timeout").unwrap().err("delack_timeout needs delayed_ack = \"on\"")),
+        (false, None) => Ok(DelAck::EverySegment),
+        (true, Some(0)) => Err(t.get("delack_timeout").unwrap().err("delack_timeout must be positive")),
+        (true, timeout) => Ok(DelAck::EverySecond { timeout: timeout.unwrap_or(200 * NS_PER_MS) }),
+    }
+}

@@ -1,0 +1,197 @@
+//! Parser tests: the shipped examples, the dumbbell expansion, and that
+//! errors land on the right line and field.
+
+use super::*;
+use crate::engine::{NS_PER_MS, NS_PER_SEC};
+
+const DUMBBELL: &str = include_str!("../../../../examples/dumbbell.toml");
+const GENERIC: &str = include_str!("../../../../examples/generic.toml");
+const CDMA2000: &str = include_str!("../../../../examples/cdma2000_switch.toml");
+
+fn err(text: &str) -> ScenarioError {
+    parse_str(text, "t.toml").expect_err("scenario should be rejected")
+}
+
+fn link<'s>(s: &'s ScenarioSpec, name: &str) -> &'s LinkSpec {
+    s.links.iter().find(|l| l.name == name).unwrap_or_else(|| panic!("no link {name}"))
+}
+
+#[test]
+fn dumbbell_expands_to_the_documented_topology() {
+    let s = parse_str(DUMBBELL, "dumbbell.toml").unwrap();
+    assert_eq!(s.duration, 60 * NS_PER_SEC);
+    assert_eq!(s.sample_interval, Some(100 * NS_PER_MS));
+    // s0..s9, r1, r2, d0..d9.
+    assert_eq!(s.nodes.len(), 22);
+    // 10 + 10 access links and the bottleneck, each duplex.
+    assert_eq!(s.links.len(), 42);
+    let b = link(&s, "r1-r2");
+    assert_eq!((b.rate_bps, b.delay), (10_000_000, 20 * NS_PER_MS));
+    assert!(matches!(b.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(100) }));
+    let back = link(&s, "r1-r2/rev");
+    assert_eq!((s.nodes[back.from].name.as_str(), s.nodes[back.to].name.as_str()), ("r2", "r1"));
+    assert!(matches!(back.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(100) }));
+    let a = link(&s, "s3-r1");
+    assert_eq!((a.rate_bps, a.delay), (100_000_000, NS_PER_MS));
+    assert!(matches!(a.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(1000) }));
+    assert_eq!(s.flows.len(), 10);
+    let f = &s.flows[7];
+    assert_eq!((f.name.as_str(), s.nodes[f.from].name.as_str(), s.nodes[f.to].name.as_str()), ("flow7", "s7", "d7"));
+    assert_eq!(f.start, 70 * NS_PER_MS);
+    match &f.app {
+        AppSpec::Bulk { bytes, tcp } => {
+            assert_eq!(*bytes, None);
+            assert_eq!((tcp.cc, tcp.mss), (CcAlgo::NewReno, 1460));
+        }
+        other => panic!("unexpected app {other:?}"),
+    }
+}
+
+#[test]
+fn generic_example_red_cbr_and_tcp_options() {
+    let s = parse_str(GENERIC, "generic.toml").unwrap();
+    assert_eq!(s.seed, 7);
+    let red = match &link(&s, "r1-r2").queue {
+        QueueSpec::Red(r) => r.clone(),
+        q => panic!("expected RED, got {q:?}"),
+    };
+    assert_eq!((red.min_th, red.max_th, red.max_p, red.w_q), (5.0, 15.0, 0.1, 0.002));
+    assert!(red.gentle && !red.byte_mode);
+    assert_eq!(red.mean_pkt_size, 500);
+    assert!(matches!(link(&s, "r1-r2/rev").queue, QueueSpec::DropTail { .. }));
+    assert_eq!(link(&s, "r2-b").loss, 0.001);
+    assert_eq!(link(&s, "r2-b/rev").loss, 0.0);
+    assert_eq!(s.routes.len(), 1);
+    assert_eq!(s.links[s.routes[0].link].name, "r1-r2");
+    match &s.flows[0].app {
+        AppSpec::Bulk { tcp, .. } => {
+            assert!(tcp.sack && tcp.timestamps);
+            assert_eq!(tcp.initial_window, 4);
+            assert_eq!(tcp.rcv_buffer, 256_000);
+            assert_eq!(tcp.delayed_ack, DelAck::EverySecond { timeout: 100 * NS_PER_MS });
+            assert_eq!(tcp.min_rto, 200 * NS_PER_MS);
+            // Untouched keys keep TcpSpec::default().
+            assert_eq!(tcp.max_rto, TcpSpec::default().max_rto);
+        }
+        other => panic!("unexpected app {other:?}"),
+    }
+    let v = &s.flows[1];
+    assert!(matches!(v.app, AppSpec::Cbr { packet_size: 160, rate_bps: 64_000 }));
+    assert_eq!((v.start, v.stop), (5 * NS_PER_SEC, Some(25 * NS_PER_SEC)));
+}
+
+#[test]
+fn cdma2000_example_matches_seed_002_table_1() {
+    let s = parse_str(CDMA2000, "cdma2000_switch.toml").unwrap();
+    let bsc = link(&s, "bsc-bts");
+    assert_eq!(bsc.rate_bps, 38_400);
+    assert!(matches!(bsc.queue, QueueSpec::DropTail { limit: QueueLimit::Bytes(5_000) }));
+    let radio = link(&s, "bts-mobile");
+    assert_eq!(radio.rate_bps, 9_600);
+    assert_eq!(radio.rate_schedule, vec![(0, 9_600), (50 * NS_PER_SEC, 163_200)]);
+    assert!(matches!(radio.queue, QueueSpec::DropTail { limit: QueueLimit::Unlimited }));
+    // Four 37.5 ms hops: 150 ms one way, the paper's 300 ms round trip.
+    let one_way: u64 = ["host-core", "core-bsc", "bsc-bts", "bts-mobile"].iter().map(|n| link(&s, n).delay).sum();
+    assert_eq!(one_way, 150 * NS_PER_MS);
+    match &s.flows[0].app {
+        AppSpec::Bulk { tcp, .. } => {
+            assert_eq!((tcp.cc, tcp.mss, tcp.rcv_buffer, tcp.min_rto), (CcAlgo::Reno, 460, 32_000, NS_PER_SEC));
+            assert_eq!(tcp.delayed_ack, DelAck::EverySegment);
+        }
+        other => panic!("unexpected app {other:?}"),
+    }
+}
+
+const BASE: &str = "[simulation]\nduration = \"10s\"\n[[node]]\nname = \"a\"\n[[node]]\nname = \"b\"\n";
+
+#[test]
+fn errors_name_line_and_field() {
+    // Line 9 is `rate = 10` inside the first [[link]].
+    let e = err(&format!("{BASE}[[link]]\nname = \"l\"\nrate = 10\nfrom = \"a\"\nto = \"b\"\ndelay = \"1ms\"\n"));
+    assert_eq!((e.line, e.field.as_str()), (9, "link[0].rate"));
+    assert!(e.message.contains("unit"), "{e}");
+
+    let e = err(&format!("{BASE}[[link]]\nname = \"l\"\nfrom = \"a\"\nto = \"b\"\ndelay = \"1ms\"\n"));
+    assert_eq!((e.line, e.field.as_str()), (7, "link[0].rate"), "{e}");
+    assert!(e.message.contains("missing"));
+
+    let e = err(&format!("{BASE}[[link]]\nname = \"l\"\nfrom = \"a\"\nto = \"zz\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\n"));
+    assert_eq!((e.line, e.field.as_str()), (10, "link[0].to"));
+    assert_eq!(e.to_string(), "t.toml:10: link[0].to: no node named 'zz'");
+
+    let e = err("[simulation]\nduration = \"0s\"\n");
+    assert_eq!((e.line, e.field.as_str()), (2, "simulation.duration"));
+
+    let e = err("[simulation]\nduration = \"1s\"\ncolour = \"red\"\n");
+    assert_eq!((e.line, e.field.as_str()), (3, "simulation.colour"));
+
+    let e = err("[simulation\nduration = \"1s\"\n");
+    assert_eq!((e.line, e.field.as_str()), (1, ""));
+    assert!(!e.to_string().contains('\n'));
+}
+
+#[test]
+fn flows_need_a_forward_and_an_ack_path() {
+    let one_way = format!("{BASE}[[link]]\nname = \"l\"\nfrom = \"a\"\nto = \"b\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\nduplex = false\n");
+    let cbr = format!("{one_way}[[flow]]\nname = \"f\"\nfrom = \"a\"\nto = \"b\"\nkind = \"cbr\"\npacket_size = \"100B\"\nrate = \"10kbps\"\n");
+    assert!(parse_str(&cbr, "t.toml").is_ok());
+    let e = err(&format!("{one_way}[[flow]]\nname = \"f\"\nfrom = \"a\"\nto = \"b\"\n"));
+    assert_eq!((e.line, e.field.as_str()), (17, "flow[0].to"));
+    assert!(e.message.contains("return path"), "{e}");
+    let e = err(&format!("{one_way}[[flow]]\nname = \"f\"\nfrom = \"b\"\nto = \"a\"\nkind = \"cbr\"\npacket_size = \"100B\"\nrate = \"10kbps\"\n"));
+    assert!(e.message.contains("no path from 'b' to 'a'"), "{e}");
+}
+
+#[test]
+fn explicit_routes_are_checked_and_followed() {
+    // a <-> b <-> c, with a route at a towards c that points back... to nowhere useful.
+    let text = "[simulation]\nduration = \"10s\"\n\
+        [[node]]\nname = \"a\"\n[[node]]\nname = \"b\"\n[[node]]\nname = \"c\"\n\
+        [[link]]\nname = \"ab\"\nfrom = \"a\"\nto = \"b\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\n\
+        [[link]]\nname = \"bc\"\nfrom = \"b\"\nto = \"c\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\n";
+    let flow = "[[flow]]\nname = \"f\"\nfrom = \"a\"\nto = \"c\"\n";
+    assert!(parse_str(&format!("{text}{flow}"), "t.toml").is_ok());
+    // b sends traffic for c back to a: a loop.
+    let lp = format!("{text}[[route]]\nnode = \"b\"\ndest = \"c\"\nlink = \"ab/rev\"\n{flow}");
+    assert!(err(&lp).message.contains("routing loop"), "{}", err(&lp));
+    // The link must start at the route's node.
+    let e = err(&format!("{text}[[route]]\nnode = \"a\"\ndest = \"c\"\nlink = \"bc\"\n"));
+    assert_eq!(e.field, "route[0].link");
+    assert!(e.message.contains("starts at node 'b'"), "{e}");
+    let e = err(&format!("{text}[[route]]\nnode = \"a\"\ndest = \"mars\"\nlink = \"ab\"\n"));
+    assert!(e.message.starts_with("route to nowhere"), "{e}");
+}
+
+#[test]
+fn red_thresholds_follow_their_units() {
+    let q = |q: &str| {
+        format!("{BASE}[[link]]\nname = \"l\"\nfrom = \"a\"\nto = \"b\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\nqueue = {q}\n")
+    };
+    let s = parse_str(&q(r#"{kind = "red", limit = "300kB", min_th = "20kB", max_th = "60kB"}"#), "t").unwrap();
+    match &s.links[0].queue {
+        QueueSpec::Red(r) => assert!(r.byte_mode && r.min_th == 20_000.0 && r.max_th == 60_000.0),
+        q => panic!("{q:?}"),
+    }
+    let e = err(&q(r#"{kind = "red", limit = "300pkt", min_th = "20kB", max_th = "60kB"}"#));
+    assert_eq!(e.field, "link[0].queue.limit");
+    let e = err(&q(r#"{kind = "red", limit = "30pkt", min_th = "20pkt", max_th = "60pkt"}"#));
+    assert_eq!(e.field, "link[0].queue.max_th");
+    let e = err(&q(r#"{kind = "droptail", limit = "30pkt", min_th = "20pkt"}"#));
+    assert_eq!(e.field, "link[0].queue.min_th");
+    assert!(e.message.contains("unknown key"));
+}
+
+#[test]
+fn preset_after_a_table_header_gets_a_hint() {
+    let e = err("[simulation]\nduration = \"1s\"\npreset = \"dumbbell\"\n");
+    assert_eq!((e.line, e.field.as_str()), (3, "simulation.preset"));
+    assert!(e.message.contains("before the first [table]"), "{e}");
+}
+
+#[test]
+fn spec_round_trips_through_json() {
+    let s = parse_str(GENERIC, "generic.toml").unwrap();
+    let json = serde_json::to_string(&s).unwrap();
+    let back: ScenarioSpec = serde_json::from_str(&json).unwrap();
+    assert_eq!(serde_json::to_string(&back).unwrap(), json);
+}

@@ -1,0 +1,173 @@
+//! Scenario parsing and running for Python: type conversion, the GIL and
+//! panics are handled here; everything else is cdmasim-core.
+#![allow(unexpected_cfgs)] // pyo3 0.22 create_exception! checks a "gil-refs" feature this crate does not declare
+
+use cdmasim_core::scenario::{self, ScenarioSpec};
+use cdmasim_core::sim::{self, RunError, RunOptions, RunResult};
+use pyo3::create_exception;
+use pyo3::exceptions::{PyKeyboardInterrupt, PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyList, PyTuple};
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+create_exception!(
+    _core,
+    ScenarioError,
+    PyValueError,
+    "A scenario that cannot be parsed or validated; str() is `FILE:LINE: FIELD: message` and the attributes file, line, field and message hold the parts."
+);
+
+/// How often the progress callback (and the Ctrl-C check) may run.
+const PROGRESS_EVERY: Duration = Duration::from_millis(200);
+
+fn scenario_error(py: Python<'_>, e: scenario::ScenarioError) -> PyErr {
+    let err = ScenarioError::new_err(e.to_string());
+    let v = err.value_bound(py);
+    // Setting attributes on a fresh exception instance cannot fail in practice;
+    // if it did, the message alone still says everything.
+    let _ = v.setattr("file", &e.file);
+    let _ = v.setattr("line", e.line);
+    let _ = v.setattr("field", &e.field);
+    let _ = v.setattr("message", &e.message);
+    err
+}
+
+/// Run `f`, turning a Rust panic into a Python RuntimeError: a panic must
+/// never unwind into the interpreter.
+fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
+    match catch_unwind(AssertUnwindSafe(f)) {
+        Ok(r) => r,
+        Err(payload) => {
+            let msg = payload
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| payload.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "unknown panic".into());
+            Err(PyRuntimeError::new_err(format!("internal error in cdmasim core (please report): {msg}")))
+        }
+    }
+}
+
+fn parse(py: Python<'_>, text: &str, path: &str) -> PyResult<ScenarioSpec> {
+    match guarded(|| Ok(scenario::parse_str(text, path)))? {
+        Ok(spec) => Ok(spec),
+        Err(e) => Err(scenario_error(py, e)),
+    }
+}
+
+/// Parse and validate scenario TOML; returns the ScenarioSpec as JSON.
+#[pyfunction]
+#[pyo3(signature = (text, path = "<string>"))]
+fn parse_scenario(py: Python<'_>, text: &str, path: &str) -> PyResult<String> {
+    let spec = parse(py, text, path)?;
+    serde_json::to_string(&spec).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+/// A JSON object (e.g. `json.dumps(dict)`) rendered as scenario TOML text.
+#[pyfunction]
+fn scenario_toml_from_json(json: &str) -> PyResult<String> {
+    guarded(|| scenario::toml_from_json(json).map_err(PyValueError::new_err))
+}
+
+/// Parse, validate and run a scenario.
+///
+/// Returns `(summary_json, series)`: the RunResult without its series as JSON,
+/// and a list of `(metric, subject, t_bytes, value_bytes)` whose byte strings
+/// are little-endian float64 arrays (for numpy.frombuffer).
+/// `progress(now_s, horizon_s)` is called at most every 0.2 s of wall time;
+/// returning False stops the run (raised as KeyboardInterrupt).
+#[pyfunction]
+#[pyo3(signature = (text, path = "<string>", seed_override = None, pcap_dir = None, progress = None))]
+fn run_scenario(
+    py: Python<'_>,
+    text: &str,
+    path: &str,
+    seed_override: Option<u64>,
+    pcap_dir: Option<PathBuf>,
+    progress: Option<PyObject>,
+) -> PyResult<(String, Py<PyList>)> {
+    let mut spec = parse(py, text, path)?;
+    if let Some(seed) = seed_override {
+        spec.seed = seed;
+    }
+    // An exception raised while the GIL was re-taken (Ctrl-C, or the callback
+    // itself failing), re-raised once the run has stopped.
+    let pending: Arc<Mutex<Option<PyErr>>> = Arc::new(Mutex::new(None));
+    let pending_cb = Arc::clone(&pending);
+    let outcome = py.allow_threads(move || {
+        guarded(|| {
+            let mut last = Instant::now();
+            let hook = move |now: u64, horizon: u64| -> bool {
+                if last.elapsed() < PROGRESS_EVERY {
+                    return true;
+                }
+                last = Instant::now();
+                Python::with_gil(|py| {
+                    let step = py.check_signals().and_then(|_| match &progress {
+                        Some(cb) => {
+                            let r = cb.call1(py, (now as f64 * 1e-9, horizon as f64 * 1e-9))?;
+                            // Only an explicit False stops the run.
+                            Ok(!r.bind(py).is(&*pyo3::types::PyBool::new_bound(py, false)))
+                        }
+                        None => Ok(true),
+                    });
+                    match step {
+                        Ok(go_on) => go_on,
+                        Err(e) => {
+                            *pending_cb.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                            false
+                        }
+                    }
+                })
+            };
+            let opts = RunOptions { pcap_dir, progress: Some(Box::new(hook)) };
+            Ok(sim::run(&spec, opts))
+        })
+    })?;
+    let result = match outcome {
+        Ok(r) => r,
+        Err(RunError::Interrupted) => {
+            let e = pending.lock().unwrap_or_else(|p| p.into_inner()).take();
+            return Err(e.unwrap_or_else(|| PyKeyboardInterrupt::new_err("run stopped by the progress callback")));
+        }
+        Err(e @ RunError::Io { .. }) => return Err(PyOSError::new_err(e.to_string())),
+    };
+    convert(py, result)
+}
+
+fn f64_bytes(xs: &[f64]) -> Vec<u8> {
+    xs.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn convert(py: Python<'_>, mut result: RunResult) -> PyResult<(String, Py<PyList>)> {
+    // The summary keeps RunResult's field order; Python drops the emptied "series".
+    let series = std::mem::take(&mut result.series);
+    let summary = serde_json::to_string(&result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let items: Vec<Bound<'_, PyTuple>> = series
+        .iter()
+        .map(|s| {
+            PyTuple::new_bound(
+                py,
+                [
+                    s.metric.clone().into_py(py),
+                    s.subject.clone().into_py(py),
+                    PyBytes::new_bound(py, &f64_bytes(&s.t_s)).into_py(py),
+                    PyBytes::new_bound(py, &f64_bytes(&s.value)).into_py(py),
+                ],
+            )
+        })
+        .collect();
+    Ok((summary, PyList::new_bound(py, items).unbind()))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
+    m.add("DEFAULT_SEED", scenario::DEFAULT_SEED)?;
+    m.add_function(wrap_pyfunction!(parse_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_toml_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(run_scenario, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,41 @@
+"""`cdmasim run FILE`: simulate a scenario and print its summary.
+
+Start-up stays light: json and the compiled core only; pandas and pyarrow
+are imported only when --out writes tables."""
+
+import json
+import sys
+
+
+def register(subparsers):
+    p = subparsers.add_parser("run", help="simulate a scenario file", description="Simulate a scenario file (see docs/scenario.md).")
+    p.add_argument("file", help="scenario TOML file")
+    p.add_argument("--seed", type=int, help="override [simulation].seed")
+    p.add_argument("--out", metavar="DIR", help="write summary.json and flows/queues/series tables here")
+    p.add_argument("--format", choices=["parquet", "csv"], default="parquet", help="table format for --out (default parquet)")
+    p.add_argument("--pcap", metavar="DIR", help="write one pcap file per link here")
+    p.add_argument("--quiet", action="store_true", help="no progress bar and no summary table")
+    p.add_argument("--json", action="store_true", help="print the summary as JSON instead of a table")
+    p.set_defaults(func=main)
+
+
+def main(args):
+    from .. import InputError
+    from ..simulate import run
+
+    if args.seed is not None and not 0 <= args.seed < 2**64:
+        raise InputError(f"--seed must be in [0, 2^64), got {args.seed}")
+    progress = not args.quiet and sys.stderr.isatty()
+    result = run(args.file, seed=args.seed, pcap_dir=args.pcap, progress=progress)
+    if args.out:
+        try:
+            result.to_dir(args.out, fmt=args.format)
+        except OSError as e:
+            raise InputError(f"{args.out}: cannot write: {e.strerror or e}") from None
+    if args.json:
+        sys.stdout.write(result.summary_json())
+    elif not args.quiet:
+        from ..summary import format_summary
+
+        print(format_summary(result.summary))
+    return 0

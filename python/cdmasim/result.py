@@ -1,0 +1,121 @@
+"""What `cdmasim.run` returns: the summary dict plus tables built lazily.
+
+Columns (documented in README.md):
+  flows:  name, kind, bytes_delivered, goodput_bps, packets_sent, retransmits,
+          timeouts, fast_recoveries, rtt_min_s, rtt_avg_s, rtt_max_s,
+          packets_received, completed_at_s
+  queues: link, kind, enqueued, drops (total), drops_<reason> for each reason
+          seen, max_packets, max_bytes, avg_packets, avg_bytes, utilization,
+          bytes_sent
+  series: metric, subject, t_s, value (long format, one row per sample)
+"""
+
+import json
+import os
+
+from .summary import format_summary
+
+FLOW_COLUMNS = [
+    "name", "kind", "bytes_delivered", "goodput_bps", "packets_sent", "retransmits", "timeouts",
+    "fast_recoveries", "rtt_min_s", "rtt_avg_s", "rtt_max_s", "packets_received", "completed_at_s",
+]
+QUEUE_COLUMNS = [
+    "link", "kind", "enqueued", "drops", "max_packets", "max_bytes", "avg_packets", "avg_bytes",
+    "utilization", "bytes_sent",
+]
+SERIES_COLUMNS = ["metric", "subject", "t_s", "value"]
+
+
+class Result:
+    def __init__(self, summary: dict, series_raw=()):
+        self.summary = summary
+        # (metric, subject, t little-endian f64 bytes, value bytes) per series.
+        self._series_raw = list(series_raw)
+        self._cache = {}
+
+    def _cached(self, key, build):
+        if key not in self._cache:
+            self._cache[key] = build()
+        return self._cache[key]
+
+    @property
+    def flows(self):
+        def build():
+            import pandas as pd
+
+            rows = [{c: f.get(c) for c in FLOW_COLUMNS} for f in self.summary.get("flows", [])]
+            return pd.DataFrame(rows, columns=FLOW_COLUMNS)
+
+        return self._cached("flows", build)
+
+    @property
+    def queues(self):
+        def build():
+            import pandas as pd
+
+            qs = self.summary.get("queues", [])
+            reasons = sorted({r for q in qs for r in q.get("drops", {})})
+            cols = QUEUE_COLUMNS[:4] + [f"drops_{r}" for r in reasons] + QUEUE_COLUMNS[4:]
+            rows = []
+            for q in qs:
+                row = {c: q.get(c) for c in QUEUE_COLUMNS if c != "drops"}
+                drops = q.get("drops", {})
+                row["drops"] = sum(drops.values())
+                row.update({f"drops_{r}": drops.get(r, 0) for r in reasons})
+                rows.append(row)
+            return pd.DataFrame(rows, columns=cols)
+
+        return self._cached("queues", build)
+
+    @property
+    def series(self):
+        def build():
+            import numpy as np
+            import pandas as pd
+
+            parts = []
+            for metric, subject, t, v in self._series_raw:
+                t = np.frombuffer(t, dtype="<f8")
+                parts.append(pd.DataFrame({
+                    "metric": pd.Series([metric] * len(t), dtype="object"),
+                    "subject": pd.Series([subject] * len(t), dtype="object"),
+                    "t_s": t,
+                    "value": np.frombuffer(v, dtype="<f8"),
+                }))
+            if not parts:
+                return pd.DataFrame({
+                    "metric": pd.Series([], dtype="object"), "subject": pd.Series([], dtype="object"),
+                    "t_s": pd.Series([], dtype="float64"), "value": pd.Series([], dtype="float64"),
+                })
+            return pd.concat(parts, ignore_index=True)
+
+        return self._cached("series", build)
+
+    def summary_json(self) -> str:
+        """The summary as stable, pretty JSON (what summary.json holds)."""
+        return json.dumps(self.summary, indent=2) + "\n"
+
+    def to_dir(self, out, fmt="parquet"):
+        """Write summary.json and the flows, queues and series tables as
+        Parquet (fmt="parquet", via pyarrow) or CSV (fmt="csv") into `out`.
+        Returns the list of paths written."""
+        from . import InputError
+
+        if fmt not in ("parquet", "csv"):
+            raise InputError(f"unknown output format '{fmt}' (expected parquet or csv)")
+        os.makedirs(out, exist_ok=True)
+        written = [os.path.join(out, "summary.json")]
+        with open(written[0], "w", encoding="utf-8") as f:
+            f.write(self.summary_json())
+        for name in ("flows", "queues", "series"):
+            df = getattr(self, name)
+            path = os.path.join(out, f"{name}.{fmt}")
+            if fmt == "csv":
+                df.to_csv(path, index=False)
+            else:
+                df.to_parquet(path, index=False, engine="pyarrow")
+            written.append(path)
+        return written
+
+    def __repr__(self):
+        return format_summary(self.summary)

@@ -1,0 +1,113 @@
+"""Load and run scenarios from Python: `cdmasim.run(...)`.
+
+Imports nothing heavy: pandas and pyarrow are only loaded when a Result's
+tables are first used."""
+
+import json
+import os
+
+from . import InputError
+
+
+class ScenarioError(InputError):
+    """A scenario that cannot be read, parsed or validated.
+
+    str(e) is the one-line `FILE:LINE: FIELD: message`; the parts are in
+    .file, .line (0 if none), .field ('' if none) and .message."""
+
+    def __init__(self, text, file="", line=0, field="", message=""):
+        super().__init__(text)
+        self.file, self.line, self.field, self.message = file, line, field, message or text
+
+
+def _core():
+    from . import _core as core
+
+    return core
+
+
+def _looks_like_toml(s: str) -> bool:
+    # A path never holds a newline or '='; every scenario holds '='.
+    return "\n" in s or "=" in s
+
+
+def scenario_text(scenario):
+    """(toml_text, shown_path) for a path, a TOML string or a dict."""
+    if isinstance(scenario, dict):
+        try:
+            return _core().scenario_toml_from_json(json.dumps(scenario)), "<dict>"
+        except (TypeError, ValueError) as e:
+            raise ScenarioError(f"<dict>: {e}", file="<dict>", message=str(e)) from None
+    if isinstance(scenario, os.PathLike) or (isinstance(scenario, str) and not _looks_like_toml(scenario)):
+        path = os.fspath(scenario)
+        try:
+            with open(path, encoding="utf-8") as f:
+                return f.read(), path
+        except OSError as e:
+            msg = f"cannot read: {e.strerror or e}"
+            raise ScenarioError(f"{path}: {msg}", file=path, message=msg) from None
+        except UnicodeDecodeError:
+            msg = "cannot read: not UTF-8 text"
+            raise ScenarioError(f"{path}: {msg}", file=path, message=msg) from None
+    if isinstance(scenario, str):
+        return scenario, "<string>"
+    raise TypeError(f"a scenario is a path, a TOML string or a dict, not {type(scenario).__name__}")
+
+
+def _translate(e, shown):
+    """The core's ScenarioError as cdmasim.ScenarioError (an InputError)."""
+    line, field, message = getattr(e, "line", 0), getattr(e, "field", ""), getattr(e, "message", str(e))
+    if shown == "<dict>":
+        # Line numbers would refer to TOML the user never saw.
+        text = f"<dict>: {field}: {message}" if field else f"<dict>: {message}"
+        line = 0
+    else:
+        text = str(e)
+    return ScenarioError(text, file=shown, line=line, field=field, message=message)
+
+
+def parse(scenario) -> dict:
+    """Parse and validate a scenario; returns the validated spec as a dict
+    (times in ns, rates in bit/s, sizes in bytes, references as indices)."""
+    text, shown = scenario_text(scenario)
+    core = _core()
+    try:
+        return json.loads(core.parse_scenario(text, shown))
+    except core.ScenarioError as e:
+        raise _translate(e, shown) from None
+
+
+def run(scenario, seed=None, pcap_dir=None, progress=False):
+    """Run a scenario: a path, a TOML string or a dict.
+
+    seed: overrides [simulation].seed. pcap_dir: write one pcap per link there.
+    progress: False, True (a bar on stderr when it is a terminal), or a callable
+    progress(now_s, horizon_s) that may return False to stop the run.
+    Returns a cdmasim.result.Result. Raises ScenarioError (an InputError) on a
+    bad scenario and KeyboardInterrupt on Ctrl-C."""
+    from .result import Result
+
+    text, shown = scenario_text(scenario)
+    if seed is not None and (not isinstance(seed, int) or seed < 0 or seed >= 2**64):
+        raise InputError(f"seed must be an integer in [0, 2^64), got {seed!r}")
+    if pcap_dir is not None:
+        os.makedirs(pcap_dir, exist_ok=True)
+        pcap_dir = os.fspath(pcap_dir)
+    bar = None
+    if progress is True:
+        from .progress import ProgressBar
+
+        bar = progress = ProgressBar()
+    elif progress is False:
+        progress = None
+    core = _core()
+    try:
+        summary_json, series = core.run_scenario(text, shown, seed, pcap_dir, progress)
+    except core.ScenarioError as e:
+        raise _translate(e, shown) from None
+    finally:
+        if bar is not None:
+            bar.close()
+    summary = json.loads(summary_json)
+    summary.pop("series", None)  # delivered separately, as arrays
+    return Result(summary, series)

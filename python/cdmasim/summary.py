@@ -1,0 +1,57 @@
+"""The human-readable summary table of a run, from the summary dict alone
+(the CLI prints it without importing pandas)."""
+
+
+def fmt_rate(bps):
+    """Bit/s in readable units: 9.60 kb/s, 1.23 Mb/s."""
+    if bps is None:
+        return "-"
+    for unit, scale in (("Gb/s", 1e9), ("Mb/s", 1e6), ("kb/s", 1e3)):
+        if abs(bps) >= scale:
+            return f"{bps / scale:.3g} {unit}" if bps / scale < 100 else f"{bps / scale:.1f} {unit}"
+    return f"{bps:.0f} b/s"
+
+
+def _ms(s):
+    return "-" if s is None else f"{s * 1e3:.1f}"
+
+
+def _table(headers, rows):
+    widths = [max(len(str(x)) for x in col) for col in zip(headers, *rows)]
+    lines = []
+    for r in [headers] + rows:
+        cells = [str(c).ljust(w) if i == 0 else str(c).rjust(w) for i, (c, w) in enumerate(zip(r, widths))]
+        lines.append("  ".join(cells).rstrip())
+    return lines
+
+
+def format_summary(s: dict) -> str:
+    c = s.get("conservation", {})
+    out = [
+        f"seed {s.get('seed')}, {s.get('duration_s', 0):g} s simulated, {s.get('events', 0)} events; "
+        f"packets sent {c.get('sent', 0)} = delivered {c.get('delivered', 0)} + dropped {c.get('dropped', 0)}"
+        f" + in network {c.get('in_network', 0)}"
+    ]
+    flows = s.get("flows", [])
+    if flows:
+        rows = []
+        for f in flows:
+            rtt = "/".join(_ms(f.get(k)) for k in ("rtt_min_s", "rtt_avg_s", "rtt_max_s"))
+            rows.append([f["name"], f["kind"], fmt_rate(f.get("goodput_bps")), rtt, f.get("retransmits", 0), f.get("timeouts", 0)])
+        out += ["", "flows"] + _table(["name", "kind", "goodput", "RTT min/avg/max ms", "retransmits", "timeouts"], rows)
+    else:
+        out += ["", "flows: none"]
+    queues = s.get("queues", [])
+    if queues:
+        rows = []
+        for q in queues:
+            drops = q.get("drops", {})
+            dtxt = ", ".join(f"{k} {v}" for k, v in sorted(drops.items()) if v) or "0"
+            rows.append([
+                q["link"], q["kind"], dtxt, q.get("max_packets", 0),
+                f"{q.get('avg_packets', 0):.1f}", f"{q.get('utilization', 0) * 100:.1f}%",
+            ])
+        out += ["", "queues"] + _table(["link", "kind", "drops", "max pkts", "avg pkts", "utilization"], rows)
+    else:
+        out += ["", "queues: none"]
+    return "\n".join(out)

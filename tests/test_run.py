@@ -1,0 +1,162 @@
+"""The run path end to end: Python API, CLI outputs, seeds, determinism.
+
+With the placeholder engine the results are empty but the plumbing is real;
+once the engine lands, the determinism tests compare real numbers."""
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+import cdmasim
+from cdmasim.result import FLOW_COLUMNS, QUEUE_COLUMNS, SERIES_COLUMNS
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+# A short scenario so that the tests stay fast with the real engine too.
+SHORT = """
+preset = "dumbbell"
+[simulation]
+duration = "3s"
+seed = 5
+sample_interval = "100ms"
+[dumbbell]
+flows = 2
+bottleneck_rate = "2Mbps"
+bottleneck_delay = "10ms"
+queue = { kind = "droptail", limit = "20pkt" }
+"""
+
+
+def cli(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "cdmasim.cli", *args], cwd=ROOT, capture_output=True, text=True, timeout=600, **kw)
+
+
+@pytest.mark.parametrize("name", ["dumbbell", "generic", "cdma2000_switch"])
+def test_examples_parse(name):
+    spec = cdmasim.parse(EXAMPLES / f"{name}.toml")
+    assert spec["duration"] > 0 and spec["flows"]
+
+
+def test_dumbbell_example_is_the_documented_default():
+    spec = cdmasim.parse(EXAMPLES / "dumbbell.toml")
+    assert len(spec["flows"]) == 10
+    assert spec["duration"] == 60 * 10**9
+    bottleneck = next(l for l in spec["links"] if l["name"] == "r1-r2")
+    assert bottleneck["rate_bps"] == 10_000_000 and bottleneck["delay"] == 20_000_000
+    assert bottleneck["queue"] == {"DropTail": {"limit": {"Packets": 100}}}
+    assert all(f["app"]["Bulk"]["tcp"]["cc"] == "NewReno" for f in spec["flows"])
+
+
+def test_toml_string_dict_and_path_are_the_same_scenario():
+    import tomllib
+
+    as_text = cdmasim.parse(SHORT)
+    as_dict = cdmasim.parse(tomllib.loads(SHORT))
+    assert as_text == as_dict
+    path_spec = cdmasim.parse(str(EXAMPLES / "generic.toml"))
+    assert path_spec == cdmasim.parse((EXAMPLES / "generic.toml").read_text())
+
+
+def test_seed_override_replaces_the_file_seed():
+    assert cdmasim.run(SHORT).summary["seed"] == 5
+    assert cdmasim.run(SHORT, seed=99).summary["seed"] == 99
+    with pytest.raises(cdmasim.InputError):
+        cdmasim.run(SHORT, seed=-1)
+
+
+def test_same_seed_same_results_from_python():
+    a, b = cdmasim.run(SHORT, seed=11), cdmasim.run(SHORT, seed=11)
+    assert a.summary == b.summary
+    assert a.series.equals(b.series)
+    assert a.flows.equals(b.flows) and a.queues.equals(b.queues)
+
+
+def test_dataframes_have_the_documented_columns():
+    r = cdmasim.run(SHORT)
+    assert list(r.flows.columns) == FLOW_COLUMNS
+    assert list(r.series.columns) == SERIES_COLUMNS
+    q = list(r.queues.columns)
+    assert q[:4] == QUEUE_COLUMNS[:4] and q[-6:] == QUEUE_COLUMNS[4:]
+    assert all(c.startswith("drops_") for c in q[4:-6])
+    assert len(r.flows) == len(r.summary["flows"])
+    # The summary table is the repr.
+    assert repr(r).startswith("seed 5, 3 s simulated")
+
+
+def test_progress_callback_can_stop_the_run():
+    calls = []
+
+    def progress(now, horizon):
+        calls.append((now, horizon))
+        return False
+
+    # Either the run is shorter than one progress period (no call, it completes)
+    # or the first call stops it with KeyboardInterrupt: never anything else.
+    try:
+        r = cdmasim.run(SHORT, progress=progress)
+        assert not calls and r.summary["seed"] == 5
+    except KeyboardInterrupt:
+        assert calls and all(0 <= n <= h for n, h in calls)
+
+
+@pytest.mark.parametrize("fmt", ["parquet", "csv"])
+def test_cli_out_writes_files(tmp_path, fmt):
+    out = tmp_path / "out"
+    p = cli("run", str(EXAMPLES / "generic.toml"), "--out", str(out), "--format", fmt, "--quiet")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout == "" and p.stderr == ""
+    names = sorted(x.name for x in out.iterdir())
+    assert names == sorted(["summary.json", f"flows.{fmt}", f"queues.{fmt}", f"series.{fmt}"])
+    summary = json.loads((out / "summary.json").read_text())
+    assert summary["seed"] == 7 and summary["duration_s"] == 30.0
+    import pandas as pd
+
+    read = pd.read_csv if fmt == "csv" else pd.read_parquet
+    assert list(read(out / f"flows.{fmt}").columns) == FLOW_COLUMNS
+    assert list(read(out / f"series.{fmt}").columns) == SERIES_COLUMNS
+
+
+def test_cli_out_twice_gives_byte_identical_summary(tmp_path):
+    for d in ("a", "b"):
+        p = cli("run", str(EXAMPLES / "generic.toml"), "--out", str(tmp_path / d), "--format", "csv", "--quiet", "--seed", "3")
+        assert p.returncode == 0, p.stderr
+    for name in ("summary.json", "flows.csv", "queues.csv", "series.csv"):
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
+
+
+def test_cli_seed_and_json():
+    p = cli("run", str(EXAMPLES / "generic.toml"), "--seed", "42", "--json")
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["seed"] == 42
+
+
+def test_cli_table_output():
+    p = cli("run", str(EXAMPLES / "dumbbell.toml"))
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("seed 1, 60 s simulated")
+    # No progress bar when stderr is not a terminal.
+    assert p.stderr == ""
+
+
+def test_cli_run_does_not_import_pandas():
+    code = (
+        "import sys, io, contextlib; from cdmasim.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()): main(['run', 'examples/dumbbell.toml'])\n"
+        "heavy = [m for m in ('pandas', 'numpy', 'pyarrow', 'matplotlib') if m in sys.modules]\n"
+        "print(','.join(heavy))\n"
+    )
+    p = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == ""
+
+
+def test_summary_format_units():
+    from cdmasim.summary import fmt_rate
+
+    assert fmt_rate(9_600) == "9.6 kb/s"
+    assert fmt_rate(1_234_567) == "1.23 Mb/s"
+    assert fmt_rate(163_200) == "163.2 kb/s"
+    assert fmt_rate(12) == "12 b/s"
