@@ -130,9 +130,11 @@ impl Link {
         self.touch(now);
         self.queue.enqueue(now, pkt).inspect_err(|(_, why)| self.stats.drops[why.index()] += 1)?;
         self.stats.enqueued += 1;
+        let done = self.start_next(now);
+        // Maximum of the waiting queue, after an idle transmitter took the packet.
         self.stats.max_pkts = self.stats.max_pkts.max(self.queue.len_packets() as u64);
         self.stats.max_bytes = self.stats.max_bytes.max(self.queue.len_bytes());
-        Ok(self.start_next(now))
+        Ok(done)
     }
 
     /// Start serialising the next queued packet if the transmitter is idle
