@@ -8,6 +8,7 @@ use crate::app::{CbrSink, CbrSource};
 use crate::engine::{EventQueue, Time};
 use crate::net::packet::{Body, Packet};
 use crate::net::routing::NO_ROUTE;
+use crate::net::link::Actions;
 use crate::net::{DropReason, Link};
 use crate::pcap::write::PcapWriter;
 
@@ -17,9 +18,9 @@ use std::fs::File;
 
 #[derive(Clone, Copy, Debug)]
 pub enum Event {
-    /// The packet in service on a link has been serialised (stale if `gen` differs).
+    /// A link's packet in service is done and another waits (stale if `gen` differs).
     TxDone { link: u32, gen: u32 },
-    /// The oldest packet on a link's wire reaches the far end.
+    /// The oldest packet on a link's wire reaches the far end (if this is its time).
     Arrive { link: u32 },
     /// A link's next rate step is due.
     RateStep { link: u32 },
@@ -32,8 +33,8 @@ pub enum Event {
 }
 
 /// A capture on the interface of `node` towards one neighbour: outgoing
-/// packets are written when their last bit leaves, incoming ones when they
-/// have arrived, as tcpdump on that host would see them.
+/// packets are written when their transmission starts, incoming ones when
+/// they have arrived, as tcpdump on that host would see them.
 pub struct Capture {
     pub writer: PcapWriter<File>,
     pub node: u32,
@@ -120,13 +121,8 @@ impl World {
             self.drop_log.push(DropRecord { t: now, link: NO_ROUTE, node, reason: DropReason::NoRoute, pkt });
             return;
         }
-        let link = &mut self.links[li as usize];
-        match link.offer(now, pkt) {
-            Ok(Some(done)) => {
-                let gen = link.tx_gen;
-                self.q.schedule(done, Event::TxDone { link: li, gen });
-            }
-            Ok(None) => {}
+        match self.links[li as usize].offer(now, pkt) {
+            Ok(a) => self.apply(now, li, a),
             Err((pkt, reason)) => self.drop_log.push(DropRecord { t: now, link: li, node, reason, pkt }),
         }
     }
@@ -191,26 +187,32 @@ impl World {
         self.pump(now, fi);
     }
 
-    fn on_tx_done(&mut self, now: Time, li: u32, gen: u32) {
-        let link = &mut self.links[li as usize];
-        if link.tx_gen != gen || !link.busy() {
-            return;
-        }
-        let (pkt, survived) = link.end_service(now);
-        let delay = link.delay;
-        if let Some(next) = link.start_next(now) {
-            let gen = link.tx_gen;
-            self.q.schedule(next, Event::TxDone { link: li, gen });
-        }
-        if self.captures(li, false) {
+    /// Carry out what a link operation asked for.
+    fn apply(&mut self, now: Time, li: u32, a: Actions) {
+        if a.started && self.captures(li, false) {
+            // Outgoing packets are captured as their transmission starts, as
+            // tcpdump stamps them when the driver takes them.
+            let pkt = match &a.lost {
+                Some(p) => *p,
+                None => *self.links[li as usize].newest_on_wire().expect("started packet is on the wire"),
+            };
             self.capture(now, li, &pkt);
         }
-        if survived {
-            self.q.schedule(now + delay, Event::Arrive { link: li });
-        } else {
+        if let Some(pkt) = a.lost {
             let node = self.links[li as usize].from;
             self.drop_log.push(DropRecord { t: now, link: li, node, reason: DropReason::RandomLoss, pkt });
         }
+        if let Some(t) = a.arrive_at {
+            self.q.schedule(t, Event::Arrive { link: li });
+        }
+        if let Some((t, gen)) = a.tx_done {
+            self.q.schedule(t, Event::TxDone { link: li, gen });
+        }
+    }
+
+    fn on_tx_done(&mut self, now: Time, li: u32, gen: u32) {
+        let a = self.links[li as usize].on_tx_done(now, gen);
+        self.apply(now, li, a);
     }
 
     /// Whether link `li`'s capture sees its packets as they leave (`arriving`
@@ -233,7 +235,7 @@ impl World {
     }
 
     fn on_arrive(&mut self, now: Time, li: u32) {
-        let pkt = self.links[li as usize].in_flight.pop_front().expect("arrival with an empty wire");
+        let Some(pkt) = self.links[li as usize].pop_arrival(now) else { return };
         if self.captures(li, true) {
             self.capture(now, li, &pkt);
         }
@@ -242,12 +244,9 @@ impl World {
     }
 
     fn on_rate_step(&mut self, now: Time, li: u32) {
-        let link = &mut self.links[li as usize];
-        if let Some(done) = link.apply_next_step(now) {
-            let gen = link.tx_gen;
-            self.q.schedule(done, Event::TxDone { link: li, gen });
-        }
-        if let Some(t) = link.next_step_time() {
+        let a = self.links[li as usize].apply_next_step(now);
+        self.apply(now, li, a);
+        if let Some(t) = self.links[li as usize].next_step_time() {
             self.q.schedule(t, Event::RateStep { link: li });
         }
     }
