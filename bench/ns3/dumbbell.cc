@@ -34,8 +34,8 @@ void BottleneckDrop(Ptr<const Packet>) { ++g_bottleneckDrops; }
 void OtherDrop(Ptr<const Packet>) { ++g_otherDrops; }
 void BottleneckDequeue(Ptr<const Packet>) { ++g_bottleneckDequeued; }
 
-// --trace=1: flow 0's cwnd and congestion-state changes on stderr, for
-// side-by-side debugging against the other simulators.
+// --traceFlow=K: flow K's cwnd, congestion-state and TCP-state changes on
+// stderr, for side-by-side debugging against the other simulators.
 void CwndChange(uint32_t, uint32_t now)
 {
     std::fprintf(stderr, "%.6f cwnd %u\n", Simulator::Now().GetSeconds(), now);
@@ -45,6 +45,18 @@ void StateChange(TcpSocketState::TcpCongState_t, TcpSocketState::TcpCongState_t 
     std::fprintf(stderr, "%.6f state %s\n", Simulator::Now().GetSeconds(),
                  TcpSocketState::TcpCongStateName[now]);
 }
+void TcpStateChange(TcpSocket::TcpStates_t, TcpSocket::TcpStates_t now)
+{
+    std::fprintf(stderr, "%.6f tcp %s\n", Simulator::Now().GetSeconds(),
+                 TcpSocket::TcpStateName[now]);
+}
+void HookTraced(Ptr<Socket> sock)
+{
+    sock->TraceConnectWithoutContext("CongestionWindow", MakeCallback(&CwndChange));
+    sock->TraceConnectWithoutContext("CongState", MakeCallback(&StateChange));
+    sock->TraceConnectWithoutContext("State", MakeCallback(&TcpStateChange));
+}
+
 // Last TCP state of each sender socket, reported so that a flow that never
 // got going (e.g. SYN lost repeatedly) is visible in the output.
 std::vector<std::string> g_lastState;
@@ -71,6 +83,8 @@ void RecordCongState(uint32_t flow,
     }
 }
 
+int g_traceFlow = -1;
+
 void HookState(Ptr<BulkSendApplication> app, uint32_t flow)
 {
     // One nanosecond after Start the socket exists and Connect has sent the
@@ -79,13 +93,10 @@ void HookState(Ptr<BulkSendApplication> app, uint32_t flow)
     Ptr<Socket> sock = app->GetSocket();
     sock->TraceConnectWithoutContext("State", MakeBoundCallback(&RecordState, flow));
     sock->TraceConnectWithoutContext("CongState", MakeBoundCallback(&RecordCongState, flow));
-}
-
-void HookFlow0()
-{
-    const std::string base = "/NodeList/0/$ns3::TcpL4Protocol/SocketList/0/";
-    Config::ConnectWithoutContext(base + "CongestionWindow", MakeCallback(&CwndChange));
-    Config::ConnectWithoutContext(base + "CongState", MakeCallback(&StateChange));
+    if (static_cast<int>(flow) == g_traceFlow)
+    {
+        HookTraced(sock);
+    }
 }
 
 // Every queue of every device gets a drop counter, so "only the bottleneck
@@ -119,7 +130,7 @@ int main(int argc, char* argv[])
     uint32_t mss = 1460;
     uint32_t seed = 1;
     uint32_t rcvBuf = 1 << 20;
-    bool trace = false;
+    int traceFlow = -1;
 
     // TCP configuration, set before cmd.Parse so that --ns3::X::Y=value on the
     // command line still overrides it. Names and defaults checked with
@@ -152,12 +163,13 @@ int main(int argc, char* argv[])
     cmd.AddValue("accessDelay", "access one-way delay", accessDelay);
     cmd.AddValue("mss", "TCP segment payload (bytes)", mss);
     cmd.AddValue("seed", "RNG run number", seed);
-    cmd.AddValue("trace", "print flow 0 cwnd/state changes on stderr", trace);
+    cmd.AddValue("traceFlow", "print this flow's cwnd/state changes on stderr", traceFlow);
     cmd.AddValue("rcvBuf", "receiver buffer (bytes); the advertised window", rcvBuf);
     cmd.Parse(argc, argv);
     RngSeedManager::SetRun(seed);
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
+    g_traceFlow = traceFlow;
 
     NodeContainer senders;
     senders.Create(flows);
@@ -263,10 +275,6 @@ int main(int argc, char* argv[])
                             i);
     }
 
-    if (trace)
-    {
-        Simulator::Schedule(Seconds(0.0001), &HookFlow0);
-    }
     Simulator::Stop(Seconds(duration));
     auto t0 = std::chrono::steady_clock::now();
     Simulator::Run();
