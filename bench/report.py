@@ -127,7 +127,9 @@ def render(result: dict) -> str:
             d = case[s]
             if d["available"]:
                 r += [_f(d["total_goodput_mbps"], ".3f"), _f(d["mean_flow_goodput_mbps"], ".4f"),
-                      _f(d["jain"], ".4f"), str(d["bottleneck_drops"])]
+                      _f(d["jain"], ".4f"), _f(d["bottleneck_drops"], "d", "?")]
+                if d["bottleneck_drops"] is None:
+                    notes.append(f"N={n} {s}: no queue on link \"r1-r2\" in the output")
                 if d["other_drops"]:
                     notes.append(f"N={n} {s}: {d['other_drops']} drops outside the bottleneck")
                 if d["starved_flows"]:
