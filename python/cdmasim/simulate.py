@@ -108,6 +108,4 @@ def run(scenario, seed=None, pcap_dir=None, progress=False):
     finally:
         if bar is not None:
             bar.close()
-    summary = json.loads(summary_json)
-    summary.pop("series", None)  # delivered separately, as arrays
-    return Result(summary, series)
+    return Result(json.loads(summary_json), series, text=summary_json)

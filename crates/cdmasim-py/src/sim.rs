@@ -143,9 +143,10 @@ fn f64_bytes(xs: &[f64]) -> Vec<u8> {
 }
 
 fn convert(py: Python<'_>, mut result: RunResult) -> PyResult<(String, Py<PyList>)> {
-    // The summary keeps RunResult's field order; Python drops the emptied "series".
+    // The summary keeps RunResult's field order, pretty-printed here (fast)
+    // so that Python can write it out as it is; the series go as arrays.
     let series = std::mem::take(&mut result.series);
-    let summary = serde_json::to_string(&result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let summary = serde_json::to_string_pretty(&result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     let items: Vec<Bound<'_, PyTuple>> = series
         .iter()
         .map(|s| {
