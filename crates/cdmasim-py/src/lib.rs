@@ -1,8 +1,13 @@
 //! Thin PyO3 bindings: type conversion only, no simulation logic.
 use pyo3::prelude::*;
 
+mod channel;
+mod evdo;
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    channel::register(m)?;
+    evdo::register(m)?;
     Ok(())
 }

@@ -54,6 +54,40 @@ pub fn preset_channels(preset: &str, users: usize, slots: u64, seed: u64) -> Opt
     Some(UserChannels::from_users(&seqs, hos))
 }
 
+/// Channels of `users` users from recorded traces: user k plays trace
+/// k mod len, looping; when users share traces each starts at an independent
+/// random slot (seed 000 section 6: "random start slots for users").
+pub fn trace_channels(traces: &[std::sync::Arc<crate::channel::DrcTrace>], users: usize, slots: u64, seed: u64) -> UserChannels {
+    use crate::channel::{collect, TraceSource};
+    let mut rng = crate::engine::RngStreams::new(seed).stream("study/start");
+    let mut seqs = Vec::with_capacity(users);
+    let mut hos = Vec::with_capacity(users);
+    for u in 0..users {
+        let t = traces[u % traces.len()].clone();
+        let start = if traces.len() < users { rng.below(t.len().max(1) as u64) as usize } else { 0 };
+        let c = collect(&mut TraceSource::new(t, start, true), slots);
+        seqs.push(c.drc);
+        hos.push(c.handoffs);
+    }
+    UserChannels::from_users(&seqs, hos)
+}
+
+impl UserChannels {
+    /// Give users without hand-offs of their own one every `lo..=hi` slots
+    /// (uniform), the first at a uniform point of the first interval.
+    pub fn add_synthetic_handoffs(&mut self, lo: u64, hi: u64, seed: u64) {
+        let hi = hi.max(lo).max(1);
+        let mut rng = crate::engine::RngStreams::new(seed).stream("study/handoffs");
+        for h in self.handoffs.iter_mut().filter(|h| h.is_empty()) {
+            let mut t = rng.below(hi + 1);
+            while t < self.slots as u64 {
+                h.push(t);
+                t += lo.max(1) + rng.below(hi - lo.max(1) + 1);
+            }
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum HandoffPolicy {
