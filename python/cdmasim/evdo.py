@@ -58,7 +58,7 @@ def summary(result):
             "jain_throughput": res["jain_throughput"],
             "jain_share": res["jain_share"],
             "user_kbps": " ".join(f"{u / 1e3:.0f}" for u in res["user_bps"]),
-            "user_slots_per_s": result["users"] * res["slots"] / res["loop_seconds"] if res["loop_seconds"] > 0 else float("nan"),
+            "user_slots_per_cpu_s": result["users"] * res["slots"] / (res.get("loop_cpu_seconds") or res["loop_seconds"] or float("nan")),
         })
     return pd.DataFrame(rows)
 

@@ -8,8 +8,8 @@
 //! Implementation: every A_i decays by the same factor each slot, so we keep
 //! A_i = g B_i with one shared g = (1-a)^n and touch only the served user's
 //! B (B += a R / g_next). The argmax of R_i / A_i is then the argmax of
-//! R_i * (1/B_i): one multiply per user and slot, no divisions. g is folded
-//! back into the B's before it underflows.
+//! R_i / B_i, compared by cross-multiplication: no divisions per slot. g is
+//! folded back into the B's before it underflows.
 
 use super::{Scheduler, SlotView};
 use crate::evdo::drc::rate_table_f64;
@@ -37,7 +37,6 @@ pub struct ProportionalFair {
     decay: f64,
     inv_decay: f64,
     b: Vec<f64>,
-    inv_b: Vec<f64>,
 }
 
 const RENORM_BELOW: f64 = 1e-150;
@@ -54,7 +53,6 @@ impl ProportionalFair {
             g: 1.0,
             inv_g: 1.0,
             b: vec![b0; users],
-            inv_b: vec![1.0 / b0; users],
         }
     }
 
@@ -65,7 +63,6 @@ impl ProportionalFair {
 
     fn set_b(&mut self, u: usize, b: f64) {
         self.b[u] = b;
-        self.inv_b[u] = 1.0 / b;
     }
 }
 
@@ -76,29 +73,32 @@ impl Scheduler for ProportionalFair {
 
     #[inline]
     fn pick(&mut self, view: &SlotView) -> Option<usize> {
-        let mut best = 0.0;
-        let mut who = None;
+        // argmax R_i / B_i by cross-multiplication (no division), written
+        // so the comparison compiles to conditional moves: which user wins
+        // is data-dependent and would mispredict as a branch.
+        let (mut rb, mut bb) = (0.0f64, 1.0f64);
+        let mut who = usize::MAX;
         match view.backlog_bits {
             None => {
-                for (i, (&d, &ib)) in view.drc.iter().zip(&self.inv_b).enumerate() {
-                    let m = self.rate[(d & 15) as usize] * ib;
-                    if m > best {
-                        best = m;
-                        who = Some(i);
-                    }
+                for (i, (&d, &b)) in view.drc.iter().zip(&self.b).enumerate() {
+                    let r = self.rate[(d & 15) as usize];
+                    let better = r * bb > rb * b;
+                    rb = if better { r } else { rb };
+                    bb = if better { b } else { bb };
+                    who = if better { i } else { who };
                 }
             }
             Some(q) => {
-                for (i, ((&d, &ib), &bl)) in view.drc.iter().zip(&self.inv_b).zip(q).enumerate() {
-                    let m = self.rate[(d & 15) as usize] * ib;
-                    if bl > 0 && m > best {
-                        best = m;
-                        who = Some(i);
-                    }
+                for (i, ((&d, &b), &bl)) in view.drc.iter().zip(&self.b).zip(q).enumerate() {
+                    let r = if bl > 0 { self.rate[(d & 15) as usize] } else { 0.0 };
+                    let better = r * bb > rb * b;
+                    rb = if better { r } else { rb };
+                    bb = if better { b } else { bb };
+                    who = if better { i } else { who };
                 }
             }
         }
-        who
+        (who != usize::MAX).then_some(who)
     }
 
     #[inline]

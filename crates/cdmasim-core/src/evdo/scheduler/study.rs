@@ -115,6 +115,15 @@ pub struct StudyResult {
     pub handoffs: u64,
     /// Wall-clock seconds of the slot loop (for the benchmark).
     pub loop_seconds: f64,
+    /// CPU seconds of the slot loop on its thread (Linux; None elsewhere):
+    /// the honest figure on a shared machine.
+    pub loop_cpu_seconds: Option<f64>,
+}
+
+/// CPU time of the calling thread from /proc/thread-self/schedstat (ns on CPU).
+fn thread_cpu_seconds() -> Option<f64> {
+    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
+    Some(s.split_whitespace().next()?.parse::<u64>().ok()? as f64 * 1e-9)
 }
 
 /// Jain's fairness index (sum x)^2 / (n sum x^2).
@@ -157,6 +166,7 @@ fn run_with<S: Scheduler + ?Sized>(ch: &UserChannels, sched: &mut S, interlace: 
     }
     let mut next_ev = 0;
     let t0 = std::time::Instant::now();
+    let c0 = thread_cpu_seconds();
     let mut start = 0usize;
     while start < ch.slots {
         // Run without checks up to the next hand-off.
@@ -180,6 +190,10 @@ fn run_with<S: Scheduler + ?Sized>(ch: &UserChannels, sched: &mut S, interlace: 
         }
     }
     let loop_seconds = t0.elapsed().as_secs_f64();
+    let loop_cpu_seconds = match (c0, thread_cpu_seconds()) {
+        (Some(a), Some(b)) => Some(b - a),
+        _ => None,
+    };
     let secs = ch.slots as f64 / 600.0;
     let user_bps: Vec<f64> = bits.iter().map(|b| b / secs).collect();
     let user_share: Vec<f64> = served.iter().map(|&s| s as f64 / ch.slots as f64).collect();
@@ -194,6 +208,7 @@ fn run_with<S: Scheduler + ?Sized>(ch: &UserChannels, sched: &mut S, interlace: 
         idle_slots: idle,
         handoffs: next_ev as u64,
         loop_seconds,
+        loop_cpu_seconds,
     }
 }
 
