@@ -36,10 +36,10 @@ pub fn fading_config(name: &str, seed: u64) -> Option<(FadingConfig, MapperConfi
                 // dominant state (section 5.1.2) at 1843.2 or 2457.6 kb/s.
                 mean_db: STAT_BIN_CENTRES_DB[(u(0.0, 1.0) < 0.5) as usize] + u(-0.6, 0.6),
                 path: None,
-                shadow_sd_db: u(0.3, 0.6),
+                shadow_sd_db: u(0.3, 0.5),
                 shadow_corr_slots: 30_000.0,
-                slow_sd_db: u(0.3, 0.5),
-                slow_corr_slots: u(1000.0, 3000.0),
+                slow_sd_db: u(0.6, 0.8),
+                slow_corr_slots: u(300.0, 600.0),
                 rayleigh_corr_slots: None,
             },
             MapperConfig { estimate_weight: 0.05, step_up_db: 0.1, ..Default::default() },
