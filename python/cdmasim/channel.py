@@ -65,7 +65,9 @@ def read(path, format=None, mahimahi_window_ms=100):
 def stats(source, sinr=None, window_slots=2_160_000, max_order=4, max_lag=200, format=None, mahimahi_window_ms=100):
     """Statistics of a trace file (path) or a DRC array.
 
-    Returns {'whole': {...}, 'windows': [{...}, ...], 'window_slots': W}; each
+    Returns {'whole': {...}, 'windows': [{...}, ...], 'window_slots': W,
+    'window_sinr_rate_corr': correlation of window mean SINR and mean rate
+    (None without SINR or with fewer than 3 windows)}; each
     entry has mean_bps, std_bps, modal_state, modal_fraction, entropy_bits,
     mean_sojourn_slots, sojourn_observed/analytic (per state), sojourn_rmse
     (eq. 4), cond_entropy (n = 1..max_order, eq. 3 normalised), lag_entropy
@@ -111,6 +113,7 @@ def summary(results):
                 row[f"H_lag{d}"] = w["lag_entropy"][d - 1]
         row["sinr_rate_corr"] = w["sinr_rate_corr"]
         row["windows"] = len(r["windows"])
+        row["window_sinr_rate_corr"] = r.get("window_sinr_rate_corr")
         rows.append(row)
     return pd.DataFrame(rows)
 

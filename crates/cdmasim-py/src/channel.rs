@@ -44,7 +44,11 @@ fn stats_json(t: &DrcTrace, window: u64, max_order: usize, max_lag: usize) -> St
     let whole = stats::compute(&t.drc, t.sinr.as_deref(), &cfg);
     let windows =
         if window > 0 && (t.drc.len() as u64) > window { stats::compute_windows(&t.drc, t.sinr.as_deref(), window as usize, &cfg) } else { Vec::new() };
-    serde_json::to_string(&serde_json::json!({"whole": whole, "windows": windows, "window_slots": window})).unwrap()
+    let corr = stats::window_mean_corr(&windows);
+    serde_json::to_string(&serde_json::json!({
+        "whole": whole, "windows": windows, "window_slots": window, "window_sinr_rate_corr": corr,
+    }))
+    .unwrap()
 }
 
 fn check_cfg(max_order: usize) -> PyResult<()> {

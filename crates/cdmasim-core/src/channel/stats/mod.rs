@@ -163,5 +163,23 @@ pub fn compute_windows(drc: &[u8], sinr: Option<&[f32]>, window: usize, cfg: &St
     out
 }
 
+/// Correlation across windows of mean SINR with mean DRC rate: the long
+/// time-scale SINR-DRC agreement of seed 000 section 5.1.1 (> 0.98 hourly).
+pub fn window_mean_corr(windows: &[Stats]) -> Option<f64> {
+    let pts: Vec<(f64, f64)> = windows.iter().filter_map(|w| Some((w.sinr_mean_db?, w.mean_bps))).collect();
+    if pts.len() < 3 {
+        return None;
+    }
+    let n = pts.len() as f64;
+    let (mx, my) = (pts.iter().map(|p| p.0).sum::<f64>() / n, pts.iter().map(|p| p.1).sum::<f64>() / n);
+    let (mut sxy, mut sxx, mut syy) = (0.0, 0.0, 0.0);
+    for (x, y) in &pts {
+        sxy += (x - mx) * (y - my);
+        sxx += (x - mx) * (x - mx);
+        syy += (y - my) * (y - my);
+    }
+    (sxx > 0.0 && syy > 0.0).then(|| sxy / (sxx * syy).sqrt())
+}
+
 #[cfg(test)]
 mod tests;

@@ -108,3 +108,18 @@ fn rate_moments_and_sinr_correlation() {
     assert_eq!(w.len(), 4);
     assert!(w.iter().all(|s| (s.modal_fraction - 0.75).abs() < 1e-9));
 }
+
+#[test]
+fn window_means_correlate_with_sinr() {
+    // Windows alternating between two SINR levels and rates: correlation 1.
+    let mut x = Vec::new();
+    let mut sinr = Vec::new();
+    for w in 0..6 {
+        let (d, s) = if w % 2 == 0 { (12u8, 10.0f32) } else { (6u8, 0.0f32) };
+        x.extend(std::iter::repeat(d).take(500));
+        sinr.extend(std::iter::repeat(s).take(500));
+    }
+    let w = compute_windows(&x, Some(&sinr), 500, &StatsConfig { max_order: 1, max_lag: 1 });
+    assert!((window_mean_corr(&w).unwrap() - 1.0).abs() < 1e-12);
+    assert!(window_mean_corr(&w[..2]).is_none());
+}
