@@ -30,7 +30,7 @@ impl Gauss {
         Self { rng, spare: None }
     }
     #[inline]
-    pub fn next(&mut self) -> f64 {
+    pub fn sample(&mut self) -> f64 {
         if let Some(s) = self.spare.take() {
             return s;
         }
@@ -55,11 +55,11 @@ impl Ar1 {
     /// `corr_slots`: the time (slots) over which the correlation falls to 1/e.
     pub fn new(sd: f64, corr_slots: f64, g: &mut Gauss) -> Self {
         let rho = if corr_slots > 0.0 { (-1.0 / corr_slots).exp() } else { 0.0 };
-        Self { rho, gain: sd * (1.0 - rho * rho).sqrt(), x: sd * g.next() }
+        Self { rho, gain: sd * (1.0 - rho * rho).sqrt(), x: sd * g.sample() }
     }
     #[inline]
     pub fn step(&mut self, g: &mut Gauss) -> f64 {
-        self.x = self.rho * self.x + self.gain * g.next();
+        self.x = self.rho * self.x + self.gain * g.sample();
         self.x
     }
 }
@@ -106,7 +106,7 @@ impl FadingSinr {
         let shadow = Ar1::new(cfg.shadow_sd_db, cfg.shadow_corr_slots, &mut g);
         let slow = Ar1::new(cfg.slow_sd_db, cfg.slow_corr_slots, &mut g);
         let h_rho = cfg.rayleigh_corr_slots.map(|c| (-1.0 / c).exp()).unwrap_or(0.0);
-        let h = (g.next() * 0.5f64.sqrt(), g.next() * 0.5f64.sqrt());
+        let h = (g.sample() * 0.5f64.sqrt(), g.sample() * 0.5f64.sqrt());
         let mut s = Self {
             cfg,
             g,
@@ -150,8 +150,8 @@ impl FadingSinr {
         let mut x = geo + self.shadow.step(&mut self.g) + self.slow.step(&mut self.g);
         if self.cfg.rayleigh_corr_slots.is_some() {
             let k = (1.0 - self.h_rho * self.h_rho).sqrt() * 0.5f64.sqrt();
-            self.h.0 = self.h_rho * self.h.0 + k * self.g.next();
-            self.h.1 = self.h_rho * self.h.1 + k * self.g.next();
+            self.h.0 = self.h_rho * self.h.0 + k * self.g.sample();
+            self.h.1 = self.h_rho * self.h.1 + k * self.g.sample();
             let p = (self.h.0 * self.h.0 + self.h.1 * self.h.1).max(1e-12);
             x += 10.0 * p.log10();
         }

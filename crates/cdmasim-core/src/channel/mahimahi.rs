@@ -49,7 +49,7 @@ pub fn parse_ms(name: &str, text: &str) -> Result<Vec<u64>> {
 
 /// Map timestamps onto per-slot DRC indices (see the module notes).
 pub fn map_to_slots(ms: &[u64], window_ms: u32) -> DrcTrace {
-    assert!(window_ms > 0 && window_ms % 5 == 0, "window must be a positive multiple of 5 ms");
+    assert!(window_ms > 0 && window_ms.is_multiple_of(5), "window must be a positive multiple of 5 ms");
     let duration_ms = ms.last().copied().unwrap_or(0) + 1;
     let windows = duration_ms.div_ceil(window_ms as u64) as usize;
     let mut count = vec![0u64; windows];
@@ -61,13 +61,13 @@ pub fn map_to_slots(ms: &[u64], window_ms: u32) -> DrcTrace {
     for c in count {
         let rate = (c * PACKET_BYTES * 8) as f64 * 1000.0 / window_ms as f64;
         let d = floor_index(rate, Revision::RevA);
-        drc.extend(std::iter::repeat(d).take(slots_per_window));
+        drc.extend(std::iter::repeat_n(d, slots_per_window));
     }
     DrcTrace { drc, sinr: None, handoffs: Vec::new() }
 }
 
 pub fn read(path: &str, window_ms: u32) -> Result<DrcTrace> {
-    if window_ms == 0 || window_ms % 5 != 0 {
+    if window_ms == 0 || !window_ms.is_multiple_of(5) {
         return Err(ChannelError::new(path, format!("Mahimahi window {window_ms} ms is not a positive multiple of 5 ms")));
     }
     let text = std::fs::read_to_string(path).map_err(|e| ChannelError::io(path, e))?;

@@ -50,8 +50,8 @@ pub fn conditional_entropies(x: &[u8], runs: &[super::runs::Run], max_order: usi
         }
     }
     // Marginal tables of the last k states for k = 1..=max_order+1.
-    let mut h_last = vec![0.0; 6]; // h_last[k] = H(X_{i-k+1..i})
-    let mut h_ctx = vec![0.0; 6]; // h_ctx[k] = H(X_{i-k..i-1})
+    let mut h_last = [0.0; 6]; // h_last[k] = H(X_{i-k+1..i})
+    let mut h_ctx = [0.0; 6]; // h_ctx[k] = H(X_{i-k..i-1})
     for k in 1..=max_order + 1 {
         let m = (1usize << (4 * k)) - 1;
         let mut last = vec![0u64; m + 1];

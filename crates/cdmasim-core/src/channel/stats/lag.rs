@@ -70,7 +70,7 @@ pub fn lagged_joint_counts(runs: &[Run], max_lag: usize) -> Vec<[[u64; NUM_DRC];
         let (mut cnt, mut sum) = (len_hist[max_lag + 1][a], long_len[a]);
         for d in (1..=max_lag).rev() {
             // runs with L = d+1 join when we step down to d
-            if d + 1 <= max_lag {
+            if d < max_lag {
                 cnt += len_hist[d + 1][a];
                 sum += (d as u64 + 1) * len_hist[d + 1][a];
             }

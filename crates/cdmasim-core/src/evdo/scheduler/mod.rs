@@ -29,7 +29,7 @@ pub struct SlotView<'a> {
 impl SlotView<'_> {
     #[inline]
     pub fn eligible(&self, user: usize) -> bool {
-        self.drc[user] != 0 && self.backlog_bits.map_or(true, |b| b[user] > 0)
+        self.drc[user] != 0 && self.backlog_bits.is_none_or(|b| b[user] > 0)
     }
 }
 

@@ -93,7 +93,7 @@ impl SlotServer {
     /// Abandon a user's packets in flight (it left the sector).
     pub fn drop_user(&mut self, user: usize) {
         for a in self.active.iter_mut() {
-            if a.map_or(false, |t| t.user == user) {
+            if a.is_some_and(|t| t.user == user) {
                 *a = None;
             }
         }
