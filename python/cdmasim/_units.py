@@ -37,3 +37,12 @@ def millis(text, what="value"):
     if v != int(v):
         raise InputError(f"{what}: '{text}' is not a whole number of milliseconds")
     return int(v)
+
+
+def rate(text, what="value"):
+    """'1bps', '300kbps', '1.2Mbps' -> bit/s (float)."""
+    t = str(text).strip()
+    m = re.fullmatch(r"([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(bps|kbps|Mbps)", t)
+    if not m:
+        raise InputError(f"{what}: '{text}' is not a rate with a unit (bps, kbps, Mbps)")
+    return float(m.group(1)) * {"bps": 1.0, "kbps": 1e3, "Mbps": 1e6}[m.group(2)]

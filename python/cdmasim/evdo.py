@@ -18,19 +18,20 @@ def drc_table():
 
 
 def schedule(users, slots, seed=1, preset=None, traces=None, schedulers=("pf", "rr"), alpha=1e-3, interlace=4,
-             handoff="both", handoff_every=None, format=None, mahimahi_window_ms=100):
+             handoff="both", handoff_every=None, format=None, mahimahi_window_ms=100, pf_initial_avg_bps=1.0):
     """Run the full-buffer study. `interlace`: 4 (standard, multi-slot packets on
     one interlace), 1 (multi-slot packets in consecutive slots) or 0 (every
     slot served at its DRC rate, the per-slot model of seed 000 Fig. 6).
     `handoff_every`: (lo, hi) slots of synthetic hand-offs for sources without
-    their own. Returns a dict with 'runs' (one per scheduler and hand-off
+    their own. `pf_initial_avg_bps`: PF's A for a user that starts or
+    (reset policy) hands off; 1 b/s = a brand-new user. Returns a dict with 'runs' (one per scheduler and hand-off
     policy) and 'gain' (T_PF / T_RR per policy)."""
     if (preset is None) == (not traces):
         raise InputError("give either a preset or trace files")
     out = _call(
         _core().evdo_schedule, int(users), int(slots), int(seed), preset,
         [str(t) for t in traces] if traces else None, list(schedulers), float(alpha), int(interlace), handoff,
-        tuple(handoff_every) if handoff_every else None, format, mahimahi_window_ms,
+        tuple(handoff_every) if handoff_every else None, format, mahimahi_window_ms, float(pf_initial_avg_bps),
     )
     r = json.loads(out)
     rr = next((x["result"]["system_bps"] for x in r["runs"] if x["result"]["scheduler"] == "rr"), None)
@@ -63,14 +64,15 @@ def summary(result):
     return pd.DataFrame(rows)
 
 
-def fig6(preset, users=(1, 2, 3, 4, 8), slots=1_000_000, seeds=(1,), interlace=0, alpha=1e-3):
+def fig6(preset, users=(1, 2, 3, 4, 8), slots=1_000_000, seeds=(1,), interlace=0, alpha=1e-3, pf_initial_avg_bps=1.0):
     """PF/RR system gain vs number of users (seed 000 Fig. 6), keep and reset."""
     import pandas as pd
 
     rows = []
     for n in users:
         for s in seeds:
-            r = schedule(n, slots, s, preset=preset, interlace=interlace, alpha=alpha)
+            r = schedule(n, slots, s, preset=preset, interlace=interlace, alpha=alpha,
+                         pf_initial_avg_bps=pf_initial_avg_bps)
             pf = {x["handoff"]: x["result"] for x in r["runs"] if x["result"]["scheduler"] == "pf"}
             rr = next(x["result"] for x in r["runs"] if x["result"]["scheduler"] == "rr")
             rows.append({

@@ -4,6 +4,7 @@
 use cdmasim_core::channel::{self, presets};
 use cdmasim_core::evdo::drc::DRC_TABLE;
 use cdmasim_core::evdo::scheduler::study::{self, HandoffPolicy};
+use cdmasim_core::evdo::scheduler::pf::PfConfig;
 use cdmasim_core::evdo::scheduler::SCHEDULERS;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -19,7 +20,7 @@ fn evdo_drc_table() -> Vec<(u8, u64, u8, u32)> {
 /// user, as in seed 000 section 6). Returns JSON with one result per
 /// (scheduler, hand-off policy).
 #[pyfunction]
-#[pyo3(signature = (users, slots, seed, preset=None, traces=None, schedulers=None, alpha=0.001, interlace=0, handoff="both", handoff_interval_slots=None, format=None, mahimahi_window_ms=100))]
+#[pyo3(signature = (users, slots, seed, preset=None, traces=None, schedulers=None, alpha=0.001, interlace=0, handoff="both", handoff_interval_slots=None, format=None, mahimahi_window_ms=100, pf_initial_avg_bps=1.0))]
 #[allow(clippy::too_many_arguments)]
 fn evdo_schedule(
     py: Python<'_>,
@@ -35,7 +36,11 @@ fn evdo_schedule(
     handoff_interval_slots: Option<(u64, u64)>,
     format: Option<&str>,
     mahimahi_window_ms: u32,
+    pf_initial_avg_bps: f64,
 ) -> PyResult<String> {
+    if !(pf_initial_avg_bps > 0.0 && pf_initial_avg_bps.is_finite()) {
+        return Err(PyValueError::new_err(format!("pf initial average: {pf_initial_avg_bps} b/s must be positive")));
+    }
     let scheds = schedulers.unwrap_or_else(|| vec!["pf".into(), "rr".into()]);
     for s in &scheds {
         if !SCHEDULERS.contains(&s.as_str()) {
@@ -85,12 +90,14 @@ fn evdo_schedule(
                 if p == HandoffPolicy::Reset && s != "pf" {
                     continue;
                 }
-                let r = study::run(&ch, s, alpha, interlace, p).expect("known scheduler");
+                let pf = PfConfig { alpha, initial_avg_bps: pf_initial_avg_bps };
+                let r = study::run(&ch, s, &pf, interlace, p).expect("known scheduler");
                 results.push(serde_json::json!({"handoff": p, "result": r}));
             }
         }
         Ok(serde_json::to_string(&serde_json::json!({
             "users": users, "slots": ch.slots, "seed": seed, "alpha": alpha, "interlace": interlace,
+            "pf_initial_avg_bps": pf_initial_avg_bps,
             "handoffs_per_user": ch.handoffs.iter().map(|h| h.len()).collect::<Vec<_>>(),
             "runs": results,
         }))

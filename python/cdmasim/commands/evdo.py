@@ -22,6 +22,8 @@ def register(sub):
                    help="what PF does with a user's average at a hand-off")
     s.add_argument("--handoff-every", metavar="LO-HI",
                    help="synthetic hand-offs for sources without their own, e.g. 20s-30s")
+    s.add_argument("--pf-start-avg", default="1bps",
+                   help="PF average A of a new or handed-off user (default 1bps: a brand-new user)")
     s.add_argument("--format", choices=["auto", "text", "binary", "mahimahi"], default="auto")
     s.add_argument("--json", action="store_true")
     s.set_defaults(func=_schedule)
@@ -39,7 +41,7 @@ def _schedule(args):
     import sys
 
     from .. import InputError, evdo
-    from .._units import slots
+    from .._units import rate, slots
 
     n = slots(args.slots, "--slots", allow_bare=True)
     he = None
@@ -51,7 +53,8 @@ def _schedule(args):
     r = evdo.schedule(args.users, n, args.seed, preset=args.preset, traces=args.trace,
                       schedulers=[x.strip() for x in args.scheduler.split(",") if x.strip()], alpha=args.alpha,
                       interlace=args.interlace, handoff=args.handoff, handoff_every=he,
-                      format=None if args.format == "auto" else args.format)
+                      format=None if args.format == "auto" else args.format,
+                      pf_initial_avg_bps=rate(args.pf_start_avg, "--pf-start-avg"))
     if args.json:
         json.dump(r, sys.stdout, indent=1)
         print()

@@ -50,10 +50,10 @@ pub trait Scheduler: Send {
     fn reset_user(&mut self, _user: usize) {}
 }
 
-/// Build a scheduler by name: "pf", "rr" or "maxci".
-pub fn by_name(name: &str, users: usize, alpha: f64) -> Option<Box<dyn Scheduler>> {
+/// Build a scheduler by name: "pf", "rr" or "maxci" (`pf` configures PF only).
+pub fn by_name(name: &str, users: usize, pf: &pf::PfConfig) -> Option<Box<dyn Scheduler>> {
     match name {
-        "pf" => Some(Box::new(pf::ProportionalFair::new(users, pf::PfConfig { alpha, ..Default::default() }))),
+        "pf" => Some(Box::new(pf::ProportionalFair::new(users, pf.clone()))),
         "rr" => Some(Box::new(rr::RoundRobin::new(users))),
         "maxci" => Some(Box::new(maxci::MaxCi::new(users))),
         _ => None,

@@ -139,13 +139,13 @@ pub fn jain(x: &[f64]) -> f64 {
 /// `interlace`: 0 = per-slot rates (every slot served at its DRC rate, as in
 /// seed 000's trace study); 1 = multi-slot packets in consecutive slots;
 /// 4 = the standard four-slot interlace.
-pub fn run(ch: &UserChannels, scheduler: &str, alpha: f64, interlace: usize, policy: HandoffPolicy) -> Option<StudyResult> {
+pub fn run(ch: &UserChannels, scheduler: &str, pf: &PfConfig, interlace: usize, policy: HandoffPolicy) -> Option<StudyResult> {
     // Concrete types so the slot loop inlines the scheduler (the trait object
     // path is what a sector uses; it costs a call per slot).
     match scheduler {
-        "pf" => Some(run_with(ch, &mut ProportionalFair::new(ch.users, PfConfig { alpha, ..Default::default() }), interlace, policy)),
+        "pf" => Some(run_with(ch, &mut ProportionalFair::new(ch.users, pf.clone()), interlace, policy)),
         "rr" => Some(run_with(ch, &mut RoundRobin::new(ch.users), interlace, policy)),
-        _ => Some(run_with(ch, by_name(scheduler, ch.users, alpha)?.as_mut(), interlace, policy)),
+        _ => Some(run_with(ch, by_name(scheduler, ch.users, pf)?.as_mut(), interlace, policy)),
     }
 }
 
@@ -229,8 +229,8 @@ mod tests {
         // equally like RR and the gain is 1.
         let seqs = vec![vec![12u8; 60_000], vec![6u8; 60_000], vec![9u8; 60_000]];
         let ch = UserChannels::from_users(&seqs, vec![]);
-        let pf = run(&ch, "pf", 1e-3, 4, HandoffPolicy::Keep).unwrap();
-        let rr = run(&ch, "rr", 1e-3, 4, HandoffPolicy::Keep).unwrap();
+        let pf = run(&ch, "pf", &PfConfig::default(), 4, HandoffPolicy::Keep).unwrap();
+        let rr = run(&ch, "rr", &PfConfig::default(), 4, HandoffPolicy::Keep).unwrap();
         assert!((pf.system_bps / rr.system_bps - 1.0).abs() < 0.01, "{} {}", pf.system_bps, rr.system_bps);
         for s in &pf.user_share {
             assert!((s - 1.0 / 3.0).abs() < 0.01, "{:?}", pf.user_share);
@@ -251,12 +251,12 @@ mod tests {
         let seqs: Vec<Vec<u8>> =
             (0..2).map(|_| (0..300_000).map(|_| if rng.bernoulli(0.5) { 12 } else { 9 }).collect()).collect();
         let ch = UserChannels::from_users(&seqs, vec![]);
-        let pf = run(&ch, "pf", 1e-3, 1, HandoffPolicy::Keep).unwrap();
-        let rr = run(&ch, "rr", 1e-3, 1, HandoffPolicy::Keep).unwrap();
+        let pf = run(&ch, "pf", &PfConfig::default(), 1, HandoffPolicy::Keep).unwrap();
+        let rr = run(&ch, "rr", &PfConfig::default(), 1, HandoffPolicy::Keep).unwrap();
         let g = pf.system_bps / rr.system_bps;
         assert!((g - 2150.4 / 1843.2).abs() < 0.01, "gain {g}");
         assert!(pf.jain_throughput > 0.999);
-        let mc = run(&ch, "maxci", 1e-3, 1, HandoffPolicy::Keep).unwrap();
+        let mc = run(&ch, "maxci", &PfConfig::default(), 1, HandoffPolicy::Keep).unwrap();
         assert!(mc.system_bps >= pf.system_bps * 0.999);
     }
 }
