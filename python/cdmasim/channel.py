@@ -253,12 +253,13 @@ def plot(results, outdir):
         files.append(p)
 
     names = list(results)
+    label = {n: os.path.basename(str(n)) or str(n) for n in names}
     # Fig. 1: per-window mean rate and modal fraction.
     fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
     for nm in names:
         w = results[nm]["windows"] or [results[nm]["whole"]]
-        ax[0].plot(range(1, len(w) + 1), [s["mean_bps"] / 1e3 for s in w], marker="o", label=nm)
-        ax[1].plot(range(1, len(w) + 1), [s["modal_fraction"] for s in w], marker="o", label=nm)
+        ax[0].plot(range(1, len(w) + 1), [s["mean_bps"] / 1e3 for s in w], marker="o", label=label[nm])
+        ax[1].plot(range(1, len(w) + 1), [s["modal_fraction"] for s in w], marker="o", label=label[nm])
     ax[0].set(xlabel="window", ylabel="mean DRC rate (kb/s)", title="Mean DRC per window")
     ax[1].set(xlabel="window", ylabel="modal fraction", title="Modal fraction per window", ylim=(0, 1))
     ax[0].legend(fontsize=7)
@@ -269,7 +270,7 @@ def plot(results, outdir):
         w = results[nm]["windows"] or [results[nm]["whole"]]
         for a, key in ((ax[0], "modal_fraction"), (ax[1], "entropy_bits")):
             v = np.sort([s[key] for s in w])
-            a.step(v, np.arange(1, len(v) + 1) / len(v), where="post", label=nm)
+            a.step(v, np.arange(1, len(v) + 1) / len(v), where="post", label=label[nm])
     ax[0].set(xlabel="modal fraction", ylabel="CDF", title="CDF of modal fraction")
     ax[1].set(xlabel="entropy (bits)", ylabel="CDF", title="CDF of entropy (eq. 1)")
     ax[0].legend(fontsize=7)
@@ -283,7 +284,7 @@ def plot(results, outdir):
         (ax[2], "modal_fraction", 1, "modal fraction"),
     ):
         a.bar(xs, [results[n]["whole"][key] * scale for n in names])
-        a.set_xticks(xs, names, rotation=30, ha="right", fontsize=7)
+        a.set_xticks(xs, [label[n] for n in names], rotation=30, ha="right", fontsize=7)
         a.set_ylabel(lab)
     save(fig, "fig3_mean_std_modal.png")
     # Fig. 4 middle/right: sojourn time and eq. 4 RMSE.
@@ -295,14 +296,14 @@ def plot(results, outdir):
     ax[1].set_yscale("log")
     ax[1].set(ylabel="RMSE (eq. 4)", title="Observed vs one-step Markov sojourn")
     for a in ax:
-        a.set_xticks(xs, names, rotation=30, ha="right", fontsize=7)
+        a.set_xticks(xs, [label[n] for n in names], rotation=30, ha="right", fontsize=7)
     save(fig, "fig4_sojourn.png")
     # Fig. 5: normalised conditional entropy vs depth n and vs lag d.
     fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
     for nm in names:
         w = results[nm]["whole"]
-        ax[0].plot(range(1, len(w["cond_entropy"]) + 1), w["cond_entropy"], marker="o", label=nm)
-        ax[1].plot(range(1, len(w["lag_entropy"]) + 1), w["lag_entropy"], label=nm)
+        ax[0].plot(range(1, len(w["cond_entropy"]) + 1), w["cond_entropy"], marker="o", label=label[nm])
+        ax[1].plot(range(1, len(w["lag_entropy"]) + 1), w["lag_entropy"], label=label[nm])
     ax[0].set(xlabel="history n (slots)", ylabel="H(X_i | past n) / H(X)", title="Conditional entropy vs depth")
     ax[1].set(xlabel="lag d (slots)", ylabel="H(X_{i+d} | X_i) / H(X)", title="Conditional entropy vs lag")
     ax[0].legend(fontsize=7)
