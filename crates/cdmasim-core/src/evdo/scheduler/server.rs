@@ -125,4 +125,30 @@ mod tests {
         let who: Vec<usize> = (0..18).map(|_| s.step(&mut rr, &drc, None).unwrap().user).collect();
         assert!(who[..16].iter().all(|&u| u == 0) && who[16] == 1 && who[17] == 0);
     }
+
+    #[test]
+    fn per_user_queues_plug_in() {
+        // A sector-like loop: queues in bits, a packet dequeued when it
+        // starts, nobody served once every queue is empty. User 0 asks
+        // 2457.6 kb/s (4096-bit packets), user 1 921.6 kb/s (3072 bits, 2 slots).
+        use crate::evdo::scheduler::pf::{PfConfig, ProportionalFair};
+        let drc = [12u8, 8];
+        let mut q = [3 * 4096u64, 2 * 3072];
+        let mut pf = ProportionalFair::new(2, PfConfig::default());
+        let mut s = SlotServer::new(4);
+        let mut sent = [0f64; 2];
+        let mut busy = 0;
+        for _ in 0..40 {
+            if let Some(o) = s.step(&mut pf, &drc, Some(&q)) {
+                if o.new_packet {
+                    q[o.user] = q[o.user].saturating_sub(o.packet_bits as u64);
+                }
+                sent[o.user] += o.slot_bits;
+                busy += 1;
+            }
+        }
+        assert_eq!(q, [0, 0]);
+        assert_eq!(sent, [3.0 * 4096.0, 2.0 * 3072.0]);
+        assert_eq!(busy, 3 + 2 * 2); // one slot per 4096-bit packet, two per 3072-bit packet
+    }
 }
