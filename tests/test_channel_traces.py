@@ -8,7 +8,9 @@ import pytest
 
 from cdmasim import channel
 
-TRACES = os.path.join(os.path.dirname(__file__), "..", "..", "..", "shared", "data", "traces")
+# ../shared beside the repository root (as in CI and a developer's checkout).
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TRACES = os.path.join(REPO, "..", "shared", "data", "traces")
 VERIZON = os.path.normpath(os.path.join(TRACES, "Verizon-EVDO-driving.down"))
 
 
