@@ -1,1 +1,13 @@
-//! (filled in below)
+//! Packet captures: a streaming pcap/pcapng reader, header decoding into
+//! borrowed views, and a tcptrace-compatible TCP connection analysis with
+//! the loss-period, checksum and throughput-model figures of seed 001 and the
+//! one-way-delay matching of seed 000. See docs/pcap.md.
+
+pub mod analysis;
+pub mod decode;
+pub mod error;
+pub mod reader;
+
+pub use analysis::{analyze_bytes, analyze_file, AnalyzeOptions, Analysis};
+pub use error::PcapError;
+pub use reader::{Capture, Reader, Record};
