@@ -8,6 +8,6 @@ pub mod decode;
 pub mod error;
 pub mod reader;
 
-pub use analysis::{analyze_bytes, analyze_file, AnalyzeOptions, Analysis};
+pub use analysis::{analyze_bytes, analyze_file, analyze_file_json, owd_files_json, AnalyzeOptions, Analysis};
 pub use error::PcapError;
 pub use reader::{Capture, Reader, Record};

@@ -196,3 +196,25 @@ impl Analysis {
         }
     }
 }
+
+/// Analyse a file and return the report as JSON (for the Python binding,
+/// which then needs no serde of its own).
+pub fn analyze_file_json(path: &Path, opts: &AnalyzeOptions) -> Result<String, PcapError> {
+    let mut a = analyze_file(path, opts)?;
+    Ok(serde_json::to_string(&a.report(opts)).expect("report serialises"))
+}
+
+/// One-way delay report of two captures of the same connections, as JSON.
+/// Errors name the file they concern.
+pub fn owd_files_json(a: &Path, b: &Path) -> Result<String, String> {
+    let open = |p: &Path| Capture::open(p).map_err(|e| format!("{}: {e}", p.display()));
+    let (ca, cb) = (open(a)?, open(b)?);
+    // Check each file on its own first so an error names the right one.
+    for (p, c) in [(a, &ca), (b, &cb)] {
+        for r in super::reader::Reader::new(c.bytes()).map_err(|e| format!("{}: {e}", p.display()))? {
+            r.map_err(|e| format!("{}: {e}", p.display()))?;
+        }
+    }
+    let r = owd::one_way_delay(ca.bytes(), cb.bytes()).map_err(|e| e.to_string())?;
+    Ok(serde_json::to_string(&r).expect("report serialises"))
+}
