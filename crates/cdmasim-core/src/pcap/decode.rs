@@ -325,7 +325,8 @@ pub fn parse_options(opts: &[u8]) -> TcpOptions {
         if len == 0 || i + len > opts.len() {
             break; // zero-length or truncated option: stop, as tcptrace does
         }
-        let v = &opts[i + 2..i + len];
+        // A length of 1 is malformed; tcptrace steps over it, so do we.
+        let v = if len >= 2 { &opts[i + 2..i + len] } else { &[][..] };
         match kind {
             2 if v.len() >= 2 => o.mss = Some(u16::from_be_bytes([v[0], v[1]])),
             3 if !v.is_empty() => o.ws = Some(v[0]),

@@ -7,6 +7,10 @@ pub mod analysis;
 pub mod decode;
 pub mod error;
 pub mod reader;
+#[cfg(test)]
+mod testutil;
+#[cfg(test)]
+mod tests;
 
 pub use analysis::{analyze_bytes, analyze_file, analyze_file_json, owd_files_json, AnalyzeOptions, Analysis};
 pub use error::PcapError;
