@@ -71,6 +71,26 @@ impl Capture {
         Ok(Capture { backing: Backing::Map(map) })
     }
 
+    /// Tell the kernel the bytes before `offset` will not be read again, so
+    /// the resident set stays bounded (the pages stay in the page cache and
+    /// would be faulted back in, unchanged, if touched).
+    pub fn release_before(&self, offset: usize) {
+        if let Backing::Map(m) = &self.backing {
+            let page = 4096;
+            let len = offset / page * page;
+            if len > 0 {
+                // SAFETY: a read-only, file-backed mapping: MADV_DONTNEED
+                // only drops our page-table entries; any later access
+                // re-reads the same file contents, so no borrowed slice can
+                // observe a change.
+                #[cfg(unix)]
+                unsafe {
+                    let _ = m.unchecked_advise_range(memmap2::UncheckedAdvice::DontNeed, 0, len);
+                }
+            }
+        }
+    }
+
     pub fn from_bytes(bytes: Vec<u8>) -> Capture {
         Capture { backing: Backing::Owned(bytes) }
     }

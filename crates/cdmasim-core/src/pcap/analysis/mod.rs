@@ -99,10 +99,18 @@ pub struct Report {
 
 pub fn analyze_file(path: &Path, opts: &AnalyzeOptions) -> Result<Analysis, PcapError> {
     let cap = Capture::open(path)?;
-    analyze_bytes(cap.bytes(), opts)
+    analyze_impl(cap.bytes(), opts, &|off| cap.release_before(off))
 }
 
 pub fn analyze_bytes(buf: &[u8], opts: &AnalyzeOptions) -> Result<Analysis, PcapError> {
+    analyze_impl(buf, opts, &|_| {})
+}
+
+/// Bytes read between two calls of the release hook.
+const RELEASE_EVERY: u64 = 8 << 20;
+
+fn analyze_impl(buf: &[u8], opts: &AnalyzeOptions, release: &dyn Fn(usize)) -> Result<Analysis, PcapError> {
+    let mut next_release = RELEASE_EVERY;
     let mut reader = super::reader::Reader::new(buf)?;
     let mut an = Analysis::default();
     let mut table: HashMap<Key, usize, BuildHasherDefault<Fnv>> = HashMap::default();
@@ -111,6 +119,10 @@ pub fn analyze_bytes(buf: &[u8], opts: &AnalyzeOptions) -> Result<Analysis, Pcap
     for rec in &mut reader {
         let rec = rec?;
         an.packets_seen += 1;
+        if rec.offset >= next_release {
+            release(rec.offset as usize);
+            next_release = rec.offset + RELEASE_EVERY;
+        }
         // tcptrace works in microseconds (struct timeval): truncate.
         let now = rec.ts_ns / 1000;
         if an.first_us == 0 {

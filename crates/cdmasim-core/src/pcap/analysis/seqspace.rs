@@ -87,7 +87,25 @@ impl SeqSpace {
     fn quad_range(&self, q: u64) -> (usize, usize) {
         let qs = q << QBITS;
         let qe = (q + 1) << QBITS;
-        (self.segs.partition_point(|s| s.first < qs), self.segs.partition_point(|s| s.first < qe))
+        let n = self.segs.len();
+        // Nearly always at most the collapsed ACKed head lies before the
+        // quadrant and nothing after it: scan a few from each end before
+        // falling back to binary search.
+        let mut lo = 0;
+        while lo < n && lo < 4 && self.segs[lo].first < qs {
+            lo += 1;
+        }
+        if lo == 4 && lo < n && self.segs[lo].first < qs {
+            lo = self.segs.partition_point(|s| s.first < qs);
+        }
+        let mut hi = n;
+        while hi > lo && n - hi < 4 && self.segs[hi - 1].first >= qe {
+            hi -= 1;
+        }
+        if n - hi == 4 && hi > lo && self.segs[hi - 1].first >= qe {
+            hi = self.segs.partition_point(|s| s.first < qe);
+        }
+        (lo, hi)
     }
 
     /// tcptrace frees the quadrant opposite the one being touched.
@@ -125,7 +143,11 @@ impl SeqSpace {
         let new = |f: u64, l: u64| Seg { first: f, last: l, time: now, retrans: 0, acked: 0 };
         // Expected case: beyond everything recorded in this quadrant.
         if hi == lo || first > self.segs[hi - 1].last {
-            self.segs.insert(hi, new(first, last_total));
+            if hi == self.segs.len() {
+                self.segs.push_back(new(first, last_total));
+            } else {
+                self.segs.insert(hi, new(first, last_total));
+            }
             return 0;
         }
         let mut rexlen = 0u64;
