@@ -119,12 +119,25 @@ pub fn one_way_delay(a: &[u8], b: &[u8]) -> Result<OwdReport, PcapError> {
     })?;
     let mut dirs: Vec<_> = acc.into_iter().filter(|(_, v)| !v.pairs.is_empty()).collect();
     dirs.sort_by(|x, y| (x.0 .0, !x.0 .1).cmp(&(y.0 .0, !y.0 .1)));
+    // Which capture sends a direction? With a clock offset θ (B's clock
+    // minus A's), tB - tA is θ + delay for A->B packets and θ - delay for
+    // B->A packets: of a connection's two directions, the one with the
+    // larger median is A->B. With only one direction matched, fall back to
+    // the sign (assumes |θ| below the delay).
+    let median = |v: &Acc| {
+        let mut d: Vec<i64> = v.pairs.iter().map(|&(ta, tb)| tb as i64 - ta as i64).collect();
+        d.sort_unstable();
+        d[d.len() / 2]
+    };
+    let medians: HashMap<(Key, bool), i64, H> = dirs.iter().map(|(k, v)| (*k, median(v))).collect();
     let mut out = Vec::new();
     for ((conn, fwd), v) in dirs {
         let mut d: Vec<i64> = v.pairs.iter().map(|&(ta, tb)| tb as i64 - ta as i64).collect();
-        let mut sorted = d.clone();
-        sorted.sort_unstable();
-        let a_sends = sorted[sorted.len() / 2] >= 0;
+        let mine = medians[&(conn, fwd)];
+        let a_sends = match medians.get(&(conn, !fwd)) {
+            Some(&other) => mine > other || (mine == other && fwd),
+            None => mine >= 0,
+        };
         if !a_sends {
             d.iter_mut().for_each(|x| *x = -*x);
         }
