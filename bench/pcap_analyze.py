@@ -47,7 +47,7 @@ def make_capture(path, packets):
 
 
 def timed(cmd, out_path):
-    """Run cmd under /usr/bin/time -v; return (wall s, peak RSS KiB)."""
+    """Run cmd under /usr/bin/time -v; return (wall s, peak RSS KiB, CPU s)."""
     with open(out_path, "w") as out, tempfile.NamedTemporaryFile("r", suffix=".time") as tf:
         t0 = time.perf_counter()
         r = subprocess.run(["/usr/bin/time", "-v", "-o", tf.name] + cmd, stdout=out, stderr=subprocess.PIPE,
@@ -55,8 +55,11 @@ def timed(cmd, out_path):
         wall = time.perf_counter() - t0
         if r.returncode != 0:
             raise SystemExit(f"{cmd[0]} failed: {r.stderr[-2000:]}")
-        rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", tf.read()).group(1))
-    return wall, rss
+        txt = tf.read()
+        rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", txt).group(1))
+        cpu = float(re.search(r"User time \(seconds\): ([\d.]+)", txt).group(1)) + \
+            float(re.search(r"System time \(seconds\): ([\d.]+)", txt).group(1))
+    return wall, rss, cpu
 
 
 def main():
@@ -85,8 +88,8 @@ def main():
     for name, cmd in (("cdmasim", ours_cmd), ("tcptrace", tt_cmd)):
         best = None
         for _ in range(a.runs):
-            w, rss = timed(cmd, os.path.join(outdir, f"{name}.out"))
-            best = (w, rss) if best is None or w < best[0] else best
+            r = timed(cmd, os.path.join(outdir, f"{name}.out"))
+            best = r if best is None or r[0] < best[0] else best
         results[name] = best
     if not a.no_tshark and shutil.which("tshark"):
         results["tshark"] = timed(["tshark", "-q", "-z", "conv,tcp", "-r", cap], os.path.join(outdir, "tshark.out"))
@@ -98,13 +101,14 @@ def main():
     diffs = tt.compare(ours["connections"], theirs)
     nfields = sum(len(c["a2b"]) + len(c["b2a"]) for c in theirs)
 
-    print(f"\n{'tool':10s} {'wall s':>8s} {'peak RSS MB':>12s} {'Mpkt/s':>8s}")
-    for name, (w, rss) in results.items():
-        print(f"{name:10s} {w:8.3f} {rss / 1024:12.1f} {npk / w / 1e6:8.2f}")
-    w0, r0 = results["cdmasim"]
-    for name, (w, rss) in results.items():
+    print(f"\n{'tool':10s} {'wall s':>8s} {'CPU s':>8s} {'peak RSS MB':>12s} {'Mpkt/s (wall)':>14s}")
+    for name, (w, rss, cpu) in results.items():
+        print(f"{name:10s} {w:8.3f} {cpu:8.3f} {rss / 1024:12.1f} {npk / w / 1e6:14.2f}")
+    w0, r0, c0 = results["cdmasim"]
+    for name, (w, rss, cpu) in results.items():
         if name != "cdmasim":
-            print(f"cdmasim vs {name}: {w / w0:.2f}x the speed, {r0 / rss:.2f}x the peak memory")
+            print(f"{name} / cdmasim: wall {w / w0:.2f}x, CPU {cpu / c0:.2f}x, peak RSS {rss / r0:.2f}x")
+    print(f"(load average during the run: {os.getloadavg()[0]:.1f} on {os.cpu_count()} CPUs)")
     print(f"\nfigures compared with tcptrace: {nfields} fields in {len(theirs)} connections, "
           f"{len(diffs)} differ")
     for d in diffs[:20]:
