@@ -38,7 +38,7 @@ class NetPath:
     """C (10.77.1.1) -- R -- S (10.77.2.2); tbf on R's interface towards S."""
 
     def __init__(self, rate="20mbit", burst="16kb", limit="30kb", cc="cubic", sack=True, timestamps=True,
-                 offloads_off=True):
+                 offloads_off=True, ipv6=False):
         # the congestion control is chosen per socket (iperf3 -C): in a
         # non-initial namespace the default may only be set to an
         # "allowed" algorithm, and cubic usually is not.
@@ -46,6 +46,8 @@ class NetPath:
         self.ns = {k: f"pc{self.tag}{k}" for k in "crs"}
         self.rate, self.burst, self.limit = rate, burst, limit
         self.cc, self.sack, self.timestamps, self.offloads_off = cc, sack, timestamps, offloads_off
+        self.ipv6 = ipv6
+        self.server = "fd77:2::2" if ipv6 else "10.77.2.2"
         self.procs = []
         self.ifc = {"c": f"pc{self.tag}a", "rc": f"pc{self.tag}b", "rs": f"pc{self.tag}d", "s": f"pc{self.tag}e"}
 
@@ -79,6 +81,13 @@ class NetPath:
         self.ex("c", "ip", "route", "add", "default", "via", "10.77.1.2")
         self.ex("s", "ip", "route", "add", "default", "via", "10.77.2.1")
         self.ex("r", "sysctl", "-qw", "net.ipv4.ip_forward=1")
+        if self.ipv6:
+            for k, dev, addr in (("c", i["c"], "fd77:1::1/64"), ("r", i["rc"], "fd77:1::2/64"),
+                                 ("r", i["rs"], "fd77:2::1/64"), ("s", i["s"], "fd77:2::2/64")):
+                self.ex(k, "ip", "-6", "addr", "add", addr, "dev", dev, "nodad")
+            self.ex("c", "ip", "-6", "route", "add", "default", "via", "fd77:1::2")
+            self.ex("s", "ip", "-6", "route", "add", "default", "via", "fd77:2::1")
+            self.ex("r", "sysctl", "-qw", "net.ipv6.conf.all.forwarding=1")
         for k in ("c", "s"):
             self.ex(k, "sysctl", "-qw", f"net.ipv4.tcp_sack={int(self.sack)}")
             self.ex(k, "sysctl", "-qw", f"net.ipv4.tcp_timestamps={int(self.timestamps)}")
@@ -105,7 +114,7 @@ class NetPath:
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         self.procs.append(srv)
         time.sleep(0.3)
-        self.ex("c", "iperf3", "-c", "10.77.2.2", "-p", str(port), "-t", str(seconds), "-C", self.cc,
+        self.ex("c", "iperf3", "-c", self.server, "-p", str(port), "-t", str(seconds), "-C", self.cc,
                 *extra)
         srv.wait(timeout=10)
 

@@ -6,6 +6,7 @@ uses for it; a field agrees when our value, printed with tcptrace's format,
 is the same string tcptrace printed.
 """
 
+import ipaddress
 import re
 import subprocess
 
@@ -115,6 +116,9 @@ def parse(text):
                 cur[side][label] = m.group(v)
     for c in conns:
         (c["host_a"], c["port_a"]), (c["host_b"], c["port_b"]) = c["hosts"][:2]
+        # tcptrace prints IPv6 addresses unabbreviated (fd77:0001::0001)
+        for k in ("host_a", "host_b"):
+            c[k] = str(ipaddress.ip_address(c[k]))
     return conns
 
 

@@ -20,18 +20,19 @@ def _ours(path, **kw):
 
 
 CASES = [
-    # cc, sack, timestamps, tbf limit (small limit -> drops)
-    ("cubic", True, True, "30kb"),
-    ("reno", False, False, "30kb"),
-    ("bbr", True, False, "300kb"),
-    ("cubic", False, True, "300kb"),
+    # cc, sack, timestamps, tbf limit (small limit -> drops), IPv6
+    ("cubic", True, True, "30kb", False),
+    ("reno", False, False, "30kb", False),
+    ("bbr", True, False, "300kb", False),
+    ("cubic", False, True, "300kb", False),
+    ("cubic", True, True, "30kb", True),
 ]
 
 
-@pytest.mark.parametrize("cc,sack,ts,limit", CASES)
-def test_tcptrace_agreement(tmp_path, cc, sack, ts, limit):
+@pytest.mark.parametrize("cc,sack,ts,limit,v6", CASES)
+def test_tcptrace_agreement(tmp_path, cc, sack, ts, limit, v6):
     cap = tmp_path / "c.pcap"
-    with NetPath(cc=cc, sack=sack, timestamps=ts, limit=limit) as net:
+    with NetPath(cc=cc, sack=sack, timestamps=ts, limit=limit, ipv6=v6) as net:
         net.capture("c", cap)
         net.iperf(seconds=2)
         net.stop_captures()
@@ -44,6 +45,7 @@ def test_tcptrace_agreement(tmp_path, cc, sack, ts, limit):
     data = max(ours["connections"], key=lambda c: c["a2b"]["actual_data_bytes"])["a2b"]
     assert data["actual_data_bytes"] > 1_000_000
     assert data["req_sack"] == sack and data["req_1323_ts"] == ts
+    assert (":" in ours["connections"][0]["host_a"]) == v6
     if drops > 0:
         assert data["rexmt_data_pkts"] > 0
         assert len(data["loss_periods"]) > 0
