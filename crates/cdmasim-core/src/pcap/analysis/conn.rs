@@ -53,7 +53,7 @@ impl Conn {
     }
 
     pub fn dir_of(&self, p: &TcpPacket) -> usize {
-        if (p.src, p.sport) == self.a { 0 } else { 1 }
+        if (u128::from_ne_bytes(p.src), p.sport) == (u128::from_ne_bytes(self.a.0), self.a.1) { 0 } else { 1 }
     }
 
     /// tcptrace's heuristics for "these endpoints now carry a new

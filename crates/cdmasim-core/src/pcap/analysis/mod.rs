@@ -114,7 +114,7 @@ fn analyze_impl(buf: &[u8], opts: &AnalyzeOptions, release: &dyn Fn(usize)) -> R
     let mut reader = super::reader::Reader::new(buf)?;
     let mut an = Analysis::default();
     let mut table: HashMap<Key, usize, BuildHasherDefault<Fnv>> = HashMap::default();
-    let mut last: Option<(Key, usize)> = None;
+    let mut last: Option<(u128, u16, u128, u16, usize)> = None;
     let mut unknown_link_warned = false;
     for rec in &mut reader {
         let rec = rec?;
@@ -148,11 +148,14 @@ fn analyze_impl(buf: &[u8], opts: &AnalyzeOptions, release: &dyn Fn(usize)) -> R
             }
         };
         an.tcp_packets += 1;
-        let key = conn_key(&p);
-        let mut idx = match last {
-            Some((k, i)) if k == key => Some(i),
-            _ => table.get(&key).copied(),
+        // Fast path: the same connection as the previous packet (compared
+        // as integers, either direction); else the hash table.
+        let (s, d) = (u128::from_ne_bytes(p.src), u128::from_ne_bytes(p.dst));
+        let hit = match last {
+            Some((a, ap, b, bp, i)) if (s, p.sport, d, p.dport) == (a, ap, b, bp) || (d, p.dport, s, p.sport) == (a, ap, b, bp) => Some(i),
+            _ => None,
         };
+        let mut idx = hit.or_else(|| table.get(&conn_key(&p)).copied());
         if let Some(i) = idx {
             let c = &an.conns[i];
             if c.is_new_connection(c.dir_of(&p), &p, now) {
@@ -166,11 +169,12 @@ fn analyze_impl(buf: &[u8], opts: &AnalyzeOptions, release: &dyn Fn(usize)) -> R
             None => {
                 an.conns.push(Conn::new(&p, opts.series));
                 let i = an.conns.len() - 1;
-                table.insert(key, i);
+                table.insert(conn_key(&p), i);
                 i
             }
         };
-        last = Some((key, i));
+        let c0 = &an.conns[i];
+        last = Some((u128::from_ne_bytes(c0.a.0), c0.a.1, u128::from_ne_bytes(c0.b.0), c0.b.1, i));
         let c = &mut an.conns[i];
         let dir = c.dir_of(&p);
         c.on_packet(dir, &p, now, opts.checksums);
