@@ -290,7 +290,7 @@ impl<'a> Reader<'a> {
             let Kind::Ng { be, .. } = self.kind else { unreachable!() };
             let btype = rd_u32(rest, be);
             let blen = rd_u32(&rest[4..], be) as u64;
-            if blen < 12 || blen % 4 != 0 || blen > MAX_RECORD {
+            if blen < 12 || !blen.is_multiple_of(4) || blen > MAX_RECORD {
                 return Some(Err(PcapError::AbsurdLength { record: block, offset, len: blen, what: "pcapng block length" }));
             }
             if blen > rest.len() as u64 {

@@ -118,7 +118,7 @@ pub fn one_way_delay(a: &[u8], b: &[u8]) -> Result<OwdReport, PcapError> {
         }
     })?;
     let mut dirs: Vec<_> = acc.into_iter().filter(|(_, v)| !v.pairs.is_empty()).collect();
-    dirs.sort_by(|x, y| (x.0 .0, !x.0 .1).cmp(&(y.0 .0, !y.0 .1)));
+    dirs.sort_by_key(|x| (x.0 .0, !x.0 .1));
     // Which capture sends a direction? With a clock offset θ (B's clock
     // minus A's), tB - tA is θ + delay for A->B packets and θ - delay for
     // B->A packets: of a connection's two directions, the one with the

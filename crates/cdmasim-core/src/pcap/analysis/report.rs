@@ -168,13 +168,8 @@ fn dir_report(d: &Dir, both_scaled: bool, etime_s: f64) -> DirReport {
         max_win_adv: d.win_max,
         min_win_adv: d.win_min,
         zero_win_adv: d.win_zero_ct,
-        avg_win_adv: if both_scaled {
-            if d.win_scaled_pkts == 0 { 0 } else { d.win_tot / d.win_scaled_pkts }
-        } else if d.packets == 0 {
-            0
-        } else {
-            d.win_tot / d.packets
-        },
+        avg_win_adv: if both_scaled { d.win_tot.checked_div(d.win_scaled_pkts) } else { d.win_tot.checked_div(d.packets) }
+            .unwrap_or(0),
         initial_window_bytes: d.initialwin_bytes,
         initial_window_pkts: d.initialwin_segs,
         ttl_stream_length: stream,
