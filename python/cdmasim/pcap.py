@@ -36,8 +36,8 @@ class PcapResult:
                 lp = d.pop("loss_periods")
                 row = {
                     "conn": c["index"], "dir": side, "src": src, "sport": sport, "dst": dst, "dport": dport,
-                    "complete": c["complete"], "first_packet_s": c["first_packet_us"] / 1e6,
-                    "last_packet_s": c["last_packet_us"] / 1e6, "elapsed_s": c["elapsed_us"] / 1e6,
+                    "complete": c["complete"], "conn_first_s": c["first_packet_us"] / 1e6,
+                    "conn_last_s": c["last_packet_us"] / 1e6, "elapsed_s": c["elapsed_us"] / 1e6,
                     "loss_periods": len(lp),
                 }
                 row.update(d)

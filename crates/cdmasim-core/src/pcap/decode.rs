@@ -308,6 +308,15 @@ pub struct TcpOptions {
 
 pub fn parse_options(opts: &[u8]) -> TcpOptions {
     let mut o = TcpOptions::default();
+    // The usual layout on an established connection with timestamps
+    // (RFC 7323 Appendix A: NOP, NOP, TS): skip the general loop.
+    if opts.len() == 12 && opts[..4] == [1, 1, 8, 10] {
+        o.tsval = Some((
+            u32::from_be_bytes([opts[4], opts[5], opts[6], opts[7]]),
+            u32::from_be_bytes([opts[8], opts[9], opts[10], opts[11]]),
+        ));
+        return o;
+    }
     let mut i = 0;
     while i < opts.len() {
         let kind = opts[i];

@@ -272,3 +272,21 @@ fn analysis_of_a_known_story() {
     assert_eq!(r.connections[0].b2a.pure_acks_sent, 4);
     assert_eq!(r.connections[0].complete, "no");
 }
+
+#[test]
+fn option_parsing() {
+    use super::decode::parse_options;
+    let o = parse_options(&[1, 1, 8, 10, 0, 0, 0, 5, 0, 0, 0, 6]);
+    assert_eq!(o.tsval, Some((5, 6)));
+    assert_eq!(o.sack_count, None);
+    // MSS, SACK-permitted, timestamps, NOP, window scale (a SYN)
+    let o = parse_options(&[2, 4, 5, 180, 4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 0, 1, 3, 3, 7]);
+    assert_eq!((o.mss, o.ws, o.sack_permitted, o.tsval), (Some(1460), Some(7), true, Some((1, 0))));
+    // two SACK blocks after NOP NOP
+    let o = parse_options(&[1, 1, 5, 18, 0, 0, 0, 10, 0, 0, 0, 20, 0, 0, 0, 30, 0, 0, 0, 40]);
+    assert_eq!(o.sack_count, Some(2));
+    assert_eq!(o.sacks, [(10, 20), (30, 40)]);
+    // zero-length and truncated options stop the parse without panicking
+    assert_eq!(parse_options(&[2, 0, 2, 4, 5, 180]).mss, None);
+    assert_eq!(parse_options(&[1, 2, 4, 5]).mss, None);
+}

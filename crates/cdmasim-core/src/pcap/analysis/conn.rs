@@ -105,6 +105,9 @@ impl Conn {
             this.idle_max = this.idle_max.max(now.saturating_sub(this.last_time));
         }
         this.last_time = now;
+        if this.first_time == 0 {
+            this.first_time = now;
+        }
 
         let data_len = p.data_len();
         let start = p.seq;

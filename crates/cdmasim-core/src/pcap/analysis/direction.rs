@@ -55,6 +55,7 @@ pub struct Dir {
     pub trunc_segs: u64,
     pub first_data_time: u64,
     pub last_data_time: u64,
+    pub first_time: u64,
     pub last_time: u64,
     pub idle_max: u64,
     /// Wrapping sum of tcptrace's "outstanding window" samples; only its

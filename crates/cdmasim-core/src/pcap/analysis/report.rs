@@ -81,6 +81,9 @@ pub struct DirReport {
     pub cksum_bad: u64,
     pub first_data_us: u64,
     pub last_data_us: u64,
+    /// First and last packet of this direction (µs since the epoch; 0 = none).
+    pub first_packet_us: u64,
+    pub last_packet_us: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -205,6 +208,8 @@ fn dir_report(d: &Dir, both_scaled: bool, etime_s: f64) -> DirReport {
         cksum_bad: d.cksum_bad,
         first_data_us: d.first_data_time,
         last_data_us: d.last_data_time,
+        first_packet_us: d.first_time,
+        last_packet_us: d.last_time,
     }
 }
 
