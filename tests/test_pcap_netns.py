@@ -20,21 +20,25 @@ def _ours(path, **kw):
 
 
 CASES = [
-    # cc, sack, timestamps, tbf limit (small limit -> drops), IPv6
-    ("cubic", True, True, "30kb", False),
-    ("reno", False, False, "30kb", False),
-    ("bbr", True, False, "300kb", False),
-    ("cubic", False, True, "300kb", False),
-    ("cubic", True, True, "30kb", True),
+    # cc, sack, timestamps, tbf limit (small limit -> drops), IPv6, iperf3 options
+    ("cubic", True, True, "30kb", False, ()),
+    ("reno", False, False, "30kb", False, ()),
+    ("bbr", True, False, "300kb", False, ()),
+    ("cubic", False, True, "300kb", False, ()),
+    ("cubic", True, True, "30kb", True, ()),
+    # four parallel connections sharing the queue
+    ("cubic", True, True, "30kb", False, ("-P", "4")),
+    # reverse: the capture is at the receiver; small MSS; ACKs dropped
+    ("reno", True, True, "20kb", False, ("-R", "-M", "500")),
 ]
 
 
-@pytest.mark.parametrize("cc,sack,ts,limit,v6", CASES)
-def test_tcptrace_agreement(tmp_path, cc, sack, ts, limit, v6):
+@pytest.mark.parametrize("cc,sack,ts,limit,v6,extra", CASES)
+def test_tcptrace_agreement(tmp_path, cc, sack, ts, limit, v6, extra):
     cap = tmp_path / "c.pcap"
     with NetPath(cc=cc, sack=sack, timestamps=ts, limit=limit, ipv6=v6) as net:
         net.capture("c", cap)
-        net.iperf(seconds=2)
+        net.iperf(seconds=2, extra=extra)
         net.stop_captures()
         drops = net.tbf_drops()
     ours = _ours(cap)
@@ -42,11 +46,12 @@ def test_tcptrace_agreement(tmp_path, cc, sack, ts, limit, v6):
     diffs = tt.compare(ours["connections"], theirs)
     assert diffs == [], "\n".join(map(str, diffs))
     # the scenario is what it claims to be
-    data = max(ours["connections"], key=lambda c: c["a2b"]["actual_data_bytes"])["a2b"]
+    dirs = [c[s] for c in ours["connections"] for s in ("a2b", "b2a")]
+    data = max(dirs, key=lambda d: d["actual_data_bytes"])
     assert data["actual_data_bytes"] > 1_000_000
     assert data["req_sack"] == sack and data["req_1323_ts"] == ts
     assert (":" in ours["connections"][0]["host_a"]) == v6
-    if drops > 0:
+    if drops > 0 and "-R" not in extra:  # with -R, tbf drops ACKs, not data
         assert data["rexmt_data_pkts"] > 0
         assert len(data["loss_periods"]) > 0
         assert sum(p["rexmits"] for p in data["loss_periods"]) == data["rexmt_data_pkts"]
