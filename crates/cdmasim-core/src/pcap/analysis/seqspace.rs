@@ -139,6 +139,19 @@ impl SeqSpace {
 
     fn addseg(&mut self, mut first: u64, mut len: u64, now: u64, acc: &mut RttAcc, out_order: &mut bool) -> u64 {
         let last_total = first + len - 1;
+        // Expected case first: new data beyond everything recorded, and the
+        // last recorded segment is in this quadrant or an earlier one.
+        match self.segs.back() {
+            Some(b) if first > b.last && b.first >> QBITS <= first >> QBITS => {
+                self.segs.push_back(Seg { first, last: last_total, time: now, retrans: 0, acked: 0 });
+                return 0;
+            }
+            None => {
+                self.segs.push_back(Seg { first, last: last_total, time: now, retrans: 0, acked: 0 });
+                return 0;
+            }
+            _ => {}
+        }
         let (lo, mut hi) = self.quad_range(first >> QBITS);
         let new = |f: u64, l: u64| Seg { first: f, last: l, time: now, retrans: 0, acked: 0 };
         // Expected case: beyond everything recorded in this quadrant.
@@ -201,18 +214,20 @@ impl SeqSpace {
         let mut ret = AckKind::None;
         let mut last_xmit = 0u64;
         // Everything in the previous quadrant is taken as acknowledged.
-        let (plo, phi) = self.quad_range(q - 1);
-        let mut changed = false;
-        for s in self.segs.range_mut(plo..phi) {
-            if s.acked == 0 {
-                s.acked += 1;
-                changed = true;
-                acc.rtt_cumack += 1;
-                last_xmit = last_xmit.max(s.time);
+        if self.segs.front().is_some_and(|s| s.first < q << QBITS) {
+            let (plo, phi) = self.quad_range(q - 1);
+            let mut changed = false;
+            for s in self.segs.range_mut(plo..phi) {
+                if s.acked == 0 {
+                    s.acked += 1;
+                    changed = true;
+                    acc.rtt_cumack += 1;
+                    last_xmit = last_xmit.max(s.time);
+                }
             }
-        }
-        if changed {
-            self.collapse(plo, phi);
+            if changed {
+                self.collapse(plo, phi);
+            }
         }
         let (lo, hi) = self.quad_range(q);
         let mut changed = false;
@@ -255,6 +270,29 @@ impl SeqSpace {
 
     /// Merge contiguous ACKed segments at the head of a quadrant's list.
     fn collapse(&mut self, lo: usize, mut hi: usize) {
+        // Common case, the run at the very front: merge it into its last
+        // member and drop the others from the front (O(1) each) instead of
+        // removing them one by one behind the head.
+        if lo == 0 && hi > 1 && self.segs[0].acked > 0 {
+            let mut k = 0;
+            let mut time = self.segs[0].time;
+            while k + 1 < hi {
+                let (a, b) = (&self.segs[k], &self.segs[k + 1]);
+                if b.acked == 0 || a.last + 1 != b.first {
+                    break;
+                }
+                time = time.max(b.time);
+                k += 1;
+            }
+            if k > 0 {
+                let first = self.segs[0].first;
+                let m = &mut self.segs[k];
+                m.first = first;
+                m.time = time;
+                self.segs.drain(..k);
+                hi -= k;
+            }
+        }
         let mut i = lo;
         while i + 1 < hi {
             let (a, b) = (self.segs[i], self.segs[i + 1]);
