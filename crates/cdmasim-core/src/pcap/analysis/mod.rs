@@ -107,7 +107,7 @@ pub fn analyze_bytes(buf: &[u8], opts: &AnalyzeOptions) -> Result<Analysis, Pcap
 }
 
 /// Bytes read between two calls of the release hook.
-const RELEASE_EVERY: u64 = 8 << 20;
+const RELEASE_EVERY: u64 = 2 << 20;
 
 fn analyze_impl(buf: &[u8], opts: &AnalyzeOptions, release: &dyn Fn(usize)) -> Result<Analysis, PcapError> {
     let mut next_release = RELEASE_EVERY;
