@@ -49,6 +49,7 @@ FIELDS = {
     "missed data": ("missed_data", "d"),
     "truncated data": ("truncated_data", "d"),
     "truncated packets": ("truncated_packets", "d"),
+    "hardware dups": ("hardware_dups", "d"),
     "data xmit time": ("data_xmit_time_s", "%.3f"),
     "idletime max": ("idletime_max_ms", "%.1f"),
     "throughput": ("throughput_bps", "%.0f"),

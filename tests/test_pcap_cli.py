@@ -182,3 +182,25 @@ def test_truncated_file_warns_and_analyses_the_rest(tmp_path, run_cli, capsys):
     cap = capsys.readouterr()
     assert "cdmasim: warning:" in cap.err and "record 13 at byte" in cap.err
     assert json.loads(cap.out)["packets_seen"] == 12
+
+
+@pytest.mark.skipif(__import__("shutil").which("tcptrace") is None, reason="tcptrace not installed")
+@pytest.mark.parametrize("linktype", [1, 101])
+def test_crafted_story_agrees_with_tcptrace(tmp_path, linktype):
+    """The hand-made story plus one packet captured twice (a 'hardware
+    duplicate': same IP id and sequence number): every tcptrace figure agrees."""
+    import cdmasim.pcap as cp
+    import pcap_tcptrace as tt
+
+    pk = story()
+    pk.insert(5, (pk[4][0] + 0.0001, pk[4][1]))
+    if linktype == 1:
+        eth = b"\x02\0\0\0\0\x02\x02\0\0\0\0\x01\x08\x00"
+        pk = [(t, eth + d) for t, d in pk]
+    f = tmp_path / "s.pcap"
+    write_pcap(f, pk, linktype=linktype)
+    ours = cp.analyze_raw(f)[0]
+    assert ours["connections"][0]["a2b"]["hardware_dups"] == 1
+    theirs = tt.run_tcptrace(f)
+    assert "hardware dups" in theirs[0]["a2b"]
+    assert tt.compare(ours["connections"], theirs) == []

@@ -173,6 +173,16 @@ impl Conn {
         }
         this.latest_seq = end;
 
+        if !p.v6 {
+            let (seq, id) = (p.seq, p.ip_id);
+            if seq != 0 && id != 0 && this.hw_ring.contains(&(seq, id)) {
+                this.hw_dups += 1;
+            } else {
+                this.hw_ring[this.hw_ix] = (seq, id);
+                this.hw_ix = (this.hw_ix + 1) % this.hw_ring.len();
+            }
+        }
+
         if data_len > 0 {
             let hdr = p.hdr_len as usize;
             let saved = (p.tcp.len().saturating_sub(hdr)).min(data_len as usize) as u64;

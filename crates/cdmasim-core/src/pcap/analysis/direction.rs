@@ -69,6 +69,11 @@ pub struct Dir {
     pub loss: LossTracker,
     pub cksum_checked: u64,
     pub cksum_bad: u64,
+    /// tcptrace's "hardware duplicates": the same (TCP seq, IPv4 id) as one
+    /// of the last 8 segments, i.e. the same IP packet seen twice.
+    pub hw_ring: [(u32, u16); 8],
+    pub hw_ix: usize,
+    pub hw_dups: u64,
 }
 
 /// Unwrap a 32-bit sequence number near a 64-bit reference (RFC 1982
