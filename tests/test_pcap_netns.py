@@ -3,6 +3,9 @@ veth path, captured with tcpdump: every figure tcptrace -l -r prints must
 equal ours (tests/pcap_tcptrace.py compares the printed strings). Skips with
 a message where namespaces cannot be created."""
 
+import shutil
+import subprocess
+
 import pytest
 
 from pcap_netns import NetPath, can_create_namespaces
@@ -55,6 +58,14 @@ def test_tcptrace_agreement(tmp_path, cc, sack, ts, limit, v6, extra):
         assert data["rexmt_data_pkts"] > 0
         assert len(data["loss_periods"]) > 0
         assert sum(p["rexmits"] for p in data["loss_periods"]) == data["rexmt_data_pkts"]
+    # the same capture converted to pcapng (editcap, from the
+    # tshark packages): same figures, and tcptrace (via libpcap) agrees too
+    if shutil.which("editcap"):
+        ng = tmp_path / "c.pcapng"
+        subprocess.run(["editcap", "-F", "pcapng", str(cap), str(ng)], check=True)
+        ours_ng = _ours(ng)
+        assert ours_ng["connections"] == ours["connections"]
+        assert tt.compare(ours_ng["connections"], tt.run_tcptrace(ng)) == []
     # checksums: offloads are off, so every whole-captured segment verifies
     for c in ours["connections"]:
         for d in (c["a2b"], c["b2a"]):
