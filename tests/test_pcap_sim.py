@@ -70,3 +70,10 @@ def test_simulator_capture(tmp_path, sack, ts):
     assert d["actual_data_pkts"] == flow["packets_sent"]
     assert d["rexmt_data_pkts"] == flow["retransmits"] > 0
     assert sum(p["rexmits"] for p in d["loss_periods"]) == flow["retransmits"]
+    # the minimum RTT seen at the sender is the simulator's, to the 1 us
+    # resolution of the capture's stamps
+    assert abs(d["rtt_min_ms"] - flow["rtt_min_s"] * 1000) < 0.1
+    # segments captured whole (the pure ACKs) carry valid checksums
+    for side in ("a2b", "b2a"):
+        c = res.report["connections"][0][side]
+        assert c["cksum_bad"] == 0
