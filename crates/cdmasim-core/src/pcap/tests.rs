@@ -290,3 +290,20 @@ fn option_parsing() {
     assert_eq!(parse_options(&[2, 0, 2, 4, 5, 180]).mss, None);
     assert_eq!(parse_options(&[1, 2, 4, 5]).mss, None);
 }
+
+#[test]
+fn absurd_window_scale_does_not_panic() {
+    let ws = [3u8, 3, 200, 1];
+    let mk = |from_a: bool, flags: u8, opts: &'static [u8]| {
+        let s = Seg { sport: if from_a { 1 } else { 2 }, dport: if from_a { 2 } else { 1 }, flags, opts, ..Default::default() };
+        let ip = if from_a { ipv4(A4, B4, 1, &s) } else { ipv4(B4, A4, 1, &s) };
+        let n = ip.len() as u32;
+        (1_000u64, ip, n)
+    };
+    let opts: &'static [u8] = Box::leak(Box::new(ws));
+    let recs = vec![mk(true, 0x02, opts), mk(false, 0x12, opts), mk(true, 0x10, &[])];
+    let f = pcap_file(false, false, LINKTYPE_RAW, 65535, &recs);
+    let mut a = analyze_bytes(&f, &AnalyzeOptions::default()).unwrap();
+    let r = a.report(&AnalyzeOptions::default());
+    assert_eq!(r.connections[0].a2b.max_win_adv, 65535u64.wrapping_shl(200));
+}

@@ -96,7 +96,9 @@ impl Conn {
         // used is the one known before this packet's options are read.
         let eff_win: u64 = if ackf || syn {
             let w = p.win as u64;
-            if this.f1323_ws && other.f1323_ws && !syn { w << this.window_scale } else { w }
+            // A bogus scale (RFC 7323 caps it at 14) shifts as tcptrace's C
+            // does on x86-64: the count taken modulo 64.
+            if this.f1323_ws && other.f1323_ws && !syn { w.wrapping_shl(this.window_scale as u32) } else { w }
         } else {
             0
         };
