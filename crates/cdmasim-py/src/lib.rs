@@ -3,6 +3,7 @@ use pyo3::prelude::*;
 
 mod channel;
 mod evdo;
+mod pcap;
 mod sim;
 
 #[pymodule]
@@ -11,5 +12,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     sim::register(m)?;
     channel::register(m)?;
     evdo::register(m)?;
+    pcap::register(m)?;
     Ok(())
 }

@@ -1,4 +1,18 @@
-//! Packet captures: writing the simulator's packets as standard pcap files
-//! (and, in the analyzer, reading them).
+//! Packet captures: the simulator's pcap writer, a streaming pcap/pcapng
+//! reader, header decoding into borrowed views, and a tcptrace-compatible TCP
+//! connection analysis with the loss-period, checksum and throughput-model
+//! figures of seed 001 and the one-way-delay matching of seed 000. See docs/pcap.md.
 
+pub mod analysis;
+pub mod decode;
+pub mod error;
+pub mod reader;
+#[cfg(test)]
+mod testutil;
+#[cfg(test)]
+mod tests;
 pub mod write;
+
+pub use analysis::{analyze_bytes, analyze_file, analyze_file_json, owd_files_json, AnalyzeOptions, Analysis};
+pub use error::PcapError;
+pub use reader::{Capture, Reader, Record};

@@ -1,0 +1,236 @@
+//! TCP connection analysis of a capture: the connection table and the
+//! streaming driver. Memory is bounded by the connections (each keeps
+//! fixed-size counters plus a sequence list about one window long; lists of
+//! connections superseded by a new one on the same endpoints are freed), not
+//! by the number of packets, unless time series for plots are requested.
+
+pub mod conn;
+pub mod direction;
+pub mod loss;
+pub mod model;
+pub mod owd;
+pub mod report;
+pub mod seqspace;
+pub mod series;
+
+use super::decode::{decode, Decoded, TcpPacket};
+use super::error::PcapError;
+use super::reader::Capture;
+use conn::Conn;
+use serde::Serialize;
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::path::Path;
+
+#[derive(Debug, Clone, Copy)]
+pub struct AnalyzeOptions {
+    /// Collect per-packet time series (for plots).
+    pub series: bool,
+    /// Verify TCP checksums of segments captured whole.
+    pub checksums: bool,
+    /// Throughput-model constants (seed 001: MTU 1500 B, b = 2).
+    pub mtu: f64,
+    pub b: f64,
+}
+
+impl Default for AnalyzeOptions {
+    fn default() -> Self {
+        AnalyzeOptions { series: false, checksums: true, mtu: 1500.0, b: 2.0 }
+    }
+}
+
+/// FNV-1a over the key bytes: the key is 36 bytes of addresses and ports
+/// from a trusted-enough source, and SipHash costs more than the rest of
+/// the per-packet work.
+#[derive(Default)]
+pub struct Fnv(u64);
+impl Hasher for Fnv {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        let mut h = if self.0 == 0 { 0xcbf2_9ce4_8422_2325 } else { self.0 };
+        for &b in bytes {
+            h ^= b as u64;
+            h = h.wrapping_mul(0x0100_0000_01b3);
+        }
+        self.0 = h;
+    }
+}
+
+pub type Key = ([u8; 16], u16, [u8; 16], u16);
+
+/// Canonical (direction-independent) key of a packet's connection.
+pub fn conn_key(p: &TcpPacket) -> Key {
+    if (p.src, p.sport) <= (p.dst, p.dport) {
+        (p.src, p.sport, p.dst, p.dport)
+    } else {
+        (p.dst, p.dport, p.src, p.sport)
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Analysis {
+    pub packets_seen: u64,
+    pub tcp_packets: u64,
+    /// TCP packets captured too short to read the TCP header.
+    pub too_short: u64,
+    pub conns: Vec<Conn>,
+    pub warnings: Vec<String>,
+    pub first_us: u64,
+    pub last_us: u64,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Report {
+    pub packets_seen: u64,
+    pub tcp_packets: u64,
+    pub too_short: u64,
+    pub first_us: u64,
+    pub last_us: u64,
+    pub connections: Vec<report::ConnReport>,
+    /// CCDF of retransmissions per loss period, pooled over all directions.
+    pub loss_ccdf: Vec<(u64, f64)>,
+    pub model: Option<model::ModelFit>,
+    pub warnings: Vec<String>,
+    /// Per connection [a2b, b2a] series, when requested.
+    pub series: Option<Vec<[series::DirSeries; 2]>>,
+}
+
+pub fn analyze_file(path: &Path, opts: &AnalyzeOptions) -> Result<Analysis, PcapError> {
+    let cap = Capture::open(path)?;
+    analyze_impl(cap.bytes(), opts, &|off| cap.release_before(off))
+}
+
+pub fn analyze_bytes(buf: &[u8], opts: &AnalyzeOptions) -> Result<Analysis, PcapError> {
+    analyze_impl(buf, opts, &|_| {})
+}
+
+/// Bytes read between two calls of the release hook.
+const RELEASE_EVERY: u64 = 2 << 20;
+
+fn analyze_impl(buf: &[u8], opts: &AnalyzeOptions, release: &dyn Fn(usize)) -> Result<Analysis, PcapError> {
+    let mut next_release = RELEASE_EVERY;
+    let mut reader = super::reader::Reader::new(buf)?;
+    let mut an = Analysis::default();
+    let mut table: HashMap<Key, usize, BuildHasherDefault<Fnv>> = HashMap::default();
+    let mut last: Option<(u128, u16, u128, u16, usize)> = None;
+    let mut unknown_link_warned = false;
+    for rec in &mut reader {
+        let rec = rec?;
+        an.packets_seen += 1;
+        if rec.offset >= next_release {
+            release(rec.offset as usize);
+            next_release = rec.offset + RELEASE_EVERY;
+        }
+        // tcptrace works in microseconds (struct timeval): truncate.
+        let now = rec.ts_ns / 1000;
+        if an.first_us == 0 {
+            an.first_us = now;
+        }
+        an.last_us = now;
+        let p = match decode(rec.linktype, rec.data) {
+            Decoded::Tcp(p) => p,
+            Decoded::Truncated => {
+                an.too_short += 1;
+                continue;
+            }
+            Decoded::Other => continue,
+            Decoded::UnknownLink => {
+                if !unknown_link_warned {
+                    an.warnings.push(format!(
+                        "record {} at byte {}: unsupported link type {}; such records are skipped",
+                        rec.index, rec.offset, rec.linktype
+                    ));
+                    unknown_link_warned = true;
+                }
+                continue;
+            }
+        };
+        an.tcp_packets += 1;
+        // Fast path: the same connection as the previous packet (compared
+        // as integers, either direction); else the hash table.
+        let (s, d) = (u128::from_ne_bytes(p.src), u128::from_ne_bytes(p.dst));
+        let hit = match last {
+            Some((a, ap, b, bp, i)) if (s, p.sport, d, p.dport) == (a, ap, b, bp) || (d, p.dport, s, p.sport) == (a, ap, b, bp) => Some(i),
+            _ => None,
+        };
+        let mut idx = hit.or_else(|| table.get(&conn_key(&p)).copied());
+        if let Some(i) = idx {
+            let c = &an.conns[i];
+            if c.is_new_connection(c.dir_of(&p), &p, now) {
+                an.conns[i].inactive = true;
+                an.conns[i].release();
+                idx = None;
+            }
+        }
+        let i = match idx {
+            Some(i) => i,
+            None => {
+                an.conns.push(Conn::new(&p, opts.series));
+                let i = an.conns.len() - 1;
+                table.insert(conn_key(&p), i);
+                i
+            }
+        };
+        let c0 = &an.conns[i];
+        last = Some((u128::from_ne_bytes(c0.a.0), c0.a.1, u128::from_ne_bytes(c0.b.0), c0.b.1, i));
+        let c = &mut an.conns[i];
+        let dir = c.dir_of(&p);
+        c.on_packet(dir, &p, now, opts.checksums);
+    }
+    an.warnings.append(&mut reader.warnings);
+    let end = an.last_us;
+    for c in &mut an.conns {
+        c.finish(end);
+    }
+    Ok(an)
+}
+
+impl Analysis {
+    pub fn report(&mut self, opts: &AnalyzeOptions) -> Report {
+        let connections: Vec<_> = self.conns.iter().enumerate().map(|(i, c)| report::conn_report(i + 1, c)).collect();
+        let periods: Vec<_> =
+            connections.iter().flat_map(|c| c.a2b.loss_periods.iter().chain(c.b2a.loss_periods.iter()).copied()).collect();
+        let model = model::fit(&connections, opts.mtu, opts.b);
+        let series = if opts.series {
+            Some(self.conns.iter_mut().map(|c| c.series.take().map(|b| *b).unwrap_or_default()).collect())
+        } else {
+            None
+        };
+        Report {
+            packets_seen: self.packets_seen,
+            tcp_packets: self.tcp_packets,
+            too_short: self.too_short,
+            first_us: self.first_us,
+            last_us: self.last_us,
+            loss_ccdf: loss::ccdf(&periods),
+            connections,
+            model,
+            warnings: self.warnings.clone(),
+            series,
+        }
+    }
+}
+
+/// Analyse a file and return the report as JSON (for the Python binding,
+/// which then needs no serde of its own).
+pub fn analyze_file_json(path: &Path, opts: &AnalyzeOptions) -> Result<String, PcapError> {
+    let mut a = analyze_file(path, opts)?;
+    Ok(serde_json::to_string(&a.report(opts)).expect("report serialises"))
+}
+
+/// One-way delay report of two captures of the same connections, as JSON.
+/// Errors name the file they concern.
+pub fn owd_files_json(a: &Path, b: &Path) -> Result<String, String> {
+    let open = |p: &Path| Capture::open(p).map_err(|e| format!("{}: {e}", p.display()));
+    let (ca, cb) = (open(a)?, open(b)?);
+    // Check each file on its own first so an error names the right one.
+    for (p, c) in [(a, &ca), (b, &cb)] {
+        for r in super::reader::Reader::new(c.bytes()).map_err(|e| format!("{}: {e}", p.display()))? {
+            r.map_err(|e| format!("{}: {e}", p.display()))?;
+        }
+    }
+    let r = owd::one_way_delay(ca.bytes(), cb.bytes()).map_err(|e| e.to_string())?;
+    Ok(serde_json::to_string(&r).expect("report serialises"))
+}

@@ -1,0 +1,442 @@
+//! The per-direction record of transmitted sequence ranges that decides
+//! which bytes are retransmissions and which ACKs yield RTT samples.
+//!
+//! It follows tcptrace's model (rexmit.c) so the figures agree with it:
+//! sequence space is cut into four 2^30-byte quadrants, each with a sorted
+//! list of segments; a segment that starts inside a recorded one is a
+//! retransmission of the overlap; a segment that starts and ends before a
+//! recorded one is out of order; an ACK that exactly covers an un-acked,
+//! never-retransmitted segment gives an RTT sample (Karn's rule, with
+//! tcptrace's extra rule that no later-sent segment may be covered by the
+//! same ACK); ACKed neighbours are merged so the list stays as short as the
+//! window. Here sequence numbers are unwrapped to 64 bits (offset by 2^34 so
+//! quadrant numbers keep tcptrace's alignment) and the four lists are one
+//! sorted deque, searched by quadrant range.
+
+use std::collections::VecDeque;
+
+const QBITS: u32 = 30;
+
+#[derive(Debug, Clone, Copy)]
+struct Seg {
+    first: u64,
+    last: u64,
+    /// Time (µs) of the last transmission.
+    time: u64,
+    retrans: u32,
+    acked: u32,
+}
+
+/// RTT and retransmission-timing accumulators, exactly as tcptrace keeps
+/// them (µs; sums in f64).
+#[derive(Debug, Default, Clone, serde::Serialize)]
+pub struct RttAcc {
+    pub rtt_count: u64,
+    pub rtt_min: u64,
+    pub rtt_max: u64,
+    pub rtt_sum: f64,
+    pub rtt_sum2: f64,
+    pub rtt_last: u64,
+    pub rtt_full_size: u64,
+    pub rtt_full_count: u64,
+    pub rtt_full_min: u64,
+    pub rtt_full_max: u64,
+    pub rtt_full_sum: f64,
+    pub rtt_full_sum2: f64,
+    pub rtt_amback: u64,
+    pub rtt_nosample: u64,
+    pub rtt_cumack: u64,
+    pub rtt_dupack: u64,
+    pub rtt_triple_dupack: u64,
+    pub retr_max: u64,
+    pub retr_min_tm: u64,
+    pub retr_max_tm: u64,
+    pub retr_tm_sum: f64,
+    pub retr_tm_sum2: f64,
+    pub retr_tm_count: u64,
+}
+
+/// What an ACK did, for plots and the 3-way-handshake RTT.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AckKind {
+    None,
+    Normal,
+    Ambiguous,
+    NoSample,
+    Cumulative,
+    Triple,
+}
+
+#[derive(Debug, Default)]
+pub struct SeqSpace {
+    segs: VecDeque<Seg>,
+}
+
+fn elapsed(from: u64, to: u64) -> u64 {
+    to.saturating_sub(from)
+}
+
+impl SeqSpace {
+    pub fn len(&self) -> usize {
+        self.segs.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.segs.is_empty()
+    }
+
+    fn quad_range(&self, q: u64) -> (usize, usize) {
+        let qs = q << QBITS;
+        let qe = (q + 1) << QBITS;
+        let n = self.segs.len();
+        // Nearly always at most the collapsed ACKed head lies before the
+        // quadrant and nothing after it: scan a few from each end before
+        // falling back to binary search.
+        let mut lo = 0;
+        while lo < n && lo < 4 && self.segs[lo].first < qs {
+            lo += 1;
+        }
+        if lo == 4 && lo < n && self.segs[lo].first < qs {
+            lo = self.segs.partition_point(|s| s.first < qs);
+        }
+        let mut hi = n;
+        while hi > lo && n - hi < 4 && self.segs[hi - 1].first >= qe {
+            hi -= 1;
+        }
+        if n - hi == 4 && hi > lo && self.segs[hi - 1].first >= qe {
+            hi = self.segs.partition_point(|s| s.first < qe);
+        }
+        (lo, hi)
+    }
+
+    /// tcptrace frees the quadrant opposite the one being touched.
+    fn forget_before(&mut self, q: u64) {
+        if q >= 2 {
+            let lim = (q - 1) << QBITS;
+            while self.segs.front().is_some_and(|s| s.first < lim) {
+                self.segs.pop_front();
+            }
+        }
+    }
+
+    /// Record a transmission of `len` sequence units from `seq`. Returns
+    /// (retransmitted units, out-of-order flag).
+    pub fn rexmit(&mut self, seq: u64, len: u64, now: u64, acc: &mut RttAcc) -> (u64, bool) {
+        let mut out_order = false;
+        if len == 0 {
+            return (0, false);
+        }
+        let last = seq + len - 1;
+        self.forget_before(seq >> QBITS);
+        let rex = if seq >> QBITS != last >> QBITS {
+            // Straddles a quadrant boundary: two pieces, one per list.
+            let b = (last >> QBITS) << QBITS;
+            self.addseg(seq, b - seq, now, acc, &mut out_order) + self.addseg(b, last - b + 1, now, acc, &mut out_order)
+        } else {
+            self.addseg(seq, len, now, acc, &mut out_order)
+        };
+        (rex, out_order)
+    }
+
+    fn addseg(&mut self, mut first: u64, mut len: u64, now: u64, acc: &mut RttAcc, out_order: &mut bool) -> u64 {
+        let last_total = first + len - 1;
+        // Expected case first: new data beyond everything recorded, and the
+        // last recorded segment is in this quadrant or an earlier one.
+        match self.segs.back() {
+            Some(b) if first > b.last && b.first >> QBITS <= first >> QBITS => {
+                self.segs.push_back(Seg { first, last: last_total, time: now, retrans: 0, acked: 0 });
+                return 0;
+            }
+            None => {
+                self.segs.push_back(Seg { first, last: last_total, time: now, retrans: 0, acked: 0 });
+                return 0;
+            }
+            _ => {}
+        }
+        let (lo, mut hi) = self.quad_range(first >> QBITS);
+        let new = |f: u64, l: u64| Seg { first: f, last: l, time: now, retrans: 0, acked: 0 };
+        // Expected case: beyond everything recorded in this quadrant.
+        if hi == lo || first > self.segs[hi - 1].last {
+            if hi == self.segs.len() {
+                self.segs.push_back(new(first, last_total));
+            } else {
+                self.segs.insert(hi, new(first, last_total));
+            }
+            return 0;
+        }
+        let mut rexlen = 0u64;
+        let mut split = false;
+        // Segments are sorted and disjoint: skip those wholly below us.
+        let mut i = lo + self.segs.range(lo..hi).take_while(|s| s.last < first).count();
+        while i < hi {
+            let s = self.segs[i];
+            if first < s.first {
+                if last_total < s.last {
+                    *out_order = true;
+                }
+                if last_total < s.first {
+                    self.segs.insert(i, new(first, last_total));
+                    return rexlen;
+                }
+                // Overlaps the recorded segment: keep the part before it as
+                // new data and treat the rest as starting inside it.
+                self.segs.insert(i, new(first, s.first - 1));
+                i += 1;
+                hi += 1;
+                first = s.first;
+                len = last_total - first + 1;
+            }
+            let s = &mut self.segs[i];
+            s.retrans += 1;
+            if !split {
+                rtt_retrans(acc, s, now);
+            }
+            if last_total <= s.last {
+                return rexlen + len;
+            }
+            split = true;
+            rexlen += s.last - first + 1;
+            first = s.last + 1;
+            len = last_total - first + 1;
+            i += 1;
+        }
+        let _ = len;
+        self.segs.insert(hi, new(first, last_total));
+        rexlen
+    }
+
+    /// Process a cumulative ACK. `dup_ok` carries the parts of the BSD
+    /// duplicate-ACK rule (tcptrace's default) that do not depend on the
+    /// segment: same ACK as the previous one, no data, unchanged window,
+    /// data outstanding.
+    pub fn ack_in(&mut self, ack: u64, dup_ok: bool, now: u64, acc: &mut RttAcc) -> AckKind {
+        let q = ack >> QBITS;
+        self.forget_before(q);
+        let mut ret = AckKind::None;
+        let mut last_xmit = 0u64;
+        // Everything in the previous quadrant is taken as acknowledged.
+        if self.segs.front().is_some_and(|s| s.first < q << QBITS) {
+            let (plo, phi) = self.quad_range(q - 1);
+            let mut changed = false;
+            for s in self.segs.range_mut(plo..phi) {
+                if s.acked == 0 {
+                    s.acked += 1;
+                    changed = true;
+                    acc.rtt_cumack += 1;
+                    last_xmit = last_xmit.max(s.time);
+                }
+            }
+            if changed {
+                self.collapse(plo, phi);
+            }
+        }
+        let (lo, hi) = self.quad_range(q);
+        let mut changed = false;
+        for i in lo..hi {
+            let s = &mut self.segs[i];
+            if ack <= s.first {
+                break;
+            }
+            last_xmit = last_xmit.max(s.time);
+            if s.acked > 0 {
+                if ack == s.last + 1 && dup_ok {
+                    acc.rtt_dupack += 1;
+                    ret = AckKind::Cumulative;
+                    s.acked += 1;
+                    if s.acked == 4 {
+                        acc.rtt_triple_dupack += 1;
+                        ret = AckKind::Triple;
+                    }
+                } else {
+                    s.acked = 1;
+                }
+                continue;
+            }
+            s.acked += 1;
+            changed = true;
+            if ack == s.last + 1 {
+                let intervening = last_xmit > s.time;
+                let seg = *s;
+                ret = rtt_ackin(acc, &seg, intervening, now);
+            } else {
+                acc.rtt_cumack += 1;
+                ret = AckKind::Cumulative;
+            }
+        }
+        if changed {
+            self.collapse(lo, hi);
+        }
+        ret
+    }
+
+    /// Merge contiguous ACKed segments at the head of a quadrant's list.
+    fn collapse(&mut self, lo: usize, mut hi: usize) {
+        // Common case, the run at the very front: merge it into its last
+        // member and drop the others from the front (O(1) each) instead of
+        // removing them one by one behind the head.
+        if lo == 0 && hi > 1 && self.segs[0].acked > 0 {
+            let mut k = 0;
+            let mut time = self.segs[0].time;
+            while k + 1 < hi {
+                let (a, b) = (&self.segs[k], &self.segs[k + 1]);
+                if b.acked == 0 || a.last + 1 != b.first {
+                    break;
+                }
+                time = time.max(b.time);
+                k += 1;
+            }
+            if k > 0 {
+                let first = self.segs[0].first;
+                let m = &mut self.segs[k];
+                m.first = first;
+                m.time = time;
+                self.segs.drain(..k);
+                hi -= k;
+            }
+        }
+        let mut i = lo;
+        while i + 1 < hi {
+            let (a, b) = (self.segs[i], self.segs[i + 1]);
+            if a.acked == 0 {
+                break;
+            }
+            if b.acked > 0 && a.last + 1 == b.first {
+                let m = &mut self.segs[i];
+                m.last = b.last;
+                m.acked = b.acked;
+                m.time = m.time.max(b.time);
+                self.segs.remove(i + 1);
+                hi -= 1;
+            } else {
+                i += 1;
+            }
+        }
+    }
+}
+
+fn rtt_retrans(acc: &mut RttAcc, s: &mut Seg, now: u64) {
+    if s.acked == 0 {
+        let et = elapsed(s.time, now);
+        acc.retr_max = acc.retr_max.max(s.retrans as u64);
+        acc.retr_max_tm = acc.retr_max_tm.max(et);
+        if acc.retr_min_tm == 0 || et < acc.retr_min_tm {
+            acc.retr_min_tm = et;
+        }
+        acc.retr_tm_sum += et as f64;
+        acc.retr_tm_sum2 += (et as f64) * (et as f64);
+        acc.retr_tm_count += 1;
+    }
+    s.time = now;
+}
+
+fn rtt_ackin(acc: &mut RttAcc, s: &Seg, intervening: bool, now: u64) -> AckKind {
+    let et = elapsed(s.time, now);
+    if intervening {
+        acc.rtt_last = 0;
+        acc.rtt_nosample += 1;
+        AckKind::NoSample
+    } else if s.retrans == 0 {
+        acc.rtt_last = et;
+        // tcptrace's min treats 0 as "unset": a 0 µs sample is replaced by
+        // the next one whatever its size (kept for agreement; docs/pcap.md).
+        if acc.rtt_min == 0 || acc.rtt_min > et {
+            acc.rtt_min = et;
+        }
+        acc.rtt_max = acc.rtt_max.max(et);
+        acc.rtt_sum += et as f64;
+        acc.rtt_sum2 += (et as f64) * (et as f64);
+        acc.rtt_count += 1;
+        // tcptrace computes the size on 32-bit values and takes
+        // "last <= first" for a sequence wrap, so a one-unit segment (a SYN,
+        // a FIN, a 1-byte probe) counts as 2^32 bytes and becomes the "full
+        // size" (docs/pcap.md, known tcptrace discrepancies). Kept for
+        // agreement.
+        let (f32_, l32) = (s.first as u32 as u64, s.last as u32 as u64);
+        let size = if l32 > f32_ { l32 - f32_ + 1 } else { (1u64 << 32) - f32_ + l32 };
+        if acc.rtt_full_size == 0 || acc.rtt_full_size < size {
+            acc.rtt_full_size = size;
+            acc.rtt_full_min = et;
+            acc.rtt_full_max = et;
+            acc.rtt_full_sum = et as f64;
+            acc.rtt_full_sum2 = (et as f64) * (et as f64);
+            acc.rtt_full_count = 1;
+        } else if acc.rtt_full_size == size {
+            acc.rtt_full_count += 1;
+            if acc.rtt_full_min == 0 || acc.rtt_full_min > et {
+                acc.rtt_full_min = et;
+            }
+            acc.rtt_full_max = acc.rtt_full_max.max(et);
+            acc.rtt_full_sum += et as f64;
+            acc.rtt_full_sum2 += (et as f64) * (et as f64);
+        }
+        AckKind::Normal
+    } else {
+        acc.rtt_amback += 1;
+        acc.rtt_last = 0;
+        AckKind::Ambiguous
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    const B: u64 = 1 << 34;
+
+    #[test]
+    fn in_order_then_retransmit_and_out_of_order() {
+        let mut ss = SeqSpace::default();
+        let mut acc = RttAcc::default();
+        assert_eq!(ss.rexmit(B, 100, 0, &mut acc), (0, false));
+        assert_eq!(ss.rexmit(B + 200, 100, 1, &mut acc), (0, false));
+        // fills the hole, ends before the later segment: out of order
+        assert_eq!(ss.rexmit(B + 100, 100, 2, &mut acc), (0, true));
+        // overlaps 50 bytes of the first segment
+        assert_eq!(ss.rexmit(B + 50, 50, 3, &mut acc).0, 50);
+        assert_eq!(acc.retr_tm_count, 1);
+        assert_eq!(acc.retr_max_tm, 3);
+    }
+
+    #[test]
+    fn karn_exact_ack_samples_only_unretransmitted() {
+        let mut ss = SeqSpace::default();
+        let mut acc = RttAcc::default();
+        ss.rexmit(B, 100, 10, &mut acc);
+        ss.rexmit(B + 100, 100, 20, &mut acc);
+        assert_eq!(ss.ack_in(B + 100, false, 50, &mut acc), AckKind::Normal);
+        assert_eq!(acc.rtt_count, 1);
+        assert_eq!(acc.rtt_min, 40);
+        ss.rexmit(B + 100, 100, 60, &mut acc); // retransmit second
+        assert_eq!(ss.ack_in(B + 200, false, 70, &mut acc), AckKind::Ambiguous);
+        assert_eq!(acc.rtt_count, 1);
+        assert_eq!(acc.rtt_amback, 1);
+        // acked segments collapse into one
+        assert_eq!(ss.len(), 1);
+    }
+
+    #[test]
+    fn duplicate_acks_counted_with_bsd_rule() {
+        let mut ss = SeqSpace::default();
+        let mut acc = RttAcc::default();
+        ss.rexmit(B, 100, 0, &mut acc);
+        ss.rexmit(B + 100, 100, 0, &mut acc);
+        ss.ack_in(B + 100, false, 5, &mut acc);
+        for _ in 0..3 {
+            ss.ack_in(B + 100, true, 6, &mut acc);
+        }
+        assert_eq!(acc.rtt_dupack, 3);
+        assert_eq!(acc.rtt_triple_dupack, 1);
+        // not a pure duplicate: resets the count
+        ss.ack_in(B + 100, false, 7, &mut acc);
+        assert_eq!(acc.rtt_dupack, 3);
+    }
+
+    #[test]
+    fn cumulative_ack_without_sample() {
+        let mut ss = SeqSpace::default();
+        let mut acc = RttAcc::default();
+        ss.rexmit(B, 100, 0, &mut acc);
+        ss.rexmit(B + 100, 100, 0, &mut acc);
+        assert_eq!(ss.ack_in(B + 150, false, 5, &mut acc), AckKind::Cumulative);
+        assert_eq!(acc.rtt_count, 0);
+        assert_eq!(acc.rtt_cumack, 2);
+    }
+}

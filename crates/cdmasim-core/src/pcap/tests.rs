@@ -1,0 +1,309 @@
+//! Reader, decoder and analysis tests on hand-built captures.
+
+use super::analysis::{analyze_bytes, AnalyzeOptions};
+use super::decode::{decode, Decoded};
+use super::error::PcapError;
+use super::reader::*;
+use super::testutil::*;
+
+const A4: [u8; 4] = [10, 0, 0, 1];
+const B4: [u8; 4] = [10, 0, 0, 2];
+
+fn a6() -> [u8; 16] {
+    let mut a = [0u8; 16];
+    a[0] = 0x20;
+    a[1] = 0x01;
+    a[15] = 1;
+    a
+}
+fn b6() -> [u8; 16] {
+    let mut a = a6();
+    a[15] = 2;
+    a
+}
+
+fn seg(payload: &[u8]) -> Seg<'_> {
+    Seg { seq: 5000, ack: 77, flags: 0x18, payload, ..Default::default() }
+}
+
+#[test]
+fn every_link_type_byte_order_and_stamp_resolution() {
+    let payload = [7u8; 100];
+    let links = [
+        LINKTYPE_ETHERNET,
+        LINKTYPE_LINUX_SLL,
+        LINKTYPE_LINUX_SLL2,
+        LINKTYPE_RAW,
+        LINKTYPE_IPV4,
+        LINKTYPE_NULL,
+        LINKTYPE_LOOP,
+    ];
+    let ts = 1_700_000_000_123_456_789u64;
+    for &lt in &links {
+        for v6 in [false, true] {
+            if lt == LINKTYPE_IPV4 && v6 {
+                continue;
+            }
+            let ip = if v6 { ipv6(a6(), b6(), &seg(&payload)) } else { ipv4(A4, B4, 9, &seg(&payload)) };
+            let frame = link(lt, &ip);
+            for be in [false, true] {
+                for nanos in [false, true] {
+                    let f = pcap_file(be, nanos, lt, 65535, &[(ts, frame.clone(), frame.len() as u32)]);
+                    let mut r = Reader::new(&f).unwrap();
+                    let rec = r.next().unwrap().unwrap();
+                    assert_eq!(rec.index, 1);
+                    assert_eq!(rec.offset, 24);
+                    let want_ts = if nanos { ts } else { ts / 1000 * 1000 };
+                    assert_eq!(rec.ts_ns, want_ts, "lt {lt} be {be} ns {nanos}");
+                    let Decoded::Tcp(p) = decode(rec.linktype, rec.data) else { panic!("lt {lt} v6 {v6}: not TCP") };
+                    assert_eq!((p.sport, p.dport, p.seq, p.ack), (1000, 80, 5000, 77));
+                    assert_eq!(p.data_len(), 100);
+                    assert_eq!(p.v6, v6);
+                    assert_eq!(p.checksum_ok(), Some(true));
+                    assert!(r.next().is_none());
+                    assert!(r.warnings.is_empty());
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn pcapng_enhanced_simple_and_resolutions() {
+    let ip = ipv4(A4, B4, 1, &seg(b"hello"));
+    let ts = 1_600_000_000_987_654_321u64;
+    for be in [false, true] {
+        for (res, tol) in [(None, 1000u64), (Some(9u8), 0), (Some(0x80 | 20), 1000)] {
+            let f = pcapng_file(be, 1, res, false, &[(ts, link(1, &ip))]);
+            let rec = Reader::new(&f).unwrap().next().unwrap().unwrap();
+            assert!(ts.abs_diff(rec.ts_ns) <= tol, "{res:?}: {} vs {ts}", rec.ts_ns);
+            assert!(matches!(decode(rec.linktype, rec.data), Decoded::Tcp(p) if p.data_len() == 5));
+        }
+        let f = pcapng_file(be, 101, None, true, &[(0, ip.clone()), (0, ip.clone())]);
+        let recs: Vec<_> = Reader::new(&f).unwrap().collect::<Result<_, _>>().unwrap();
+        assert_eq!(recs.len(), 2);
+        assert_eq!(recs[1].index, 2);
+        assert_eq!(recs[0].data, &ip[..]);
+    }
+}
+
+#[test]
+fn snaplen_cut_keeps_true_lengths() {
+    let payload = vec![1u8; 1400];
+    let frame = link(1, &ipv4(A4, B4, 1, &seg(&payload)));
+    let cut = frame[..18 + 20 + 20 + 10].to_vec();
+    let f = pcap_file(false, false, 1, 68, &[(1_000_000, cut, frame.len() as u32)]);
+    let rec = Reader::new(&f).unwrap().next().unwrap().unwrap();
+    let Decoded::Tcp(p) = decode(rec.linktype, rec.data) else { panic!() };
+    assert_eq!(p.data_len(), 1400);
+    assert_eq!(p.payload().len(), 10);
+    assert_eq!(p.checksum_ok(), None);
+    let a = analyze_bytes(&f, &AnalyzeOptions::default()).unwrap();
+    assert_eq!(a.conns[0].d[0].trunc_bytes, 1390);
+    assert_eq!(a.conns[0].d[0].trunc_segs, 1);
+    assert_eq!(a.conns[0].d[0].data_bytes, 1400);
+    // TCP header itself cut: tcptrace's "too short to trace"
+    let short = frame[..18 + 20 + 12].to_vec();
+    assert!(matches!(decode(1, &short), Decoded::Truncated));
+}
+
+#[test]
+fn checksum_detects_corruption() {
+    let mut ip = ipv4(A4, B4, 1, &seg(b"some payload bytes"));
+    let Decoded::Tcp(p) = decode(LINKTYPE_RAW, &ip) else { panic!() };
+    assert_eq!(p.checksum_ok(), Some(true));
+    let n = ip.len();
+    ip[n - 3] ^= 0x40;
+    let Decoded::Tcp(p) = decode(LINKTYPE_RAW, &ip) else { panic!() };
+    assert_eq!(p.checksum_ok(), Some(false));
+}
+
+fn two_records() -> Vec<u8> {
+    let fr = link(1, &ipv4(A4, B4, 1, &seg(b"abc")));
+    pcap_file(false, false, 1, 65535, &[(1, fr.clone(), fr.len() as u32), (2, fr.clone(), fr.len() as u32)])
+}
+
+#[test]
+fn corrupt_and_truncated_files() {
+    // bad magic
+    let mut f = two_records();
+    f[0] = 0;
+    assert!(matches!(Reader::new(&f), Err(PcapError::BadMagic { .. })));
+    assert!(matches!(Reader::new(&[1, 2]), Err(PcapError::TooShort { len: 2 })));
+    // cut in the middle of the second record: one packet and a warning naming record 2
+    let f = two_records();
+    let cut = &f[..f.len() - 5];
+    let mut r = Reader::new(cut).unwrap();
+    assert!(r.next().unwrap().is_ok());
+    assert!(r.next().is_none());
+    assert_eq!(r.warnings.len(), 1);
+    assert!(r.warnings[0].starts_with("record 2 at byte"), "{}", r.warnings[0]);
+    // cut inside a record header
+    let rec_len = (f.len() - 24) / 2;
+    let mut r = Reader::new(&f[..24 + rec_len + 7]).unwrap();
+    assert_eq!(r.by_ref().count(), 1);
+    assert!(r.warnings[0].contains("record header"));
+    // absurd captured length in record 1
+    let mut f = two_records();
+    f[32..36].copy_from_slice(&0x7fff_fff0u32.to_le_bytes());
+    let e = Reader::new(&f).unwrap().next().unwrap().unwrap_err();
+    assert_eq!(e, PcapError::AbsurdLength { record: 1, offset: 24, len: 0x7fff_fff0, what: "captured length" });
+    assert!(e.to_string().starts_with("record 1 at byte 24:"));
+    // snaplen 0 in the header: a warning, packets still read
+    let mut f = two_records();
+    f[16..20].copy_from_slice(&0u32.to_le_bytes());
+    let mut r = Reader::new(&f).unwrap();
+    assert_eq!(r.by_ref().count(), 2);
+    assert!(r.warnings[0].contains("snaplen 0"));
+    // garbage after the header: an error naming record 1
+    let mut f = two_records()[..24].to_vec();
+    f.extend_from_slice(&[0xee; 40]);
+    assert!(matches!(analyze_bytes(&f, &AnalyzeOptions::default()), Err(PcapError::AbsurdLength { record: 1, .. })));
+    // pcapng: trailer length that disagrees
+    let ip = ipv4(A4, B4, 1, &seg(b"x"));
+    let mut f = pcapng_file(false, 101, None, false, &[(0, ip)]);
+    let n = f.len();
+    f[n - 4] ^= 4;
+    let e = Reader::new(&f).unwrap().find_map(|r| r.err()).unwrap();
+    assert!(matches!(e, PcapError::BadBlock { record: 3, .. }), "{e}");
+}
+
+/// Deterministic garbage: random bytes, random truncations and byte flips
+/// of valid pcap and pcapng files. The reader and the analysis must return
+/// (Ok or a typed error), never panic.
+#[test]
+fn garbage_corpus_never_panics() {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut rnd = || {
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        x
+    };
+    let mut seeds: Vec<Vec<u8>> = Vec::new();
+    let mut recs = Vec::new();
+    for i in 0..20u32 {
+        let s = Seg { seq: 1000 + i * 100, ack: 1, flags: if i == 0 { 0x02 } else { 0x18 }, payload: &[5; 100], opts: &[2, 4, 5, 180, 1, 3, 3, 7, 4, 2, 1, 1, 5, 10, 0, 0, 0, 1, 0, 0, 0, 2, 1, 1], ..Default::default() };
+        recs.push((i as u64 * 1000, link(1, &ipv4(A4, B4, i as u16, &s)), 0));
+    }
+    let recs: Vec<_> = recs.into_iter().map(|(t, d, _)| { let n = d.len() as u32; (t, d, n) }).collect();
+    seeds.push(pcap_file(false, false, 1, 65535, &recs));
+    seeds.push(pcap_file(true, true, 1, 65535, &recs));
+    seeds.push(pcapng_file(false, 1, Some(9), false, &recs.iter().map(|(t, d, _)| (*t, d.clone())).collect::<Vec<_>>()));
+    let opts = AnalyzeOptions { series: true, ..Default::default() };
+    for round in 0..20000 {
+        let base = &seeds[round % seeds.len()];
+        let mut f = base.clone();
+        match rnd() % 4 {
+            0 => f.truncate((rnd() as usize) % (f.len() + 1)),
+            1 => {
+                for _ in 0..1 + rnd() % 8 {
+                    let i = (rnd() as usize) % f.len();
+                    f[i] = rnd() as u8;
+                }
+            }
+            2 => {
+                let keep = if base[0] == 0x0a { 28 } else { 24 };
+                f.truncate(keep);
+                for _ in 0..rnd() % 200 {
+                    f.push(rnd() as u8);
+                }
+            }
+            _ => {
+                let i = 24 + (rnd() as usize) % (f.len() - 24);
+                let n = (rnd() as usize) % 64;
+                f.splice(i..i, (0..n).map(|_| rnd() as u8));
+            }
+        }
+        if let Ok(mut a) = analyze_bytes(&f, &opts) {
+            let _ = a.report(&opts);
+        }
+    }
+}
+
+/// A hand-built connection with a known story: handshake, three segments,
+/// the second lost and retransmitted after three duplicate ACKs.
+#[test]
+fn analysis_of_a_known_story() {
+    let mut recs = Vec::new();
+    let mut t = 1_000_000_000u64;
+    let mut push = |recs: &mut Vec<(u64, Vec<u8>, u32)>, from_a: bool, s: Seg, dt: u64| {
+        t += dt;
+        let ip = if from_a { ipv4(A4, B4, recs.len() as u16, &s) } else { ipv4(B4, A4, recs.len() as u16, &s) };
+        let n = ip.len() as u32;
+        recs.push((t, ip, n));
+    };
+    let d = [9u8; 1000];
+    let c2s = |seq, ack, flags, payload| Seg { sport: 1000, dport: 80, seq, ack, flags, payload, win: 1000, ..Default::default() };
+    let s2c = |seq, ack, flags| Seg { sport: 80, dport: 1000, seq, ack, flags, win: 2000, ..Default::default() };
+    push(&mut recs, true, c2s(100, 0, 0x02, &[]), 0);
+    push(&mut recs, false, s2c(900, 101, 0x12), 10_000_000); // RTT 10 ms
+    push(&mut recs, true, c2s(101, 901, 0x10, &[]), 1_000);
+    push(&mut recs, true, c2s(101, 901, 0x18, &d), 1_000);
+    push(&mut recs, true, c2s(1101, 901, 0x18, &d), 1_000); // lost
+    push(&mut recs, true, c2s(2101, 901, 0x18, &d), 1_000);
+    push(&mut recs, true, c2s(3101, 901, 0x18, &d), 1_000);
+    push(&mut recs, false, s2c(901, 1101, 0x10), 8_000); // acks first segment: RTT 11 ms
+    push(&mut recs, false, s2c(901, 1101, 0x10), 1_000); // dup 1
+    push(&mut recs, false, s2c(901, 1101, 0x10), 1_000); // dup 2
+    push(&mut recs, true, c2s(1101, 901, 0x18, &d), 1_000); // fast retransmit
+    push(&mut recs, false, s2c(901, 4101, 0x10), 10_000);
+    let f = pcap_file(false, false, LINKTYPE_RAW, 65535, &recs);
+    let opts = AnalyzeOptions::default();
+    let mut a = analyze_bytes(&f, &opts).unwrap();
+    let r = a.report(&opts);
+    assert_eq!(r.connections.len(), 1);
+    let c = &r.connections[0].a2b;
+    assert_eq!(c.actual_data_pkts, 5);
+    assert_eq!(c.actual_data_bytes, 5000);
+    assert_eq!(c.unique_bytes_sent, 4000);
+    assert_eq!(c.rexmt_data_pkts, 1);
+    assert_eq!(c.rexmt_data_bytes, 1000);
+    assert_eq!(c.duplicate_acks, 2);
+    // samples: SYN (10 ms) and the first data segment (11 µs); the final ACK
+    // covers a retransmitted segment (Karn) and segments sent before it.
+    assert_eq!(c.rtt_samples, 2);
+    assert_eq!((c.rtt_min_ms, c.rtt_max_ms), (0.011, 10.0));
+    assert_eq!(c.loss_periods.len(), 1);
+    assert_eq!(c.loss_periods[0].rexmits, 1);
+    assert!((c.retrans_rate - 0.2).abs() < 1e-12);
+    assert_eq!(c.cksum_checked, 7);
+    assert_eq!(c.cksum_bad, 0);
+    assert_eq!(r.connections[0].b2a.pure_acks_sent, 4);
+    assert_eq!(r.connections[0].complete, "no");
+}
+
+#[test]
+fn option_parsing() {
+    use super::decode::parse_options;
+    let o = parse_options(&[1, 1, 8, 10, 0, 0, 0, 5, 0, 0, 0, 6]);
+    assert_eq!(o.tsval, Some((5, 6)));
+    assert_eq!(o.sack_count, None);
+    // MSS, SACK-permitted, timestamps, NOP, window scale (a SYN)
+    let o = parse_options(&[2, 4, 5, 180, 4, 2, 8, 10, 0, 0, 0, 1, 0, 0, 0, 0, 1, 3, 3, 7]);
+    assert_eq!((o.mss, o.ws, o.sack_permitted, o.tsval), (Some(1460), Some(7), true, Some((1, 0))));
+    // two SACK blocks after NOP NOP
+    let o = parse_options(&[1, 1, 5, 18, 0, 0, 0, 10, 0, 0, 0, 20, 0, 0, 0, 30, 0, 0, 0, 40]);
+    assert_eq!(o.sack_count, Some(2));
+    assert_eq!(o.sacks, [(10, 20), (30, 40)]);
+    // zero-length and truncated options stop the parse without panicking
+    assert_eq!(parse_options(&[2, 0, 2, 4, 5, 180]).mss, None);
+    assert_eq!(parse_options(&[1, 2, 4, 5]).mss, None);
+}
+
+#[test]
+fn absurd_window_scale_does_not_panic() {
+    let ws = [3u8, 3, 200, 1];
+    let mk = |from_a: bool, flags: u8, opts: &'static [u8]| {
+        let s = Seg { sport: if from_a { 1 } else { 2 }, dport: if from_a { 2 } else { 1 }, flags, opts, ..Default::default() };
+        let ip = if from_a { ipv4(A4, B4, 1, &s) } else { ipv4(B4, A4, 1, &s) };
+        let n = ip.len() as u32;
+        (1_000u64, ip, n)
+    };
+    let opts: &'static [u8] = Box::leak(Box::new(ws));
+    let recs = vec![mk(true, 0x02, opts), mk(false, 0x12, opts), mk(true, 0x10, &[])];
+    let f = pcap_file(false, false, LINKTYPE_RAW, 65535, &recs);
+    let mut a = analyze_bytes(&f, &AnalyzeOptions::default()).unwrap();
+    let r = a.report(&AnalyzeOptions::default());
+    assert_eq!(r.connections[0].a2b.max_win_adv, 65535u64.wrapping_shl(200));
+}

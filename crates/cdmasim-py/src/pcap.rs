@@ -1,0 +1,25 @@
+//! Bindings for the capture analyzer: JSON strings across the boundary
+//! (python/cdmasim/pcap.py turns them into DataFrames); the GIL is released
+//! while the core reads the capture.
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use std::path::PathBuf;
+
+#[pyfunction]
+#[pyo3(signature = (path, series=false, checksums=true, mtu=1500.0, b=2.0))]
+fn pcap_analyze_json(py: Python<'_>, path: PathBuf, series: bool, checksums: bool, mtu: f64, b: f64) -> PyResult<String> {
+    let opts = cdmasim_core::pcap::AnalyzeOptions { series, checksums, mtu, b };
+    py.allow_threads(|| cdmasim_core::pcap::analyze_file_json(&path, &opts))
+        .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))
+}
+
+#[pyfunction]
+fn pcap_owd_json(py: Python<'_>, a: PathBuf, b: PathBuf) -> PyResult<String> {
+    py.allow_threads(|| cdmasim_core::pcap::owd_files_json(&a, &b)).map_err(PyValueError::new_err)
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(pcap_analyze_json, m)?)?;
+    m.add_function(wrap_pyfunction!(pcap_owd_json, m)?)?;
+    Ok(())
+}

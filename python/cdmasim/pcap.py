@@ -1,0 +1,100 @@
+"""Packet-capture analysis: tcptrace-compatible TCP statistics, loss periods
+(seed 001 §3.3), the throughput model of seed 001 eq. (1), and one-way delay
+from captures at both ends (seed 000 §4).
+
+    >>> r = cdmasim.pcap.analyze("trace.pcap")
+    >>> r.connections          # one row per connection and direction
+    >>> r.loss_periods, r.loss_ccdf, r.model, r.model_points
+    >>> r = cdmasim.pcap.analyze("sender.pcap", peer="receiver.pcap")
+    >>> r.owd, r.owd_samples   # excess one-way delay, end-to-end loss
+
+The per-packet work happens in the Rust core (crates/cdmasim-core/src/pcap);
+this module only shapes its report into pandas DataFrames.
+"""
+
+import json
+import os
+
+from . import InputError
+
+
+class PcapResult:
+    """Tables of one analysis. `report` is the raw dict from the core."""
+
+    def __init__(self, report, owd=None):
+        import pandas as pd
+
+        self.report = report
+        self.warnings = list(report.get("warnings", []))
+        rows, periods = [], []
+        for c in report["connections"]:
+            for side, (src, sport, dst, dport) in (
+                ("a2b", (c["host_a"], c["port_a"], c["host_b"], c["port_b"])),
+                ("b2a", (c["host_b"], c["port_b"], c["host_a"], c["port_a"])),
+            ):
+                d = dict(c[side])
+                lp = d.pop("loss_periods")
+                row = {
+                    "conn": c["index"], "dir": side, "src": src, "sport": sport, "dst": dst, "dport": dport,
+                    "complete": c["complete"], "conn_first_s": c["first_packet_us"] / 1e6,
+                    "conn_last_s": c["last_packet_us"] / 1e6, "elapsed_s": c["elapsed_us"] / 1e6,
+                    "loss_periods": len(lp),
+                }
+                row.update(d)
+                rows.append(row)
+                for p in lp:
+                    periods.append({
+                        "conn": c["index"], "dir": side, "start_s": p["start_us"] / 1e6, "end_s": p["end_us"] / 1e6,
+                        "duration_s": (p["end_us"] - p["start_us"]) / 1e6, "rexmits": p["rexmits"],
+                    })
+        self.connections = pd.DataFrame(rows)
+        self.loss_periods = pd.DataFrame(periods, columns=["conn", "dir", "start_s", "end_s", "duration_s", "rexmits"])
+        self.loss_ccdf = pd.DataFrame(report["loss_ccdf"], columns=["rexmits", "ccdf"])
+        m = report.get("model")
+        self.model = None if m is None else {k: m[k] for k in ("c", "b", "mtu", "rms_rel_error")}
+        self.model_points = pd.DataFrame(
+            [] if m is None else m["points"], columns=["conn", "dir", "throughput_bps", "rtt_s", "p", "predicted_bps"])
+        self.owd = None
+        self.owd_samples = None
+        if owd is not None:
+            dirs = [{k: v for k, v in d.items() if k != "excess"} for d in owd["directions"]]
+            self.owd = pd.DataFrame(dirs)
+            samples = []
+            for i, d in enumerate(owd["directions"]):
+                for t, e in d["excess"]:
+                    samples.append((i, d["src"], d["sport"], d["dst"], d["dport"], t / 1e6, e / 1000.0))
+            self.owd_samples = pd.DataFrame(
+                samples, columns=["direction", "src", "sport", "dst", "dport", "send_s", "excess_ms"])
+        self.series = report.get("series")
+
+
+def _check_file(path, what="capture"):
+    if not os.path.exists(path):
+        raise InputError(f"{path}: no such {what} file")
+    if os.path.isdir(path):
+        raise InputError(f"{path}: is a directory, not a {what} file")
+
+
+def analyze_raw(path, peer=None, series=False, checksums=True, mtu=1500.0, b=2.0):
+    """The core's report dicts: (report, owd report or None)."""
+    from . import _core
+
+    path = os.fspath(path)
+    _check_file(path)
+    try:
+        report = json.loads(_core.pcap_analyze_json(path, series, checksums, float(mtu), float(b)))
+        owd = None
+        if peer is not None:
+            peer = os.fspath(peer)
+            _check_file(peer, "peer capture")
+            owd = json.loads(_core.pcap_owd_json(path, peer))
+    except ValueError as e:
+        raise InputError(str(e)) from None
+    return report, owd
+
+
+def analyze(path, peer=None, series=False, checksums=True, mtu=1500.0, b=2.0):
+    """Analyse a pcap/pcapng capture; with `peer`, also match its packets
+    against a capture of the same connections taken at the other end."""
+    report, owd = analyze_raw(path, peer, series, checksums, mtu, b)
+    return PcapResult(report, owd)

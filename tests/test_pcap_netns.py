@@ -1,0 +1,101 @@
+"""Real Linux TCP (reno, cubic, bbr) between namespaces over a tbf-shaped
+veth path, captured with tcpdump: every figure tcptrace -l -r prints must
+equal ours (tests/pcap_tcptrace.py compares the printed strings). Skips with
+a message where namespaces cannot be created."""
+
+import shutil
+import subprocess
+
+import pytest
+
+from pcap_netns import NetPath, can_create_namespaces
+import pcap_tcptrace as tt
+
+OK, WHY = can_create_namespaces()
+pytestmark = pytest.mark.skipif(not OK, reason=WHY)
+
+
+def _ours(path, **kw):
+    import cdmasim.pcap as cp
+
+    report, _ = cp.analyze_raw(path, **kw)
+    return report
+
+
+CASES = [
+    # cc, sack, timestamps, tbf limit (small limit -> drops), IPv6, iperf3 options
+    ("cubic", True, True, "30kb", False, ()),
+    ("reno", False, False, "30kb", False, ()),
+    ("bbr", True, False, "300kb", False, ()),
+    ("cubic", False, True, "300kb", False, ()),
+    ("cubic", True, True, "30kb", True, ()),
+    # four parallel connections sharing the queue
+    ("cubic", True, True, "30kb", False, ("-P", "4")),
+    # reverse: the capture is at the receiver; small MSS; ACKs dropped
+    ("reno", True, True, "20kb", False, ("-R", "-M", "500")),
+]
+
+
+@pytest.mark.parametrize("cc,sack,ts,limit,v6,extra", CASES)
+def test_tcptrace_agreement(tmp_path, cc, sack, ts, limit, v6, extra):
+    cap = tmp_path / "c.pcap"
+    with NetPath(cc=cc, sack=sack, timestamps=ts, limit=limit, ipv6=v6) as net:
+        net.capture("c", cap)
+        net.iperf(seconds=2, extra=extra)
+        net.stop_captures()
+        drops = net.tbf_drops()
+    ours = _ours(cap)
+    theirs = tt.run_tcptrace(cap)
+    diffs = tt.compare(ours["connections"], theirs)
+    assert diffs == [], "\n".join(map(str, diffs))
+    # the scenario is what it claims to be
+    dirs = [c[s] for c in ours["connections"] for s in ("a2b", "b2a")]
+    data = max(dirs, key=lambda d: d["actual_data_bytes"])
+    assert data["actual_data_bytes"] > 1_000_000
+    assert data["req_sack"] == sack and data["req_1323_ts"] == ts
+    assert (":" in ours["connections"][0]["host_a"]) == v6
+    if drops > 0 and "-R" not in extra:  # with -R, tbf drops ACKs, not data
+        assert data["rexmt_data_pkts"] > 0
+        assert len(data["loss_periods"]) > 0
+        assert sum(p["rexmits"] for p in data["loss_periods"]) == data["rexmt_data_pkts"]
+    # the same capture converted to pcapng (editcap, from the
+    # tshark packages): same figures, and tcptrace (via libpcap) agrees too
+    if shutil.which("editcap"):
+        ng = tmp_path / "c.pcapng"
+        subprocess.run(["editcap", "-F", "pcapng", str(cap), str(ng)], check=True)
+        ours_ng = _ours(ng)
+        assert ours_ng["connections"] == ours["connections"]
+        assert tt.compare(ours_ng["connections"], tt.run_tcptrace(ng)) == []
+    # checksums: offloads are off, so every whole-captured segment verifies
+    for c in ours["connections"]:
+        for d in (c["a2b"], c["b2a"]):
+            assert d["cksum_bad"] == 0
+
+
+def test_one_way_delay_and_loss(tmp_path):
+    a, b = tmp_path / "snd.pcap", tmp_path / "rcv.pcap"
+    rate_bps, limit_b, burst_b = 20e6, 30 * 1024, 16 * 1024
+    with NetPath(limit="30kb") as net:
+        net.capture("c", a)
+        net.capture("s", b)
+        net.iperf(seconds=2)
+        net.stop_captures()
+        drops = net.tbf_drops()
+    import cdmasim.pcap as cp
+
+    r = cp.analyze(a, peer=b)
+    # the iperf3 data connection: client -> server, the most packets
+    data = r.owd[r.owd["dport"] == 5201].sort_values("sent").iloc[-1]
+    assert data["sender_capture"] == "a"
+    # every packet tbf dropped is an end-to-end loss, and nothing else is lost
+    assert drops > 0
+    assert data["lost"] == drops, (data["lost"], drops)
+    # excess delay is queueing in tbf: bounded by (limit + burst) / rate
+    bound_ms = (limit_b + burst_b) * 8 / rate_bps * 1000 + 2.0
+    assert 0 < data["mean_excess_ms"] < bound_ms
+    samples = r.owd_samples[r.owd_samples["direction"] == data.name]
+    assert samples["excess_ms"].max() < bound_ms
+    assert samples["excess_ms"].min() == 0
+    # the receiver-side capture also agrees with tcptrace
+    diffs = tt.compare(cp.analyze_raw(b)[0]["connections"], tt.run_tcptrace(b))
+    assert diffs == [], "\n".join(map(str, diffs))
