@@ -78,7 +78,9 @@ def parse(scenario) -> dict:
 
 
 def run(scenario, seed=None, pcap_dir=None, progress=False):
-    """Run a scenario: a path, a TOML string or a dict.
+    """Run a scenario: a path, a TOML string or a dict. A str holding a
+    newline or '=' is TOML text, any other str is a path (pass a pathlib.Path
+    to force a path).
 
     seed: overrides [simulation].seed. pcap_dir: write one pcap per link there.
     progress: False, True (a bar on stderr when it is a terminal), or a callable
