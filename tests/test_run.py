@@ -67,6 +67,14 @@ def test_seed_override_replaces_the_file_seed():
         cdmasim.run(SHORT, seed=-1)
 
 
+def test_cli_pcap_folder_that_cannot_be_created_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    p = cli("run", str(EXAMPLES / "generic.toml"), "--pcap", str(blocker / "pcaps"), "--quiet")
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert p.stderr.startswith(f"cdmasim: error: {blocker / 'pcaps'}: cannot create pcap folder") and len(p.stderr.splitlines()) == 1
+
+
 def test_same_seed_same_results_from_python():
     a, b = cdmasim.run(SHORT, seed=11), cdmasim.run(SHORT, seed=11)
     assert a.summary == b.summary
@@ -141,10 +149,11 @@ def test_cli_table_output():
     assert p.stderr == ""
 
 
-def test_cli_run_does_not_import_pandas():
+def test_cli_run_does_not_import_pandas(tmp_path):
+    (tmp_path / "short.toml").write_text(SHORT)
     code = (
         "import sys, io, contextlib; from cdmasim.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()): main(['run', 'examples/dumbbell.toml'])\n"
+        f"with contextlib.redirect_stdout(io.StringIO()): main(['run', {str(tmp_path / 'short.toml')!r}])\n"
         "heavy = [m for m in ('pandas', 'numpy', 'pyarrow', 'matplotlib') if m in sys.modules]\n"
         "print(','.join(heavy))\n"
     )

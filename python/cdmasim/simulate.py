@@ -93,8 +93,11 @@ def run(scenario, seed=None, pcap_dir=None, progress=False):
     if seed is not None and (not isinstance(seed, int) or seed < 0 or seed >= 2**64):
         raise InputError(f"seed must be an integer in [0, 2^64), got {seed!r}")
     if pcap_dir is not None:
-        os.makedirs(pcap_dir, exist_ok=True)
         pcap_dir = os.fspath(pcap_dir)
+        try:
+            os.makedirs(pcap_dir, exist_ok=True)
+        except OSError as e:
+            raise InputError(f"{pcap_dir}: cannot create pcap folder: {e.strerror or e}") from None
     bar = None
     if progress is True:
         from .progress import ProgressBar
@@ -107,6 +110,9 @@ def run(scenario, seed=None, pcap_dir=None, progress=False):
         summary_json, series = core.run_scenario(text, shown, seed, pcap_dir, progress)
     except core.ScenarioError as e:
         raise _translate(e, shown) from None
+    except OSError as e:
+        # The engine could not write its pcap files.
+        raise InputError(f"cannot write pcap: {e}") from None
     finally:
         if bar is not None:
             bar.close()
