@@ -1,1 +1,13 @@
-//! (filled in below)
+//! The packet network: packets with real header sizes, queues, links with a
+//! rate schedule and random loss, and static routing.
+
+pub mod drop;
+pub mod link;
+pub mod packet;
+pub mod queue;
+pub mod routing;
+
+pub use drop::DropReason;
+pub use link::Link;
+pub use packet::{Body, Packet, SackBlocks, TcpFlags, TcpHeader};
+pub use queue::Queue;

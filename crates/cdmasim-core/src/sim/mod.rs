@@ -1,6 +1,10 @@
 //! The world: builds components from a [`ScenarioSpec`] and runs the engine.
 
+pub mod build;
+pub mod collect;
 pub mod result;
+pub mod sampler;
+pub mod world;
 pub use result::*;
 
 use crate::engine::Time;
@@ -10,7 +14,9 @@ use std::path::PathBuf;
 /// How to run (as opposed to what to run, which is the spec).
 #[derive(Default)]
 pub struct RunOptions {
-    /// Write one pcap file per link (raw IPv4 link type) into this folder.
+    /// Write pcap files into this folder: one per pair of adjacent nodes, named
+    /// after the first link between them and captured at that link's sending
+    /// node, both directions in it.
     pub pcap_dir: Option<PathBuf>,
     /// Called now and then with (simulated now, horizon), for progress bars.
     /// Returning false stops the run early (e.g. on Ctrl-C).
@@ -34,8 +40,70 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
+/// Events between two calls of the progress callback.
+const PROGRESS_EVERY: u32 = 1 << 16;
+
+fn pcap_name(link: &str) -> String {
+    link.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect::<String>() + ".pcap"
+}
+
 /// Run a scenario to its horizon.
-/// PLACEHOLDER until the world lands: returns an empty result.
-pub fn run(spec: &ScenarioSpec, _opts: RunOptions) -> Result<RunResult, RunError> {
-    Ok(RunResult { seed: spec.seed, duration_s: crate::engine::time::secs(spec.duration), ..Default::default() })
+pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError> {
+    let mut w = build::build(spec);
+    let mut pcap_paths = Vec::new();
+    if let Some(dir) = &opts.pcap_dir {
+        // One capture per pair of nodes, both directions in it, as tcpdump on
+        // a point-to-point interface would see them.
+        let io = |path: &std::path::Path, error| RunError::Io { path: path.to_path_buf(), error };
+        std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
+        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        for li in 0..w.links.len() {
+            let (a, b) = (w.links[li].from, w.links[li].to);
+            let idx = match pairs.iter().position(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a)) {
+                Some(i) => i,
+                None => {
+                    let path = dir.join(pcap_name(&w.links[li].name));
+                    let f = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
+                    let writer = crate::pcap::write::PcapWriter::new(f).map_err(|e| io(&path, e))?;
+                    w.pcaps.push(world::Capture { writer, node: a });
+                    pcap_paths.push(path);
+                    pairs.push((a, b));
+                    pairs.len() - 1
+                }
+            };
+            w.pcap_of_link.push(idx as u32);
+        }
+    }
+    run_world(&mut w, opts.progress)?;
+    for (c, path) in w.pcaps.iter_mut().zip(pcap_paths) {
+        c.writer.flush().map_err(|error| RunError::Io { path, error })?;
+    }
+    Ok(collect::collect(&w, spec.seed))
+}
+
+/// Run a built world to its horizon and close its statistics. Tests that
+/// need the endpoints' internals call this and then inspect the world.
+pub fn run_world(w: &mut world::World, mut progress: Option<Box<dyn FnMut(Time, Time) -> bool>>) -> Result<(), RunError> {
+    let mut countdown = PROGRESS_EVERY;
+    while let Some(t) = w.q.peek_time() {
+        if t > w.horizon {
+            break;
+        }
+        let (now, ev) = w.q.pop().expect("peeked");
+        w.handle(now, ev);
+        countdown -= 1;
+        if countdown == 0 {
+            countdown = PROGRESS_EVERY;
+            if let Some(p) = progress.as_mut() {
+                if !p(now, w.horizon) {
+                    return Err(RunError::Interrupted);
+                }
+            }
+        }
+    }
+    let horizon = w.horizon;
+    for l in &mut w.links {
+        l.finish_stats(horizon);
+    }
+    Ok(())
 }

@@ -16,6 +16,22 @@ pub struct RunResult {
     pub conservation: Conservation,
     /// Sampled and per-event time series.
     pub series: Vec<Series>,
+    /// Every drop: when, where, why, and which flow's packet.
+    #[serde(default)]
+    pub drops: Vec<DropEvent>,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct DropEvent {
+    pub t_s: f64,
+    /// The link whose queue or wire dropped it, or "node:NAME" for a missing route.
+    pub place: String,
+    pub reason: String,
+    pub flow: String,
+    /// When the packet entered the network.
+    pub sent_s: f64,
+    /// TCP sequence number or datagram number.
+    pub seq: u64,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
@@ -25,7 +41,9 @@ pub struct FlowResult {
     pub kind: String,
     /// Payload bytes delivered in order to the receiving application.
     pub bytes_delivered: u64,
-    /// bytes_delivered * 8 / (time of last delivery - start), bit/s.
+    /// bytes_delivered * 8 / active time, bit/s; the flow is active from its
+    /// start until it completes, or (if its application stops early) until its
+    /// last delivery, or else until the end of the run.
     pub goodput_bps: f64,
     pub packets_sent: u64,
     /// TCP: segments retransmitted (fast retransmit, SACK recovery and RTO).

@@ -1,0 +1,36 @@
+//! Why a packet was dropped. Every drop records one of these and its place.
+
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub enum DropReason {
+    /// The queue was full (DropTail, or RED's hard limit).
+    Overflow,
+    /// RED's probabilistic ("unforced") drop, min_th <= avg < max_th (or the gentle region).
+    RedEarly,
+    /// RED's forced drop: avg at or above max_th (2 max_th in gentle mode).
+    RedForced,
+    /// Lost on the wire by the link's random-loss module.
+    RandomLoss,
+    /// A node had no route to the destination.
+    NoRoute,
+}
+
+impl DropReason {
+    pub const ALL: [DropReason; 5] =
+        [DropReason::Overflow, DropReason::RedEarly, DropReason::RedForced, DropReason::RandomLoss, DropReason::NoRoute];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DropReason::Overflow => "overflow",
+            DropReason::RedEarly => "red_early",
+            DropReason::RedForced => "red_forced",
+            DropReason::RandomLoss => "random_loss",
+            DropReason::NoRoute => "no_route",
+        }
+    }
+
+    pub fn index(self) -> usize {
+        self as usize
+    }
+}

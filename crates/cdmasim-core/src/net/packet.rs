@@ -1,0 +1,162 @@
+//! Packets as they cross the network. Sizes are real: an IPv4 header of 20
+//! bytes, a TCP header of 20 bytes plus options padded to 4 bytes, a UDP
+//! header of 8 bytes.
+
+use crate::engine::Time;
+
+pub const IPV4_HEADER: u32 = 20;
+pub const TCP_HEADER: u32 = 20;
+pub const UDP_HEADER: u32 = 8;
+
+/// Up to four SACK blocks [start, end) (RFC 2018 §3: at most four, three
+/// when the timestamps option is also present).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SackBlocks {
+    pub n: u8,
+    pub blocks: [(u64, u64); 4],
+}
+
+impl SackBlocks {
+    pub fn iter(&self) -> impl Iterator<Item = (u64, u64)> + '_ {
+        self.blocks[..self.n as usize].iter().copied()
+    }
+    pub fn push(&mut self, b: (u64, u64)) {
+        self.blocks[self.n as usize] = b;
+        self.n += 1;
+    }
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpFlags(pub u8);
+
+impl TcpFlags {
+    pub const FIN: u8 = 0x01;
+    pub const SYN: u8 = 0x02;
+    pub const ACK: u8 = 0x10;
+    pub fn has(self, f: u8) -> bool {
+        self.0 & f != 0
+    }
+}
+
+/// A TCP header with 64-bit sequence numbers (the sequence space never wraps
+/// inside the simulator; the pcap writer truncates to 32 bits).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TcpHeader {
+    pub seq: u64,
+    pub ack: u64,
+    /// Payload bytes.
+    pub len: u32,
+    pub flags: TcpFlags,
+    /// Advertised receive window in bytes (unscaled).
+    pub wnd: u64,
+    /// Timestamps option (RFC 7323): (TSval, TSecr).
+    pub ts: Option<(u32, u32)>,
+    pub sack: SackBlocks,
+    /// SYN segments carry MSS, SACK-permitted and window-scale options.
+    pub syn_opts: Option<SynOptions>,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SynOptions {
+    pub mss: u16,
+    pub sack_permitted: bool,
+    pub wscale: u8,
+}
+
+impl TcpHeader {
+    /// Length of the options field as Linux lays it out, each option padded
+    /// with NOPs to a 4-byte boundary: NOP NOP TS (12), NOP NOP SACK (4 + 8n);
+    /// a SYN carries MSS (4), NOP WS (4) and SACK-permitted, which fills the
+    /// two NOPs before the timestamps (or takes NOP NOP SACKOK, 4, without them).
+    pub fn options_len(&self) -> u32 {
+        let mut n = 0;
+        if self.ts.is_some() {
+            n += 12;
+        }
+        if let Some(o) = self.syn_opts {
+            n += 4 + 4;
+            if o.sack_permitted && self.ts.is_none() {
+                n += 4;
+            }
+        }
+        if !self.sack.is_empty() {
+            n += 4 + 8 * self.sack.n as u32;
+        }
+        n
+    }
+
+    /// TCP header length in bytes (20 + options).
+    pub fn header_len(&self) -> u32 {
+        TCP_HEADER + self.options_len()
+    }
+
+    /// Sequence space the segment occupies (SYN and FIN count one each).
+    pub fn seq_len(&self) -> u64 {
+        self.len as u64 + self.flags.has(TcpFlags::SYN) as u64 + self.flags.has(TcpFlags::FIN) as u64
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Body {
+    Tcp(TcpHeader),
+    /// A datagram of a CBR stream: its sequence number and payload size.
+    Udp { seq: u64, len: u32 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Packet {
+    /// Unique per run, in creation order (also the IPv4 id, truncated).
+    pub uid: u64,
+    pub flow: u32,
+    /// True for data towards the flow's receiver, false for ACKs back to its sender.
+    pub forward: bool,
+    pub src: u32,
+    pub dst: u32,
+    /// Bytes on the wire at the IP layer (headers included).
+    pub size: u32,
+    /// When the packet entered the network, for one-way delays.
+    pub created: Time,
+    pub body: Body,
+}
+
+impl Packet {
+    pub fn tcp(uid: u64, flow: u32, forward: bool, src: u32, dst: u32, now: Time, h: TcpHeader) -> Self {
+        let size = IPV4_HEADER + h.header_len() + h.len;
+        Packet { uid, flow, forward, src, dst, size, created: now, body: Body::Tcp(h) }
+    }
+
+    pub fn udp(uid: u64, flow: u32, src: u32, dst: u32, now: Time, seq: u64, len: u32) -> Self {
+        let size = IPV4_HEADER + UDP_HEADER + len;
+        Packet { uid, flow, forward: true, src, dst, size, created: now, body: Body::Udp { seq, len } }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_sizes_match_real_stacks() {
+        let mut h = TcpHeader { len: 1448, ..Default::default() };
+        assert_eq!(Packet::tcp(0, 0, true, 0, 1, 0, h).size, 20 + 20 + 1448);
+        h.ts = Some((1, 2));
+        // NOP NOP TS(10) = 12 bytes of options: 1500-byte packets for MSS 1448.
+        assert_eq!(Packet::tcp(0, 0, true, 0, 1, 0, h).size, 1500);
+        h.sack.push((10, 20));
+        // + NOP NOP SACK(2 + 8) = 24 bytes of options with one block.
+        assert_eq!(h.options_len(), 24);
+        let syn = TcpHeader {
+            flags: TcpFlags(TcpFlags::SYN),
+            ts: Some((0, 0)),
+            syn_opts: Some(SynOptions { mss: 1460, sack_permitted: true, wscale: 7 }),
+            ..Default::default()
+        };
+        // MSS, SACK-permitted, TS, NOP, WS: 20 bytes as Linux sends.
+        assert_eq!(syn.options_len(), 20);
+        assert_eq!(syn.seq_len(), 1);
+        assert_eq!(Packet::udp(0, 0, 0, 1, 0, 0, 160).size, 188);
+    }
+}

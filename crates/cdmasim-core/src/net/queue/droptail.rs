@@ -1,0 +1,68 @@
+//! DropTail: accept while there is room (in packets or bytes), drop arrivals otherwise.
+
+use super::{fits, Fifo, Queue};
+use crate::engine::Time;
+use crate::net::{DropReason, Packet};
+use crate::scenario::QueueLimit;
+
+pub struct DropTail {
+    limit: QueueLimit,
+    fifo: Fifo,
+}
+
+impl DropTail {
+    pub fn new(limit: QueueLimit) -> Self {
+        Self { limit, fifo: Fifo::default() }
+    }
+}
+
+impl Queue for DropTail {
+    fn kind(&self) -> &'static str {
+        "droptail"
+    }
+    fn enqueue(&mut self, _now: Time, pkt: Packet) -> Result<(), (Packet, DropReason)> {
+        if !fits(&self.limit, &self.fifo, pkt.size) {
+            return Err((pkt, DropReason::Overflow));
+        }
+        self.fifo.push(pkt);
+        Ok(())
+    }
+    fn dequeue(&mut self, _now: Time) -> Option<Packet> {
+        self.fifo.pop()
+    }
+    fn len_packets(&self) -> usize {
+        self.fifo.len()
+    }
+    fn len_bytes(&self) -> u64 {
+        self.fifo.bytes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::packet::Packet;
+
+    fn pkt(size: u32) -> Packet {
+        let mut p = Packet::udp(0, 0, 0, 1, 0, 0, 0);
+        p.size = size;
+        p
+    }
+
+    #[test]
+    fn packet_and_byte_limits() {
+        let mut q = DropTail::new(QueueLimit::Packets(2));
+        assert!(q.enqueue(0, pkt(100)).is_ok());
+        assert!(q.enqueue(0, pkt(100)).is_ok());
+        assert_eq!(q.enqueue(0, pkt(100)).unwrap_err().1, DropReason::Overflow);
+        let mut q = DropTail::new(QueueLimit::Bytes(5000));
+        for _ in 0..10 {
+            assert!(q.enqueue(0, pkt(500)).is_ok());
+        }
+        assert!(q.enqueue(0, pkt(1)).is_err());
+        assert_eq!(q.len_bytes(), 5000);
+        q.dequeue(0);
+        assert!(q.enqueue(0, pkt(500)).is_ok());
+        assert!(q.enqueue(0, pkt(1)).is_err());
+    }
+}

@@ -1,0 +1,43 @@
+//! Queue disciplines behind one trait, one file each. A queue holds the
+//! packets waiting for a link; the packet being serialised is not in it (as
+//! in ns-2 and ns-3, so a "100-packet" queue holds 100 waiting packets).
+
+pub mod droptail;
+pub mod fifo;
+pub mod red;
+
+pub use droptail::DropTail;
+pub use fifo::Fifo;
+pub use red::Red;
+
+use super::{DropReason, Packet};
+use crate::engine::{RngStreams, Time};
+use crate::scenario::{QueueLimit, QueueSpec};
+
+pub trait Queue {
+    fn kind(&self) -> &'static str;
+    /// Offer a packet. On a drop the packet comes back with the reason.
+    fn enqueue(&mut self, now: Time, pkt: Packet) -> Result<(), (Packet, DropReason)>;
+    fn dequeue(&mut self, now: Time) -> Option<Packet>;
+    fn len_packets(&self) -> usize;
+    fn len_bytes(&self) -> u64;
+    /// The link's service rate changed (RED's idle-time correction depends on it).
+    fn set_rate(&mut self, _rate_bps: u64) {}
+}
+
+/// Whether a FIFO holding `fifo` may take one more packet of `size` bytes.
+pub fn fits(limit: &QueueLimit, fifo: &Fifo, size: u32) -> bool {
+    match *limit {
+        QueueLimit::Packets(n) => (fifo.len() as u64) < n,
+        QueueLimit::Bytes(b) => fifo.bytes() + size as u64 <= b,
+        QueueLimit::Unlimited => true,
+    }
+}
+
+/// Build the queue a spec describes; `name` names its random stream.
+pub fn build(spec: &QueueSpec, rate_bps: u64, rng: &RngStreams, name: &str) -> Box<dyn Queue> {
+    match spec {
+        QueueSpec::DropTail { limit } => Box::new(DropTail::new(limit.clone())),
+        QueueSpec::Red(r) => Box::new(Red::new(r.clone(), rate_bps, rng.stream(&format!("red/{name}")))),
+    }
+}

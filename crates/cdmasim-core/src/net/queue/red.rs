@@ -1,0 +1,285 @@
+//! Random Early Detection (Floyd & Jacobson, "Random Early Detection Gateways
+//! for Congestion Avoidance", IEEE/ACM ToN 1993), with the gentle variant
+//! (Floyd 2000) and byte mode.
+//!
+//! On every arrival (section 4 of the paper, Fig. 2):
+//! - avg ← (1 − w_q)·avg + w_q·q when the queue is busy; after an idle period,
+//!   avg ← (1 − w_q)^m · avg with m = idle time / s, s the transmission time of
+//!   a typical packet (the "idle-time correction").
+//! - min_th ≤ avg < max_th: count ← count + 1, p_b = max_p (avg − min_th)/(max_th − min_th),
+//!   p_a = p_b / (1 − count·p_b); drop with probability p_a and then count ← 0.
+//!   The count makes inter-drop gaps uniform instead of geometric. As in the
+//!   paper's Fig. 2 (and ns-2), count is incremented before p_a is computed, so
+//!   P(gap > n) = (1 − (n+1) p_b)/(1 − p_b): gaps are uniform on {1 .. 1/p_b − 1}
+//!   (section 7's analysis counts from zero and gets {1 .. 1/p_b}).
+//! - gentle: max_th ≤ avg < 2 max_th: p_b = max_p + (1 − max_p)(avg − max_th)/max_th.
+//! - above that: drop every arrival ("forced"); below min_th: count ← −1.
+//! In byte mode the queue is measured in bytes and p_b is scaled by
+//! size / mean_pkt_size (the paper's section 7 variant), so large packets are
+//! likelier to be dropped.
+
+use super::{fits, Fifo, Queue};
+use crate::engine::{time::tx_time, Rng, Time};
+use crate::net::{DropReason, Packet};
+use crate::scenario::RedSpec;
+
+pub struct Red {
+    p: RedSpec,
+    fifo: Fifo,
+    rng: Rng,
+    avg: f64,
+    count: i64,
+    /// Start of the current idle period (the queue and the link both empty), if idle.
+    idle_since: Option<Time>,
+    /// Transmission time of a typical packet at the current rate, ns.
+    typical_tx: f64,
+}
+
+impl Red {
+    pub fn new(p: RedSpec, rate_bps: u64, rng: Rng) -> Self {
+        let typical_tx = Self::typical(&p, rate_bps);
+        Self { p, fifo: Fifo::default(), rng, avg: 0.0, count: -1, idle_since: Some(0), typical_tx }
+    }
+
+    fn typical(p: &RedSpec, rate_bps: u64) -> f64 {
+        if rate_bps == 0 {
+            f64::INFINITY
+        } else {
+            tx_time(p.mean_pkt_size as u64, rate_bps) as f64
+        }
+    }
+
+    /// The current average queue (packets or bytes, by mode).
+    pub fn avg(&self) -> f64 {
+        self.avg
+    }
+
+    fn current(&self) -> f64 {
+        if self.p.byte_mode {
+            self.fifo.bytes() as f64
+        } else {
+            self.fifo.len() as f64
+        }
+    }
+
+    fn update_avg(&mut self, now: Time) {
+        match self.idle_since.take() {
+            Some(since) if self.fifo.is_empty() => {
+                let m = (now - since) as f64 / self.typical_tx;
+                self.avg *= (1.0 - self.p.w_q).powf(m);
+            }
+            _ => {
+                self.avg = (1.0 - self.p.w_q) * self.avg + self.p.w_q * self.current();
+            }
+        }
+    }
+
+    /// Drop decision for one arrival of `size` bytes, given the updated avg.
+    fn early_drop(&mut self, size: u32) -> Option<DropReason> {
+        let (min, max, max_p) = (self.p.min_th, self.p.max_th, self.p.max_p);
+        let avg = self.avg;
+        let pb = if avg < min {
+            self.count = -1;
+            return None;
+        } else if avg < max {
+            max_p * (avg - min) / (max - min)
+        } else if self.p.gentle && avg < 2.0 * max {
+            max_p + (1.0 - max_p) * (avg - max) / max
+        } else {
+            self.count = 0;
+            return Some(DropReason::RedForced);
+        };
+        let pb = if self.p.byte_mode { pb * size as f64 / self.p.mean_pkt_size as f64 } else { pb };
+        self.count += 1;
+        let denom = 1.0 - self.count as f64 * pb;
+        let pa = if denom <= 0.0 { 1.0 } else { (pb / denom).min(1.0) };
+        if self.rng.uniform() < pa {
+            self.count = 0;
+            Some(DropReason::RedEarly)
+        } else {
+            None
+        }
+    }
+}
+
+impl Queue for Red {
+    fn kind(&self) -> &'static str {
+        "red"
+    }
+
+    fn enqueue(&mut self, now: Time, pkt: Packet) -> Result<(), (Packet, DropReason)> {
+        self.update_avg(now);
+        if let Some(reason) = self.early_drop(pkt.size) {
+            return Err((pkt, reason));
+        }
+        if !fits(&self.p.limit, &self.fifo, pkt.size) {
+            self.count = 0;
+            return Err((pkt, DropReason::Overflow));
+        }
+        self.fifo.push(pkt);
+        Ok(())
+    }
+
+    fn dequeue(&mut self, now: Time) -> Option<Packet> {
+        let p = self.fifo.pop();
+        if self.fifo.is_empty() && self.idle_since.is_none() {
+            self.idle_since = Some(now);
+        }
+        p
+    }
+
+    fn len_packets(&self) -> usize {
+        self.fifo.len()
+    }
+
+    fn len_bytes(&self) -> u64 {
+        self.fifo.bytes()
+    }
+
+    fn set_rate(&mut self, rate_bps: u64) {
+        self.typical_tx = Self::typical(&self.p, rate_bps);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NS_PER_MS;
+    use crate::scenario::QueueLimit;
+
+    fn spec(w_q: f64, gentle: bool) -> RedSpec {
+        RedSpec {
+            limit: QueueLimit::Packets(1000),
+            min_th: 5.0,
+            max_th: 15.0,
+            max_p: 0.1,
+            w_q,
+            gentle,
+            byte_mode: false,
+            mean_pkt_size: 500,
+        }
+    }
+
+    fn pkt() -> Packet {
+        let mut p = Packet::udp(0, 0, 0, 1, 0, 0, 0);
+        p.size = 500;
+        p
+    }
+
+    /// Fill the queue to `n` packets without RED deciding (setup only).
+    fn fill(q: &mut Red, n: usize) {
+        fill_with(q, n, pkt());
+    }
+
+    fn fill_with(q: &mut Red, n: usize, p: Packet) {
+        for _ in 0..n {
+            q.fifo.push(p);
+        }
+        q.idle_since = None;
+    }
+
+    #[test]
+    fn ewma_follows_the_recursion_on_a_constant_queue() {
+        // Queue held at 10 packets: after n arrivals avg = 10 (1 − (1 − w_q)^n).
+        let w = 0.002;
+        let mut q = Red::new(spec(w, true), 10_000_000, Rng::from_seed(1));
+        fill(&mut q, 10);
+        for n in 1..=2000u32 {
+            q.update_avg(n as u64);
+            let expect = 10.0 * (1.0 - (1.0 - w).powi(n as i32));
+            assert!((q.avg() - expect).abs() < 1e-9, "n={n} avg={} expect={expect}", q.avg());
+        }
+    }
+
+    #[test]
+    fn idle_time_correction_decays_avg() {
+        // 500 B at 10 Mb/s is 0.4 ms; 40 ms idle is m = 100 typical packets.
+        let w = 0.01;
+        let mut q = Red::new(spec(w, true), 10_000_000, Rng::from_seed(1));
+        fill(&mut q, 10);
+        q.avg = 8.0;
+        while q.fifo.pop().is_some() {}
+        q.idle_since = Some(0);
+        q.update_avg(40 * NS_PER_MS);
+        let expect = 8.0 * (1.0 - w).powi(100);
+        assert!((q.avg() - expect).abs() < 1e-9, "{} vs {expect}", q.avg());
+    }
+
+    /// Hold avg at `avg` (w_q = 1, queue length constant) and measure the drop fraction.
+    fn drop_fraction(avg: usize, gentle: bool, n: u32) -> (f64, u32, u32) {
+        let mut q = Red::new(spec(1.0, gentle), 10_000_000, Rng::from_seed(42));
+        fill(&mut q, avg);
+        let (mut early, mut forced) = (0, 0);
+        for i in 0..n {
+            match q.enqueue(i as u64, pkt()) {
+                Ok(()) => {
+                    q.fifo.pop();
+                }
+                Err((_, DropReason::RedEarly)) => early += 1,
+                Err((_, DropReason::RedForced)) => forced += 1,
+                Err(e) => panic!("{:?}", e.1),
+            }
+        }
+        ((early + forced) as f64 / n as f64, early, forced)
+    }
+
+    /// Long-run drop fraction 1/E[gap] with P(gap > n) = (1 − (n+1) p_b)/(1 − p_b).
+    fn expected_fraction(pb: f64) -> f64 {
+        let mean_gap: f64 = (0..).map(|n| (1.0 - (n + 1) as f64 * pb) / (1.0 - pb)).take_while(|p| *p > 0.0).sum();
+        1.0 / mean_gap
+    }
+
+    #[test]
+    fn count_spacing_gives_the_uniform_gap_drop_rate() {
+        for (avg, pb) in [(10usize, 0.05), (7, 0.02), (14, 0.09)] {
+            let (f, _, forced) = drop_fraction(avg, false, 400_000);
+            let expect = expected_fraction(pb);
+            assert_eq!(forced, 0);
+            assert!((f - expect).abs() / expect < 0.03, "avg {avg}: {f} vs {expect}");
+        }
+        // Below min_th: nothing is dropped.
+        assert_eq!(drop_fraction(4, false, 10_000).0, 0.0);
+    }
+
+    #[test]
+    fn gentle_region_and_forced_drops() {
+        // Gentle: at avg = 20 = 1.33 max_th, p_b = 0.1 + 0.9·5/15 = 0.4.
+        let pb: f64 = 0.1 + 0.9 * 5.0 / 15.0;
+        let (f, early, forced) = drop_fraction(20, true, 200_000);
+        assert_eq!(forced, 0);
+        assert!(early > 0);
+        let expect = expected_fraction(pb);
+        assert!((f - expect).abs() / expect < 0.03, "{f} vs {expect}");
+        // Not gentle: at or above max_th every arrival is a forced drop.
+        let (f, early, _) = drop_fraction(15, false, 1000);
+        assert_eq!((f, early), (1.0, 0));
+        // Gentle: at or above 2 max_th likewise.
+        assert_eq!(drop_fraction(30, true, 1000).0, 1.0);
+    }
+
+    #[test]
+    fn byte_mode_scales_with_packet_size() {
+        let mut s = spec(1.0, false);
+        s.byte_mode = true;
+        s.min_th = 5.0 * 500.0;
+        s.max_th = 15.0 * 500.0;
+        s.limit = QueueLimit::Bytes(1_000_000);
+        let mut q = Red::new(s, 10_000_000, Rng::from_seed(3));
+        let mut big = pkt();
+        big.size = 1000; // twice the mean size, so p_b doubles from 0.05 to 0.1
+        fill_with(&mut q, 5, big); // 5000 bytes held: avg = 10 mean packets
+        let n = 200_000;
+        let mut drops = 0;
+        for i in 0..n {
+            match q.enqueue(i, big) {
+                Ok(()) => {
+                    q.fifo.pop();
+                }
+                Err(_) => drops += 1,
+            }
+        }
+        let f = drops as f64 / n as f64;
+        let expect = expected_fraction(0.1);
+        assert!((f - expect).abs() / expect < 0.03, "{f} vs {expect}");
+    }
+}

@@ -1,0 +1,153 @@
+//! Turn a finished World into a RunResult.
+
+use super::result::*;
+use super::sampler::delivered_bytes;
+use super::world::{FlowKind, World};
+use crate::engine::time::secs;
+use crate::engine::Time;
+use crate::net::DropReason;
+use std::collections::BTreeMap;
+
+fn ts(v: &[Time]) -> Vec<f64> {
+    v.iter().map(|t| secs(*t)).collect()
+}
+
+/// Summary of a set of durations in seconds: (min, avg, max).
+fn min_avg_max(v: impl Iterator<Item = Time>) -> (Option<f64>, Option<f64>, Option<f64>) {
+    let (mut n, mut sum, mut lo, mut hi) = (0u64, 0f64, Time::MAX, 0);
+    for x in v {
+        n += 1;
+        sum += x as f64;
+        lo = lo.min(x);
+        hi = hi.max(x);
+    }
+    if n == 0 {
+        return (None, None, None);
+    }
+    (Some(secs(lo)), Some(sum / n as f64 / 1e9), Some(secs(hi)))
+}
+
+pub fn collect(w: &World, seed: u64) -> RunResult {
+    let horizon = w.horizon;
+    let mut series = Vec::new();
+    let flows = w
+        .flows
+        .iter()
+        .map(|f| {
+            let mut r = FlowResult { name: f.name.clone(), bytes_delivered: delivered_bytes(f), ..Default::default() };
+            // The flow is active from its start until it completes, or until its last
+            // delivery after the application stopped, or until the end of the run.
+            let end = match &f.kind {
+                FlowKind::Tcp(t) => {
+                    let s = &t.sender.stats;
+                    r.kind = "tcp".into();
+                    r.packets_sent = s.segments_sent;
+                    r.retransmits = s.retransmits;
+                    r.timeouts = s.timeouts;
+                    r.fast_recoveries = s.fast_recoveries;
+                    r.rtt_min_s = s.rtt_min.map(secs);
+                    r.rtt_max_s = s.rtt_max.map(secs);
+                    r.rtt_avg_s = (s.rtt_samples > 0).then(|| s.rtt_sum / s.rtt_samples as f64 / 1e9);
+                    r.completed_at_s = s.completed_at.map(secs);
+                    if !t.sender.cwnd_trace.is_empty() {
+                        let tr = &t.sender.cwnd_trace;
+                        let t_s = ts(&tr.iter().map(|x| x.0).collect::<Vec<_>>());
+                        series.push(Series { metric: "cwnd".into(), subject: f.name.clone(), t_s: t_s.clone(), value: tr.iter().map(|x| x.1 as f64).collect() });
+                        series.push(Series { metric: "ssthresh".into(), subject: f.name.clone(), t_s, value: tr.iter().map(|x| x.2.min(u32::MAX as u64) as f64).collect() });
+                    }
+                    s.completed_at.unwrap_or(if f.stop.is_some_and(|st| st < horizon) { t.receiver.last_delivery } else { horizon })
+                }
+                FlowKind::Cbr { source, sink } => {
+                    r.kind = "cbr".into();
+                    r.packets_sent = source.next_seq;
+                    r.packets_received = sink.received;
+                    (r.rtt_min_s, r.rtt_avg_s, r.rtt_max_s) = min_avg_max(sink.delays.iter().map(|d| d.1));
+                    series.push(Series {
+                        metric: "owd".into(),
+                        subject: f.name.clone(),
+                        t_s: ts(&sink.delays.iter().map(|d| d.0).collect::<Vec<_>>()),
+                        value: sink.delays.iter().map(|d| secs(d.1)).collect(),
+                    });
+                    if f.stop.is_some_and(|st| st < horizon) { sink.last_arrival } else { horizon }
+                }
+            };
+            let active = end.saturating_sub(f.start);
+            r.goodput_bps = if active > 0 { r.bytes_delivered as f64 * 8.0 / secs(active) } else { 0.0 };
+            r
+        })
+        .collect();
+    let queues = w
+        .links
+        .iter()
+        .map(|l| {
+            let s = &l.stats;
+            let drops: BTreeMap<String, u64> = DropReason::ALL
+                .iter()
+                .filter(|r| s.drops[r.index()] > 0 || **r == DropReason::Overflow)
+                .map(|r| (r.as_str().to_string(), s.drops[r.index()]))
+                .collect();
+            QueueResult {
+                link: l.name.clone(),
+                kind: l.queue.kind().into(),
+                drops,
+                enqueued: s.enqueued,
+                max_packets: s.max_pkts,
+                max_bytes: s.max_bytes,
+                avg_packets: s.area_pkts / horizon.max(1) as f64,
+                avg_bytes: s.area_bytes / horizon.max(1) as f64,
+                utilization: if s.capacity_bits > 0.0 { s.bytes_sent as f64 * 8.0 / s.capacity_bits } else { 0.0 },
+                bytes_sent: s.bytes_sent,
+            }
+        })
+        .collect();
+    let sm = &w.samples;
+    if !sm.t.is_empty() {
+        let t_s = ts(&sm.t);
+        for (l, v) in w.links.iter().zip(&sm.queue_pkts) {
+            series.push(Series { metric: "queue_pkts".into(), subject: l.name.clone(), t_s: t_s.clone(), value: v.iter().map(|x| *x as f64).collect() });
+        }
+        let dt = sm.interval.map_or(1.0, secs);
+        for (f, v) in w.flows.iter().zip(&sm.delivered) {
+            let value = v.iter().scan(0u64, |prev, x| {
+                let g = (x - *prev) as f64 * 8.0 / dt;
+                *prev = *x;
+                Some(g)
+            });
+            series.push(Series { metric: "goodput_bps".into(), subject: f.name.clone(), t_s: t_s.clone(), value: value.collect() });
+        }
+    }
+    let drops = w
+        .drop_log
+        .iter()
+        .map(|d| DropEvent {
+            t_s: secs(d.t),
+            place: if d.link == crate::net::routing::NO_ROUTE {
+                format!("node:{}", d.node)
+            } else {
+                w.links[d.link as usize].name.clone()
+            },
+            reason: d.reason.as_str().into(),
+            flow: w.flows[d.pkt.flow as usize].name.clone(),
+            sent_s: secs(d.pkt.created),
+            seq: match d.pkt.body {
+                crate::net::packet::Body::Tcp(h) => h.seq,
+                crate::net::packet::Body::Udp { seq, .. } => seq,
+            },
+        })
+        .collect();
+    RunResult {
+        seed,
+        drops,
+        duration_s: secs(horizon),
+        events: w.q.events_processed(),
+        flows,
+        queues,
+        conservation: Conservation {
+            sent: w.counters.created,
+            delivered: w.counters.delivered,
+            dropped: w.drops_total(),
+            in_network: w.in_network(),
+        },
+        series,
+    }
+}

@@ -1,0 +1,314 @@
+//! The world: links, routes and flows in flat arenas addressed by index,
+//! driven by one event queue. Events are small Copy values carrying
+//! indices; endpoint timers are lazy (an event fires at the earliest armed
+//! deadline and the endpoint decides whether anything is due), so re-arming
+//! a timer costs nothing and cancelling is free.
+
+use crate::app::{CbrSink, CbrSource};
+use crate::engine::{EventQueue, Time};
+use crate::net::packet::{Body, Packet};
+use crate::net::routing::NO_ROUTE;
+use crate::net::link::Actions;
+use crate::net::{DropReason, Link};
+use crate::pcap::write::PcapWriter;
+
+use crate::tcp::receiver::wscale_for;
+use crate::tcp::{TcpReceiver, TcpSender};
+use std::fs::File;
+
+#[derive(Clone, Copy, Debug)]
+pub enum Event {
+    /// A link's packet in service is done and another waits (stale if `gen` differs).
+    TxDone { link: u32, gen: u32 },
+    /// The oldest packet on a link's wire reaches the far end (if this is its time).
+    Arrive { link: u32 },
+    /// A link's next rate step is due.
+    RateStep { link: u32 },
+    FlowStart { flow: u32 },
+    FlowStop { flow: u32 },
+    /// An endpoint deadline (side 0: sender, 1: receiver).
+    Timer { flow: u32, side: u8 },
+    CbrSend { flow: u32 },
+    Sample,
+}
+
+/// A capture on the interface of `node` towards one neighbour: outgoing
+/// packets are written when their transmission starts, incoming ones when
+/// they have arrived, as tcpdump on that host would see them.
+pub struct Capture {
+    pub writer: PcapWriter<File>,
+    pub node: u32,
+}
+
+pub struct TcpFlow {
+    pub sender: TcpSender,
+    pub receiver: TcpReceiver,
+    /// Earliest pending Timer event per side.
+    armed: [Option<Time>; 2],
+    /// Window-scale shift the receiver announced (for the pcap window field).
+    pub rcv_wscale: u8,
+}
+
+pub enum FlowKind {
+    Tcp(Box<TcpFlow>),
+    Cbr { source: CbrSource, sink: CbrSink },
+}
+
+pub struct Flow {
+    pub name: String,
+    pub from: u32,
+    pub to: u32,
+    pub start: Time,
+    pub stop: Option<Time>,
+    pub kind: FlowKind,
+    pub packets_sent: u64,
+}
+
+/// One dropped packet.
+#[derive(Clone, Copy, Debug)]
+pub struct DropRecord {
+    pub t: Time,
+    /// Link index, or NO_ROUTE for a drop at `node` for want of a route.
+    pub link: u32,
+    pub node: u32,
+    pub reason: DropReason,
+    pub pkt: Packet,
+}
+
+#[derive(Default)]
+pub struct Counters {
+    pub created: u64,
+    pub delivered: u64,
+    pub no_route: u64,
+}
+
+pub struct World {
+    pub q: EventQueue<Event>,
+    pub horizon: Time,
+    pub links: Vec<Link>,
+    pub routes: Vec<Vec<u32>>,
+    pub flows: Vec<Flow>,
+    pub counters: Counters,
+    pub drop_log: Vec<DropRecord>,
+    pub pcaps: Vec<Capture>,
+    /// Capture of each link (index into `pcaps`).
+    pub pcap_of_link: Vec<u32>,
+    /// Sampled series: (time, value) per (metric, subject) slot.
+    pub samples: super::sampler::Sampler,
+}
+
+impl TcpFlow {
+    pub fn new(sender: TcpSender, receiver: TcpReceiver, rcv_buffer: u64) -> Self {
+        TcpFlow { sender, receiver, armed: [None, None], rcv_wscale: wscale_for(rcv_buffer) }
+    }
+}
+
+impl World {
+    fn new_uid(&mut self) -> u64 {
+        self.counters.created += 1;
+        self.counters.created - 1
+    }
+
+    /// Inject a packet at `node` (from a local endpoint or off a link).
+    fn forward(&mut self, now: Time, node: u32, pkt: Packet) {
+        if node == pkt.dst {
+            self.deliver(now, pkt);
+            return;
+        }
+        let li = self.routes[node as usize][pkt.dst as usize];
+        if li == NO_ROUTE {
+            self.counters.no_route += 1;
+            self.drop_log.push(DropRecord { t: now, link: NO_ROUTE, node, reason: DropReason::NoRoute, pkt });
+            return;
+        }
+        match self.links[li as usize].offer(now, pkt) {
+            Ok(a) => self.apply(now, li, a),
+            Err((pkt, reason)) => self.drop_log.push(DropRecord { t: now, link: li, node, reason, pkt }),
+        }
+    }
+
+    fn deliver(&mut self, now: Time, pkt: Packet) {
+        self.counters.delivered += 1;
+        let fi = pkt.flow;
+        match (&mut self.flows[fi as usize].kind, pkt.body) {
+            (FlowKind::Tcp(t), Body::Tcp(h)) => {
+                if pkt.forward {
+                    t.receiver.on_segment(now, &h);
+                } else {
+                    t.sender.on_segment(now, &h);
+                }
+                self.pump(now, fi);
+            }
+            (FlowKind::Cbr { sink, .. }, Body::Udp { len, .. }) => sink.on_packet(now, pkt.created, len),
+            _ => unreachable!("packet body does not match its flow"),
+        }
+    }
+
+    /// Send whatever a TCP flow's endpoints have to send, then re-arm their timers.
+    fn pump(&mut self, now: Time, fi: u32) {
+        let (from, to) = (self.flows[fi as usize].from, self.flows[fi as usize].to);
+        // One segment at a time, without a buffer: forwarding only puts the
+        // packet on a link, so the endpoints are polled again unchanged.
+        loop {
+            let FlowKind::Tcp(t) = &mut self.flows[fi as usize].kind else { return };
+            let (pkt, node) = if let Some(h) = t.sender.poll(now) {
+                (Packet::tcp(self.counters.created, fi, true, from, to, now, h), from)
+            } else if let Some(h) = t.receiver.poll(now) {
+                (Packet::tcp(self.counters.created, fi, false, to, from, now, h), to)
+            } else {
+                break;
+            };
+            self.counters.created += 1;
+            self.flows[fi as usize].packets_sent += 1;
+            self.forward(now, node, pkt);
+        }
+        let FlowKind::Tcp(t) = &mut self.flows[fi as usize].kind else { return };
+        let deadlines = [t.sender.deadline(), t.receiver.deadline()];
+        for (side, d) in deadlines.into_iter().enumerate() {
+            if let Some(d) = d {
+                if t.armed[side].is_none_or(|a| d < a) {
+                    t.armed[side] = Some(d);
+                    self.q.schedule(d, Event::Timer { flow: fi, side: side as u8 });
+                }
+            }
+        }
+    }
+
+    fn on_timer(&mut self, now: Time, fi: u32, side: u8) {
+        let FlowKind::Tcp(t) = &mut self.flows[fi as usize].kind else { return };
+        if t.armed[side as usize] == Some(now) {
+            t.armed[side as usize] = None;
+        }
+        if side == 0 {
+            t.sender.on_timer(now);
+        } else {
+            t.receiver.on_timer(now);
+        }
+        self.pump(now, fi);
+    }
+
+    /// Carry out what a link operation asked for.
+    fn apply(&mut self, now: Time, li: u32, a: Actions) {
+        if a.started && self.captures(li, false) {
+            // Outgoing packets are captured as their transmission starts, as
+            // tcpdump stamps them when the driver takes them.
+            let pkt = match &a.lost {
+                Some(p) => *p,
+                None => *self.links[li as usize].newest_on_wire().expect("started packet is on the wire"),
+            };
+            self.capture(now, li, &pkt);
+        }
+        if let Some(pkt) = a.lost {
+            let node = self.links[li as usize].from;
+            self.drop_log.push(DropRecord { t: now, link: li, node, reason: DropReason::RandomLoss, pkt });
+        }
+        if let Some(t) = a.arrive_at {
+            self.q.schedule(t, Event::Arrive { link: li });
+        }
+        if let Some((t, gen)) = a.tx_done {
+            self.q.schedule(t, Event::TxDone { link: li, gen });
+        }
+    }
+
+    fn on_tx_done(&mut self, now: Time, li: u32, gen: u32) {
+        let a = self.links[li as usize].on_tx_done(now, gen);
+        self.apply(now, li, a);
+    }
+
+    /// Whether link `li`'s capture sees its packets as they leave (`arriving`
+    /// false) or as they arrive (true).
+    fn captures(&self, li: u32, arriving: bool) -> bool {
+        let Some(&c) = self.pcap_of_link.get(li as usize) else { return false };
+        let l = &self.links[li as usize];
+        self.pcaps[c as usize].node == if arriving { l.to } else { l.from }
+    }
+
+    fn capture(&mut self, now: Time, li: u32, pkt: &Packet) {
+        let wscale = match &self.flows[pkt.flow as usize].kind {
+            FlowKind::Tcp(t) if !pkt.forward => t.rcv_wscale,
+            _ => 0,
+        };
+        // A failed capture write must not change the simulation; the error
+        // surfaces when the file is flushed at the end.
+        let c = self.pcap_of_link[li as usize] as usize;
+        let _ = self.pcaps[c].writer.write(now, pkt, wscale);
+    }
+
+    fn on_arrive(&mut self, now: Time, li: u32) {
+        let Some(pkt) = self.links[li as usize].pop_arrival(now) else { return };
+        if self.captures(li, true) {
+            self.capture(now, li, &pkt);
+        }
+        let node = self.links[li as usize].to;
+        self.forward(now, node, pkt);
+    }
+
+    fn on_rate_step(&mut self, now: Time, li: u32) {
+        let a = self.links[li as usize].apply_next_step(now);
+        self.apply(now, li, a);
+        if let Some(t) = self.links[li as usize].next_step_time() {
+            self.q.schedule(t, Event::RateStep { link: li });
+        }
+    }
+
+    fn on_flow_start(&mut self, now: Time, fi: u32) {
+        match &mut self.flows[fi as usize].kind {
+            FlowKind::Tcp(t) => t.sender.start(),
+            FlowKind::Cbr { source, .. } => {
+                source.running = true;
+                self.q.schedule(now, Event::CbrSend { flow: fi });
+                return;
+            }
+        }
+        self.pump(now, fi);
+    }
+
+    fn on_flow_stop(&mut self, _now: Time, fi: u32) {
+        match &mut self.flows[fi as usize].kind {
+            FlowKind::Tcp(t) => t.sender.stop(),
+            FlowKind::Cbr { source, .. } => source.running = false,
+        }
+    }
+
+    fn on_cbr_send(&mut self, now: Time, fi: u32) {
+        let f = &mut self.flows[fi as usize];
+        let (from, to) = (f.from, f.to);
+        let FlowKind::Cbr { source, .. } = &mut f.kind else { return };
+        if !source.running {
+            return;
+        }
+        let (seq, len, interval) = (source.next_seq, source.packet_size, source.interval);
+        source.next_seq += 1;
+        f.packets_sent += 1;
+        self.q.schedule(now + interval, Event::CbrSend { flow: fi });
+        let uid = self.new_uid();
+        self.forward(now, from, Packet::udp(uid, fi, from, to, now, seq, len));
+    }
+
+    pub fn handle(&mut self, now: Time, ev: Event) {
+        match ev {
+            Event::TxDone { link, gen } => self.on_tx_done(now, link, gen),
+            Event::Arrive { link } => self.on_arrive(now, link),
+            Event::RateStep { link } => self.on_rate_step(now, link),
+            Event::FlowStart { flow } => self.on_flow_start(now, flow),
+            Event::FlowStop { flow } => self.on_flow_stop(now, flow),
+            Event::Timer { flow, side } => self.on_timer(now, flow, side),
+            Event::CbrSend { flow } => self.on_cbr_send(now, flow),
+            Event::Sample => {
+                self.samples.sample(now, &self.links, &self.flows);
+                if let Some(i) = self.samples.interval {
+                    self.q.schedule(now + i, Event::Sample);
+                }
+            }
+        }
+    }
+
+    /// Packets dropped anywhere.
+    pub fn drops_total(&self) -> u64 {
+        self.links.iter().map(|l| l.stats.drops.iter().sum::<u64>()).sum::<u64>() + self.counters.no_route
+    }
+
+    pub fn in_network(&self) -> u64 {
+        self.links.iter().map(|l| l.packets_inside()).sum()
+    }
+}

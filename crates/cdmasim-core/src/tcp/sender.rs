@@ -1,0 +1,537 @@
+//! The sending side of a bulk TCP connection.
+//!
+//! - Handshake: SYN with MSS, SACK-permitted, window-scale and timestamp
+//!   options, retransmitted on the RTO; IW of `initial_window` segments
+//!   (RFC 6928/5681), one segment if the SYN had to be retransmitted
+//!   (RFC 6298 §5.7).
+//! - Loss recovery, chosen by the scenario:
+//!   Reno (RFC 5681 §3.2: fast retransmit, fast recovery ends on the first new ACK),
+//!   NewReno (RFC 6582: stay in recovery until `recover` is acknowledged,
+//!   retransmit on each partial ACK), or SACK (RFC 6675: scoreboard, pipe, NextSeg).
+//! - Retransmission timer per RFC 6298 with Karn's rule; after it expires,
+//!   go-back-N from snd_una with cwnd = 1 SMSS (RFC 5681 §3.1).
+//! - RTT samples come from per-segment send times of never-retransmitted
+//!   segments; with timestamps (RFC 7323 §4) retransmitted ones are measured
+//!   through TSecr too.
+
+use super::cc::{Ack, CaState, CongestionControl, CongestionEvent, Window};
+use super::rtt::RttEstimator;
+use super::scoreboard::{Next, Scoreboard, Seg};
+use crate::engine::{Time, NS_PER_MS};
+use crate::net::packet::{SynOptions, TcpFlags, TcpHeader};
+use crate::scenario::{CcAlgo, TcpSpec};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum State {
+    /// The application has not started.
+    Idle,
+    /// A SYN is due (first or retransmitted).
+    SynDue,
+    SynSent,
+    Established,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Recovery {
+    Reno,
+    NewReno,
+    Sack,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct SenderStats {
+    /// Data segments sent, retransmissions included.
+    pub segments_sent: u64,
+    pub retransmits: u64,
+    pub timeouts: u64,
+    pub fast_recoveries: u64,
+    pub rtt_samples: u64,
+    pub rtt_sum: f64,
+    pub rtt_min: Option<Time>,
+    pub rtt_max: Option<Time>,
+    pub completed_at: Option<Time>,
+    /// Times of every congestion event (fast retransmit or timeout).
+    pub congestion_events: Vec<Time>,
+}
+
+/// The timestamp clock: milliseconds since the start of the run (RFC 7323 §5.4
+/// allows 1 ms to 1 s per tick).
+pub fn ts_clock(now: Time) -> u32 {
+    (now / NS_PER_MS) as u32
+}
+
+pub struct TcpSender {
+    spec: TcpSpec,
+    mode: Recovery,
+    cc: Box<dyn CongestionControl>,
+    state: State,
+    w: Window,
+    rtt: RttEstimator,
+    board: Scoreboard,
+    snd_una: u64,
+    snd_nxt: u64,
+    snd_max: u64,
+    rwnd: u64,
+    /// Total payload bytes the application will write (None: unbounded).
+    app_limit: Option<u64>,
+    dupacks: u32,
+    in_recovery: bool,
+    ca_state: CaState,
+    /// RFC 6582 `recover` (exclusive: first sequence number not yet sent at the event).
+    recover: u64,
+    /// RFC 6675 HighRxt (exclusive end of the highest retransmission).
+    high_rxt: u64,
+    partial_acks: u32,
+    /// A retransmission to send at once, outside the window check.
+    rtx_now: Option<u64>,
+    rto_deadline: Option<Time>,
+    syn_sent_at: Time,
+    syn_retransmitted: bool,
+    ts_recent: u32,
+    pub stats: SenderStats,
+    /// (time, cwnd, ssthresh) at every change, when the spec asks for it.
+    pub cwnd_trace: Vec<(Time, u64, u64)>,
+}
+
+impl TcpSender {
+    pub fn new(spec: TcpSpec, cc: Box<dyn CongestionControl>, app_limit: Option<u64>) -> Self {
+        let mode = if spec.sack {
+            Recovery::Sack
+        } else if spec.cc == CcAlgo::Reno {
+            Recovery::Reno
+        } else {
+            Recovery::NewReno
+        };
+        let mss = spec.mss as u64;
+        let rtt = RttEstimator::new(spec.initial_rto, spec.min_rto, spec.max_rto);
+        TcpSender {
+            mode,
+            cc,
+            state: State::Idle,
+            w: Window { cwnd: spec.initial_window as u64 * mss, ssthresh: u64::MAX / 2, mss },
+            rtt,
+            board: Scoreboard::default(),
+            snd_una: 0,
+            snd_nxt: 0,
+            snd_max: 0,
+            rwnd: mss,
+            app_limit,
+            dupacks: 0,
+            in_recovery: false,
+            ca_state: CaState::Open,
+            recover: 0,
+            high_rxt: 0,
+            partial_acks: 0,
+            rtx_now: None,
+            rto_deadline: None,
+            syn_sent_at: 0,
+            syn_retransmitted: false,
+            ts_recent: 0,
+            stats: SenderStats::default(),
+            cwnd_trace: Vec::new(),
+            spec,
+        }
+    }
+
+    pub fn cwnd(&self) -> u64 {
+        self.w.cwnd
+    }
+    pub fn ssthresh(&self) -> u64 {
+        self.w.ssthresh
+    }
+    pub fn srtt(&self) -> Option<Time> {
+        self.rtt.srtt()
+    }
+    /// Payload bytes acknowledged so far.
+    pub fn bytes_acked(&self) -> u64 {
+        self.snd_una.saturating_sub(1)
+    }
+    pub fn is_established(&self) -> bool {
+        self.state == State::Established
+    }
+
+    /// The application opens the connection.
+    pub fn start(&mut self) {
+        if self.state == State::Idle {
+            self.state = State::SynDue;
+        }
+    }
+
+    /// The application stops writing: no new data beyond what has been sent.
+    pub fn stop(&mut self) {
+        let written = self.snd_max.saturating_sub(1);
+        self.app_limit = Some(self.app_limit.map_or(written, |l| l.min(written)));
+    }
+
+    /// When the sender next needs `on_timer`.
+    pub fn deadline(&self) -> Option<Time> {
+        self.rto_deadline
+    }
+
+    fn trace(&mut self, now: Time) {
+        if self.spec.trace_cwnd {
+            self.cwnd_trace.push((now, self.w.cwnd, self.w.ssthresh));
+        }
+    }
+
+    fn set_state(&mut self, now: Time, to: CaState) {
+        if self.ca_state != to {
+            self.cc.on_state_change(now, self.ca_state, to);
+            self.ca_state = to;
+        }
+    }
+
+    fn header(&self, now: Time, seq: u64, len: u32) -> TcpHeader {
+        TcpHeader {
+            seq,
+            ack: 1,
+            len,
+            flags: TcpFlags(TcpFlags::ACK),
+            wnd: 65_535,
+            ts: self.spec.timestamps.then(|| (ts_clock(now), self.ts_recent)),
+            ..Default::default()
+        }
+    }
+
+    fn arm_if_idle(&mut self, now: Time) {
+        if self.rto_deadline.is_none() {
+            self.rto_deadline = Some(now + self.rtt.rto());
+        }
+    }
+
+    fn restart_timer(&mut self, now: Time) {
+        self.rto_deadline = if self.snd_una < self.snd_max { Some(now + self.rtt.rto()) } else { None };
+    }
+
+    fn app_available(&self) -> bool {
+        match self.app_limit {
+            Some(l) => self.snd_max.saturating_sub(1) < l,
+            None => true,
+        }
+    }
+
+    fn take_sample(&mut self, now: Time, r: Time) {
+        self.rtt.sample(r);
+        self.cc.on_rtt_sample(now, r);
+        let s = &mut self.stats;
+        s.rtt_samples += 1;
+        s.rtt_sum += r as f64;
+        s.rtt_min = Some(s.rtt_min.map_or(r, |m| m.min(r)));
+        s.rtt_max = Some(s.rtt_max.map_or(r, |m| m.max(r)));
+    }
+
+    /// The next segment to send now, if any. Call until it returns None.
+    pub fn poll(&mut self, now: Time) -> Option<TcpHeader> {
+        match self.state {
+            State::Idle | State::SynSent => None,
+            State::SynDue => {
+                self.state = State::SynSent;
+                self.syn_sent_at = now;
+                self.snd_max = 1;
+                self.rto_deadline = Some(now + self.rtt.rto());
+                let mut h = self.header(now, 0, 0);
+                h.flags = TcpFlags(TcpFlags::SYN);
+                h.ack = 0;
+                h.syn_opts = Some(SynOptions { mss: self.spec.mss as u16, sack_permitted: self.spec.sack, wscale: 0 });
+                Some(h)
+            }
+            State::Established => self.poll_data(now),
+        }
+    }
+
+    fn poll_data(&mut self, now: Time) -> Option<TcpHeader> {
+        if let Some(seq) = self.rtx_now.take() {
+            if let Some(i) = self.board.index_of(seq) {
+                return Some(self.retransmit(now, i));
+            }
+        }
+        if self.mode == Recovery::Sack && self.in_recovery {
+            let pipe = self.board.pipe(self.high_rxt);
+            if self.w.cwnd < pipe + self.w.mss {
+                return None;
+            }
+            return match self.board.next_seg(self.high_rxt, self.app_available()) {
+                Next::Retransmit(i) => Some(self.retransmit(now, i)),
+                Next::NewData => self.send_new(now, u64::MAX),
+                Next::Nothing => None,
+            };
+        }
+        let win = self.w.cwnd.min(self.rwnd);
+        // Go-back-N after a timeout: resend what lies between snd_nxt and snd_max.
+        while self.snd_nxt < self.snd_max {
+            let i = self.board.index_of(self.snd_nxt)?;
+            let seg = self.board.segs[i];
+            if seg.sacked {
+                self.snd_nxt = seg.end();
+                continue;
+            }
+            let flight = self.snd_nxt - self.snd_una;
+            if flight > 0 && flight + seg.len as u64 > win {
+                return None;
+            }
+            self.snd_nxt = seg.end();
+            return Some(self.retransmit(now, i));
+        }
+        self.send_new(now, win)
+    }
+
+    fn send_new(&mut self, now: Time, win: u64) -> Option<TcpHeader> {
+        if !self.app_available() {
+            return None;
+        }
+        let left = self.app_limit.map_or(u64::MAX, |l| l - (self.snd_max - 1));
+        let mut len = left.min(self.w.mss);
+        let flight = self.snd_max - self.snd_una;
+        if win != u64::MAX {
+            if flight + len > win {
+                // Send a short segment only to get a stalled connection going.
+                if flight > 0 || win == 0 {
+                    return None;
+                }
+                len = win;
+            }
+            // Never exceed the receiver's window, even in SACK recovery.
+        }
+        if self.snd_max + len > self.snd_una + self.rwnd && flight > 0 {
+            return None;
+        }
+        let seq = self.snd_max;
+        self.board.segs.push_back(Seg { seq, len: len as u32, sent_at: now, retx: false, sacked: false, lost: false });
+        self.snd_max += len;
+        self.snd_nxt = self.snd_max;
+        self.stats.segments_sent += 1;
+        self.arm_if_idle(now);
+        Some(self.header(now, seq, len as u32))
+    }
+
+    fn retransmit(&mut self, now: Time, i: usize) -> TcpHeader {
+        let s = &mut self.board.segs[i];
+        s.retx = true;
+        s.sent_at = now;
+        let (seq, len, end) = (s.seq, s.len, s.end());
+        self.high_rxt = self.high_rxt.max(end);
+        self.stats.segments_sent += 1;
+        self.stats.retransmits += 1;
+        self.arm_if_idle(now);
+        self.header(now, seq, len)
+    }
+
+    /// A segment from the receiver (SYN-ACK or ACK).
+    pub fn on_segment(&mut self, now: Time, h: &TcpHeader) {
+        if let Some((tsval, _)) = h.ts {
+            self.ts_recent = tsval;
+        }
+        if self.state == State::SynSent && h.flags.has(TcpFlags::SYN) {
+            self.on_syn_ack(now, h);
+            return;
+        }
+        if self.state != State::Established || h.ack > self.snd_max {
+            return;
+        }
+        if self.mode == Recovery::Sack && self.board.apply_sack(h.sack.iter().filter(|b| b.1 > h.ack)) > 0 {
+            // IsLost depends only on what is SACKed above a segment: refresh it
+            // whenever that changes, in recovery or not.
+            self.board.update_lost(self.spec.dupack_threshold, self.w.mss);
+        }
+        if h.ack > self.snd_una {
+            self.on_new_ack(now, h);
+        } else if h.ack == self.snd_una && h.len == 0 && h.wnd == self.rwnd && self.snd_max > self.snd_una {
+            self.on_dupack(now, h);
+        }
+        self.rwnd = h.wnd;
+    }
+
+    fn on_syn_ack(&mut self, now: Time, h: &TcpHeader) {
+        if !self.syn_retransmitted {
+            self.take_sample(now, now - self.syn_sent_at);
+        }
+        self.state = State::Established;
+        self.snd_una = 1;
+        self.snd_nxt = 1;
+        self.snd_max = 1;
+        self.recover = 1;
+        self.high_rxt = 1;
+        self.rwnd = h.wnd;
+        if self.syn_retransmitted {
+            self.w.cwnd = self.w.mss;
+        }
+        self.rto_deadline = None;
+        self.trace(now);
+    }
+
+    fn on_new_ack(&mut self, now: Time, h: &TcpHeader) {
+        let acked = h.ack - self.snd_una;
+        let prior_in_flight = self.snd_max - self.snd_una;
+        let mut sample = None;
+        if let Some((sent_at, any_retx)) = self.board.ack_through(h.ack) {
+            if !any_retx {
+                sample = Some(now - sent_at);
+            } else if let (true, Some((_, tsecr))) = (self.spec.timestamps, h.ts) {
+                // RFC 7323 §4.1: TSecr measures retransmitted segments unambiguously.
+                sample = Some((now - (tsecr as u64 * NS_PER_MS)).max(1));
+            }
+        }
+        if let Some(r) = sample {
+            self.take_sample(now, r);
+        }
+        self.snd_una = h.ack;
+        self.snd_nxt = self.snd_nxt.max(self.snd_una);
+        let mut restart = true;
+        if self.in_recovery {
+            if h.ack >= self.recover {
+                self.exit_recovery(now);
+            } else {
+                self.partial_ack(now, acked, &mut restart);
+            }
+        } else {
+            self.dupacks = 0;
+            if self.ca_state == CaState::Loss && h.ack >= self.recover {
+                self.set_state(now, CaState::Open);
+            }
+            self.cc.on_ack(&mut self.w, &Ack { now, bytes_acked: acked, prior_in_flight, rtt: sample });
+            self.trace(now);
+        }
+        if restart {
+            // RFC 6298 §5.2, §5.3.
+            self.restart_timer(now);
+        }
+        if let (Some(l), None) = (self.app_limit, self.stats.completed_at) {
+            if self.snd_una > l {
+                self.stats.completed_at = Some(now);
+            }
+        }
+    }
+
+    fn partial_ack(&mut self, now: Time, acked: u64, restart: &mut bool) {
+        match self.mode {
+            // RFC 5681 §3.2 step 6: the first new ACK ends fast recovery.
+            Recovery::Reno => self.exit_recovery(now),
+            // RFC 6582 §3.2 step 5: retransmit the first unacknowledged
+            // segment, deflate by the amount acked, add back one SMSS if that
+            // was at least one SMSS; reset the timer on the first partial ACK only.
+            Recovery::NewReno => {
+                self.rtx_now = Some(self.snd_una);
+                self.w.cwnd = self.w.cwnd.saturating_sub(acked);
+                if acked >= self.w.mss {
+                    self.w.cwnd += self.w.mss;
+                }
+                self.w.cwnd = self.w.cwnd.max(self.w.mss);
+                self.partial_acks += 1;
+                *restart = self.partial_acks == 1;
+                self.trace(now);
+            }
+            // RFC 6675: the scoreboard and pipe carry on.
+            Recovery::Sack => {}
+        }
+    }
+
+    fn exit_recovery(&mut self, now: Time) {
+        self.in_recovery = false;
+        self.dupacks = 0;
+        match self.mode {
+            // RFC 6582 §3.2 step 3, option (1): cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS).
+            Recovery::NewReno => {
+                let flight = self.snd_max - self.snd_una;
+                self.w.cwnd = self.w.ssthresh.min(flight.max(self.w.mss) + self.w.mss);
+            }
+            Recovery::Reno | Recovery::Sack => self.w.cwnd = self.w.ssthresh,
+        }
+        self.set_state(now, CaState::Open);
+        self.trace(now);
+    }
+
+    fn on_dupack(&mut self, now: Time, _h: &TcpHeader) {
+        self.dupacks += 1;
+        if self.in_recovery {
+            if self.mode != Recovery::Sack {
+                // RFC 5681 §3.2 step 4: inflate by one SMSS per duplicate ACK.
+                self.w.cwnd += self.w.mss;
+            }
+            return;
+        }
+        let lost_head = self.mode == Recovery::Sack && self.board.segs.front().is_some_and(|s| s.lost);
+        if self.dupacks < self.spec.dupack_threshold && !lost_head {
+            return;
+        }
+        // RFC 6582 §3.2 step 1 (and RFC 6675's RecoveryPoint): no second
+        // reduction for losses from the window that was already reduced.
+        if self.mode != Recovery::Reno && self.snd_una < self.recover {
+            return;
+        }
+        self.enter_recovery(now);
+    }
+
+    /// FlightSize for RFC 5681 eq. (4), bounded by the window that was in force
+    /// (during recovery the un-inflated one, ssthresh), as Linux and ns-2 bound
+    /// it: after a long NewReno recovery snd_max − snd_una also counts data the
+    /// receiver holds out of order, and halving that would set ssthresh far
+    /// above what the path carried.
+    fn flight_for_ssthresh(&self) -> u64 {
+        let window = if self.in_recovery { self.w.ssthresh } else { self.w.cwnd };
+        (self.snd_max - self.snd_una).min(window)
+    }
+
+    fn enter_recovery(&mut self, now: Time) {
+        let flight = self.flight_for_ssthresh();
+        self.w.ssthresh = self.cc.ssthresh(&self.w, flight, CongestionEvent::FastRetransmit, now);
+        self.recover = self.snd_max;
+        self.in_recovery = true;
+        self.partial_acks = 0;
+        self.stats.fast_recoveries += 1;
+        self.stats.congestion_events.push(now);
+        self.w.cwnd = match self.mode {
+            // RFC 6675 §5 step 4.2: cwnd = ssthresh; pipe governs sending.
+            Recovery::Sack => self.w.ssthresh,
+            // RFC 5681 §3.2 step 3: inflate by the segments that left the network.
+            _ => self.w.ssthresh + self.spec.dupack_threshold as u64 * self.w.mss,
+        };
+        self.high_rxt = self.snd_una;
+        self.rtx_now = Some(self.snd_una);
+        self.set_state(now, CaState::Recovery);
+        self.trace(now);
+    }
+
+    /// The retransmission timer may have expired.
+    pub fn on_timer(&mut self, now: Time) {
+        match self.rto_deadline {
+            Some(d) if d <= now => {}
+            _ => return,
+        }
+        self.rto_deadline = None;
+        if self.state == State::SynSent {
+            self.syn_retransmitted = true;
+            self.rtt.on_timeout();
+            self.stats.timeouts += 1;
+            self.state = State::SynDue;
+            return;
+        }
+        if self.snd_una >= self.snd_max {
+            return;
+        }
+        self.stats.timeouts += 1;
+        self.stats.congestion_events.push(now);
+        let flight = self.flight_for_ssthresh();
+        // RFC 5681 §3.1: hold ssthresh if this segment was already retransmitted by the timer.
+        if self.rtt.backoff() == 0 {
+            self.w.ssthresh = self.cc.ssthresh(&self.w, flight, CongestionEvent::Timeout, now);
+        }
+        self.w.cwnd = self.w.mss;
+        self.in_recovery = false;
+        self.dupacks = 0;
+        self.rtx_now = None;
+        self.recover = self.snd_max;
+        self.high_rxt = self.snd_una;
+        if self.mode == Recovery::Sack {
+            self.board.clear_sacks();
+        }
+        self.snd_nxt = self.snd_una;
+        self.rtt.on_timeout();
+        self.rto_deadline = Some(now + self.rtt.rto());
+        self.set_state(now, CaState::Loss);
+        self.trace(now);
+    }
+}
+
+#[cfg(test)]
+#[path = "sender_tests.rs"]
+mod tests;

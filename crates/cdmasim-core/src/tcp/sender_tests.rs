@@ -1,0 +1,110 @@
+//! Stories for the sender, driven by hand-written ACKs: ten segments go out,
+//! segments 2 and 5 (0-based) are lost, and the receiver's ACKs come back.
+
+use super::*;
+use crate::net::packet::SackBlocks;
+use crate::tcp::cc;
+
+const MSS: u64 = 100;
+const WND: u64 = 100_000;
+
+fn sender(cc_algo: CcAlgo, sack: bool) -> TcpSender {
+    let spec = TcpSpec { cc: cc_algo, sack, mss: MSS as u32, initial_window: 10, ..Default::default() };
+    let mut s = TcpSender::new(spec.clone(), cc::by_name(spec.cc), None);
+    s.start();
+    let syn = s.poll(0).unwrap();
+    assert!(syn.flags.has(TcpFlags::SYN));
+    s.on_segment(10, &TcpHeader { flags: TcpFlags(TcpFlags::SYN | TcpFlags::ACK), ack: 1, wnd: WND, ..Default::default() });
+    s
+}
+
+fn drain(s: &mut TcpSender, now: Time) -> Vec<u64> {
+    std::iter::from_fn(|| s.poll(now)).map(|h| (h.seq - 1) / MSS).collect()
+}
+
+fn ack(s: &mut TcpSender, now: Time, upto_seg: u64, sacked: &[(u64, u64)]) {
+    let mut sack = SackBlocks::default();
+    for &(a, b) in sacked.iter().take(4) {
+        sack.push((1 + a * MSS, 1 + b * MSS));
+    }
+    s.on_segment(now, &TcpHeader { ack: 1 + upto_seg * MSS, wnd: WND, flags: TcpFlags(TcpFlags::ACK), sack, ..Default::default() });
+}
+
+/// ACKs for segments 0..10 with 2 and 5 lost: acks through 2, then duplicates.
+fn first_round(s: &mut TcpSender, t: Time) -> Vec<u64> {
+    assert_eq!(drain(s, t), (0..10).collect::<Vec<_>>());
+    let mut sent = Vec::new();
+    ack(s, t + 100, 1, &[]);
+    ack(s, t + 101, 2, &[]);
+    sent.extend(drain(s, t + 101));
+    // Segments 3, 4, 6, 7, 8, 9 arrive: six duplicate ACKs for 2.
+    let arrived = [3, 4, 6, 7, 8, 9];
+    for (i, seg) in arrived.iter().enumerate() {
+        let blocks: Vec<(u64, u64)> = if *seg < 5 { vec![(3, seg + 1)] } else { vec![(6, seg + 1), (3, 5)] };
+        ack(s, t + 102 + i as u64, 2, &blocks);
+        sent.extend(drain(s, t + 102 + i as u64));
+    }
+    sent
+}
+
+#[test]
+fn newreno_repairs_both_losses_in_one_recovery() {
+    let mut s = sender(CcAlgo::NewReno, false);
+    let sent = first_round(&mut s, 20);
+    // Slow start sent 11 and 12..13 on the two new ACKs; the third duplicate
+    // ACK retransmits segment 2 (RFC 6582 step 2).
+    assert!(sent.contains(&2), "fast retransmit of segment 2: {sent:?}");
+    assert_eq!(s.stats.fast_recoveries, 1);
+    // Segment 2 arrives: a partial ACK up to the second hole, 5.
+    ack(&mut s, 300, 5, &[]);
+    assert_eq!(drain(&mut s, 300).first(), Some(&5), "partial ACK retransmits the next hole at once");
+    assert!(s.in_recovery, "NewReno stays in recovery after a partial ACK");
+    // Segment 5 arrives: everything up to `recover` is acknowledged.
+    let recover = s.recover;
+    s.on_segment(400, &TcpHeader { ack: recover, wnd: WND, flags: TcpFlags(TcpFlags::ACK), ..Default::default() });
+    assert!(!s.in_recovery);
+    assert_eq!(s.stats.fast_recoveries, 1, "one window, one reduction");
+    assert_eq!(s.stats.retransmits, 2);
+    assert_eq!(s.stats.timeouts, 0);
+    // ssthresh = FlightSize/2 at the event: 12 segments outstanding (2..13) → 6.
+    assert_eq!(s.ssthresh(), 6 * MSS);
+}
+
+#[test]
+fn reno_leaves_recovery_on_the_partial_ack() {
+    let mut s = sender(CcAlgo::Reno, false);
+    first_round(&mut s, 20);
+    ack(&mut s, 300, 5, &[]);
+    assert!(!s.in_recovery, "Reno ends fast recovery on the first new ACK");
+    assert_eq!(s.cwnd(), s.ssthresh());
+    // Segment 5 is not retransmitted at once: Reno needs three more duplicates (or the RTO).
+    assert!(!drain(&mut s, 300).contains(&5));
+}
+
+#[test]
+fn sack_retransmits_both_holes_within_one_round_trip() {
+    let mut s = sender(CcAlgo::NewReno, true);
+    let sent = first_round(&mut s, 20);
+    // With SACK, IsLost(5) holds once three segments above it are SACKed (6, 7, 8),
+    // and NextSeg picks it as soon as pipe allows, before any partial ACK.
+    let pos2 = sent.iter().position(|x| *x == 2).expect("2 retransmitted");
+    let pos5 = sent.iter().position(|x| *x == 5).expect("5 retransmitted before the partial ACK");
+    assert!(pos2 < pos5);
+    assert_eq!(s.stats.fast_recoveries, 1);
+}
+
+#[test]
+fn timeout_goes_back_to_one_segment_and_backs_off() {
+    let mut s = sender(CcAlgo::NewReno, false);
+    assert_eq!(drain(&mut s, 20).len(), 10);
+    let d = s.deadline().expect("RTO armed");
+    s.on_timer(d);
+    assert_eq!(s.cwnd(), MSS);
+    assert_eq!(drain(&mut s, d), vec![0], "go-back-N from snd_una, one segment");
+    let d2 = s.deadline().unwrap();
+    assert_eq!(d2 - d, 2 * (d - 20), "RTO doubled (RFC 6298 §5.5)");
+    // Karn: the ACK of a retransmitted segment gives no RTT sample.
+    let samples = s.stats.rtt_samples;
+    ack(&mut s, d + 50, 1, &[]);
+    assert_eq!(s.stats.rtt_samples, samples);
+}

@@ -1,0 +1,25 @@
+"""Conservation in every example scenario: every packet sent is delivered,
+dropped with a recorded reason, or still in the network at the end."""
+
+from pathlib import Path
+
+import pytest
+
+import cdmasim
+
+EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.toml"))
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
+def test_every_packet_is_accounted_for(path):
+    s = cdmasim.run(path).summary
+    c = s["conservation"]
+    assert c["sent"] > 0
+    assert c["sent"] == c["delivered"] + c["dropped"] + c["in_network"]
+    # Every drop is in the drop log with a place and a reason, and the
+    # per-queue counters add up to the same total.
+    assert len(s["drops"]) == c["dropped"]
+    assert all(d["reason"] and d["place"] for d in s["drops"])
+    per_queue = sum(sum(q["drops"].values()) for q in s["queues"])
+    no_route = sum(1 for d in s["drops"] if d["reason"] == "no_route")
+    assert per_queue + no_route == c["dropped"]
