@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import cdmasim
-from cdmasim.result import FLOW_COLUMNS, QUEUE_COLUMNS, SERIES_COLUMNS
+from cdmasim.result import DROP_COLUMNS, FLOW_COLUMNS, QUEUE_COLUMNS, SERIES_COLUMNS, TABLES
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -86,6 +86,7 @@ def test_dataframes_have_the_documented_columns():
     r = cdmasim.run(SHORT)
     assert list(r.flows.columns) == FLOW_COLUMNS
     assert list(r.series.columns) == SERIES_COLUMNS
+    assert list(r.drops.columns) == DROP_COLUMNS
     q = list(r.queues.columns)
     assert q[:4] == QUEUE_COLUMNS[:4] and q[-6:] == QUEUE_COLUMNS[4:]
     assert all(c.startswith("drops_") for c in q[4:-6])
@@ -117,7 +118,7 @@ def test_cli_out_writes_files(tmp_path, fmt):
     assert p.returncode == 0, p.stderr
     assert p.stdout == "" and p.stderr == ""
     names = sorted(x.name for x in out.iterdir())
-    assert names == sorted(["summary.json", f"flows.{fmt}", f"queues.{fmt}", f"series.{fmt}"])
+    assert names == sorted(["summary.json"] + [f"{t}.{fmt}" for t in TABLES])
     summary = json.loads((out / "summary.json").read_text())
     assert summary["seed"] == 7 and summary["duration_s"] == 30.0
     import pandas as pd
@@ -131,7 +132,7 @@ def test_cli_out_twice_gives_byte_identical_summary(tmp_path):
     for d in ("a", "b"):
         p = cli("run", str(EXAMPLES / "generic.toml"), "--out", str(tmp_path / d), "--format", "csv", "--quiet", "--seed", "3")
         assert p.returncode == 0, p.stderr
-    for name in ("summary.json", "flows.csv", "queues.csv", "series.csv"):
+    for name in ["summary.json"] + [f"{t}.csv" for t in TABLES]:
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
 
 
@@ -169,3 +170,15 @@ def test_summary_format_units():
     assert fmt_rate(1_234_567) == "1.23 Mb/s"
     assert fmt_rate(163_200) == "163.2 kb/s"
     assert fmt_rate(12) == "12 b/s"
+
+
+def test_summary_table_hides_idle_queues_and_says_so():
+    from cdmasim.summary import format_summary
+
+    q = lambda link, util, drops: {"link": link, "kind": "droptail", "drops": drops, "max_packets": 3, "avg_packets": 1.0, "utilization": util}
+    s = {"seed": 1, "duration_s": 1.0, "events": 1, "flows": [],
+         "queues": [q("busy", 0.9, {}), q("idle", 0.01, {}), q("lossy", 0.0, {"overflow": 2})]}
+    text = format_summary(s)
+    assert "busy" in text and "lossy" in text and "overflow 2" in text
+    assert "idle" not in text.replace("all idle", "")
+    assert "(1 queues with no drops and under 5% utilization not shown)" in text

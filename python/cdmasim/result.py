@@ -8,6 +8,7 @@ Columns (documented in README.md):
           seen, max_packets, max_bytes, avg_packets, avg_bytes, utilization,
           bytes_sent
   series: metric, subject, t_s, value (long format, one row per sample)
+  drops:  t_s, place, reason, flow, sent_s, seq (one row per dropped packet)
 """
 
 import json
@@ -24,13 +25,16 @@ QUEUE_COLUMNS = [
     "utilization", "bytes_sent",
 ]
 SERIES_COLUMNS = ["metric", "subject", "t_s", "value"]
+DROP_COLUMNS = ["t_s", "place", "reason", "flow", "sent_s", "seq"]
+TABLES = ("flows", "queues", "series", "drops")
 
 
 class Result:
-    def __init__(self, summary: dict, series_raw=()):
+    def __init__(self, summary: dict, series_raw=(), drops_json="[]"):
         self.summary = summary
         # (metric, subject, t little-endian f64 bytes, value bytes) per series.
         self._series_raw = list(series_raw)
+        self._drops_json = drops_json
         self._cache = {}
 
     def _cached(self, key, build):
@@ -91,12 +95,23 @@ class Result:
 
         return self._cached("series", build)
 
+    @property
+    def drops(self):
+        def build():
+            import pandas as pd
+
+            rows = json.loads(self._drops_json)
+            df = pd.DataFrame(rows, columns=DROP_COLUMNS)
+            return df.astype({"t_s": "float64", "sent_s": "float64", "seq": "uint64"})
+
+        return self._cached("drops", build)
+
     def summary_json(self) -> str:
         """The summary as stable, pretty JSON (what summary.json holds)."""
         return json.dumps(self.summary, indent=2) + "\n"
 
     def to_dir(self, out, fmt="parquet"):
-        """Write summary.json and the flows, queues and series tables as
+        """Write summary.json and the flows, queues, series and drops tables as
         Parquet (fmt="parquet", via pyarrow) or CSV (fmt="csv") into `out`.
         Returns the list of paths written."""
         from . import InputError
@@ -107,7 +122,7 @@ class Result:
         written = [os.path.join(out, "summary.json")]
         with open(written[0], "w", encoding="utf-8") as f:
             f.write(self.summary_json())
-        for name in ("flows", "queues", "series"):
+        for name in TABLES:
             df = getattr(self, name)
             path = os.path.join(out, f"{name}.{fmt}")
             if fmt == "csv":

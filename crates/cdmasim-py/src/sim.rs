@@ -74,9 +74,10 @@ fn scenario_toml_from_json(json: &str) -> PyResult<String> {
 
 /// Parse, validate and run a scenario.
 ///
-/// Returns `(summary_json, series)`: the RunResult without its series as JSON,
-/// and a list of `(metric, subject, t_bytes, value_bytes)` whose byte strings
-/// are little-endian float64 arrays (for numpy.frombuffer).
+/// Returns `(summary_json, series, drops_json)`: the RunResult without its
+/// series and drop log as JSON; a list of `(metric, subject, t_bytes,
+/// value_bytes)` whose byte strings are little-endian float64 arrays (for
+/// numpy.frombuffer); and the drop log as a JSON array, parsed only if asked for.
 /// `progress(now_s, horizon_s)` is called at most every 0.2 s of wall time;
 /// returning False stops the run (raised as KeyboardInterrupt).
 #[pyfunction]
@@ -88,7 +89,7 @@ fn run_scenario(
     seed_override: Option<u64>,
     pcap_dir: Option<PathBuf>,
     progress: Option<PyObject>,
-) -> PyResult<(String, Py<PyList>)> {
+) -> PyResult<(String, Py<PyList>, String)> {
     let mut spec = parse(py, text, path)?;
     if let Some(seed) = seed_override {
         spec.seed = seed;
@@ -142,10 +143,14 @@ fn f64_bytes(xs: &[f64]) -> Vec<u8> {
     xs.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-fn convert(py: Python<'_>, mut result: RunResult) -> PyResult<(String, Py<PyList>)> {
-    // The summary keeps RunResult's field order; Python drops the emptied "series".
+fn convert(py: Python<'_>, mut result: RunResult) -> PyResult<(String, Py<PyList>, String)> {
+    // The summary keeps RunResult's field order; Python drops the emptied
+    // "series" and "drops", which can be long and travel separately.
     let series = std::mem::take(&mut result.series);
-    let summary = serde_json::to_string(&result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    let drops = std::mem::take(&mut result.drops);
+    let json_err = |e: serde_json::Error| PyRuntimeError::new_err(e.to_string());
+    let summary = serde_json::to_string(&result).map_err(json_err)?;
+    let drops = serde_json::to_string(&drops).map_err(json_err)?;
     let items: Vec<Bound<'_, PyTuple>> = series
         .iter()
         .map(|s| {
@@ -160,7 +165,7 @@ fn convert(py: Python<'_>, mut result: RunResult) -> PyResult<(String, Py<PyList
             )
         })
         .collect();
-    Ok((summary, PyList::new_bound(py, items).unbind()))
+    Ok((summary, PyList::new_bound(py, items).unbind(), drops))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
