@@ -182,3 +182,36 @@ def test_summary_table_hides_idle_queues_and_says_so():
     assert "busy" in text and "lossy" in text and "overflow 2" in text
     assert "idle" not in text.replace("all idle", "")
     assert "(1 queues with no drops and under 5% utilization not shown)" in text
+
+
+LONG = SHORT.replace('duration = "3s"', 'duration = "3600s"').replace('"2Mbps"', '"200Mbps"')
+
+
+def test_ctrl_c_stops_a_long_run_with_one_line(tmp_path):
+    import signal
+    import time
+
+    (tmp_path / "long.toml").write_text(LONG)
+    p = subprocess.Popen([sys.executable, "-m", "cdmasim.cli", "run", str(tmp_path / "long.toml")],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)  # well into the run (an hour of 200 Mb/s takes far longer)
+    t = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    # The core checks for signals every 0.2 s of wall time.
+    assert time.monotonic() - t < 5
+    assert p.returncode == 130, err
+    assert err == "cdmasim: interrupted\n" and out == ""
+
+
+def test_progress_callback_is_called_and_can_stop_a_long_run():
+    calls = []
+
+    def progress(now, horizon):
+        calls.append((now, horizon))
+        return len(calls) < 2
+
+    with pytest.raises(KeyboardInterrupt):
+        cdmasim.run(LONG, progress=progress)
+    assert len(calls) == 2
+    assert calls[0][0] < calls[1][0] < calls[1][1] == 3600.0
