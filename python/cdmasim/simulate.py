@@ -82,7 +82,8 @@ def run(scenario, seed=None, pcap_dir=None, progress=False):
     newline or '=' is TOML text, any other str is a path (pass a pathlib.Path
     to force a path).
 
-    seed: overrides [simulation].seed. pcap_dir: write one pcap per link there.
+    seed: overrides [simulation].seed. pcap_dir: write pcap captures there
+    (one per pair of adjacent nodes, both directions).
     progress: False, True (a bar on stderr when it is a terminal), or a callable
     progress(now_s, horizon_s) that may return False to stop the run.
     Returns a cdmasim.result.Result. Raises ScenarioError (an InputError) on a
