@@ -30,11 +30,13 @@ TABLES = ("flows", "queues", "series", "drops")
 
 
 class Result:
-    def __init__(self, summary: dict, series_raw=(), drops_json="[]"):
+    def __init__(self, summary: dict, series_raw=(), text=None):
         self.summary = summary
+        # The core's pretty JSON of `summary`, written out as it is: encoding
+        # with indent= runs Python's slow pure-Python encoder.
+        self._text = text
         # (metric, subject, t little-endian f64 bytes, value bytes) per series.
         self._series_raw = list(series_raw)
-        self._drops_json = drops_json
         self._cache = {}
 
     def _cached(self, key, build):
@@ -100,14 +102,15 @@ class Result:
         def build():
             import pandas as pd
 
-            rows = json.loads(self._drops_json)
-            df = pd.DataFrame(rows, columns=DROP_COLUMNS)
+            df = pd.DataFrame(self.summary.get("drops", []), columns=DROP_COLUMNS)
             return df.astype({"t_s": "float64", "sent_s": "float64", "seq": "uint64"})
 
         return self._cached("drops", build)
 
     def summary_json(self) -> str:
         """The summary as stable, pretty JSON (what summary.json holds)."""
+        if self._text is not None:
+            return self._text + "\n"
         return json.dumps(self.summary, indent=2) + "\n"
 
     def to_dir(self, out, fmt="parquet"):

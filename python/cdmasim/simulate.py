@@ -108,7 +108,7 @@ def run(scenario, seed=None, pcap_dir=None, progress=False):
         progress = None
     core = _core()
     try:
-        summary_json, series, drops_json = core.run_scenario(text, shown, seed, pcap_dir, progress)
+        summary_json, series = core.run_scenario(text, shown, seed, pcap_dir, progress)
     except core.ScenarioError as e:
         raise _translate(e, shown) from None
     except OSError as e:
@@ -117,8 +117,4 @@ def run(scenario, seed=None, pcap_dir=None, progress=False):
     finally:
         if bar is not None:
             bar.close()
-    summary = json.loads(summary_json)
-    # Delivered separately: series as arrays, the drop log as lazy JSON.
-    summary.pop("series", None)
-    summary.pop("drops", None)
-    return Result(summary, series, drops_json)
+    return Result(json.loads(summary_json), series, text=summary_json)

@@ -74,10 +74,9 @@ fn scenario_toml_from_json(json: &str) -> PyResult<String> {
 
 /// Parse, validate and run a scenario.
 ///
-/// Returns `(summary_json, series, drops_json)`: the RunResult without its
-/// series and drop log as JSON; a list of `(metric, subject, t_bytes,
-/// value_bytes)` whose byte strings are little-endian float64 arrays (for
-/// numpy.frombuffer); and the drop log as a JSON array, parsed only if asked for.
+/// Returns `(summary_json, series)`: the RunResult without its series as
+/// pretty JSON, and a list of `(metric, subject, t_bytes, value_bytes)` whose
+/// byte strings are little-endian float64 arrays (for numpy.frombuffer).
 /// `progress(now_s, horizon_s)` is called at most every 0.2 s of wall time;
 /// returning False stops the run (raised as KeyboardInterrupt).
 #[pyfunction]
@@ -89,7 +88,7 @@ fn run_scenario(
     seed_override: Option<u64>,
     pcap_dir: Option<PathBuf>,
     progress: Option<PyObject>,
-) -> PyResult<(String, Py<PyList>, String)> {
+) -> PyResult<(String, Py<PyList>)> {
     let mut spec = parse(py, text, path)?;
     if let Some(seed) = seed_override {
         spec.seed = seed;
@@ -143,14 +142,11 @@ fn f64_bytes(xs: &[f64]) -> Vec<u8> {
     xs.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-fn convert(py: Python<'_>, mut result: RunResult) -> PyResult<(String, Py<PyList>, String)> {
-    // The summary keeps RunResult's field order; Python drops the emptied
-    // "series" and "drops", which can be long and travel separately.
+fn convert(py: Python<'_>, mut result: RunResult) -> PyResult<(String, Py<PyList>)> {
+    // The summary keeps RunResult's field order, pretty-printed here (fast)
+    // so that Python can write it out as it is; the series go as arrays.
     let series = std::mem::take(&mut result.series);
-    let drops = std::mem::take(&mut result.drops);
-    let json_err = |e: serde_json::Error| PyRuntimeError::new_err(e.to_string());
-    let summary = serde_json::to_string(&result).map_err(json_err)?;
-    let drops = serde_json::to_string(&drops).map_err(json_err)?;
+    let summary = serde_json::to_string_pretty(&result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
     let items: Vec<Bound<'_, PyTuple>> = series
         .iter()
         .map(|s| {
@@ -165,7 +161,7 @@ fn convert(py: Python<'_>, mut result: RunResult) -> PyResult<(String, Py<PyList
             )
         })
         .collect();
-    Ok((summary, PyList::new_bound(py, items).unbind(), drops))
+    Ok((summary, PyList::new_bound(py, items).unbind()))
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {

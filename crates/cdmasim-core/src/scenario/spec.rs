@@ -132,6 +132,9 @@ pub struct TcpSpec {
     pub max_rto: Time,
     /// Duplicate ACKs that trigger fast retransmit.
     pub dupack_threshold: u32,
+    /// Limited Transmit (RFC 3042): a new segment on each of the first two
+    /// duplicate ACKs, so that small windows still reach fast retransmit.
+    pub limited_transmit: bool,
     /// Record cwnd and ssthresh every time they change.
     pub trace_cwnd: bool,
 }
@@ -150,6 +153,7 @@ impl Default for TcpSpec {
             initial_rto: crate::engine::NS_PER_SEC,
             max_rto: 60 * crate::engine::NS_PER_SEC,
             dupack_threshold: 3,
+            limited_transmit: true,
             trace_cwnd: false,
         }
     }

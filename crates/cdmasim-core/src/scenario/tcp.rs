@@ -18,6 +18,7 @@ pub(crate) const TCP_KEYS: &[&str] = &[
     "initial_rto",
     "max_rto",
     "dupack_threshold",
+    "limited_transmit",
     "trace_cwnd",
 ];
 
@@ -79,6 +80,7 @@ pub(crate) fn parse_tcp(v: &Val) -> Res<TcpSpec> {
         initial_rto,
         max_rto,
         dupack_threshold,
+        limited_transmit: t.or("limited_transmit", d.limited_transmit, |v| v.bool())?,
         trace_cwnd: t.or("trace_cwnd", d.trace_cwnd, |v| v.bool())?,
     })
 }

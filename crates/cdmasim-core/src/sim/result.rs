@@ -14,7 +14,9 @@ pub struct RunResult {
     pub flows: Vec<FlowResult>,
     pub queues: Vec<QueueResult>,
     pub conservation: Conservation,
-    /// Sampled and per-event time series.
+    /// Sampled and per-event time series (left out of the JSON when empty:
+    /// the Python front receives them separately, as arrays).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub series: Vec<Series>,
     /// Every drop: when, where, why, and which flow's packet.
     #[serde(default)]

@@ -8,6 +8,8 @@
 //!   Reno (RFC 5681 §3.2: fast retransmit, fast recovery ends on the first new ACK),
 //!   NewReno (RFC 6582: stay in recovery until `recover` is acknowledged,
 //!   retransmit on each partial ACK), or SACK (RFC 6675: scoreboard, pipe, NextSeg).
+//! - Limited Transmit (RFC 3042), an option on by default as in Linux, ns-2
+//!   and ns-3: the first two duplicate ACKs each let one new segment out.
 //! - Retransmission timer per RFC 6298 with Karn's rule; after it expires,
 //!   go-back-N from snd_una with cwnd = 1 SMSS (RFC 5681 §3.1).
 //! - RTT samples come from per-segment send times of never-retransmitted
@@ -272,7 +274,14 @@ impl TcpSender {
             self.snd_nxt = seg.end();
             return Some(self.retransmit(now, i));
         }
-        self.send_new(now, win)
+        // RFC 3042: while fewer than DupThresh duplicates have come, each of the
+        // first two allows one segment beyond cwnd (not beyond rwnd), cwnd unchanged.
+        let extra = if self.spec.limited_transmit && !self.in_recovery {
+            self.dupacks.min(2) as u64 * self.w.mss
+        } else {
+            0
+        };
+        self.send_new(now, (self.w.cwnd + extra).min(self.rwnd))
     }
 
     fn send_new(&mut self, now: Time, win: u64) -> Option<TcpHeader> {

@@ -9,7 +9,10 @@ const MSS: u64 = 100;
 const WND: u64 = 100_000;
 
 fn sender(cc_algo: CcAlgo, sack: bool) -> TcpSender {
-    let spec = TcpSpec { cc: cc_algo, sack, mss: MSS as u32, initial_window: 10, ..Default::default() };
+    sender_with(TcpSpec { cc: cc_algo, sack, mss: MSS as u32, initial_window: 10, limited_transmit: false, ..Default::default() })
+}
+
+fn sender_with(spec: TcpSpec) -> TcpSender {
     let mut s = TcpSender::new(spec.clone(), cc::by_name(spec.cc), None);
     s.start();
     let syn = s.poll(0).unwrap();
@@ -107,4 +110,29 @@ fn timeout_goes_back_to_one_segment_and_backs_off() {
     let samples = s.stats.rtt_samples;
     ack(&mut s, d + 50, 1, &[]);
     assert_eq!(s.stats.rtt_samples, samples);
+}
+
+#[test]
+fn limited_transmit_turns_a_small_window_loss_into_a_fast_retransmit() {
+    for lt in [false, true] {
+        let spec = TcpSpec { mss: MSS as u32, initial_window: 3, limited_transmit: lt, ..Default::default() };
+        let mut s = sender_with(spec);
+        assert_eq!(drain(&mut s, 20), vec![0, 1, 2]);
+        // Segment 0 is lost; 1 and 2 arrive: two duplicate ACKs.
+        ack(&mut s, 100, 0, &[]);
+        let first = drain(&mut s, 100);
+        ack(&mut s, 101, 0, &[]);
+        let second = drain(&mut s, 101);
+        if !lt {
+            assert!(first.is_empty() && second.is_empty(), "cwnd is full: nothing may go out");
+            continue;
+        }
+        // RFC 3042: one new segment per duplicate, cwnd unchanged.
+        assert_eq!((first, second), (vec![3], vec![4]));
+        assert_eq!(s.cwnd(), 3 * MSS);
+        // Their ACKs are the third duplicate: fast retransmit instead of a timeout.
+        ack(&mut s, 200, 0, &[]);
+        assert_eq!(drain(&mut s, 200).first(), Some(&0));
+        assert_eq!(s.stats.fast_recoveries, 1);
+    }
 }

@@ -1,0 +1,284 @@
+"""The dumbbell scenario and one adapter per simulator (cdmasim, ns-2, ns-3).
+
+Each adapter turns the same `Dumbbell` description into that simulator's
+input, runs it once as a subprocess, and returns a `SimRun`: per-flow goodput
+(payload bytes delivered in order / (duration - flow start)), bottleneck
+drops, the whole-process wall time (time.perf_counter around
+subprocess.run) and the engine-only time the simulator reports.
+
+A simulator that is missing or only a placeholder yields a SimRun with
+`available=False` and a reason; nothing is ever filled in for it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+BENCH = Path(__file__).resolve().parent
+ROOT = BENCH.parent
+NS3_SRC = BENCH / "ns3" / "dumbbell.cc"
+NS3_BIN = BENCH / "build" / "ns3-dumbbell"
+NS2_TCL = BENCH / "ns2" / "dumbbell.tcl"
+ENGINE_PROBE = BENCH / "cdmasim_engine.py"
+
+# ns-3 3.37's pkg-config files carry a broken Cflags line ("-I/usr\;"), so the
+# include path and libraries are spelled out.
+NS3_LIBS = ["ns3-applications", "ns3-internet", "ns3-point-to-point",
+            "ns3-traffic-control", "ns3-network", "ns3-core"]
+
+
+@dataclass(frozen=True)
+class Dumbbell:
+    """The scenario, identical for all three simulators."""
+    flows: int
+    duration_s: float = 60.0
+    spacing_s: float = 0.010
+    bottleneck_mbps: int = 10
+    bottleneck_delay_ms: int = 20
+    access_mbps: int = 100
+    access_delay_ms: int = 1
+    # Packets waiting in the buffer, not counting the one being serialised.
+    bottleneck_buffer_pkts: int = 100
+    access_buffer_pkts: int = 1000
+    mss: int = 1460
+    initial_window: int = 2
+    min_rto_s: float = 1.0
+    # Receiver buffer (advertised window). 16 MiB rather than 1 MB: ns-3 3.37
+    # crashes when a no-SACK sender reaches the receive-window edge during
+    # fast recovery (see README); at this size no flow ever reaches it, and
+    # ns-2 gives identical results with 1 MB or 16 MiB.
+    rcv_buffer_bytes: int = 16 * 1024 * 1024
+    seed: int = 1
+
+    def start_s(self, i: int) -> float:
+        return i * self.spacing_s
+
+
+@dataclass
+class SimRun:
+    sim: str
+    available: bool
+    reason: str = ""
+    goodput_bps: list = field(default_factory=list)
+    bottleneck_drops: Optional[int] = None
+    other_drops: Optional[int] = None
+    engine_s: Optional[float] = None
+    events: Optional[int] = None
+    wall_s: Optional[float] = None
+    extra: dict = field(default_factory=dict)
+
+
+def _timed(cmd: list, cwd: Path = ROOT, timeout: float = 3600) -> tuple:
+    t0 = time.perf_counter()
+    p = subprocess.run(cmd, cwd=cwd, capture_output=True, text=True, timeout=timeout)
+    return p, time.perf_counter() - t0
+
+
+def _last_line(text: str) -> str:
+    lines = [l for l in text.strip().splitlines() if l.strip()]
+    return lines[-1][:200] if lines else ""
+
+
+# --------------------------------------------------------------------- ns-3
+
+def ns3_ready() -> tuple:
+    if not Path("/usr/include/ns3/core-module.h").exists():
+        return False, "ns-3 headers missing (apt-get install libns3-dev)"
+    if shutil.which("g++") is None:
+        return False, "g++ missing"
+    return True, ""
+
+
+def build_ns3(force: bool = False) -> tuple:
+    ok, why = ns3_ready()
+    if not ok:
+        return False, why
+    if NS3_BIN.exists() and not force and NS3_BIN.stat().st_mtime >= NS3_SRC.stat().st_mtime:
+        return True, ""
+    NS3_BIN.parent.mkdir(parents=True, exist_ok=True)
+    cmd = ["g++", "-O2", "-std=c++17", "-I/usr/include", "-o", str(NS3_BIN), str(NS3_SRC)]
+    cmd += ["-l" + lib for lib in NS3_LIBS]
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        return False, "ns-3 build failed: " + _last_line(p.stderr)
+    return True, ""
+
+
+def run_ns3(sc: Dumbbell, extra_args: tuple = ()) -> SimRun:
+    if not NS3_BIN.exists():
+        return SimRun("ns-3", False, "ns-3 program not built")
+    cmd = [str(NS3_BIN), f"--flows={sc.flows}", f"--duration={sc.duration_s}",
+           f"--spacing={sc.spacing_s}", f"--bottleneckQueue={sc.bottleneck_buffer_pkts}",
+           f"--accessQueue={sc.access_buffer_pkts}",
+           f"--bottleneckRate={sc.bottleneck_mbps}Mbps",
+           f"--bottleneckDelay={sc.bottleneck_delay_ms}ms",
+           f"--accessRate={sc.access_mbps}Mbps", f"--accessDelay={sc.access_delay_ms}ms",
+           f"--mss={sc.mss}", f"--rcvBuf={sc.rcv_buffer_bytes}", f"--seed={sc.seed}",
+           f"--ns3::TcpSocket::InitialCwnd={sc.initial_window}",
+           f"--ns3::TcpSocketBase::MinRto=+{sc.min_rto_s}s", *extra_args]
+    p, wall = _timed(cmd)
+    if p.returncode != 0:
+        return SimRun("ns-3", False, f"ns-3 exited {p.returncode}: {_last_line(p.stderr)}",
+                      wall_s=wall)
+    d = json.loads(p.stdout)
+    return SimRun("ns-3", True, goodput_bps=d["goodput_bps"],
+                  bottleneck_drops=d["bottleneck_drops"], other_drops=d["other_drops"],
+                  engine_s=d["engine_s"], events=d["events"], wall_s=wall,
+                  extra={"rx_bytes": d["rx_bytes"], "sender_state": d["sender_state"],
+                         "timeouts": d["timeouts"], "fast_recoveries": d["fast_recoveries"],
+                         "bottleneck_dequeued": d["bottleneck_dequeued"], "args": cmd[1:]})
+
+
+# --------------------------------------------------------------------- ns-2
+
+def ns2_ready() -> tuple:
+    if shutil.which("ns") is None:
+        return False, "ns-2 missing (apt-get install ns2)"
+    return True, ""
+
+
+def run_ns2(sc: Dumbbell) -> SimRun:
+    ok, why = ns2_ready()
+    if not ok:
+        return SimRun("ns-2", False, why)
+    if sc.initial_window != 2 or sc.min_rto_s != 1.0 or sc.mss != 1460:
+        # dumbbell.tcl fixes these three; refuse rather than run a different scenario.
+        return SimRun("ns-2", False, "dumbbell.tcl is written for IW 2, min RTO 1 s, MSS 1460")
+    if (sc.bottleneck_mbps, sc.bottleneck_delay_ms, sc.access_mbps, sc.access_delay_ms) != (10, 20, 100, 1):
+        return SimRun("ns-2", False, "dumbbell.tcl is written for 10Mb/20ms and 100Mb/1ms links")
+    window_pkts = sc.rcv_buffer_bytes // sc.mss
+    cmd = ["ns", str(NS2_TCL), str(sc.flows), repr(sc.duration_s), repr(sc.spacing_s),
+           str(sc.bottleneck_buffer_pkts), str(sc.access_buffer_pkts), str(window_pkts)]
+    p, wall = _timed(cmd)
+    if p.returncode != 0:
+        return SimRun("ns-2", False, f"ns-2 exited {p.returncode}: {_last_line(p.stderr)}",
+                      wall_s=wall)
+    d = json.loads(p.stdout)
+    if d["sink_bytes_unexpected"]:
+        return SimRun("ns-2", False, "TCPSink bytes_ not a multiple of 1500 (+40 SYN)", wall_s=wall)
+    return SimRun("ns-2", True, goodput_bps=d["goodput_bps"],
+                  bottleneck_drops=d["bottleneck_drops"], other_drops=d["other_drops"],
+                  engine_s=d["engine_s"], events=None, wall_s=wall,
+                  extra={"rx_bytes": d["rx_bytes"], "timeouts": d["timeouts"],
+                         "retransmits": d["retransmits"],
+                         "bottleneck_departures": d["bottleneck_departures"]})
+
+
+# ------------------------------------------------------------------ cdmasim
+
+def cdmasim_toml(sc: Dumbbell) -> str:
+    """The scenario in cdmasim's dumbbell preset (keys as specified for the
+    preset; adjust here if the final example differs)."""
+    return f"""\
+preset = "dumbbell"
+
+[simulation]
+duration = "{sc.duration_s:g}s"
+seed = {sc.seed}
+
+[dumbbell]
+flows = {sc.flows}
+bottleneck_rate = "{sc.bottleneck_mbps}Mbps"
+bottleneck_delay = "{sc.bottleneck_delay_ms}ms"
+access_rate = "{sc.access_mbps}Mbps"
+access_delay = "{sc.access_delay_ms}ms"
+start_spacing = "{sc.spacing_s * 1000:g}ms"
+queue = {{ kind = "droptail", limit = "{sc.bottleneck_buffer_pkts}pkt" }}
+access_queue = {{ kind = "droptail", limit = "{sc.access_buffer_pkts}pkt" }}
+
+[dumbbell.tcp]
+cc = "newreno"
+sack = false
+timestamps = false
+mss = "{sc.mss}B"
+initial_window = {sc.initial_window}
+rcv_buffer = "{sc.rcv_buffer_bytes}B"
+delayed_ack = "off"
+min_rto = "{sc.min_rto_s:g}s"
+"""
+
+
+def find_cdmasim(explicit: Optional[str]) -> Optional[str]:
+    if explicit:
+        return explicit
+    venv = ROOT / ".venv" / "bin" / "cdmasim"
+    if venv.exists():
+        return str(venv)
+    return shutil.which("cdmasim")
+
+
+def _cdmasim_python(cli: str) -> str:
+    """The interpreter that belongs to the cdmasim CLI (same venv)."""
+    cand = Path(cli).resolve().parent / "python"
+    return str(cand) if cand.exists() else sys.executable
+
+
+def _flow_goodputs(sc: Dumbbell, flows: list) -> list:
+    out = []
+    for i, f in enumerate(flows):
+        # cdmasim's own goodput_bps divides by (last delivery - start); the
+        # benchmark divides every simulator's bytes by (duration - start).
+        out.append(f["bytes_delivered"] * 8.0 / (sc.duration_s - sc.start_s(i)))
+    return out
+
+
+def run_cdmasim(sc: Dumbbell, cli: Optional[str], workdir: Path, engine: bool = True) -> SimRun:
+    if cli is None:
+        return SimRun("cdmasim", False, "cdmasim not available (no `cdmasim` CLI found)")
+    workdir.mkdir(parents=True, exist_ok=True)
+    path = workdir / f"dumbbell-{sc.flows}.toml"
+    path.write_text(cdmasim_toml(sc))
+    p, wall = _timed([cli, "run", str(path), "--json"])
+    if p.returncode != 0:
+        return SimRun("cdmasim", False,
+                      f"cdmasim not available: `cdmasim run` exited {p.returncode}: "
+                      f"{_last_line(p.stderr)}")
+    try:
+        d = json.loads(p.stdout)
+    except json.JSONDecodeError:
+        return SimRun("cdmasim", False, "cdmasim not available: `run --json` printed no JSON")
+    flows = d.get("flows") or []
+    if not flows or not d.get("events"):
+        return SimRun("cdmasim", False, "cdmasim not available: placeholder result (no flows/events)")
+    if len(flows) != sc.flows:
+        return SimRun("cdmasim", False, f"cdmasim reported {len(flows)} flows, expected {sc.flows}")
+    queues = d.get("queues") or []
+    bneck = [q for q in queues if q.get("link") == "r1-r2"]
+    bdrops = sum(bneck[0].get("drops", {}).values()) if bneck else None
+    odrops = sum(sum(q.get("drops", {}).values()) for q in queues if q.get("link") != "r1-r2")
+    run = SimRun("cdmasim", True, goodput_bps=_flow_goodputs(sc, flows),
+                 bottleneck_drops=bdrops, other_drops=odrops, events=d["events"], wall_s=wall,
+                 extra={"rx_bytes": [f["bytes_delivered"] for f in flows],
+                        "timeouts": [f.get("timeouts") for f in flows],
+                        "bottleneck_queue_found": bool(bneck)})
+    if engine:
+        e = _cdmasim_engine(cli, path)
+        run.engine_s = e.get("engine_s")
+        run.extra["engine_probe"] = e
+    return run
+
+
+def _cdmasim_engine(cli: str, path: Path) -> dict:
+    """Engine-only time: a separate process imports cdmasim and times the
+    run call alone (bench/cdmasim_engine.py)."""
+    p = subprocess.run([_cdmasim_python(cli), str(ENGINE_PROBE), str(path)],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        return {"error": _last_line(p.stderr) or f"exit {p.returncode}"}
+    try:
+        return json.loads(p.stdout)
+    except json.JSONDecodeError:
+        return {"error": "engine probe printed no JSON"}
+
+
+def machine() -> dict:
+    load = os.getloadavg() if hasattr(os, "getloadavg") else None
+    return {"nproc": os.cpu_count(), "loadavg": load}
