@@ -206,3 +206,11 @@ fn large_dumbbell_validates_quickly() {
     // Path checks are BFS over adjacency lists: linear per flow, not quadratic.
     assert!(t.elapsed() < std::time::Duration::from_secs(2), "{:?}", t.elapsed());
 }
+
+#[test]
+fn crlf_and_byte_order_mark_keep_line_numbers() {
+    for text in ["[simulation]\r\nduration = \"10s\"\r\ncolour = 1\r\n", "\u{feff}[simulation]\nduration = \"10s\"\ncolour = 1\n"] {
+        let e = err(text);
+        assert_eq!((e.line, e.field.as_str()), (3, "simulation.colour"), "{e}");
+    }
+}
