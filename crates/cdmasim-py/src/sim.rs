@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 create_exception!(
-    _core,
+    cdmasim._core,
     ScenarioError,
     PyValueError,
     "A scenario that cannot be parsed or validated; str() is `FILE:LINE: FIELD: message` and the attributes file, line, field and message hold the parts."
