@@ -15,3 +15,5 @@ pub mod sim;
 pub mod tcp;
 pub mod app;
 pub mod stats;
+pub mod evdo;
+pub mod channel;

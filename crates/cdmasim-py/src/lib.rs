@@ -1,11 +1,15 @@
 //! Thin PyO3 bindings: type conversion only, no simulation logic.
 use pyo3::prelude::*;
 
+mod channel;
+mod evdo;
 mod sim;
 
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     sim::register(m)?;
+    channel::register(m)?;
+    evdo::register(m)?;
     Ok(())
 }

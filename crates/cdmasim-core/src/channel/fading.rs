@@ -1,0 +1,216 @@
+//! A synthetic SINR process, slot by slot, for the presets.
+//!
+//! SINR (dB) = geometry + shadowing + slow fading + Rayleigh fading:
+//! - geometry: a constant mean for a stationary terminal; for a mobile one, a
+//!   hump per cell: the terminal enters a sector at its edge, passes near the
+//!   tower and leaves at the far edge, where it hands off to the next sector.
+//!   Dwell times are uniform in a range (20-30 s in seed 000 section 6), so
+//!   hand-offs come every 20-30 s. The hump is `edge + (peak-edge) sin(pi t/T)`.
+//! - shadowing and slow fading: Gauss-Markov (AR(1)) processes in dB with a
+//!   given standard deviation and correlation time in slots.
+//! - Rayleigh fading: a complex Gauss-Markov gain h with E|h|^2 = 1 and
+//!   correlation time in slots (a first-order stand-in for Clarke's
+//!   spectrum), added as 10 log10 |h|^2.
+//!
+//! The DRC this source reports is the static threshold mapping of
+//! `sinr_mapper::Thresholds`; wrap it in `SinrMapper` for the adaptive one.
+
+use super::sinr_mapper::Thresholds;
+use super::ChannelSource;
+use crate::engine::Rng;
+
+/// Standard normal draws by Box-Muller, keeping the second value.
+pub struct Gauss {
+    rng: Rng,
+    spare: Option<f64>,
+}
+
+impl Gauss {
+    pub fn new(rng: Rng) -> Self {
+        Self { rng, spare: None }
+    }
+    #[inline]
+    pub fn sample(&mut self) -> f64 {
+        if let Some(s) = self.spare.take() {
+            return s;
+        }
+        let u1 = 1.0 - self.rng.uniform();
+        let u2 = self.rng.uniform();
+        let r = (-2.0 * u1.ln()).sqrt();
+        let (s, c) = (std::f64::consts::TAU * u2).sin_cos();
+        self.spare = Some(r * s);
+        r * c
+    }
+}
+
+/// x[n] = rho x[n-1] + sd sqrt(1 - rho^2) w[n]: stationary with std `sd`.
+#[derive(Clone, Debug)]
+pub struct Ar1 {
+    rho: f64,
+    gain: f64,
+    x: f64,
+}
+
+impl Ar1 {
+    /// `corr_slots`: the time (slots) over which the correlation falls to 1/e.
+    pub fn new(sd: f64, corr_slots: f64, g: &mut Gauss) -> Self {
+        let rho = if corr_slots > 0.0 { (-1.0 / corr_slots).exp() } else { 0.0 };
+        Self { rho, gain: sd * (1.0 - rho * rho).sqrt(), x: sd * g.sample() }
+    }
+    #[inline]
+    pub fn step(&mut self, g: &mut Gauss) -> f64 {
+        self.x = self.rho * self.x + self.gain * g.sample();
+        self.x
+    }
+}
+
+/// Geometry of a mobile terminal crossing sectors.
+#[derive(Clone, Debug)]
+pub struct CellPath {
+    pub edge_db: f64,
+    pub peak_db: f64,
+    pub dwell_min_slots: u64,
+    pub dwell_max_slots: u64,
+}
+
+#[derive(Clone, Debug)]
+pub struct FadingConfig {
+    pub mean_db: f64,
+    pub path: Option<CellPath>,
+    pub shadow_sd_db: f64,
+    pub shadow_corr_slots: f64,
+    pub slow_sd_db: f64,
+    pub slow_corr_slots: f64,
+    /// Rayleigh correlation time in slots; None = no Rayleigh component.
+    pub rayleigh_corr_slots: Option<f64>,
+}
+
+pub struct FadingSinr {
+    cfg: FadingConfig,
+    g: Gauss,
+    dwell_rng: Rng,
+    shadow: Ar1,
+    slow: Ar1,
+    h: (f64, f64),
+    h_rho: f64,
+    slot: u64,
+    cell_start: u64,
+    cell_len: u64,
+    handoffs: Vec<u64>,
+    thresholds: Thresholds,
+}
+
+impl FadingSinr {
+    pub fn new(cfg: FadingConfig, rng: Rng, dwell_rng: Rng) -> Self {
+        let mut g = Gauss::new(rng);
+        let shadow = Ar1::new(cfg.shadow_sd_db, cfg.shadow_corr_slots, &mut g);
+        let slow = Ar1::new(cfg.slow_sd_db, cfg.slow_corr_slots, &mut g);
+        let h_rho = cfg.rayleigh_corr_slots.map(|c| (-1.0 / c).exp()).unwrap_or(0.0);
+        let h = (g.sample() * 0.5f64.sqrt(), g.sample() * 0.5f64.sqrt());
+        let mut s = Self {
+            cfg,
+            g,
+            dwell_rng,
+            shadow,
+            slow,
+            h,
+            h_rho,
+            slot: 0,
+            cell_start: 0,
+            cell_len: 1,
+            handoffs: Vec::new(),
+            thresholds: Thresholds::default(),
+        };
+        if let Some(p) = &s.cfg.path {
+            // Start at a random point of the first dwell, as if driving already.
+            s.cell_len = s.draw_dwell(p.dwell_min_slots, p.dwell_max_slots);
+            s.cell_start = 0u64.wrapping_sub(s.dwell_rng.below(s.cell_len));
+        }
+        s
+    }
+
+    fn draw_dwell(&mut self, lo: u64, hi: u64) -> u64 {
+        lo + self.dwell_rng.below(hi - lo + 1)
+    }
+
+    #[inline]
+    fn next_sinr(&mut self) -> f64 {
+        let mut geo = self.cfg.mean_db;
+        if let Some(p) = self.cfg.path.clone() {
+            let mut t = self.slot.wrapping_sub(self.cell_start);
+            if t >= self.cell_len {
+                self.cell_start = self.slot;
+                self.cell_len = self.draw_dwell(p.dwell_min_slots, p.dwell_max_slots);
+                self.handoffs.push(self.slot);
+                t = 0;
+            }
+            let phase = std::f64::consts::PI * t as f64 / self.cell_len as f64;
+            geo = p.edge_db + (p.peak_db - p.edge_db) * phase.sin();
+        }
+        let mut x = geo + self.shadow.step(&mut self.g) + self.slow.step(&mut self.g);
+        if self.cfg.rayleigh_corr_slots.is_some() {
+            let k = (1.0 - self.h_rho * self.h_rho).sqrt() * 0.5f64.sqrt();
+            self.h.0 = self.h_rho * self.h.0 + k * self.g.sample();
+            self.h.1 = self.h_rho * self.h.1 + k * self.g.sample();
+            let p = (self.h.0 * self.h.0 + self.h.1 * self.h.1).max(1e-12);
+            x += 10.0 * p.log10();
+        }
+        self.slot += 1;
+        x
+    }
+}
+
+impl ChannelSource for FadingSinr {
+    fn fill(&mut self, drc: &mut [u8], mut sinr: Option<&mut [f32]>) -> usize {
+        for i in 0..drc.len() {
+            let x = self.next_sinr();
+            drc[i] = self.thresholds.map(x);
+            if let Some(s) = sinr.as_deref_mut() {
+                s[i] = x as f32;
+            }
+        }
+        drc.len()
+    }
+    fn has_sinr(&self) -> bool {
+        true
+    }
+    fn take_handoffs(&mut self) -> Vec<u64> {
+        std::mem::take(&mut self.handoffs)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ar1_has_its_std_and_correlation() {
+        let mut g = Gauss::new(Rng::from_seed(3));
+        let mut a = Ar1::new(2.0, 10.0, &mut g);
+        let n = 400_000;
+        let xs: Vec<f64> = (0..n).map(|_| a.step(&mut g)).collect();
+        let m = xs.iter().sum::<f64>() / n as f64;
+        let v = xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / n as f64;
+        let c10 = xs.windows(11).map(|w| (w[0] - m) * (w[10] - m)).sum::<f64>() / (n - 10) as f64 / v;
+        // Effective sample size ~ n/20: std error of the variance ~ 1 %.
+        assert!((v.sqrt() - 2.0).abs() < 0.06, "sd {}", v.sqrt());
+        assert!((c10 - (-1.0f64).exp()).abs() < 0.03, "corr {c10}");
+    }
+
+    #[test]
+    fn mobile_hands_off_every_dwell() {
+        let cfg = FadingConfig {
+            mean_db: 0.0,
+            path: Some(CellPath { edge_db: -5.0, peak_db: 8.0, dwell_min_slots: 12_000, dwell_max_slots: 18_000 }),
+            shadow_sd_db: 1.0,
+            shadow_corr_slots: 100.0,
+            slow_sd_db: 0.0,
+            slow_corr_slots: 0.0,
+            rayleigh_corr_slots: Some(10.0),
+        };
+        let t = crate::channel::collect(&mut FadingSinr::new(cfg, Rng::from_seed(1), Rng::from_seed(2)), 600_000);
+        let gaps: Vec<u64> = t.handoffs.windows(2).map(|w| w[1] - w[0]).collect();
+        assert!(gaps.len() >= 32 && gaps.len() <= 50, "{}", gaps.len());
+        assert!(gaps.iter().all(|&g| (12_000..=18_000).contains(&g)));
+    }
+}

@@ -1,0 +1,94 @@
+//! Mahimahi delivery traces mapped onto a per-slot DRC.
+//!
+//! A Mahimahi trace lists, one per line, the millisecond at which one
+//! 1500-byte packet may cross the link (repeated for several packets in the
+//! same millisecond). It records what one saturating flow obtained, not the
+//! DRC the terminal asked for, so the mapping is a model:
+//!
+//! 1. cut time into windows of `window_ms` (a multiple of 5 ms, i.e. of 3 slots);
+//! 2. the window's rate is `1500 * 8 * packets / window`;
+//! 3. every slot of the window gets the highest DRC whose nominal rate is at
+//!    or below that rate (the null DRC 0 below 38.4 kb/s).
+//!
+//! Limits: the rate is quantised to one packet per window (120 kb/s for
+//! 100 ms windows), the DRC is constant within a window (sojourns are
+//! multiples of the window), the measured rate is one user's share after the
+//! sector's scheduler and the flow's own dynamics, and rates above
+//! 3.072 Mb/s saturate at the top DRC. Statistics of a mapped trace describe
+//! the delivery process at the window's time scale, not slot-level DRC.
+
+use super::error::{ChannelError, Result};
+use super::DrcTrace;
+use crate::evdo::drc::{floor_index, Revision};
+
+pub const PACKET_BYTES: u64 = 1500;
+
+/// Parse the millisecond timestamps.
+pub fn parse_ms(name: &str, text: &str) -> Result<Vec<u64>> {
+    let mut out = Vec::new();
+    let mut last = 0u64;
+    for (i, line) in text.lines().enumerate() {
+        let l = line.trim();
+        if l.is_empty() {
+            continue;
+        }
+        let v: u64 = l
+            .parse()
+            .map_err(|_| ChannelError::at(name, i as u64 + 1, "timestamp", format!("'{l}' is not a whole number of milliseconds")))?;
+        if v < last {
+            return Err(ChannelError::at(name, i as u64 + 1, "timestamp", format!("{v} ms goes back in time (previous {last} ms)")));
+        }
+        last = v;
+        out.push(v);
+    }
+    if out.is_empty() {
+        return Err(ChannelError::new(name, "no timestamps in the Mahimahi trace"));
+    }
+    Ok(out)
+}
+
+/// Map timestamps onto per-slot DRC indices (see the module notes).
+pub fn map_to_slots(ms: &[u64], window_ms: u32) -> DrcTrace {
+    assert!(window_ms > 0 && window_ms.is_multiple_of(5), "window must be a positive multiple of 5 ms");
+    let duration_ms = ms.last().copied().unwrap_or(0) + 1;
+    let windows = duration_ms.div_ceil(window_ms as u64) as usize;
+    let mut count = vec![0u64; windows];
+    for &t in ms {
+        count[(t / window_ms as u64) as usize] += 1;
+    }
+    let slots_per_window = (window_ms as usize * 3) / 5;
+    let mut drc = Vec::with_capacity(windows * slots_per_window);
+    for c in count {
+        let rate = (c * PACKET_BYTES * 8) as f64 * 1000.0 / window_ms as f64;
+        let d = floor_index(rate, Revision::RevA);
+        drc.extend(std::iter::repeat_n(d, slots_per_window));
+    }
+    DrcTrace { drc, sinr: None, handoffs: Vec::new() }
+}
+
+pub fn read(path: &str, window_ms: u32) -> Result<DrcTrace> {
+    if window_ms == 0 || !window_ms.is_multiple_of(5) {
+        return Err(ChannelError::new(path, format!("Mahimahi window {window_ms} ms is not a positive multiple of 5 ms")));
+    }
+    let text = std::fs::read_to_string(path).map_err(|e| ChannelError::io(path, e))?;
+    Ok(map_to_slots(&parse_ms(path, &text)?, window_ms))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn windows_map_to_floor_rates() {
+        // Window 0 (0-99 ms): 20 packets = 2.4 Mb/s -> 1843.2 kb/s (DRC 11).
+        // Window 1: none -> null. Window 2: 1 packet = 120 kb/s -> 76.8 kb/s (DRC 2).
+        let mut ms: Vec<u64> = vec![5; 20];
+        ms.push(250);
+        let t = map_to_slots(&ms, 100);
+        assert_eq!(t.len(), 180);
+        assert!(t.drc[..60].iter().all(|&d| d == 11));
+        assert!(t.drc[60..120].iter().all(|&d| d == 0));
+        assert!(t.drc[120..].iter().all(|&d| d == 2));
+        assert!(parse_ms("m", "3\n2\n").unwrap_err().to_string().starts_with("m:2: timestamp"));
+    }
+}

@@ -1,0 +1,124 @@
+//! Channel sources for the 1xEV-DO forward link: where each slot's DRC comes from.
+//!
+//! Every source implements [`ChannelSource`]: it fills a buffer with the DRC
+//! index (0..=14, see `evdo::drc`) of the next slots, optionally with the SINR
+//! the terminal measured. Sources: recorded per-slot traces (text
+//! [`trace_text`], compact binary [`trace_binary`]), Mahimahi delivery traces
+//! mapped onto DRC rates ([`mahimahi`]), Markov chains of any order fitted from
+//! a trace ([`markov`]), a constant rate ([`constant`]), a synthetic SINR
+//! process ([`fading`]) and the SINR→DRC mapper that wraps a SINR source
+//! ([`sinr_mapper`]). [`presets`] combines them into calibrated scenarios and
+//! [`stats`] computes the statistics of seed 000 section 5.
+
+pub mod constant;
+pub mod error;
+pub mod fading;
+pub mod mahimahi;
+pub mod markov;
+pub mod presets;
+pub mod sinr_mapper;
+pub mod stats;
+pub mod trace;
+pub mod trace_binary;
+pub mod trace_text;
+
+pub use error::{ChannelError, Result};
+pub use trace::{DrcTrace, TraceSource};
+
+/// A per-slot DRC process.
+pub trait ChannelSource: Send {
+    /// Fill `drc` with the DRC indices of the next `drc.len()` slots, and
+    /// `sinr` (same length, dB, NaN where unknown) when it is given. Returns
+    /// the number of slots written: fewer than asked only when a finite
+    /// source ends.
+    fn fill(&mut self, drc: &mut [u8], sinr: Option<&mut [f32]>) -> usize;
+
+    /// True when the source produces a SINR value per slot.
+    fn has_sinr(&self) -> bool {
+        false
+    }
+
+    /// Hand-offs (slot numbers counted from the source's first slot) produced
+    /// since the last call. Only mobile synthetic sources have them.
+    fn take_handoffs(&mut self) -> Vec<u64> {
+        Vec::new()
+    }
+}
+
+/// Draw `n` slots from a source into an in-memory trace (SINR kept when the
+/// source has it, hand-offs kept).
+pub fn collect(src: &mut dyn ChannelSource, n: u64) -> DrcTrace {
+    let n = n as usize;
+    let mut drc = vec![0u8; n];
+    let mut sinr = if src.has_sinr() { Some(vec![0f32; n]) } else { None };
+    const CHUNK: usize = 1 << 16;
+    let mut at = 0;
+    while at < n {
+        let end = (at + CHUNK).min(n);
+        let got = src.fill(&mut drc[at..end], sinr.as_mut().map(|s| &mut s[at..end]));
+        at += got;
+        if at < end {
+            break; // a finite source ended
+        }
+    }
+    drc.truncate(at);
+    if let Some(s) = sinr.as_mut() {
+        s.truncate(at);
+    }
+    let handoffs = src.take_handoffs().into_iter().filter(|&h| (h as usize) < at).collect();
+    DrcTrace { drc, sinr, handoffs }
+}
+
+/// Trace file formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    Text,
+    Binary,
+    Mahimahi,
+}
+
+impl Format {
+    pub fn parse(s: &str) -> Option<Format> {
+        match s {
+            "text" => Some(Format::Text),
+            "binary" => Some(Format::Binary),
+            "mahimahi" => Some(Format::Mahimahi),
+            _ => None,
+        }
+    }
+
+    /// Guess from the content and name: the binary magic, then Mahimahi's
+    /// `.up`/`.down` names, else text.
+    pub fn detect(path: &str) -> Format {
+        use std::io::Read;
+        let mut magic = [0u8; 8];
+        if let Ok(mut fh) = std::fs::File::open(path) {
+            if fh.read_exact(&mut magic).is_ok() && &magic == trace_binary::MAGIC {
+                return Format::Binary;
+            }
+        }
+        if path.ends_with(".up") || path.ends_with(".down") {
+            return Format::Mahimahi;
+        }
+        Format::Text
+    }
+}
+
+/// Read a trace file in any format (`None`: detect it). Mahimahi traces are
+/// mapped with `mahimahi_window_ms`.
+pub fn read_trace(path: &str, format: Option<Format>, mahimahi_window_ms: u32) -> Result<DrcTrace> {
+    match format.unwrap_or_else(|| Format::detect(path)) {
+        Format::Text => trace_text::read(path),
+        Format::Binary => trace_binary::read(path),
+        Format::Mahimahi => mahimahi::read(path, mahimahi_window_ms),
+    }
+}
+
+/// Write a trace: binary when the name ends in `.drc` (or `binary` is set), else text.
+pub fn write_trace(path: &str, t: &DrcTrace, binary: bool) -> Result<()> {
+    if binary || path.ends_with(".drc") {
+        trace_binary::write(path, t)
+    } else {
+        trace_text::write(path, t)
+    }
+}

@@ -1,0 +1,178 @@
+//! Bindings for cdmasim_core::channel: conversion only. Long computations
+//! release the GIL. Input errors arrive as ValueError with the core's
+//! `FILE:LINE: FIELD: what` message (python/cdmasim/channel.py turns them
+//! into cdmasim.InputError).
+
+use cdmasim_core::channel::{self, markov, presets, stats, ChannelError, DrcTrace, Format};
+use cdmasim_core::engine::RngStreams;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::PyBytes;
+
+fn err(e: ChannelError) -> PyErr {
+    PyValueError::new_err(e.to_string())
+}
+
+fn parse_format(f: Option<&str>) -> PyResult<Option<Format>> {
+    match f {
+        None | Some("auto") => Ok(None),
+        Some(s) => Format::parse(s).map(Some).ok_or_else(|| PyValueError::new_err(format!("format: unknown '{s}' (text, binary, mahimahi)"))),
+    }
+}
+
+fn f32_bytes(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// Read a trace: (drc bytes, sinr f32-LE bytes or None, hand-off slots).
+#[pyfunction]
+#[pyo3(signature = (path, format=None, mahimahi_window_ms=100))]
+fn channel_read(py: Python<'_>, path: &str, format: Option<&str>, mahimahi_window_ms: u32) -> PyResult<PyObject> {
+    let fmt = parse_format(format)?;
+    let t = py.allow_threads(|| channel::read_trace(path, fmt, mahimahi_window_ms)).map_err(err)?;
+    trace_tuple(py, &t)
+}
+
+fn trace_tuple(py: Python<'_>, t: &DrcTrace) -> PyResult<PyObject> {
+    let drc = PyBytes::new_bound(py, &t.drc);
+    let sinr = t.sinr.as_ref().map(|s| PyBytes::new_bound(py, &f32_bytes(s)));
+    Ok((drc, sinr, t.handoffs.clone()).into_py(py))
+}
+
+fn stats_json(t: &DrcTrace, window: u64, max_order: usize, max_lag: usize) -> String {
+    let cfg = stats::StatsConfig { max_order, max_lag };
+    let whole = stats::compute(&t.drc, t.sinr.as_deref(), &cfg);
+    let windows =
+        if window > 0 && (t.drc.len() as u64) > window { stats::compute_windows(&t.drc, t.sinr.as_deref(), window as usize, &cfg) } else { Vec::new() };
+    let corr = stats::window_mean_corr(&windows);
+    serde_json::to_string(&serde_json::json!({
+        "whole": whole, "windows": windows, "window_slots": window, "window_sinr_rate_corr": corr,
+    }))
+    .unwrap()
+}
+
+fn check_cfg(max_order: usize) -> PyResult<()> {
+    if max_order > 4 {
+        return Err(PyValueError::new_err(format!("max-order: {max_order} above 4 (conditional entropies are computed up to depth 4)")));
+    }
+    Ok(())
+}
+
+/// Statistics of a trace file as JSON: {"whole": {...}, "windows": [...]}.
+#[pyfunction]
+#[pyo3(signature = (path, format=None, mahimahi_window_ms=100, window_slots=2_160_000, max_order=4, max_lag=200))]
+fn channel_stats_file(
+    py: Python<'_>,
+    path: &str,
+    format: Option<&str>,
+    mahimahi_window_ms: u32,
+    window_slots: u64,
+    max_order: usize,
+    max_lag: usize,
+) -> PyResult<String> {
+    check_cfg(max_order)?;
+    let fmt = parse_format(format)?;
+    py.allow_threads(|| {
+        let t = channel::read_trace(path, fmt, mahimahi_window_ms)?;
+        Ok(stats_json(&t, window_slots, max_order, max_lag))
+    })
+    .map_err(err)
+}
+
+/// Statistics of an in-memory sequence (DRC bytes, optional f32-LE SINR bytes).
+#[pyfunction]
+#[pyo3(signature = (drc, sinr=None, window_slots=0, max_order=4, max_lag=200))]
+fn channel_stats_bytes(py: Python<'_>, drc: &[u8], sinr: Option<&[u8]>, window_slots: u64, max_order: usize, max_lag: usize) -> PyResult<String> {
+    check_cfg(max_order)?;
+    if let Some(bad) = drc.iter().position(|&d| d as usize >= cdmasim_core::evdo::drc::NUM_DRC) {
+        return Err(PyValueError::new_err(format!("drc[{bad}]: {} out of range 0-14", drc[bad])));
+    }
+    let sinr = match sinr {
+        Some(b) if b.len() != 4 * drc.len() => return Err(PyValueError::new_err("sinr: length differs from drc")),
+        Some(b) => Some(b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<f32>>()),
+        None => None,
+    };
+    let t = DrcTrace { drc: drc.to_vec(), sinr, handoffs: Vec::new() };
+    Ok(py.allow_threads(|| stats_json(&t, window_slots, max_order, max_lag)))
+}
+
+/// Fit a Markov chain of `order` to a trace; returns the model JSON.
+#[pyfunction]
+#[pyo3(signature = (path, order, format=None, mahimahi_window_ms=100))]
+fn channel_fit(py: Python<'_>, path: &str, order: usize, format: Option<&str>, mahimahi_window_ms: u32) -> PyResult<String> {
+    if order > markov::MAX_ORDER {
+        return Err(PyValueError::new_err(format!("order: {order} above {}", markov::MAX_ORDER)));
+    }
+    let fmt = parse_format(format)?;
+    py.allow_threads(|| {
+        let t = channel::read_trace(path, fmt, mahimahi_window_ms)?;
+        if t.len() <= order {
+            return Err(ChannelError::new(path, format!("{} slots: too short for order {order}", t.len())));
+        }
+        Ok(markov::MarkovModel::fit(&t.drc, order).to_json())
+    })
+    .map_err(err)
+}
+
+fn make_source(src: &str, seed: u64) -> Result<Box<dyn channel::ChannelSource>, ChannelError> {
+    if let Some(s) = presets::source(src, seed) {
+        return Ok(s);
+    }
+    if let Some(d) = src.strip_prefix("constant:") {
+        let drc: u8 = d.parse().ok().filter(|&v: &u8| (v as usize) < 15).ok_or_else(|| ChannelError::new(src, "constant:N needs N in 0-14"))?;
+        return Ok(Box::new(channel::constant::Constant { drc }));
+    }
+    if !std::path::Path::new(src).exists() {
+        return Err(ChannelError::new(
+            src,
+            format!("neither a preset ({}, constant:N) nor an existing model file", presets::PRESETS.join(", ")),
+        ));
+    }
+    let m = markov::MarkovModel::read(src)?;
+    Ok(Box::new(markov::MarkovSource::new(&m, RngStreams::new(seed).stream("markov/generate"))))
+}
+
+/// Generate `slots` slots from a preset, `constant:N` or a model file into
+/// `out` (binary when it ends in .drc). Returns (slots, has_sinr, hand-offs).
+#[pyfunction]
+#[pyo3(signature = (source, slots, seed, out, drc_only=false))]
+fn channel_generate(py: Python<'_>, source: &str, slots: u64, seed: u64, out: &str, drc_only: bool) -> PyResult<(u64, bool, usize)> {
+    py.allow_threads(|| {
+        let mut s = make_source(source, seed)?;
+        let mut t = channel::collect(s.as_mut(), slots);
+        if drc_only {
+            t.sinr = None;
+        }
+        channel::write_trace(out, &t, false)?;
+        Ok((t.len() as u64, t.sinr.is_some(), t.handoffs.len()))
+    })
+    .map_err(err)
+}
+
+/// Draw from a source in memory: (drc bytes, sinr bytes or None, hand-offs).
+#[pyfunction]
+fn channel_sample(py: Python<'_>, source: &str, slots: u64, seed: u64) -> PyResult<PyObject> {
+    let t = py
+        .allow_threads(|| {
+            let mut s = make_source(source, seed)?;
+            Ok(channel::collect(s.as_mut(), slots))
+        })
+        .map_err(err)?;
+    trace_tuple(py, &t)
+}
+
+#[pyfunction]
+fn channel_presets() -> Vec<&'static str> {
+    presets::PRESETS.to_vec()
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(channel_read, m)?)?;
+    m.add_function(wrap_pyfunction!(channel_stats_file, m)?)?;
+    m.add_function(wrap_pyfunction!(channel_stats_bytes, m)?)?;
+    m.add_function(wrap_pyfunction!(channel_fit, m)?)?;
+    m.add_function(wrap_pyfunction!(channel_generate, m)?)?;
+    m.add_function(wrap_pyfunction!(channel_sample, m)?)?;
+    m.add_function(wrap_pyfunction!(channel_presets, m)?)?;
+    Ok(())
+}

@@ -1,0 +1,311 @@
+"""Channel analysis API: read DRC traces, compute seed 000 section 5
+statistics, fit and generate Markov models, draw presets, and plot.
+
+Results are plain dicts (and pandas DataFrames from `summary`). The work is
+done by the Rust core (`cdmasim._core`); `reference_stats` is a
+straightforward numpy implementation of the same statistics, used by the
+tests and the benchmark as a cross-check.
+"""
+
+import json
+import math
+import os
+
+from . import InputError
+
+STATE_COUNT = 15
+
+
+def _core():
+    from . import _core as c
+
+    return c
+
+
+def _call(fn, *a, **k):
+    try:
+        return fn(*a, **k)
+    except ValueError as e:  # the core's FILE:LINE: FIELD: message
+        raise InputError(str(e)) from None
+
+
+def _nan(v):
+    if isinstance(v, list):
+        return [_nan(x) for x in v]
+    return float("nan") if v is None else v
+
+
+def _clean(s):
+    for k in ("sojourn_observed", "sojourn_analytic", "cond_entropy", "lag_entropy"):
+        s[k] = _nan(s[k])
+    for k in ("sojourn_rmse",):
+        s[k] = _nan(s[k])
+    return s
+
+
+def rates_bps():
+    """Nominal rate of each DRC index (C.S0024-A), as a numpy array."""
+    import numpy as np
+
+    return np.array([r for (_, r, _, _) in _core().evdo_drc_table()], dtype=np.float64)
+
+
+def read(path, format=None, mahimahi_window_ms=100):
+    """Read a trace: {'drc': uint8 array, 'sinr': float32 array or None, 'handoffs': list}."""
+    import numpy as np
+
+    drc, sinr, ho = _call(_core().channel_read, str(path), format, mahimahi_window_ms)
+    return {
+        "drc": np.frombuffer(drc, dtype=np.uint8),
+        "sinr": None if sinr is None else np.frombuffer(sinr, dtype="<f4"),
+        "handoffs": list(ho),
+    }
+
+
+def stats(source, sinr=None, window_slots=2_160_000, max_order=4, max_lag=200, format=None, mahimahi_window_ms=100):
+    """Statistics of a trace file (path) or a DRC array.
+
+    Returns {'whole': {...}, 'windows': [{...}, ...], 'window_slots': W,
+    'window_sinr_rate_corr': correlation of window mean SINR and mean rate
+    (None without SINR or with fewer than 3 windows)}; each
+    entry has mean_bps, std_bps, modal_state, modal_fraction, entropy_bits,
+    mean_sojourn_slots, sojourn_observed/analytic (per state), sojourn_rmse
+    (eq. 4), cond_entropy (n = 1..max_order, eq. 3 normalised), lag_entropy
+    (d = 1..max_lag), sinr_mean_db and sinr_rate_corr.
+    """
+    c = _core()
+    if isinstance(source, (str, os.PathLike)):
+        out = _call(c.channel_stats_file, str(source), format, mahimahi_window_ms, window_slots, max_order, max_lag)
+    else:
+        import numpy as np
+
+        drc = np.ascontiguousarray(source, dtype=np.uint8)
+        sb = None if sinr is None else np.ascontiguousarray(sinr, dtype="<f4").tobytes()
+        out = _call(c.channel_stats_bytes, drc.tobytes(), sb, window_slots, max_order, max_lag)
+    r = json.loads(out)
+    r["whole"] = _clean(r["whole"])
+    r["windows"] = [_clean(w) for w in r["windows"]]
+    return r
+
+
+def summary(results):
+    """One row per trace (dict name -> stats() result): the headline numbers."""
+    import pandas as pd
+
+    rows = []
+    for name, r in results.items():
+        w = r["whole"]
+        row = {
+            "trace": name,
+            "slots": w["slots"],
+            "mean_kbps": w["mean_bps"] / 1e3,
+            "std_kbps": w["std_bps"] / 1e3,
+            "modal_state": w["modal_state"],
+            "modal_fraction": w["modal_fraction"],
+            "entropy_bits": w["entropy_bits"],
+            "mean_sojourn_slots": w["mean_sojourn_slots"],
+            "sojourn_rmse": w["sojourn_rmse"],
+        }
+        for n, v in enumerate(w["cond_entropy"], 1):
+            row[f"H_n{n}"] = v
+        for d in (1, 10, 50, 100, 200):
+            if d <= len(w["lag_entropy"]):
+                row[f"H_lag{d}"] = w["lag_entropy"][d - 1]
+        row["sinr_rate_corr"] = w["sinr_rate_corr"]
+        row["windows"] = len(r["windows"])
+        row["window_sinr_rate_corr"] = r.get("window_sinr_rate_corr")
+        rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def fit(path, order, out=None, format=None, mahimahi_window_ms=100):
+    """Fit a Markov chain of `order`; write it to `out` if given; return the model dict."""
+    if order < 0:
+        raise InputError(f"order: {order} is negative")
+    text = _call(_core().channel_fit, str(path), int(order), format, mahimahi_window_ms)
+    if out is not None:
+        with open(out, "w") as fh:
+            fh.write(text)
+    return json.loads(text)
+
+
+def presets():
+    return list(_core().channel_presets())
+
+
+def generate(source, slots, seed, out, drc_only=False):
+    """Write `slots` slots from a preset, 'constant:N' or a model file to `out`
+    (binary if it ends in .drc). Returns {'slots', 'sinr', 'handoffs'}."""
+    n, has_sinr, ho = _call(_core().channel_generate, str(source), int(slots), int(seed), str(out), bool(drc_only))
+    return {"slots": n, "sinr": has_sinr, "handoffs": ho}
+
+
+def sample(source, slots, seed):
+    """Draw from a preset / 'constant:N' / model file into memory (same shape as read())."""
+    import numpy as np
+
+    drc, sinr, ho = _call(_core().channel_sample, str(source), int(slots), int(seed))
+    return {
+        "drc": np.frombuffer(drc, dtype=np.uint8),
+        "sinr": None if sinr is None else np.frombuffer(sinr, dtype="<f4"),
+        "handoffs": list(ho),
+    }
+
+
+# ---------------------------------------------------------------------------
+# Reference implementation (numpy, one bincount pass per depth and per lag).
+
+
+def _h(counts):
+    import numpy as np
+
+    c = counts[counts > 0].astype(np.float64)
+    t = c.sum()
+    return float(np.log2(t) - (c * np.log2(c)).sum() / t) if t > 0 else 0.0
+
+
+def reference_stats(drc, sinr=None, max_order=4, max_lag=200):
+    """The same statistics as `stats()['whole']`, computed the obvious way."""
+    import numpy as np
+
+    x = np.asarray(drc, dtype=np.int64)
+    n = len(x)
+    rates = rates_bps()
+    cnt = np.bincount(x, minlength=STATE_COUNT).astype(np.float64)
+    p = cnt / n
+    mean = float((p * rates).sum())
+    std = float(math.sqrt((p * (rates - mean) ** 2).sum()))
+    modal = int(np.argmax(cnt))
+    # runs
+    change = np.flatnonzero(x[1:] != x[:-1]) + 1
+    starts = np.concatenate(([0], change))
+    lens = np.diff(np.concatenate((starts, [n])))
+    states = x[starts]
+    nruns = np.bincount(states, minlength=STATE_COUNT)
+    soj_obs = np.where(nruns > 0, cnt / np.maximum(nruns, 1), np.nan)
+    # one-step fit: p_ii = self transitions / transitions from i
+    pairs = np.bincount(x[:-1] * STATE_COUNT + x[1:], minlength=STATE_COUNT**2).reshape(STATE_COUNT, STATE_COUNT)
+    from_i = pairs.sum(axis=1)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        pii = np.diag(pairs) / from_i
+        soj_an = np.where((from_i > 0) & (pii < 1), 1.0 / (1.0 - pii), np.nan)
+        rel = np.abs((soj_obs - soj_an) / soj_an)
+    ok = np.isfinite(rel)
+    rmse = float(rel[ok].mean()) if ok.any() else float("nan")
+    # conditional entropy over i = 4..n-1, one bincount per depth
+    cond = []
+    hx = _h(np.bincount(x[4:], minlength=STATE_COUNT))
+    for k in range(1, max_order + 1):
+        code_ctx = np.zeros(n - 4, dtype=np.int64)
+        for j in range(1, k + 1):
+            code_ctx = code_ctx * 16 + x[4 - j : n - j]
+        code_joint = code_ctx * 16 + x[4:]
+        hj = _h(np.bincount(code_joint))
+        hc = _h(np.bincount(code_ctx))
+        cond.append((hj - hc) / hx if hx > 0 else float("nan"))
+    # lagged conditional entropy, one bincount per lag
+    lag = []
+    for d in range(1, max_lag + 1):
+        j = np.bincount(x[:-d] * STATE_COUNT + x[d:], minlength=STATE_COUNT**2).reshape(STATE_COUNT, STATE_COUNT)
+        hy = _h(j.sum(axis=0))
+        lag.append((_h(j.ravel()) - _h(j.sum(axis=1))) / hy if hy > 0 else float("nan"))
+    corr = None
+    if sinr is not None:
+        s = np.asarray(sinr, dtype=np.float64)
+        corr = float(np.corrcoef(s, rates[x])[0, 1])
+    return {
+        "slots": n,
+        "mean_bps": mean,
+        "std_bps": std,
+        "modal_state": modal,
+        "modal_fraction": float(p[modal]),
+        "entropy_bits": _h(cnt),
+        "mean_sojourn_slots": n / len(starts),
+        "sojourn_observed": soj_obs.tolist(),
+        "sojourn_analytic": soj_an.tolist(),
+        "sojourn_rmse": rmse,
+        "cond_entropy": cond,
+        "lag_entropy": lag,
+        "sinr_rate_corr": corr,
+    }
+
+
+# ---------------------------------------------------------------------------
+# Figures in the manner of seed 000 Figs. 1-5.
+
+
+def plot(results, outdir):
+    """Write PNG figures for {name: stats() result} into outdir; return the paths."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import numpy as np
+
+    os.makedirs(outdir, exist_ok=True)
+    files = []
+
+    def save(fig, name):
+        p = os.path.join(outdir, name)
+        fig.tight_layout()
+        fig.savefig(p, dpi=110)
+        plt.close(fig)
+        files.append(p)
+
+    names = list(results)
+    label = {n: os.path.basename(str(n)) or str(n) for n in names}
+    # Fig. 1: per-window mean rate and modal fraction.
+    fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
+    for nm in names:
+        w = results[nm]["windows"] or [results[nm]["whole"]]
+        ax[0].plot(range(1, len(w) + 1), [s["mean_bps"] / 1e3 for s in w], marker="o", label=label[nm])
+        ax[1].plot(range(1, len(w) + 1), [s["modal_fraction"] for s in w], marker="o", label=label[nm])
+    ax[0].set(xlabel="window", ylabel="mean DRC rate (kb/s)", title="Mean DRC per window")
+    ax[1].set(xlabel="window", ylabel="modal fraction", title="Modal fraction per window", ylim=(0, 1))
+    ax[0].legend(fontsize=7)
+    save(fig, "fig1_windows.png")
+    # Fig. 2 left / Fig. 4 left: CDFs of modal fraction and entropy over windows.
+    fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
+    for nm in names:
+        w = results[nm]["windows"] or [results[nm]["whole"]]
+        for a, key in ((ax[0], "modal_fraction"), (ax[1], "entropy_bits")):
+            v = np.sort([s[key] for s in w])
+            a.step(v, np.arange(1, len(v) + 1) / len(v), where="post", label=label[nm])
+    ax[0].set(xlabel="modal fraction", ylabel="CDF", title="CDF of modal fraction")
+    ax[1].set(xlabel="entropy (bits)", ylabel="CDF", title="CDF of entropy (eq. 1)")
+    ax[0].legend(fontsize=7)
+    save(fig, "fig2_cdfs.png")
+    # Fig. 3: mean, std, modal fraction per trace.
+    fig, ax = plt.subplots(1, 3, figsize=(12, 3.6))
+    xs = np.arange(len(names))
+    for a, key, scale, lab in (
+        (ax[0], "mean_bps", 1e-3, "mean (kb/s)"),
+        (ax[1], "std_bps", 1e-3, "std (kb/s)"),
+        (ax[2], "modal_fraction", 1, "modal fraction"),
+    ):
+        a.bar(xs, [results[n]["whole"][key] * scale for n in names])
+        a.set_xticks(xs, [label[n] for n in names], rotation=30, ha="right", fontsize=7)
+        a.set_ylabel(lab)
+    save(fig, "fig3_mean_std_modal.png")
+    # Fig. 4 middle/right: sojourn time and eq. 4 RMSE.
+    fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
+    ax[0].bar(xs, [results[n]["whole"]["mean_sojourn_slots"] for n in names])
+    ax[0].set_yscale("log")
+    ax[0].set(ylabel="mean sojourn (slots)", title="Time in any state")
+    ax[1].bar(xs, [max(results[n]["whole"]["sojourn_rmse"], 1e-9) for n in names])
+    ax[1].set_yscale("log")
+    ax[1].set(ylabel="RMSE (eq. 4)", title="Observed vs one-step Markov sojourn")
+    for a in ax:
+        a.set_xticks(xs, [label[n] for n in names], rotation=30, ha="right", fontsize=7)
+    save(fig, "fig4_sojourn.png")
+    # Fig. 5: normalised conditional entropy vs depth n and vs lag d.
+    fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
+    for nm in names:
+        w = results[nm]["whole"]
+        ax[0].plot(range(1, len(w["cond_entropy"]) + 1), w["cond_entropy"], marker="o", label=label[nm])
+        ax[1].plot(range(1, len(w["lag_entropy"]) + 1), w["lag_entropy"], label=label[nm])
+    ax[0].set(xlabel="history n (slots)", ylabel="H(X_i | past n) / H(X)", title="Conditional entropy vs depth")
+    ax[1].set(xlabel="lag d (slots)", ylabel="H(X_{i+d} | X_i) / H(X)", title="Conditional entropy vs lag")
+    ax[0].legend(fontsize=7)
+    save(fig, "fig5_memory.png")
+    return files

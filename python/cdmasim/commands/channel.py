@@ -1,0 +1,105 @@
+"""`cdmasim channel stats|fit|generate`: DRC trace analysis (seed 000 section 5)."""
+
+import sys
+
+
+def register(sub):
+    p = sub.add_parser("channel", help="analyse, fit and generate per-slot DRC channels")
+    cs = p.add_subparsers(dest="channel_cmd", required=True)
+
+    s = cs.add_parser("stats", help="statistics of DRC traces (mean, std, modal fraction, entropy, sojourn, memory)")
+    s.add_argument("files", nargs="+", metavar="FILE")
+    _fmt_args(s)
+    s.add_argument("--window", default="1h", help="window for per-window statistics (default 1h; 0s for none)")
+    s.add_argument("--max-order", type=int, default=4, help="deepest history n of H(X_i | past n) (<= 4)")
+    s.add_argument("--max-lag", default="200", help="largest lag d in slots (default 200)")
+    s.add_argument("--json", action="store_true", help="print all results as JSON")
+    s.add_argument("--plot", metavar="DIR", help="write figures like seed 000 Figs. 1-5 into DIR")
+    s.set_defaults(func=_stats)
+
+    f = cs.add_parser("fit", help="fit a Markov chain of order K to a trace")
+    f.add_argument("file", metavar="FILE")
+    f.add_argument("--order", type=int, required=True)
+    f.add_argument("--out", required=True, metavar="MODEL")
+    _fmt_args(f)
+    f.set_defaults(func=_fit)
+
+    g = cs.add_parser("generate", help="generate a trace from a model file, a preset or constant:N")
+    g.add_argument("source", metavar="MODEL|PRESET")
+    g.add_argument("--slots", required=True, help="number of slots, or a duration (24h, 20s)")
+    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--out", required=True, metavar="FILE", help="output (binary if it ends in .drc, else text)")
+    g.add_argument("--drc-only", action="store_true", help="leave out the SINR column")
+    g.set_defaults(func=_generate)
+
+
+def _fmt_args(p):
+    p.add_argument("--format", choices=["auto", "text", "binary", "mahimahi"], default="auto")
+    p.add_argument("--mahimahi-window", default="100ms", help="window mapping Mahimahi deliveries to a DRC (multiple of 5ms)")
+
+
+def _mm(args):
+    from .._units import millis
+
+    return millis(args.mahimahi_window, "--mahimahi-window")
+
+
+def _stats(args):
+    import json
+    import math
+
+    from .. import channel
+    from .._units import slots
+
+    window = slots(args.window, "--window")
+    max_lag = slots(args.max_lag, "--max-lag", allow_bare=True)
+    if max_lag < 1:
+        from .. import InputError
+
+        raise InputError("--max-lag: must be at least 1 slot")
+    results = {}
+    for f in args.files:
+        results[f] = channel.stats(f, window_slots=window, max_order=args.max_order, max_lag=max_lag,
+                                   format=None if args.format == "auto" else args.format,
+                                   mahimahi_window_ms=_mm(args))
+    if args.plot:
+        for p in channel.plot(results, args.plot):
+            print(f"wrote {p}", file=sys.stderr)
+    if args.json:
+        def fix(o):
+            if isinstance(o, float) and not math.isfinite(o):
+                return None
+            if isinstance(o, dict):
+                return {k: fix(v) for k, v in o.items()}
+            if isinstance(o, list):
+                return [fix(v) for v in o]
+            return o
+
+        json.dump(fix(results), sys.stdout, indent=1)
+        print()
+        return 0
+    df = channel.summary(results)
+    import pandas as pd
+
+    with pd.option_context("display.width", 200, "display.max_columns", 40, "display.float_format", "{:.4g}".format):
+        print(df.set_index("trace").T.to_string())
+    return 0
+
+
+def _fit(args):
+    from .. import channel
+
+    m = channel.fit(args.file, args.order, out=args.out, format=None if args.format == "auto" else args.format,
+                    mahimahi_window_ms=_mm(args))
+    print(f"order {m['order']} Markov chain, {len(m['contexts'])} contexts -> {args.out}")
+    return 0
+
+
+def _generate(args):
+    from .. import channel
+    from .._units import slots
+
+    n = slots(args.slots, "--slots", allow_bare=True)
+    r = channel.generate(args.source, n, args.seed, args.out, drc_only=args.drc_only)
+    print(f"{r['slots']} slots{' with SINR' if r['sinr'] else ''}, {r['handoffs']} hand-offs -> {args.out}")
+    return 0

@@ -1,0 +1,84 @@
+"""1xEV-DO scheduler study API (seed 000 section 6): full-buffer users over
+channel sources, Proportional Fair vs Round Robin (and max C/I)."""
+
+import json
+
+from . import InputError
+from .channel import _call, _core
+
+
+def drc_table():
+    """The C.S0024-A forward-link DRC table as a DataFrame."""
+    import pandas as pd
+
+    rows = [
+        {"drc": i, "rate_kbps": r / 1e3, "slots": s, "packet_bits": b} for (i, r, s, b) in _core().evdo_drc_table()
+    ]
+    return pd.DataFrame(rows)
+
+
+def schedule(users, slots, seed=1, preset=None, traces=None, schedulers=("pf", "rr"), alpha=1e-3, interlace=4,
+             handoff="both", handoff_every=None, format=None, mahimahi_window_ms=100, pf_initial_avg_bps=1.0):
+    """Run the full-buffer study. `interlace`: 4 (standard, multi-slot packets on
+    one interlace), 1 (multi-slot packets in consecutive slots) or 0 (every
+    slot served at its DRC rate, the per-slot model of seed 000 Fig. 6).
+    `handoff_every`: (lo, hi) slots of synthetic hand-offs for sources without
+    their own. `pf_initial_avg_bps`: PF's A for a user that starts or
+    (reset policy) hands off; 1 b/s = a brand-new user. Returns a dict with 'runs' (one per scheduler and hand-off
+    policy) and 'gain' (T_PF / T_RR per policy)."""
+    if (preset is None) == (not traces):
+        raise InputError("give either a preset or trace files")
+    out = _call(
+        _core().evdo_schedule, int(users), int(slots), int(seed), preset,
+        [str(t) for t in traces] if traces else None, list(schedulers), float(alpha), int(interlace), handoff,
+        tuple(handoff_every) if handoff_every else None, format, mahimahi_window_ms, float(pf_initial_avg_bps),
+    )
+    r = json.loads(out)
+    rr = next((x["result"]["system_bps"] for x in r["runs"] if x["result"]["scheduler"] == "rr"), None)
+    r["gain"] = {}
+    for x in r["runs"]:
+        res = x["result"]
+        if rr and res["scheduler"] != "rr":
+            r["gain"][f"{res['scheduler']}/{x['handoff']}"] = res["system_bps"] / rr
+    return r
+
+
+def summary(result):
+    """One row per run: scheduler, hand-off policy, system throughput, gain, Jain's indices."""
+    import pandas as pd
+
+    rr = next((x["result"]["system_bps"] for x in result["runs"] if x["result"]["scheduler"] == "rr"), None)
+    rows = []
+    for x in result["runs"]:
+        res = x["result"]
+        rows.append({
+            "scheduler": res["scheduler"],
+            "handoff": x["handoff"] if res["scheduler"] == "pf" else "-",
+            "system_kbps": res["system_bps"] / 1e3,
+            "gain_vs_rr": res["system_bps"] / rr if rr else float("nan"),
+            "jain_throughput": res["jain_throughput"],
+            "jain_share": res["jain_share"],
+            "user_kbps": " ".join(f"{u / 1e3:.0f}" for u in res["user_bps"]),
+            "user_slots_per_cpu_s": result["users"] * res["slots"] / (res.get("loop_cpu_seconds") or res["loop_seconds"] or float("nan")),
+        })
+    return pd.DataFrame(rows)
+
+
+def fig6(preset, users=(1, 2, 3, 4, 8), slots=1_000_000, seeds=(1,), interlace=0, alpha=1e-3, pf_initial_avg_bps=1.0):
+    """PF/RR system gain vs number of users (seed 000 Fig. 6), keep and reset."""
+    import pandas as pd
+
+    rows = []
+    for n in users:
+        for s in seeds:
+            r = schedule(n, slots, s, preset=preset, interlace=interlace, alpha=alpha,
+                         pf_initial_avg_bps=pf_initial_avg_bps)
+            pf = {x["handoff"]: x["result"] for x in r["runs"] if x["result"]["scheduler"] == "pf"}
+            rr = next(x["result"] for x in r["runs"] if x["result"]["scheduler"] == "rr")
+            rows.append({
+                "preset": preset, "users": n, "seed": s,
+                "gain_keep": r["gain"]["pf/keep"], "gain_reset": r["gain"]["pf/reset"],
+                "jain_pf": pf["keep"]["jain_throughput"], "jain_rr": rr["jain_throughput"],
+                "jain_share_pf": pf["keep"]["jain_share"], "jain_share_rr": rr["jain_share"],
+            })
+    return pd.DataFrame(rows)

@@ -1,0 +1,106 @@
+"""Channel statistics: closed forms, the numpy reference, formats and CLI errors."""
+
+import json
+import math
+import os
+import sys
+
+import numpy as np
+import pytest
+
+sys.path.insert(0, os.path.dirname(__file__))
+from _cli_channel import run_cli  # noqa: E402
+
+from cdmasim import InputError, channel  # noqa: E402
+
+
+def sticky(states, p, n, seed):
+    """Stay with probability p, else jump uniformly among `states`."""
+    rng = np.random.default_rng(seed)
+    jump = rng.random(n) >= p
+    draws = rng.choice(np.array(states, dtype=np.uint8), size=n)
+    idx = np.maximum.accumulate(np.where(jump, np.arange(n), 0))
+    x = draws[idx]
+    x[: np.argmax(jump)] = draws[0]
+    return x
+
+
+def test_entropy_and_sojourn_closed_forms():
+    states = [3, 8, 11, 12]
+    p = 0.98
+    x = sticky(states, p, 1_000_000, 1)
+    w = channel.stats(x, max_lag=100)["whole"]
+    # uniform stationary law over 4 states: 2 bits (sampling error ~1e-3)
+    assert abs(w["entropy_bits"] - 2.0) < 0.01
+    pii = p + (1 - p) / 4
+    for s in states:  # 1 / (1 - p_ii), ~5000 runs per state: 4 % tolerance
+        assert abs(w["sojourn_observed"][s] * (1 - pii) - 1) < 0.04
+    # order-1 chain: conditional entropy stops falling after n = 1
+    c = w["cond_entropy"]
+    assert max(c) - min(c) < 0.005 and c[0] < 0.2
+    # lag d: closed form of the d-step matrix p^d I + (1-p^d) J/4
+    for d in (1, 20, 100):
+        q = p**d + (1 - p**d) / 4
+        r = (1 - q) / 3
+        want = (-(q * math.log2(q)) - 3 * r * math.log2(r)) / 2.0
+        assert abs(w["lag_entropy"][d - 1] - want) < 0.02
+
+
+def test_matches_numpy_reference():
+    rng = np.random.default_rng(5)
+    x = sticky([0, 1, 4, 6, 9, 12, 14], 0.9, 200_000, 2)
+    sinr = (x.astype(np.float32) + rng.normal(0, 2, len(x))).astype(np.float32)
+    fast = channel.stats(x, sinr=sinr, max_lag=60)["whole"]
+    ref = channel.reference_stats(x, sinr=sinr, max_lag=60)
+    for k in ("mean_bps", "std_bps", "modal_fraction", "entropy_bits", "mean_sojourn_slots", "sinr_rate_corr"):
+        assert fast[k] == pytest.approx(ref[k], rel=1e-6, abs=1e-9), k
+    assert fast["modal_state"] == ref["modal_state"]
+    np.testing.assert_allclose(fast["cond_entropy"], ref["cond_entropy"], rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(fast["lag_entropy"], ref["lag_entropy"], rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(fast["sojourn_observed"], ref["sojourn_observed"], rtol=1e-12)
+    np.testing.assert_allclose(fast["sojourn_analytic"], ref["sojourn_analytic"], rtol=1e-12)
+    assert fast["sojourn_rmse"] == pytest.approx(ref["sojourn_rmse"], rel=1e-9, abs=1e-15)
+
+
+def test_text_binary_fit_generate_round_trip(tmp_path, capsys):
+    txt, drc_file, model, gen = (tmp_path / n for n in ("m.txt", "m.drc", "model.json", "g.drc"))
+    rc, out, err = run_cli(["channel", "generate", "mobile", "--slots", "20000", "--seed", "3", "--out", txt], capsys)
+    assert rc == 0, err
+    rc, _, err = run_cli(["channel", "generate", "mobile", "--slots", "20000", "--seed", "3", "--out", drc_file], capsys)
+    assert rc == 0, err
+    a, b = channel.read(txt), channel.read(drc_file)
+    assert (a["drc"] == b["drc"]).all()
+    np.testing.assert_allclose(a["sinr"], b["sinr"], atol=0.0101)  # both keep 1/100 dB, rounded separately
+    rc, out, err = run_cli(["channel", "fit", drc_file, "--order", "1", "--out", model], capsys)
+    assert rc == 0 and "order 1" in out
+    rc, _, err = run_cli(["channel", "generate", model, "--slots", "200000", "--seed", "1", "--out", gen], capsys)
+    assert rc == 0, err
+    # A one-step chain fitted to the trace reproduces its state distribution.
+    fa, fg = np.bincount(b["drc"], minlength=15) / 20000, np.bincount(channel.read(gen)["drc"], minlength=15) / 200000
+    assert np.abs(fa - fg).max() < 0.05
+    rc, out, _ = run_cli(["channel", "stats", drc_file, gen, "--json", "--window", "10s"], capsys)
+    r = json.loads(out)
+    assert rc == 0 and len(r[str(drc_file)]["windows"]) == 3
+
+
+def test_bad_input_is_one_line_exit_2(tmp_path, capsys):
+    bad = tmp_path / "bad.txt"
+    bad.write_text("3\n4\n99x\n")
+    rc, out, err = run_cli(["channel", "stats", bad], capsys)
+    assert rc == 2 and err.strip().count("\n") == 0
+    assert f"{bad}:3: drc:" in err
+    rc, _, err = run_cli(["channel", "stats", tmp_path / "missing.txt"], capsys)
+    assert rc == 2 and "missing.txt" in err
+    rc, _, err = run_cli(["channel", "stats", bad, "--window", "5"], capsys)
+    assert rc == 2 and "--window" in err
+    rc, _, err = run_cli(["channel", "generate", "nosuch", "--slots", "10", "--out", tmp_path / "x"], capsys)
+    assert rc == 2 and "neither a preset" in err
+    with pytest.raises(InputError):
+        channel.fit(bad, 1)
+
+
+def test_plots_are_written(tmp_path):
+    x = sticky([9, 11, 12], 0.99, 50_000, 4)
+    r = {"a": channel.stats(x, window_slots=10_000, max_lag=20)}
+    files = channel.plot(r, tmp_path)
+    assert len(files) == 5 and all(os.path.getsize(f) > 1000 for f in files)
