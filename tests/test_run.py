@@ -11,7 +11,7 @@ import sys
 import pytest
 
 import cdmasim
-from cdmasim.result import FLOW_COLUMNS, QUEUE_COLUMNS, SERIES_COLUMNS
+from cdmasim.result import DROP_COLUMNS, FLOW_COLUMNS, QUEUE_COLUMNS, SERIES_COLUMNS, TABLES
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -67,6 +67,14 @@ def test_seed_override_replaces_the_file_seed():
         cdmasim.run(SHORT, seed=-1)
 
 
+def test_cli_pcap_folder_that_cannot_be_created_is_one_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    p = cli("run", str(EXAMPLES / "generic.toml"), "--pcap", str(blocker / "pcaps"), "--quiet")
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert p.stderr.startswith(f"cdmasim: error: {blocker / 'pcaps'}: cannot create pcap folder") and len(p.stderr.splitlines()) == 1
+
+
 def test_same_seed_same_results_from_python():
     a, b = cdmasim.run(SHORT, seed=11), cdmasim.run(SHORT, seed=11)
     assert a.summary == b.summary
@@ -78,6 +86,7 @@ def test_dataframes_have_the_documented_columns():
     r = cdmasim.run(SHORT)
     assert list(r.flows.columns) == FLOW_COLUMNS
     assert list(r.series.columns) == SERIES_COLUMNS
+    assert list(r.drops.columns) == DROP_COLUMNS
     q = list(r.queues.columns)
     assert q[:4] == QUEUE_COLUMNS[:4] and q[-6:] == QUEUE_COLUMNS[4:]
     assert all(c.startswith("drops_") for c in q[4:-6])
@@ -109,7 +118,7 @@ def test_cli_out_writes_files(tmp_path, fmt):
     assert p.returncode == 0, p.stderr
     assert p.stdout == "" and p.stderr == ""
     names = sorted(x.name for x in out.iterdir())
-    assert names == sorted(["summary.json", f"flows.{fmt}", f"queues.{fmt}", f"series.{fmt}"])
+    assert names == sorted(["summary.json"] + [f"{t}.{fmt}" for t in TABLES])
     summary = json.loads((out / "summary.json").read_text())
     assert summary["seed"] == 7 and summary["duration_s"] == 30.0
     import pandas as pd
@@ -123,7 +132,7 @@ def test_cli_out_twice_gives_byte_identical_summary(tmp_path):
     for d in ("a", "b"):
         p = cli("run", str(EXAMPLES / "generic.toml"), "--out", str(tmp_path / d), "--format", "csv", "--quiet", "--seed", "3")
         assert p.returncode == 0, p.stderr
-    for name in ("summary.json", "flows.csv", "queues.csv", "series.csv"):
+    for name in ["summary.json"] + [f"{t}.csv" for t in TABLES]:
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes(), name
 
 
@@ -141,10 +150,11 @@ def test_cli_table_output():
     assert p.stderr == ""
 
 
-def test_cli_run_does_not_import_pandas():
+def test_cli_run_does_not_import_pandas(tmp_path):
+    (tmp_path / "short.toml").write_text(SHORT)
     code = (
         "import sys, io, contextlib; from cdmasim.cli import main\n"
-        "with contextlib.redirect_stdout(io.StringIO()): main(['run', 'examples/dumbbell.toml'])\n"
+        f"with contextlib.redirect_stdout(io.StringIO()): main(['run', {str(tmp_path / 'short.toml')!r}])\n"
         "heavy = [m for m in ('pandas', 'numpy', 'pyarrow', 'matplotlib') if m in sys.modules]\n"
         "print(','.join(heavy))\n"
     )
@@ -160,3 +170,48 @@ def test_summary_format_units():
     assert fmt_rate(1_234_567) == "1.23 Mb/s"
     assert fmt_rate(163_200) == "163.2 kb/s"
     assert fmt_rate(12) == "12 b/s"
+
+
+def test_summary_table_hides_idle_queues_and_says_so():
+    from cdmasim.summary import format_summary
+
+    q = lambda link, util, drops: {"link": link, "kind": "droptail", "drops": drops, "max_packets": 3, "avg_packets": 1.0, "utilization": util}
+    s = {"seed": 1, "duration_s": 1.0, "events": 1, "flows": [],
+         "queues": [q("busy", 0.9, {}), q("idle", 0.01, {}), q("lossy", 0.0, {"overflow": 2})]}
+    text = format_summary(s)
+    assert "busy" in text and "lossy" in text and "overflow 2" in text
+    assert "idle" not in text.replace("all idle", "")
+    assert "(1 queues with no drops and under 5% utilization not shown)" in text
+
+
+LONG = SHORT.replace('duration = "3s"', 'duration = "3600s"').replace('"2Mbps"', '"200Mbps"')
+
+
+def test_ctrl_c_stops_a_long_run_with_one_line(tmp_path):
+    import signal
+    import time
+
+    (tmp_path / "long.toml").write_text(LONG)
+    p = subprocess.Popen([sys.executable, "-m", "cdmasim.cli", "run", str(tmp_path / "long.toml")],
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)  # well into the run (an hour of 200 Mb/s takes far longer)
+    t = time.monotonic()
+    p.send_signal(signal.SIGINT)
+    out, err = p.communicate(timeout=60)
+    # The core checks for signals every 0.2 s of wall time.
+    assert time.monotonic() - t < 5
+    assert p.returncode == 130, err
+    assert err == "cdmasim: interrupted\n" and out == ""
+
+
+def test_progress_callback_is_called_and_can_stop_a_long_run():
+    calls = []
+
+    def progress(now, horizon):
+        calls.append((now, horizon))
+        return len(calls) < 2
+
+    with pytest.raises(KeyboardInterrupt):
+        cdmasim.run(LONG, progress=progress)
+    assert len(calls) == 2
+    assert calls[0][0] < calls[1][0] < calls[1][1] == 3600.0

@@ -8,6 +8,7 @@ Columns (documented in README.md):
           seen, max_packets, max_bytes, avg_packets, avg_bytes, utilization,
           bytes_sent
   series: metric, subject, t_s, value (long format, one row per sample)
+  drops:  t_s, place, reason, flow, sent_s, seq (one row per dropped packet)
 """
 
 import json
@@ -24,6 +25,8 @@ QUEUE_COLUMNS = [
     "utilization", "bytes_sent",
 ]
 SERIES_COLUMNS = ["metric", "subject", "t_s", "value"]
+DROP_COLUMNS = ["t_s", "place", "reason", "flow", "sent_s", "seq"]
+TABLES = ("flows", "queues", "series", "drops")
 
 
 class Result:
@@ -94,6 +97,16 @@ class Result:
 
         return self._cached("series", build)
 
+    @property
+    def drops(self):
+        def build():
+            import pandas as pd
+
+            df = pd.DataFrame(self.summary.get("drops", []), columns=DROP_COLUMNS)
+            return df.astype({"t_s": "float64", "sent_s": "float64", "seq": "uint64"})
+
+        return self._cached("drops", build)
+
     def summary_json(self) -> str:
         """The summary as stable, pretty JSON (what summary.json holds)."""
         if self._text is not None:
@@ -101,7 +114,7 @@ class Result:
         return json.dumps(self.summary, indent=2) + "\n"
 
     def to_dir(self, out, fmt="parquet"):
-        """Write summary.json and the flows, queues and series tables as
+        """Write summary.json and the flows, queues, series and drops tables as
         Parquet (fmt="parquet", via pyarrow) or CSV (fmt="csv") into `out`.
         Returns the list of paths written."""
         from . import InputError
@@ -112,7 +125,7 @@ class Result:
         written = [os.path.join(out, "summary.json")]
         with open(written[0], "w", encoding="utf-8") as f:
             f.write(self.summary_json())
-        for name in ("flows", "queues", "series"):
+        for name in TABLES:
             df = getattr(self, name)
             path = os.path.join(out, f"{name}.{fmt}")
             if fmt == "csv":

@@ -78,9 +78,12 @@ def parse(scenario) -> dict:
 
 
 def run(scenario, seed=None, pcap_dir=None, progress=False):
-    """Run a scenario: a path, a TOML string or a dict.
+    """Run a scenario: a path, a TOML string or a dict. A str holding a
+    newline or '=' is TOML text, any other str is a path (pass a pathlib.Path
+    to force a path).
 
-    seed: overrides [simulation].seed. pcap_dir: write one pcap per link there.
+    seed: overrides [simulation].seed. pcap_dir: write pcap captures there
+    (one per pair of adjacent nodes, both directions).
     progress: False, True (a bar on stderr when it is a terminal), or a callable
     progress(now_s, horizon_s) that may return False to stop the run.
     Returns a cdmasim.result.Result. Raises ScenarioError (an InputError) on a
@@ -91,8 +94,11 @@ def run(scenario, seed=None, pcap_dir=None, progress=False):
     if seed is not None and (not isinstance(seed, int) or seed < 0 or seed >= 2**64):
         raise InputError(f"seed must be an integer in [0, 2^64), got {seed!r}")
     if pcap_dir is not None:
-        os.makedirs(pcap_dir, exist_ok=True)
         pcap_dir = os.fspath(pcap_dir)
+        try:
+            os.makedirs(pcap_dir, exist_ok=True)
+        except OSError as e:
+            raise InputError(f"{pcap_dir}: cannot create pcap folder: {e.strerror or e}") from None
     bar = None
     if progress is True:
         from .progress import ProgressBar
@@ -105,6 +111,9 @@ def run(scenario, seed=None, pcap_dir=None, progress=False):
         summary_json, series = core.run_scenario(text, shown, seed, pcap_dir, progress)
     except core.ScenarioError as e:
         raise _translate(e, shown) from None
+    except OSError as e:
+        # The engine could not write its pcap files.
+        raise InputError(f"cannot write pcap: {e}") from None
     finally:
         if bar is not None:
             bar.close()

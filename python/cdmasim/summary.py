@@ -25,6 +25,15 @@ def _table(headers, rows):
     return lines
 
 
+# Queues below this utilisation that dropped nothing are left out of the
+# table (a dumbbell has two idle access queues per flow); --json lists all.
+QUIET_UTILIZATION = 0.05
+
+
+def _busy(q):
+    return any(q.get("drops", {}).values()) or q.get("utilization", 0) >= QUIET_UTILIZATION
+
+
 def format_summary(s: dict) -> str:
     c = s.get("conservation", {})
     out = [
@@ -41,7 +50,8 @@ def format_summary(s: dict) -> str:
         out += ["", "flows"] + _table(["name", "kind", "goodput", "RTT min/avg/max ms", "retransmits", "timeouts"], rows)
     else:
         out += ["", "flows: none"]
-    queues = s.get("queues", [])
+    all_queues = s.get("queues", [])
+    queues = [q for q in all_queues if _busy(q)]
     if queues:
         rows = []
         for q in queues:
@@ -53,5 +63,8 @@ def format_summary(s: dict) -> str:
             ])
         out += ["", "queues"] + _table(["link", "kind", "drops", "max pkts", "avg pkts", "utilization"], rows)
     else:
-        out += ["", "queues: none"]
+        out += ["", "queues: none" if not all_queues else "queues: all idle"]
+    hidden = len(all_queues) - len(queues)
+    if hidden:
+        out.append(f"({hidden} queues with no drops and under {QUIET_UTILIZATION:.0%} utilization not shown)")
     return "\n".join(out)

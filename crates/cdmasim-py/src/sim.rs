@@ -14,7 +14,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 create_exception!(
-    _core,
+    cdmasim._core,
     ScenarioError,
     PyValueError,
     "A scenario that cannot be parsed or validated; str() is `FILE:LINE: FIELD: message` and the attributes file, line, field and message hold the parts."
@@ -74,9 +74,9 @@ fn scenario_toml_from_json(json: &str) -> PyResult<String> {
 
 /// Parse, validate and run a scenario.
 ///
-/// Returns `(summary_json, series)`: the RunResult without its series as JSON,
-/// and a list of `(metric, subject, t_bytes, value_bytes)` whose byte strings
-/// are little-endian float64 arrays (for numpy.frombuffer).
+/// Returns `(summary_json, series)`: the RunResult without its series as
+/// pretty JSON, and a list of `(metric, subject, t_bytes, value_bytes)` whose
+/// byte strings are little-endian float64 arrays (for numpy.frombuffer).
 /// `progress(now_s, horizon_s)` is called at most every 0.2 s of wall time;
 /// returning False stops the run (raised as KeyboardInterrupt).
 #[pyfunction]

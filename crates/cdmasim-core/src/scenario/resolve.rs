@@ -151,26 +151,35 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
 /// there is one, otherwise a fewest-hops next link.
 struct Router<'s> {
     names: &'s [&'s str],
-    n: usize,
     links: &'s [LinkSpec],
+    /// Neighbours reached by the links leaving each node / nodes whose links
+    /// enter it (plain indices, so that a BFS does not touch the LinkSpecs).
+    out: Vec<Vec<usize>>,
+    into: Vec<Vec<usize>>,
     explicit: HashMap<(usize, usize), usize>,
 }
 
 impl<'s> Router<'s> {
     fn new(names: &'s [&'s str], links: &'s [LinkSpec], routes: &[RouteSpec]) -> Self {
-        Router { names, n: names.len(), links, explicit: routes.iter().map(|r| ((r.node, r.dest), r.link)).collect() }
+        let (mut out, mut into) = (vec![Vec::new(); names.len()], vec![Vec::new(); names.len()]);
+        for l in links {
+            out[l.from].push(l.to);
+            into[l.to].push(l.from);
+        }
+        Router { names, links, out, into, explicit: routes.iter().map(|r| ((r.node, r.dest), r.link)).collect() }
     }
 
     /// Hops from every node to `dest` (BFS over reversed links).
     fn hops_to(&self, dest: usize) -> Vec<Option<usize>> {
-        let mut dist = vec![None; self.n];
+        let mut dist = vec![None; self.names.len()];
         dist[dest] = Some(0);
         let mut q = VecDeque::from([dest]);
         while let Some(v) = q.pop_front() {
-            for l in self.links.iter().filter(|l| l.to == v) {
-                if dist[l.from].is_none() {
-                    dist[l.from] = Some(dist[v].unwrap() + 1);
-                    q.push_back(l.from);
+            let d = dist[v].map(|d| d + 1);
+            for &u in &self.into[v] {
+                if dist[u].is_none() {
+                    dist[u] = d;
+                    q.push_back(u);
                 }
             }
         }
@@ -180,7 +189,7 @@ impl<'s> Router<'s> {
     /// Walk hop by hop from `from` to `to`; fails on a dead end or a loop.
     fn path(&self, from: usize, to: usize) -> Result<(), String> {
         let dist = self.hops_to(to);
-        let mut visited = vec![false; self.n];
+        let mut visited = vec![false; self.names.len()];
         let mut at = from;
         while at != to {
             if visited[at] {
@@ -190,7 +199,12 @@ impl<'s> Router<'s> {
             let next = match self.explicit.get(&(at, to)) {
                 Some(&l) => self.links[l].to,
                 None => match dist[at] {
-                    Some(d) => self.links.iter().find(|l| l.from == at && dist[l.to] == Some(d - 1)).unwrap().to,
+                    // BFS guarantees a neighbour one hop closer exists.
+                    Some(d) => self.out[at]
+                        .iter()
+                        .copied()
+                        .find(|&m| dist[m] == Some(d - 1))
+                        .ok_or_else(|| format!("internal error: no next hop from '{}'", self.names[at]))?,
                     None if at == from => return Err(format!("no links lead from '{}' towards it", self.names[at])),
                     None => return Err(format!("the route reaches '{}', from which no links lead towards it", self.names[at])),
                 },

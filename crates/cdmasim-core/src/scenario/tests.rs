@@ -195,3 +195,22 @@ fn spec_round_trips_through_json() {
     let back: ScenarioSpec = serde_json::from_str(&json).unwrap();
     assert_eq!(serde_json::to_string(&back).unwrap(), json);
 }
+
+#[test]
+fn large_dumbbell_validates_quickly() {
+    let text = "preset = \"dumbbell\"\n[simulation]\nduration = \"1000s\"\n[dumbbell]\nflows = 1000\n\
+        bottleneck_rate = \"1Gbps\"\nbottleneck_delay = \"10ms\"\nstart_spacing = \"1ms\"\n";
+    let t = std::time::Instant::now();
+    let s = parse_str(text, "big.toml").unwrap();
+    assert_eq!((s.nodes.len(), s.links.len(), s.flows.len()), (2002, 4002, 1000));
+    // Path checks are BFS over adjacency lists: linear per flow, not quadratic.
+    assert!(t.elapsed() < std::time::Duration::from_secs(2), "{:?}", t.elapsed());
+}
+
+#[test]
+fn crlf_and_byte_order_mark_keep_line_numbers() {
+    for text in ["[simulation]\r\nduration = \"10s\"\r\ncolour = 1\r\n", "\u{feff}[simulation]\nduration = \"10s\"\ncolour = 1\n"] {
+        let e = err(text);
+        assert_eq!((e.line, e.field.as_str()), (3, "simulation.colour"), "{e}");
+    }
+}

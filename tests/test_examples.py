@@ -1,0 +1,67 @@
+"""The shipped examples run and behave as their comments say, checked
+against closed-form bounds (not against recorded outputs)."""
+
+from pathlib import Path
+
+import pytest
+
+import cdmasim
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def test_dumbbell_fills_the_bottleneck():
+    r = cdmasim.run(EXAMPLES / "dumbbell.toml")
+    flows = r.summary["flows"]
+    assert len(flows) == 10 and all(f["kind"] == "tcp" for f in flows)
+    payload_bps = sum(f["bytes_delivered"] for f in flows) * 8 / 60.0
+    # Payload capacity: 10 Mb/s x 1460/1500 (20 B IP + 20 B TCP per segment).
+    capacity = 10e6 * 1460 / 1500
+    assert payload_bps <= capacity
+    # The 100-packet buffer exceeds the bandwidth-delay product (10 Mb/s x
+    # 44 ms = 37 packets of 1500 B), so the queue never drains and the link
+    # stays busy (buffer >= BDP rule); allow 3 % for the slow-start losses.
+    assert payload_bps >= 0.97 * capacity
+    # Only the bottleneck drops.
+    assert set(r.drops["place"]) <= {"r1-r2"}
+
+
+def test_generic_cbr_sends_exactly_its_rate():
+    r = cdmasim.run(EXAMPLES / "generic.toml")
+    voice = next(f for f in r.summary["flows"] if f["name"] == "voice")
+    # 64 kb/s of 160-byte payloads from 5 s to 25 s: 50 packets/s x 20 s.
+    assert voice["packets_sent"] == 1000
+    assert voice["bytes_delivered"] == 160 * voice["packets_received"]
+    # Losses come from RED at the bottleneck and the 0.1 % wire loss on r2-b only.
+    lost = voice["packets_sent"] - voice["packets_received"]
+    assert lost == int((r.drops["flow"] == "voice").sum())
+    assert set(r.drops["place"]) <= {"r1-r2", "r2-b"}
+
+
+def test_cdma2000_losses_start_after_the_rate_switch():
+    r = cdmasim.run(EXAMPLES / "cdma2000_switch.toml")
+    d = r.drops
+    # Seed 002 Sec. III: before the switch the 9.6 kb/s radio link is the
+    # bottleneck (unbounded buffer), so nothing is lost; the faster ACK clock
+    # reaches the 5 kB BSC buffer no earlier than t0 + T = 50 s + 0.3 s.
+    assert len(d) > 0
+    assert set(d["place"]) == {"bsc-bts"}
+    assert d["t_s"].min() >= 50.3
+    # Capacity bound: 9.6 kb/s for 50 s, then the 38.4 kb/s BSC for 50 s,
+    # carrying 460 payload bytes per 500-byte packet.
+    ftp = r.summary["flows"][0]
+    bound = (9_600 * 50 + 38_400 * 50) * 460 / 500
+    assert ftp["bytes_delivered"] * 8 <= bound
+
+
+@pytest.mark.parametrize("name", ["dumbbell", "generic", "cdma2000_switch"])
+def test_examples_sample_their_series(name):
+    r = cdmasim.run(EXAMPLES / f"{name}.toml")
+    s = r.series
+    assert len(s) > 0
+    q = s[s["metric"] == "queue_pkts"]
+    # One sample every sample_interval over the run (with or without t = 0).
+    spec = cdmasim.parse(EXAMPLES / f"{name}.toml")
+    n = spec["duration"] // spec["sample_interval"]
+    assert q.groupby("subject").size().between(n, n + 1).all()
+    assert q["t_s"].max() <= spec["duration"] / 1e9
