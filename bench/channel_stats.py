@@ -25,7 +25,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def cli(*args):
-    return [sys.executable, os.path.join(HERE, "_cli.py"), *map(str, args)]
+    return [sys.executable, "-m", "cdmasim.cli", *map(str, args)]
 
 
 def main():

@@ -22,7 +22,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests"))
 
-CLI = ("import sys, cdmasim.cli as c; c.GROUPS = ['pcap']; sys.exit(c.main(sys.argv[1:]))")
+CLI = "import sys, cdmasim.cli as c; sys.exit(c.main(sys.argv[1:]))"
 
 
 def make_capture(path, packets):

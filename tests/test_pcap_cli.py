@@ -65,9 +65,7 @@ def write_pcap(path, pkts, linktype=101, nanos=False):
 
 
 @pytest.fixture
-def run_cli(monkeypatch):
-    # only the pcap group: the command under test, whatever other groups exist
-    monkeypatch.setattr(cli, "GROUPS", ["pcap"])
+def run_cli():
     return cli.main
 
 
