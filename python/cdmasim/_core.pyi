@@ -30,3 +30,9 @@ def run_scenario(
 ) -> tuple[str, list[tuple[str, str, bytes, bytes]]]:
     """(pretty summary JSON, [(metric, subject, t f64 LE bytes, value f64 LE bytes)]).
     progress(now_s, horizon_s) -> bool | None is called at most every 0.2 s."""
+
+def parse_time_ns(text: str) -> int:
+    """'37.5ms' -> nanoseconds (scenario unit rules); ValueError on bad input."""
+
+def parse_rate_bps(text: str) -> int:
+    """'9.6kbps' -> bit/s (scenario unit rules); ValueError on bad input."""

@@ -1,11 +1,20 @@
-"""Parsing of command-line quantities that carry units (slots are 1/600 s)."""
-
-import re
+"""Command-line quantities with units, parsed by the core with the same rules
+as scenario files (cdmasim_core::scenario::units); slots are 1/600 s."""
 
 from . import InputError
 
 SLOTS_PER_SEC = 600
-_TIME = {"h": 3600.0, "min": 60.0, "s": 1.0, "ms": 1e-3}
+NS_PER_SEC = 10**9
+NS_PER_MS = 10**6
+
+
+def _parse(name, text, what):
+    from . import _core
+
+    try:
+        return getattr(_core, name)(str(text).strip())
+    except ValueError as e:
+        raise InputError(f"{what}: {e}") from None
 
 
 def slots(text, what="value", allow_bare=False):
@@ -13,36 +22,28 @@ def slots(text, what="value", allow_bare=False):
 
     A bare integer is accepted only where the option counts slots."""
     t = str(text).strip()
-    m = re.fullmatch(r"([0-9]*\.?[0-9]+(?:[eE][0-9]+)?)\s*(h|min|s|ms|slots?)?", t)
-    if not m:
-        raise InputError(f"{what}: '{text}' is not a duration (e.g. 1h, 30min, 20s, 100ms, 600slots)")
-    v, unit = float(m.group(1)), m.group(2)
-    if unit is None:
+    for suffix in ("slots", "slot"):
+        if t.endswith(suffix):
+            t, allow_bare = t[: -len(suffix)].strip(), True
+            break
+    if t.isdigit():
         if not allow_bare:
             raise InputError(f"{what}: '{text}' has no unit (h, min, s, ms or slots)")
-        unit = "slots"
-    n = v if unit.startswith("slot") else v * _TIME[unit] * SLOTS_PER_SEC
-    if n != int(n) or n < 0:
+        return int(t)
+    n, rest = divmod(_parse("parse_time_ns", t, what) * SLOTS_PER_SEC, NS_PER_SEC)
+    if rest:
         raise InputError(f"{what}: '{text}' is not a whole number of slots (1 slot = 1/600 s)")
-    return int(n)
+    return n
 
 
 def millis(text, what="value"):
     """'100ms', '0.5s' -> integer milliseconds."""
-    t = str(text).strip()
-    m = re.fullmatch(r"([0-9]*\.?[0-9]+)\s*(ms|s)", t)
-    if not m:
-        raise InputError(f"{what}: '{text}' needs a unit (ms or s)")
-    v = float(m.group(1)) * (1000.0 if m.group(2) == "s" else 1.0)
-    if v != int(v):
+    ms, rest = divmod(_parse("parse_time_ns", text, what), NS_PER_MS)
+    if rest:
         raise InputError(f"{what}: '{text}' is not a whole number of milliseconds")
-    return int(v)
+    return ms
 
 
 def rate(text, what="value"):
     """'1bps', '300kbps', '1.2Mbps' -> bit/s (float)."""
-    t = str(text).strip()
-    m = re.fullmatch(r"([0-9]*\.?[0-9]+(?:[eE][-+]?[0-9]+)?)\s*(bps|kbps|Mbps)", t)
-    if not m:
-        raise InputError(f"{what}: '{text}' is not a rate with a unit (bps, kbps, Mbps)")
-    return float(m.group(1)) * {"bps": 1.0, "kbps": 1e3, "Mbps": 1e6}[m.group(2)]
+    return float(_parse("parse_rate_bps", text, what))

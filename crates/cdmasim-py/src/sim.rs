@@ -164,7 +164,21 @@ fn convert(py: Python<'_>, mut result: RunResult) -> PyResult<(String, Py<PyList
     Ok((summary, PyList::new_bound(py, items).unbind()))
 }
 
+/// "37.5ms" → nanoseconds, with the scenario files' unit rules (ValueError with the reason).
+#[pyfunction]
+fn parse_time_ns(text: &str) -> PyResult<u64> {
+    scenario::units::parse_time(text).map_err(PyValueError::new_err)
+}
+
+/// "9.6kbps" → bit/s, with the scenario files' unit rules (ValueError with the reason).
+#[pyfunction]
+fn parse_rate_bps(text: &str) -> PyResult<u64> {
+    scenario::units::parse_rate(text).map_err(PyValueError::new_err)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(parse_time_ns, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_rate_bps, m)?)?;
     m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
     m.add("DEFAULT_SEED", scenario::DEFAULT_SEED)?;
     m.add_function(wrap_pyfunction!(parse_scenario, m)?)?;
