@@ -141,7 +141,7 @@ pub fn pcapng_file(be: bool, linktype: u16, tsresol: Option<u8>, simple: bool, r
     let w32 = |v: u32| if be { v.to_be_bytes() } else { v.to_le_bytes() };
     let w16 = |v: u16| if be { v.to_be_bytes() } else { v.to_le_bytes() };
     let mut f = Vec::new();
-    let mut block = |f: &mut Vec<u8>, t: u32, body: &[u8]| {
+    let block = |f: &mut Vec<u8>, t: u32, body: &[u8]| {
         let mut b = body.to_vec();
         while b.len() % 4 != 0 {
             b.push(0);
