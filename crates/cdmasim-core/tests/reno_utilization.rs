@@ -33,6 +33,7 @@ fn bdp_pkts() -> f64 {
 fn buffer_of_one_bdp_fills_the_link() {
     let b = bdp_pkts().ceil() as u64; // 37 packets
     let u = utilisation(b);
+    println!("B = BDP = {b} pkts: simulated {u:.4}");
     assert!(u >= 0.95, "utilisation {u:.4} with B = BDP = {b} packets");
 }
 
