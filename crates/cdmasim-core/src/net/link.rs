@@ -24,13 +24,15 @@ struct Service {
     lost: bool,
 }
 
-/// What the world must do after a link operation.
-#[derive(Debug, Default)]
+/// What the world must do after a link operation (small and Copy: it is
+/// returned on every packet's path).
+#[derive(Clone, Copy, Debug, Default)]
 pub struct Actions {
-    /// A packet started service now: it is `lost`, or the newest on the wire.
+    /// A packet started service now: it is the newest on the wire, or, if
+    /// `lost`, the one `take_lost` gives.
     pub started: bool,
     /// The packet that started was lost on the wire (random loss).
-    pub lost: Option<Packet>,
+    pub lost: bool,
     /// Schedule an arrival at the far end at this time.
     pub arrive_at: Option<Time>,
     /// Schedule the end of the current service (time, generation): only
@@ -72,6 +74,8 @@ pub struct Link {
     /// Packets in service or on the wire with their arrival times, in order
     /// (the delay is constant, so FIFO; Time::MAX while an outage pauses one).
     in_flight: std::collections::VecDeque<(Time, Packet)>,
+    /// The packet the loss module took at the last service start.
+    lost: Option<Packet>,
     pub stats: LinkStats,
     last_touch: Time,
 }
@@ -114,6 +118,7 @@ impl Link {
             tx_gen: 0,
             tx_pending: false,
             in_flight: Default::default(),
+            lost: None,
             stats: LinkStats::default(),
             last_touch: 0,
         }
@@ -189,7 +194,8 @@ impl Link {
         a.started = true;
         if lost {
             self.stats.drops[DropReason::RandomLoss.index()] += 1;
-            a.lost = Some(pkt);
+            a.lost = true;
+            self.lost = Some(pkt);
         } else {
             self.in_flight.push_back((finish + self.delay, pkt));
             a.arrive_at = Some(finish + self.delay);
@@ -225,6 +231,11 @@ impl Link {
         self.service = None;
         self.tx_pending = false;
         self.start_next(now)
+    }
+
+    /// The packet the loss module took (after an `Actions` with `lost`).
+    pub fn take_lost(&mut self) -> Option<Packet> {
+        self.lost.take()
     }
 
     /// The arrival due now, if this is its time (events for arrival times

@@ -189,18 +189,18 @@ impl World {
 
     /// Carry out what a link operation asked for.
     fn apply(&mut self, now: Time, li: u32, a: Actions) {
-        if a.started && self.captures(li, false) {
-            // Outgoing packets are captured as their transmission starts, as
-            // tcpdump stamps them when the driver takes them.
-            let pkt = match &a.lost {
-                Some(p) => *p,
-                None => *self.links[li as usize].newest_on_wire().expect("started packet is on the wire"),
-            };
-            self.capture(now, li, &pkt);
-        }
-        if let Some(pkt) = a.lost {
+        if a.lost {
+            let pkt = self.links[li as usize].take_lost().expect("lost packet kept by the link");
+            if self.captures(li, false) {
+                self.capture(now, li, &pkt);
+            }
             let node = self.links[li as usize].from;
             self.drop_log.push(DropRecord { t: now, link: li, node, reason: DropReason::RandomLoss, pkt });
+        } else if a.started && self.captures(li, false) {
+            // Outgoing packets are captured as their transmission starts, as
+            // tcpdump stamps them when the driver takes them.
+            let pkt = *self.links[li as usize].newest_on_wire().expect("started packet is on the wire");
+            self.capture(now, li, &pkt);
         }
         if let Some(t) = a.arrive_at {
             self.q.schedule(t, Event::Arrive { link: li });
