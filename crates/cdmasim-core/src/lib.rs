@@ -14,6 +14,5 @@ pub mod scenario;
 pub mod sim;
 pub mod tcp;
 pub mod app;
-pub mod stats;
 pub mod evdo;
 pub mod channel;
