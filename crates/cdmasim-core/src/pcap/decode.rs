@@ -5,6 +5,7 @@
 //! by a small snaplen still reports the true segment sizes (RFC 791 total
 //! length, RFC 8200 payload length minus extension headers), as tcptrace does.
 
+use super::checksum::{fold, ones_sum};
 use super::reader::*;
 
 pub const TH_FIN: u8 = 0x01;
@@ -83,32 +84,6 @@ impl<'a> TcpPacket<'a> {
     }
 }
 
-/// Sum of 16-bit big-endian words (odd tail padded with zero), unfolded.
-fn ones_sum(b: &[u8]) -> u64 {
-    let mut sum: u64 = 0;
-    let mut chunks = b.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_be_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-        sum += (w >> 48) + ((w >> 32) & 0xffff) + ((w >> 16) & 0xffff) + (w & 0xffff);
-    }
-    let rem = chunks.remainder();
-    let mut i = 0;
-    while i + 1 < rem.len() {
-        sum += u16::from_be_bytes([rem[i], rem[i + 1]]) as u64;
-        i += 2;
-    }
-    if i < rem.len() {
-        sum += (rem[i] as u64) << 8;
-    }
-    sum
-}
-
-fn fold(mut s: u64) -> u16 {
-    while s > 0xffff {
-        s = (s & 0xffff) + (s >> 16);
-    }
-    s as u16
-}
 
 /// Result of decoding one record.
 #[derive(Debug)]

@@ -4,6 +4,7 @@
 //! figures of seed 001 and the one-way-delay matching of seed 000. See docs/pcap.md.
 
 pub mod analysis;
+pub mod checksum;
 pub mod decode;
 pub mod error;
 pub mod reader;

@@ -4,19 +4,7 @@
 use super::reader::*;
 
 pub fn csum(data: &[u8], init: u32) -> u16 {
-    let mut s = init;
-    let mut i = 0;
-    while i + 1 < data.len() {
-        s += u16::from_be_bytes([data[i], data[i + 1]]) as u32;
-        i += 2;
-    }
-    if i < data.len() {
-        s += (data[i] as u32) << 8;
-    }
-    while s > 0xffff {
-        s = (s & 0xffff) + (s >> 16);
-    }
-    !(s as u16)
+    super::checksum::checksum(init as u64 + super::checksum::ones_sum(data))
 }
 
 pub struct Seg<'a> {

@@ -7,6 +7,7 @@
 //! 64-bit ones taken modulo 2^32; windows are scaled by the shift announced
 //! in the SYN, as on the wire.
 
+use super::checksum::{checksum, ones_sum};
 use crate::engine::Time;
 use crate::net::packet::{Body, Packet, TcpFlags, TcpHeader, IPV4_HEADER, UDP_HEADER};
 use std::io::{self, BufWriter, Write};
@@ -25,24 +26,6 @@ pub fn flow_ports(flow: u32) -> (u16, u16) {
 pub struct PcapWriter<W: Write> {
     out: BufWriter<W>,
     buf: Vec<u8>,
-}
-
-fn checksum_add(mut sum: u32, data: &[u8]) -> u32 {
-    let mut chunks = data.chunks_exact(2);
-    for c in &mut chunks {
-        sum += u16::from_be_bytes([c[0], c[1]]) as u32;
-    }
-    if let [last] = chunks.remainder() {
-        sum += (*last as u32) << 8;
-    }
-    sum
-}
-
-fn checksum_fold(mut sum: u32) -> u16 {
-    while sum > 0xffff {
-        sum = (sum & 0xffff) + (sum >> 16);
-    }
-    !(sum as u16)
 }
 
 impl<W: Write> PcapWriter<W> {
@@ -76,7 +59,7 @@ impl<W: Write> PcapWriter<W> {
         self.buf.extend_from_slice(&[0x40, 0, 64, proto, 0, 0]);
         self.buf.extend_from_slice(&src);
         self.buf.extend_from_slice(&dst);
-        let c = checksum_fold(checksum_add(0, &self.buf[ip_start..]));
+        let c = checksum(ones_sum(&self.buf[ip_start..]));
         self.buf[ip_start + 10..ip_start + 12].copy_from_slice(&c.to_be_bytes());
         let l4_start = self.buf.len();
         let (sport, dport) = if p.forward { flow_ports(p.flow) } else { (flow_ports(p.flow).1, flow_ports(p.flow).0) };
@@ -91,11 +74,8 @@ impl<W: Write> PcapWriter<W> {
         }
         // Transport checksum over the pseudo-header and the segment; the
         // payload is zeros, which add nothing to the sum.
-        let mut sum = checksum_add(0, &src);
-        sum = checksum_add(sum, &dst);
-        sum += proto as u32 + l4_len;
-        sum = checksum_add(sum, &self.buf[l4_start..]);
-        let ck = checksum_fold(sum);
+        let sum = ones_sum(&src) + ones_sum(&dst) + proto as u64 + l4_len as u64 + ones_sum(&self.buf[l4_start..]);
+        let ck = checksum(sum);
         let off = l4_start + if proto == 6 { 16 } else { 6 };
         self.buf[off..off + 2].copy_from_slice(&ck.to_be_bytes());
         let caplen = (self.buf.len() as u32).min(SNAPLEN);
@@ -185,7 +165,7 @@ mod tests {
             w.write(0, &Packet::tcp(2, 0, true, 0, 1, 0, syn), 0).unwrap();
             assert_eq!(w.buf.len() as u32, 20 + syn.header_len());
             // The IPv4 header checksum verifies to zero.
-            assert_eq!(checksum_fold(checksum_add(0, &w.buf[..20])), 0);
+            assert_eq!(checksum(ones_sum(&w.buf[..20])), 0);
         }
     }
 }
