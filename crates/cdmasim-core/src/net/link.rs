@@ -124,10 +124,6 @@ impl Link {
         }
     }
 
-    pub fn rate_bps(&self) -> u64 {
-        self.rate_bps
-    }
-
     /// Packets inside the link: queued, in service and on the wire.
     pub fn packets_inside(&self) -> u64 {
         self.queue.len_packets() as u64 + self.in_flight.len() as u64
@@ -255,7 +251,7 @@ impl Link {
         self.set_rate(now, rate)
     }
 
-    pub fn set_rate(&mut self, now: Time, rate: u64) -> Actions {
+    fn set_rate(&mut self, now: Time, rate: u64) -> Actions {
         self.touch(now);
         self.retire(now);
         let old = self.rate_bps;

@@ -8,8 +8,8 @@ use crate::engine::Time;
 use crate::net::DropReason;
 use std::collections::BTreeMap;
 
-fn ts(v: &[Time]) -> Vec<f64> {
-    v.iter().map(|t| secs(*t)).collect()
+fn ts(v: impl Iterator<Item = Time>) -> Vec<f64> {
+    v.map(secs).collect()
 }
 
 /// Summary of a set of durations in seconds: (min, avg, max).
@@ -51,7 +51,7 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
                     r.completed_at_s = s.completed_at.map(secs);
                     if !t.sender.cwnd_trace.is_empty() {
                         let tr = &t.sender.cwnd_trace;
-                        let t_s = ts(&tr.iter().map(|x| x.0).collect::<Vec<_>>());
+                        let t_s = ts(tr.iter().map(|x| x.0));
                         series.push(Series { metric: "cwnd".into(), subject: f.name.clone(), t_s: t_s.clone(), value: tr.iter().map(|x| x.1 as f64).collect() });
                         series.push(Series { metric: "ssthresh".into(), subject: f.name.clone(), t_s, value: tr.iter().map(|x| x.2.min(u32::MAX as u64) as f64).collect() });
                     }
@@ -65,7 +65,7 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
                     series.push(Series {
                         metric: "owd".into(),
                         subject: f.name.clone(),
-                        t_s: ts(&sink.delays.iter().map(|d| d.0).collect::<Vec<_>>()),
+                        t_s: ts(sink.delays.iter().map(|d| d.0)),
                         value: sink.delays.iter().map(|d| secs(d.1)).collect(),
                     });
                     if f.stop.is_some_and(|st| st < horizon) { sink.last_arrival } else { horizon }
@@ -102,7 +102,7 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
         .collect();
     let sm = &w.samples;
     if !sm.t.is_empty() {
-        let t_s = ts(&sm.t);
+        let t_s = ts(sm.t.iter().copied());
         for (l, v) in w.links.iter().zip(&sm.queue_pkts) {
             series.push(Series { metric: "queue_pkts".into(), subject: l.name.clone(), t_s: t_s.clone(), value: v.iter().map(|x| *x as f64).collect() });
         }

@@ -42,9 +42,7 @@ pub enum Next {
 impl Scoreboard {
     /// Index of the segment starting at `seq`.
     pub fn index_of(&self, seq: u64) -> Option<usize> {
-        let first = self.segs.front()?.seq;
         // Segments are contiguous but of varying length: binary search.
-        let _ = first;
         self.segs.binary_search_by(|s| s.seq.cmp(&seq)).ok()
     }
 

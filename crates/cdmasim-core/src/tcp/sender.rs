@@ -254,7 +254,8 @@ impl TcpSender {
             }
             return match self.board.next_seg(self.high_rxt, self.app_available()) {
                 Next::Retransmit(i) => Some(self.retransmit(now, i)),
-                Next::NewData => self.send_new(now, u64::MAX),
+                // In SACK recovery pipe, not cwnd, gates sending; rwnd still binds.
+                Next::NewData => self.send_new(now, self.rwnd),
                 Next::Nothing => None,
             };
         }
@@ -291,18 +292,12 @@ impl TcpSender {
         let left = self.app_limit.map_or(u64::MAX, |l| l - (self.snd_max - 1));
         let mut len = left.min(self.w.mss);
         let flight = self.snd_max - self.snd_una;
-        if win != u64::MAX {
-            if flight + len > win {
-                // Send a short segment only to get a stalled connection going.
-                if flight > 0 || win == 0 {
-                    return None;
-                }
-                len = win;
+        if flight + len > win {
+            // Send a short segment only to get a stalled connection going.
+            if flight > 0 || win == 0 {
+                return None;
             }
-            // Never exceed the receiver's window, even in SACK recovery.
-        }
-        if self.snd_max + len > self.snd_una + self.rwnd && flight > 0 {
-            return None;
+            len = win;
         }
         let seq = self.snd_max;
         self.board.segs.push_back(Seg { seq, len: len as u32, sent_at: now, retx: false, sacked: false, lost: false });
@@ -345,7 +340,7 @@ impl TcpSender {
         if h.ack > self.snd_una {
             self.on_new_ack(now, h);
         } else if h.ack == self.snd_una && h.len == 0 && h.wnd == self.rwnd && self.snd_max > self.snd_una {
-            self.on_dupack(now, h);
+            self.on_dupack(now);
         }
         self.rwnd = h.wnd;
     }
@@ -449,7 +444,7 @@ impl TcpSender {
         self.trace(now);
     }
 
-    fn on_dupack(&mut self, now: Time, _h: &TcpHeader) {
+    fn on_dupack(&mut self, now: Time) {
         self.dupacks += 1;
         if self.in_recovery {
             if self.mode != Recovery::Sack {
