@@ -7,6 +7,16 @@ carries data."""
 import os
 
 
+def _finish(plt, fig, ax, ylabel, title, path, written):
+    """Label the time axis, save the figure as PNG and remember the file."""
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    written.append(path)
+
+
 def plot_all(result, outdir):
     import matplotlib
 
@@ -35,13 +45,8 @@ def plot_all(result, outdir):
                 ts = [(t - t0) / 1e6 for t, _, _ in s["acks"]]
                 ax.step(ts, [a for _, a, _ in s["acks"]], where="post", color="green", label="ACK", linewidth=0.8)
                 ax.step(ts, [w for _, _, w in s["acks"]], where="post", color="gold", label="window", linewidth=0.8)
-            ax.set_xlabel("time (s)")
-            ax.set_ylabel("sequence offset (bytes)")
-            ax.set_title(f"time-sequence graph {name}")
             ax.legend(loc="upper left", fontsize=8)
-            fig.savefig(stem + "_tsg.png", dpi=110)
-            plt.close(fig)
-            written.append(stem + "_tsg.png")
+            _finish(plt, fig, ax, "sequence offset (bytes)", f"time-sequence graph {name}", stem + "_tsg.png", written)
 
             # throughput: new bytes per bin
             segs = [(t, b - a) for t, a, b, k in s["segments"] if k in (0, 2)]
@@ -56,19 +61,9 @@ def plot_all(result, outdir):
                 fig, ax = plt.subplots(figsize=(9, 4))
                 ax.step([(tmin - t0 + i * width) / 1e6 for i in range(nbins + 1)],
                         [8 * v / (width / 1e6) / 1e6 for v in bins], where="post")
-                ax.set_xlabel("time (s)")
-                ax.set_ylabel("throughput (Mbit/s)")
-                ax.set_title(f"throughput {name}")
-                fig.savefig(stem + "_tput.png", dpi=110)
-                plt.close(fig)
-                written.append(stem + "_tput.png")
+                _finish(plt, fig, ax, "throughput (Mbit/s)", f"throughput {name}", stem + "_tput.png", written)
             if s["rtt"]:
                 fig, ax = plt.subplots(figsize=(9, 4))
                 ax.plot([(t - t0) / 1e6 for t, _ in s["rtt"]], [r / 1000 for _, r in s["rtt"]], ".", markersize=2)
-                ax.set_xlabel("time (s)")
-                ax.set_ylabel("RTT (ms)")
-                ax.set_title(f"RTT samples {name}")
-                fig.savefig(stem + "_rtt.png", dpi=110)
-                plt.close(fig)
-                written.append(stem + "_rtt.png")
+                _finish(plt, fig, ax, "RTT (ms)", f"RTT samples {name}", stem + "_rtt.png", written)
     return written
