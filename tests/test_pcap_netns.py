@@ -72,6 +72,44 @@ def test_tcptrace_agreement(tmp_path, cc, sack, ts, limit, v6, extra):
             assert d["cksum_bad"] == 0
 
 
+def _tshark_delays(send_cap, recv_cap):
+    """An independent one-way-delay join: tshark prints every TCP packet of
+    both captures; packets are matched on their headers (addresses, ports,
+    IP id, raw sequence and ack numbers, length, flags), keys seen twice in a
+    capture are left out, and the excess is the delay minus its minimum.
+    Returns the sorted (send time µs, excess µs) pairs of the client -> server
+    data (several packets can share a send stamp)."""
+    fields = ["frame.time_epoch", "ip.src", "tcp.srcport", "ip.dst", "tcp.dstport", "ip.id",
+              "tcp.seq_raw", "tcp.ack_raw", "tcp.len", "tcp.flags"]
+
+    def packets(path):
+        cmd = ["tshark", "-r", str(path), "-n", "-Y", "tcp.dstport == 5201", "-T", "fields", "-E", "separator=,"]
+        for f in fields:
+            cmd += ["-e", f]
+        out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+        seen, dup = {}, set()
+        for line in out.splitlines():
+            t, *key = line.split(",")
+            key = tuple(key)
+            if key in seen:
+                dup.add(key)
+            seen[key] = t
+        return {k: v for k, v in seen.items() if k not in dup}
+
+    sent, recv = packets(send_cap), packets(recv_cap)
+    delays = {}
+    for k, ts in sent.items():
+        if k in recv:
+            # the epoch stamps as decimal strings, to whole microseconds
+            t_us = int(ts.replace(".", "")[:-3])
+            r_us = int(recv[k].replace(".", "")[:-3])
+            delays.setdefault((k[0], k[1], k[2], k[3]), []).append((t_us, r_us - t_us))
+    # the data connection: the flow with the most matched packets
+    d = max(delays.values(), key=len)
+    low = min(v for _, v in d)
+    return sorted((t, v - low) for t, v in d)
+
+
 def test_one_way_delay_and_loss(tmp_path):
     a, b = tmp_path / "snd.pcap", tmp_path / "rcv.pcap"
     rate_bps, limit_b, burst_b = 20e6, 30 * 1024, 16 * 1024
@@ -90,18 +128,22 @@ def test_one_way_delay_and_loss(tmp_path):
     # every packet tbf dropped is an end-to-end loss, and nothing else is lost
     assert drops > 0
     assert data["lost"] == drops, (data["lost"], drops)
-    # excess delay is queueing in tbf: bounded by (limit + burst) / rate
-    bound_ms = (limit_b + burst_b) * 8 / rate_bps * 1000 + 2.0
-    assert 0 < data["mean_excess_ms"] < bound_ms
     samples = r.owd_samples[r.owd_samples["direction"] == data.name]
-    # Single samples also carry host stalls (vCPU steal, deferred softirq on
-    # this 2-vCPU machine): one in 3328 was seen 10 ms above tbf's own 12 ms
-    # maximum. Queueing bounds the distribution, so the 99th percentile must
-    # respect the bound; the maximum is held to twice it, which still catches
-    # mismatched packets (they give delays of whole round trips or more).
-    assert samples["excess_ms"].quantile(0.99) < bound_ms
-    assert samples["excess_ms"].max() < 2 * bound_ms
+    assert len(samples) == data["matched"] > 1000
     assert samples["excess_ms"].min() == 0
+    # Excess delay is queueing in tbf, bounded by (limit + burst) / rate. Single
+    # samples also carry host stalls (vCPU steal, deferred softirq): on a busy
+    # 2-vCPU CI machine more than 1 % of them exceeded the bound, so only the
+    # median, which is queueing alone, is held to it. The exactness of every
+    # sample is checked against tshark below instead.
+    bound_ms = (limit_b + burst_b) * 8 / rate_bps * 1000 + 2.0
+    assert 0 < samples["excess_ms"].median() < bound_ms
     # the receiver-side capture also agrees with tcptrace
     diffs = tt.compare(cp.analyze_raw(b)[0]["connections"], tt.run_tcptrace(b))
     assert diffs == [], "\n".join(map(str, diffs))
+    # every matched packet's excess delay equals an independent join by tshark
+    if shutil.which("tshark") is None:
+        pytest.skip("tshark not installed (scripts/apt-packages.txt): per-packet cross-check not run")
+    theirs = _tshark_delays(a, b)
+    ours = sorted(zip((samples["send_s"] * 1e6).round().astype(int), (samples["excess_ms"] * 1000).round().astype(int)))
+    assert ours == theirs
