@@ -5,6 +5,7 @@
 pub mod spec;
 pub use spec::*;
 
+mod cc;
 mod error;
 mod flow;
 mod json;

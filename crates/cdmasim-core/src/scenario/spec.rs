@@ -101,10 +101,174 @@ pub enum AppSpec {
     Cbr { packet_size: u32, rate_bps: u64 },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The congestion-control algorithm and its parameters, each defaulting to
+/// the value of its paper or RFC (`[flow.tcp.<name>]` overrides them).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub enum CcAlgo {
     Reno,
     NewReno,
+    Vegas(VegasParams),
+    Westwood(WestwoodParams),
+    Cubic(CubicParams),
+    Bbr(BbrParams),
+}
+
+impl CcAlgo {
+    pub fn name(&self) -> &'static str {
+        match self {
+            CcAlgo::Reno => "reno",
+            CcAlgo::NewReno => "newreno",
+            CcAlgo::Vegas(_) => "vegas",
+            CcAlgo::Westwood(_) => "westwood",
+            CcAlgo::Cubic(_) => "cubic",
+            CcAlgo::Bbr(_) => "bbr",
+        }
+    }
+}
+
+/// TCP Vegas (Brakmo & Peterson, IEEE JSAC 1995 §3.2–3.3): thresholds on
+/// Diff = (Expected − Actual) · BaseRTT, in segments queued in the network.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VegasParams {
+    /// Below alpha segments queued, grow cwnd by one segment per RTT (paper: 1).
+    pub alpha: f64,
+    /// Above beta, shrink by one segment per RTT (paper: 3).
+    pub beta: f64,
+    /// Leave slow start when Diff exceeds gamma (paper: 1).
+    pub gamma: f64,
+}
+
+impl Default for VegasParams {
+    fn default() -> Self {
+        Self { alpha: 1.0, beta: 3.0, gamma: 1.0 }
+    }
+}
+
+/// TCP Westwood+ (Grieco & Mascolo, CCR 2004): one bandwidth sample per RTT,
+/// low-pass filtered; after a loss ssthresh = BWE · RTTmin.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WestwoodParams {
+    /// Weight of the old estimate in the EWMA filter (7/8 as in Westwood+).
+    pub filter_gain: f64,
+    /// Shortest interval for one bandwidth sample (Linux: 50 ms).
+    pub min_sample_interval: Time,
+}
+
+impl Default for WestwoodParams {
+    fn default() -> Self {
+        Self { filter_gain: 0.875, min_sample_interval: 50 * crate::engine::NS_PER_MS }
+    }
+}
+
+/// CUBIC (RFC 9438).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CubicParams {
+    /// C of W_cubic(t) = C (t − K)^3 + W_max, segments/s^3 (RFC 9438 §5: 0.4).
+    pub c: f64,
+    /// Multiplicative decrease factor beta_cubic (RFC 9438 §4.6: 0.7).
+    pub beta: f64,
+    /// Fast convergence (RFC 9438 §4.7).
+    pub fast_convergence: bool,
+    /// The Reno-friendly region (RFC 9438 §4.3).
+    pub reno_friendly: bool,
+    /// HyStart++ (RFC 9406) in slow start.
+    pub hystart: bool,
+}
+
+impl Default for CubicParams {
+    fn default() -> Self {
+        Self { c: 0.4, beta: 0.7, fast_convergence: true, reno_friendly: true, hystart: false }
+    }
+}
+
+/// BBR v1 (Cardwell et al., ACM Queue 2016; draft-cardwell-iccrg-bbr-congestion-control-00).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BbrParams {
+    /// Startup pacing and cwnd gain (2/ln 2).
+    pub high_gain: f64,
+    /// cwnd gain in ProbeBW (2).
+    pub cwnd_gain: f64,
+    /// Max filter window for the bottleneck bandwidth, in round trips (10).
+    pub bw_window_rounds: u32,
+    /// Min filter window for RTprop (10 s).
+    pub min_rtt_window: Time,
+    /// Time spent in ProbeRTT at 4 packets in flight (200 ms).
+    pub probe_rtt_duration: Time,
+    /// Startup ends when bandwidth grew less than this factor (1.25) ...
+    pub full_bw_growth: f64,
+    /// ... for this many round trips in a row (3).
+    pub full_bw_rounds: u32,
+}
+
+impl Default for BbrParams {
+    fn default() -> Self {
+        Self {
+            high_gain: 2.0 / std::f64::consts::LN_2,
+            cwnd_gain: 2.0,
+            bw_window_rounds: 10,
+            min_rtt_window: 10 * crate::engine::NS_PER_SEC,
+            probe_rtt_duration: 200 * crate::engine::NS_PER_MS,
+            full_bw_growth: 1.25,
+            full_bw_rounds: 3,
+        }
+    }
+}
+
+/// How the sender tells a spurious retransmission timeout from a real one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SpuriousDetection {
+    Off,
+    /// Eifel detection (RFC 3522): the timestamp echoed by the first ACK
+    /// after the retransmission predates it. Needs timestamps.
+    Eifel,
+    /// F-RTO (RFC 5682): new data after the retransmission; two new ACKs
+    /// in a row mean the original segments were only delayed.
+    Frto,
+}
+
+/// The receiver's advertised-window policy.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum RwndAlgo {
+    /// Advertise all free receive-buffer space.
+    Fixed,
+    /// Seed 003 §IV: receiver-based stable and minimum queueing.
+    Rbsmq(RbsmqParams),
+}
+
+/// RBSMQ (seed 003 §IV). Windows are in segments of the connection's MSS.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RbsmqParams {
+    /// Runs of short inter-arrival times shorter than alpha grow the window by one.
+    pub alpha: u32,
+    /// Runs longer than beta shrink it by one; None: beta is the quotient
+    /// longtime_base / shorttime_base, as the paper defines it.
+    pub beta: Option<u32>,
+    /// Weight of the old base (7/8) and of the old variance (3/4).
+    pub base_gain: f64,
+    pub variance_gain: f64,
+    /// Starting values of the bases after a reset.
+    pub initial_short_base: Time,
+    pub initial_long_base: Time,
+    /// Window at the start of a connection, and its bounds (segments).
+    pub initial_window: u32,
+    pub min_window: u32,
+    pub max_window: u32,
+}
+
+impl Default for RbsmqParams {
+    fn default() -> Self {
+        Self {
+            alpha: 3,
+            beta: None,
+            base_gain: 0.875,
+            variance_gain: 0.75,
+            initial_short_base: 10 * crate::engine::NS_PER_MS,
+            initial_long_base: 100 * crate::engine::NS_PER_MS,
+            initial_window: 4,
+            min_window: 2,
+            max_window: 64,
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -135,6 +299,14 @@ pub struct TcpSpec {
     /// Limited Transmit (RFC 3042): a new segment on each of the first two
     /// duplicate ACKs, so that small windows still reach fast retransmit.
     pub limited_transmit: bool,
+    /// Spurious-timeout detection (RFC 3522 Eifel or RFC 5682 F-RTO).
+    pub spurious_detection: SpuriousDetection,
+    /// On a detected spurious timeout, respond as RFC 4015 (Eifel response):
+    /// restore the window, resume with new data, adapt the RTO. Without it
+    /// the detection only counts.
+    pub eifel_response: bool,
+    /// The receiver's advertised-window policy.
+    pub rwnd: RwndAlgo,
     /// Record cwnd and ssthresh every time they change.
     pub trace_cwnd: bool,
 }
@@ -154,6 +326,9 @@ impl Default for TcpSpec {
             max_rto: 60 * crate::engine::NS_PER_SEC,
             dupack_threshold: 3,
             limited_transmit: true,
+            spurious_detection: SpuriousDetection::Off,
+            eifel_response: true,
+            rwnd: RwndAlgo::Fixed,
             trace_cwnd: false,
         }
     }

@@ -2,11 +2,11 @@
 //! `TcpSpec::default()`.
 
 use super::reader::{Res, Table, Val};
-use super::spec::{CcAlgo, DelAck, TcpSpec};
+use super::cc::{parse_cc, parse_rwnd, CC_KEYS};
+use super::spec::{DelAck, SpuriousDetection, TcpSpec};
 use crate::engine::NS_PER_MS;
 
-pub(crate) const TCP_KEYS: &[&str] = &[
-    "cc",
+const TCP_KEYS: &[&str] = &[
     "sack",
     "timestamps",
     "mss",
@@ -19,6 +19,8 @@ pub(crate) const TCP_KEYS: &[&str] = &[
     "max_rto",
     "dupack_threshold",
     "limited_transmit",
+    "spurious_detection",
+    "eifel_response",
     "trace_cwnd",
 ];
 
@@ -26,16 +28,11 @@ pub(crate) const TCP_KEYS: &[&str] = &[
 const MAX_MSS: u64 = 65_495;
 
 pub(crate) fn parse_tcp(v: &Val) -> Res<TcpSpec> {
-    let t = v.table(TCP_KEYS)?;
+    let keys: Vec<&str> = TCP_KEYS.iter().chain(CC_KEYS).copied().collect();
+    let t = v.table(&keys)?;
     let d = TcpSpec::default();
-    let cc = match t.get("cc") {
-        Some(c) => match c.str()? {
-            "reno" => CcAlgo::Reno,
-            "newreno" => CcAlgo::NewReno,
-            other => return Err(c.err(format!("unknown congestion control '{other}' (expected \"reno\" or \"newreno\")"))),
-        },
-        None => d.cc,
-    };
+    let cc = parse_cc(&t, d.cc)?;
+    let rwnd = parse_rwnd(&t)?;
     let mss = t.or("mss", d.mss as u64, |v| v.size())?;
     if mss == 0 || mss > MAX_MSS {
         return Err(t.get("mss").unwrap().err(format!("mss must be between 1 B and {MAX_MSS} B (got {mss} B)")));
@@ -68,10 +65,21 @@ pub(crate) fn parse_tcp(v: &Val) -> Res<TcpSpec> {
     if dupack_threshold == 0 {
         return Err(t.get("dupack_threshold").unwrap().err("dupack_threshold must be at least 1"));
     }
+    let timestamps = t.or("timestamps", d.timestamps, |v| v.bool())?;
+    let spurious_detection = match t.get("spurious_detection") {
+        None => d.spurious_detection,
+        Some(v) => match v.str()? {
+            "off" => SpuriousDetection::Off,
+            "eifel" if !timestamps => return Err(v.err("Eifel detection (RFC 3522) needs timestamps = true")),
+            "eifel" => SpuriousDetection::Eifel,
+            "frto" => SpuriousDetection::Frto,
+            other => return Err(v.err(format!("unknown spurious_detection '{other}' (expected \"off\", \"eifel\" or \"frto\")"))),
+        },
+    };
     Ok(TcpSpec {
         cc,
         sack: t.or("sack", d.sack, |v| v.bool())?,
-        timestamps: t.or("timestamps", d.timestamps, |v| v.bool())?,
+        timestamps,
         mss: mss as u32,
         initial_window,
         rcv_buffer,
@@ -81,6 +89,9 @@ pub(crate) fn parse_tcp(v: &Val) -> Res<TcpSpec> {
         max_rto,
         dupack_threshold,
         limited_transmit: t.or("limited_transmit", d.limited_transmit, |v| v.bool())?,
+        spurious_detection,
+        eifel_response: t.or("eifel_response", d.eifel_response, |v| v.bool())?,
+        rwnd,
         trace_cwnd: t.or("trace_cwnd", d.trace_cwnd, |v| v.bool())?,
     })
 }

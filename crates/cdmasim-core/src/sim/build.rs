@@ -6,7 +6,7 @@ use crate::app::{CbrSink, CbrSource};
 use crate::engine::{EventQueue, RngStreams};
 use crate::net::{queue, routing, Link};
 use crate::scenario::{AppSpec, ScenarioSpec};
-use crate::tcp::rwnd::fixed::FixedBuffer;
+use crate::tcp::rwnd;
 use crate::tcp::{cc, TcpReceiver, TcpSender};
 
 pub fn build(spec: &ScenarioSpec) -> World {
@@ -51,7 +51,7 @@ pub fn build(spec: &ScenarioSpec) -> World {
             let kind = match &f.app {
                 AppSpec::Bulk { bytes, tcp } => {
                     let sender = TcpSender::new(tcp.clone(), cc::by_name(tcp.cc), *bytes);
-                    let receiver = TcpReceiver::new(tcp.clone(), Box::new(FixedBuffer));
+                    let receiver = TcpReceiver::new(tcp.clone(), rwnd::by_spec(tcp.rwnd, tcp.mss));
                     FlowKind::Tcp(Box::new(TcpFlow::new(sender, receiver, tcp.rcv_buffer)))
                 }
                 AppSpec::Cbr { packet_size, rate_bps } => {

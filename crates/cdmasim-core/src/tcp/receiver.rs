@@ -102,6 +102,7 @@ impl TcpReceiver {
                 self.established = true;
                 self.rcv_nxt = 1;
                 self.last_ack_sent = 1;
+                self.policy.on_connection(now);
             }
             if let Some((tsval, _)) = h.ts {
                 self.ts_recent = tsval;

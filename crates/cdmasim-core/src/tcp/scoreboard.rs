@@ -3,6 +3,7 @@
 //! deemed lost (IsLost, §4), the pipe estimate (SetPipe) and the choice of
 //! what to send next (NextSeg).
 
+use super::rate::SendState;
 use crate::engine::Time;
 use std::collections::VecDeque;
 
@@ -17,6 +18,8 @@ pub struct Seg {
     pub sacked: bool,
     /// IsLost(seq) held at the last scoreboard update.
     pub lost: bool,
+    /// Delivery-rate state at the latest (re)transmission.
+    pub rs: SendState,
 }
 
 impl Seg {
@@ -46,24 +49,28 @@ impl Scoreboard {
         self.segs.binary_search_by(|s| s.seq.cmp(&seq)).ok()
     }
 
-    /// Drop segments fully covered by the cumulative ACK. Returns
-    /// (newest fully acked segment's send time, whether any acked segment was
-    /// ever retransmitted).
-    pub fn ack_through(&mut self, ack: u64) -> Option<(Time, bool)> {
+    /// Drop segments fully covered by the cumulative ACK, calling `delivered`
+    /// for each one not SACKed before. Returns (newest fully acked segment's
+    /// send time, whether any acked segment was ever retransmitted).
+    pub fn ack_through(&mut self, ack: u64, mut delivered: impl FnMut(&Seg)) -> Option<(Time, bool)> {
         let mut out: Option<(Time, bool)> = None;
         while let Some(f) = self.segs.front() {
             if f.end() > ack {
                 break;
             }
             let f = self.segs.pop_front().unwrap();
+            if !f.sacked {
+                delivered(&f);
+            }
             let any_retx = out.map_or(false, |o| o.1) || f.retx;
             out = Some((f.sent_at, any_retx));
         }
         out
     }
 
-    /// Mark segments inside SACK blocks. Returns the bytes newly SACKed.
-    pub fn apply_sack(&mut self, blocks: impl Iterator<Item = (u64, u64)>) -> u64 {
+    /// Mark segments inside SACK blocks, calling `delivered` for each newly
+    /// SACKed one. Returns the bytes newly SACKed.
+    pub fn apply_sack(&mut self, blocks: impl Iterator<Item = (u64, u64)>, mut delivered: impl FnMut(&Seg)) -> u64 {
         let mut newly = 0;
         for (start, end) in blocks {
             let from = self.segs.partition_point(|s| s.seq < start);
@@ -74,6 +81,7 @@ impl Scoreboard {
                 if !s.sacked {
                     s.sacked = true;
                     newly += s.len as u64;
+                    delivered(s);
                 }
             }
         }
@@ -157,7 +165,8 @@ mod tests {
     fn board(n: u64) -> Scoreboard {
         let mut b = Scoreboard::default();
         for i in 0..n {
-            b.segs.push_back(Seg { seq: 1 + i * 100, len: 100, sent_at: i, retx: false, sacked: false, lost: false });
+            let rs = SendState::default();
+            b.segs.push_back(Seg { seq: 1 + i * 100, len: 100, sent_at: i, retx: false, sacked: false, lost: false, rs });
         }
         b
     }
@@ -166,7 +175,9 @@ mod tests {
     fn islost_pipe_and_nextseg_follow_rfc6675() {
         let mut b = board(10);
         // Segment 0 lost; 1..=3 SACKed (three segments, 300 bytes > 2·SMSS).
-        b.apply_sack([(101, 401)].into_iter());
+        let mut n = 0;
+        b.apply_sack([(101, 401)].into_iter(), |_| n += 1);
+        assert_eq!(n, 3);
         b.update_lost(3, 100);
         assert!(b.segs[0].lost);
         assert!(!b.segs[4].lost);
@@ -182,7 +193,9 @@ mod tests {
         assert!(matches!(b.next_seg(101, true), Next::NewData));
         assert!(matches!(b.next_seg(101, false), Next::Nothing));
         // Cumulative ACK through segment 3.
-        let (t, retx) = b.ack_through(401).unwrap();
+        let mut n = 0;
+        let (t, retx) = b.ack_through(401, |_| n += 1).unwrap();
+        assert_eq!(n, 1, "only segment 0 was not SACKed before");
         assert_eq!((t, retx), (3, true));
         assert_eq!(b.segs.len(), 6);
         assert_eq!(b.index_of(601), Some(2));

@@ -16,7 +16,8 @@
 //!   segments; with timestamps (RFC 7323 §4) retransmitted ones are measured
 //!   through TSecr too.
 
-use super::cc::{Ack, CaState, CongestionControl, CongestionEvent, Window};
+use super::cc::{Ack, AckEvent, CaState, CongestionControl, CongestionEvent, Window};
+use super::rate::DeliveryRate;
 use super::rtt::RttEstimator;
 use super::scoreboard::{Next, Scoreboard, Seg};
 use crate::engine::{Time, NS_PER_MS};
@@ -90,6 +91,11 @@ pub struct TcpSender {
     syn_sent_at: Time,
     syn_retransmitted: bool,
     ts_recent: u32,
+    rate: DeliveryRate,
+    /// Pacing: the earliest time the next data segment may leave, and
+    /// whether a poll was refused because of it (then it is a deadline).
+    next_send_at: Time,
+    pacing_blocked: bool,
     pub stats: SenderStats,
     /// (time, cwnd, ssthresh) at every change, when the spec asks for it.
     pub cwnd_trace: Vec<(Time, u64, u64)>,
@@ -99,7 +105,7 @@ impl TcpSender {
     pub fn new(spec: TcpSpec, cc: Box<dyn CongestionControl>, app_limit: Option<u64>) -> Self {
         let mode = if spec.sack {
             Recovery::Sack
-        } else if spec.cc == CcAlgo::Reno {
+        } else if matches!(spec.cc, CcAlgo::Reno) {
             Recovery::Reno
         } else {
             Recovery::NewReno
@@ -129,6 +135,9 @@ impl TcpSender {
             syn_sent_at: 0,
             syn_retransmitted: false,
             ts_recent: 0,
+            rate: DeliveryRate::default(),
+            next_send_at: 0,
+            pacing_blocked: false,
             stats: SenderStats::default(),
             cwnd_trace: Vec::new(),
             spec,
@@ -167,7 +176,19 @@ impl TcpSender {
 
     /// When the sender next needs `on_timer`.
     pub fn deadline(&self) -> Option<Time> {
-        self.rto_deadline
+        match (self.rto_deadline, self.pacing_blocked) {
+            (Some(d), true) => Some(d.min(self.next_send_at)),
+            (None, true) => Some(self.next_send_at),
+            (d, false) => d,
+        }
+    }
+
+    /// Space data segments at the algorithm's pacing rate, by wire size.
+    fn pace(&mut self, now: Time, len: u32) {
+        if let Some(rate) = self.cc.pacing_rate() {
+            let wire = len as u64 + 40 + if self.spec.timestamps { 12 } else { 0 };
+            self.next_send_at = self.next_send_at.max(now) + wire * 1_000_000_000 / rate.max(1);
+        }
     }
 
     fn trace(&mut self, now: Time) {
@@ -176,9 +197,19 @@ impl TcpSender {
         }
     }
 
+    /// Bytes in flight: RFC 6675 pipe during SACK recovery, else snd_max − snd_una.
+    fn in_flight(&self) -> u64 {
+        if self.mode == Recovery::Sack && self.in_recovery {
+            self.board.pipe(self.high_rxt)
+        } else {
+            self.snd_max - self.snd_una
+        }
+    }
+
     fn set_state(&mut self, now: Time, to: CaState) {
         if self.ca_state != to {
-            self.cc.on_state_change(now, self.ca_state, to);
+            let in_flight = self.in_flight();
+            self.cc.on_state_change(&mut self.w, now, self.ca_state, to, in_flight);
             self.ca_state = to;
         }
     }
@@ -242,6 +273,11 @@ impl TcpSender {
     }
 
     fn poll_data(&mut self, now: Time) -> Option<TcpHeader> {
+        if now < self.next_send_at && self.cc.pacing_rate().is_some() {
+            self.pacing_blocked = true;
+            return None;
+        }
+        self.pacing_blocked = false;
         if let Some(seq) = self.rtx_now.take() {
             if let Some(i) = self.board.index_of(seq) {
                 return Some(self.retransmit(now, i));
@@ -287,6 +323,12 @@ impl TcpSender {
 
     fn send_new(&mut self, now: Time, win: u64) -> Option<TcpHeader> {
         if !self.app_available() {
+            // draft-cheng-iccrg-delivery-rate-estimation §3.4: room in the
+            // window but nothing to send makes the next samples app-limited.
+            let in_flight = self.in_flight();
+            if in_flight < self.w.cwnd {
+                self.rate.mark_app_limited(in_flight);
+            }
             return None;
         }
         let left = self.app_limit.map_or(u64::MAX, |l| l - (self.snd_max - 1));
@@ -300,7 +342,9 @@ impl TcpSender {
             len = win;
         }
         let seq = self.snd_max;
-        self.board.segs.push_back(Seg { seq, len: len as u32, sent_at: now, retx: false, sacked: false, lost: false });
+        let rs = self.rate.on_send(now, self.snd_max == self.snd_una);
+        self.board.segs.push_back(Seg { seq, len: len as u32, sent_at: now, retx: false, sacked: false, lost: false, rs });
+        self.pace(now, len as u32);
         self.snd_max += len;
         self.snd_nxt = self.snd_max;
         self.stats.segments_sent += 1;
@@ -309,14 +353,17 @@ impl TcpSender {
     }
 
     fn retransmit(&mut self, now: Time, i: usize) -> TcpHeader {
+        let rs = self.rate.on_send(now, self.in_flight() == 0);
         let s = &mut self.board.segs[i];
         s.retx = true;
         s.sent_at = now;
+        s.rs = rs;
         let (seq, len, end) = (s.seq, s.len, s.end());
         self.high_rxt = self.high_rxt.max(end);
         self.stats.segments_sent += 1;
         self.stats.retransmits += 1;
         self.arm_if_idle(now);
+        self.pace(now, len);
         self.header(now, seq, len)
     }
 
@@ -332,15 +379,46 @@ impl TcpSender {
         if self.state != State::Established || h.ack > self.snd_max {
             return;
         }
-        if self.mode == Recovery::Sack && self.board.apply_sack(h.sack.iter().filter(|b| b.1 > h.ack)) > 0 {
-            // IsLost depends only on what is SACKed above a segment: refresh it
-            // whenever that changes, in recovery or not.
-            self.board.update_lost(self.spec.dupack_threshold, self.w.mss);
+        let prior_in_flight = self.in_flight();
+        let prior_delivered = self.rate.delivered;
+        let mut sacked = 0;
+        if self.mode == Recovery::Sack {
+            let rate = &mut self.rate;
+            let blocks = h.sack.iter().filter(|b| b.1 > h.ack);
+            sacked = self.board.apply_sack(blocks, |s| rate.on_delivered(now, s.len, s.sent_at, s.retx, &s.rs));
+            if sacked > 0 {
+                // IsLost depends only on what is SACKed above a segment: refresh it
+                // whenever that changes, in recovery or not.
+                self.board.update_lost(self.spec.dupack_threshold, self.w.mss);
+            }
         }
+        let dupack = h.ack == self.snd_una && h.len == 0 && h.wnd == self.rwnd && self.snd_max > self.snd_una;
+        let bytes_acked = h.ack.saturating_sub(self.snd_una);
+        if bytes_acked > 0 || dupack {
+            self.cc.on_ack_event(&AckEvent { now, bytes_acked, bytes_sacked: sacked, dupack });
+        }
+        let mut sample = None;
         if h.ack > self.snd_una {
-            self.on_new_ack(now, h);
-        } else if h.ack == self.snd_una && h.len == 0 && h.wnd == self.rwnd && self.snd_max > self.snd_una {
+            sample = self.on_new_ack(now, h, prior_in_flight, prior_delivered);
+        } else if dupack {
             self.on_dupack(now);
+        }
+        if let Some(rs) = self.rate.take_sample(now) {
+            self.cc.on_rate_sample(now, &rs);
+        }
+        let delivered = self.rate.delivered - prior_delivered;
+        if self.cc.owns_cwnd() && delivered > 0 {
+            let ack = Ack {
+                now,
+                bytes_acked,
+                bytes_delivered: delivered,
+                prior_in_flight,
+                in_flight: self.in_flight(),
+                rtt: sample,
+                state: self.ca_state,
+            };
+            self.cc.on_ack(&mut self.w, &ack);
+            self.trace(now);
         }
         self.rwnd = h.wnd;
     }
@@ -363,11 +441,13 @@ impl TcpSender {
         self.trace(now);
     }
 
-    fn on_new_ack(&mut self, now: Time, h: &TcpHeader) {
+    /// Returns the RTT sample the ACK gave.
+    fn on_new_ack(&mut self, now: Time, h: &TcpHeader, prior_in_flight: u64, prior_delivered: u64) -> Option<Time> {
         let acked = h.ack - self.snd_una;
-        let prior_in_flight = self.snd_max - self.snd_una;
         let mut sample = None;
-        if let Some((sent_at, any_retx)) = self.board.ack_through(h.ack) {
+        let rate = &mut self.rate;
+        let acked_segs = self.board.ack_through(h.ack, |s| rate.on_delivered(now, s.len, s.sent_at, s.retx, &s.rs));
+        if let Some((sent_at, any_retx)) = acked_segs {
             if !any_retx {
                 sample = Some(now - sent_at);
             } else if let (true, Some((_, tsecr))) = (self.spec.timestamps, h.ts) {
@@ -392,8 +472,19 @@ impl TcpSender {
             if self.ca_state == CaState::Loss && h.ack >= self.recover {
                 self.set_state(now, CaState::Open);
             }
-            self.cc.on_ack(&mut self.w, &Ack { now, bytes_acked: acked, prior_in_flight, rtt: sample });
-            self.trace(now);
+            if !self.cc.owns_cwnd() {
+                let ack = Ack {
+                    now,
+                    bytes_acked: acked,
+                    bytes_delivered: self.rate.delivered - prior_delivered,
+                    prior_in_flight,
+                    in_flight: self.in_flight(),
+                    rtt: sample,
+                    state: self.ca_state,
+                };
+                self.cc.on_ack(&mut self.w, &ack);
+                self.trace(now);
+            }
         }
         if restart {
             // RFC 6298 §5.2, §5.3.
@@ -404,6 +495,7 @@ impl TcpSender {
                 self.stats.completed_at = Some(now);
             }
         }
+        sample
     }
 
     fn partial_ack(&mut self, now: Time, acked: u64, restart: &mut bool) {
@@ -415,11 +507,13 @@ impl TcpSender {
             // was at least one SMSS; reset the timer on the first partial ACK only.
             Recovery::NewReno => {
                 self.rtx_now = Some(self.snd_una);
-                self.w.cwnd = self.w.cwnd.saturating_sub(acked);
-                if acked >= self.w.mss {
-                    self.w.cwnd += self.w.mss;
+                if !self.cc.owns_cwnd() {
+                    self.w.cwnd = self.w.cwnd.saturating_sub(acked);
+                    if acked >= self.w.mss {
+                        self.w.cwnd += self.w.mss;
+                    }
+                    self.w.cwnd = self.w.cwnd.max(self.w.mss);
                 }
-                self.w.cwnd = self.w.cwnd.max(self.w.mss);
                 self.partial_acks += 1;
                 *restart = self.partial_acks == 1;
                 self.trace(now);
@@ -433,6 +527,7 @@ impl TcpSender {
         self.in_recovery = false;
         self.dupacks = 0;
         match self.mode {
+            _ if self.cc.owns_cwnd() => {}
             // RFC 6582 §3.2 step 3, option (1): cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS).
             Recovery::NewReno => {
                 let flight = self.snd_max - self.snd_una;
@@ -447,7 +542,7 @@ impl TcpSender {
     fn on_dupack(&mut self, now: Time) {
         self.dupacks += 1;
         if self.in_recovery {
-            if self.mode != Recovery::Sack {
+            if self.mode != Recovery::Sack && !self.cc.owns_cwnd() {
                 // RFC 5681 §3.2 step 4: inflate by one SMSS per duplicate ACK.
                 self.w.cwnd += self.w.mss;
             }
@@ -484,6 +579,7 @@ impl TcpSender {
         self.stats.fast_recoveries += 1;
         self.stats.congestion_events.push(now);
         self.w.cwnd = match self.mode {
+            _ if self.cc.owns_cwnd() => self.w.cwnd,
             // RFC 6675 §5 step 4.2: cwnd = ssthresh; pipe governs sending.
             Recovery::Sack => self.w.ssthresh,
             // RFC 5681 §3.2 step 3: inflate by the segments that left the network.
@@ -497,6 +593,10 @@ impl TcpSender {
 
     /// The retransmission timer may have expired.
     pub fn on_timer(&mut self, now: Time) {
+        if self.pacing_blocked && self.next_send_at <= now {
+            // The world polls after every timer: the next segment may go.
+            self.pacing_blocked = false;
+        }
         match self.rto_deadline {
             Some(d) if d <= now => {}
             _ => return,

@@ -23,23 +23,59 @@ impl Window {
     }
 }
 
-/// An ACK that advanced the cumulative acknowledgement outside recovery.
+/// An ACK that advanced the cumulative acknowledgement outside recovery
+/// (for an algorithm that owns cwnd: any ACK that delivered data, in any state).
 #[derive(Clone, Copy, Debug)]
 pub struct Ack {
     pub now: Time,
+    /// Bytes newly acknowledged cumulatively.
     pub bytes_acked: u64,
-    /// Bytes in flight before this ACK.
+    /// Bytes newly delivered: cumulatively acknowledged or SACKed.
+    pub bytes_delivered: u64,
+    /// Bytes in flight before and after this ACK (RFC 6675 pipe with SACK,
+    /// else snd_max − snd_una).
     pub prior_in_flight: u64,
+    pub in_flight: u64,
     /// RTT sample this ACK gave, if any (Karn-safe).
     pub rtt: Option<Time>,
+    pub state: CaState,
 }
 
-/// A delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation).
+/// Every ACK the sender accepts, new or duplicate, in any state, before the
+/// window hooks run (Linux's pkts_acked / in_ack_event). Westwood+ counts
+/// duplicate ACKs as delivered segments from this.
+#[derive(Clone, Copy, Debug)]
+pub struct AckEvent {
+    pub now: Time,
+    /// Cumulative advance (0 for a duplicate ACK).
+    pub bytes_acked: u64,
+    /// Bytes newly SACKed by this ACK.
+    pub bytes_sacked: u64,
+    pub dupack: bool,
+}
+
+/// A delivery-rate sample (draft-cheng-iccrg-delivery-rate-estimation-02 §3.3):
+/// `delivered` bytes over `interval`, the longer of the send and ACK spans
+/// of the newest packet the ACK delivered.
 #[derive(Clone, Copy, Debug)]
 pub struct RateSample {
     pub delivered: u64,
     pub interval: Time,
+    /// Total bytes delivered when that packet was sent (BBR counts round
+    /// trips with it).
+    pub prior_delivered: u64,
+    /// The sender had nothing to send for part of the interval: the sample
+    /// may underestimate the path.
     pub app_limited: bool,
+    /// RTT of the newest delivered packet (None if retransmitted).
+    pub rtt: Option<Time>,
+}
+
+impl RateSample {
+    /// Bytes per second.
+    pub fn rate(&self) -> f64 {
+        self.delivered as f64 * 1e9 / self.interval.max(1) as f64
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -61,8 +97,20 @@ pub enum CaState {
 pub trait CongestionControl {
     fn name(&self) -> &'static str;
 
-    /// Grow the window on an ACK outside recovery (Linux cong_avoid).
+    /// Grow the window on an ACK outside recovery (Linux cong_avoid); for an
+    /// algorithm that owns cwnd, set it on every delivering ACK (cong_control).
     fn on_ack(&mut self, w: &mut Window, ack: &Ack);
+
+    /// Every accepted ACK, duplicates included (see [`AckEvent`]).
+    fn on_ack_event(&mut self, _ev: &AckEvent) {}
+
+    /// A model-based algorithm (BBR) sets cwnd itself on every ACK and on
+    /// state changes: the sender then skips the window arithmetic of its loss
+    /// recovery (inflation, deflation, cwnd = ssthresh on exit) and only
+    /// retransmits, and still drops cwnd to one segment on a timeout.
+    fn owns_cwnd(&self) -> bool {
+        false
+    }
 
     /// The slow-start threshold after a congestion event (Linux ssthresh).
     /// RFC 5681 eq. (4): max(FlightSize / 2, 2·SMSS).
@@ -75,7 +123,8 @@ pub trait CongestionControl {
 
     fn on_rate_sample(&mut self, _now: Time, _rs: &RateSample) {}
 
-    fn on_state_change(&mut self, _now: Time, _from: CaState, _to: CaState) {}
+    /// Loss recovery changed state; `in_flight` as for [`Ack`].
+    fn on_state_change(&mut self, _w: &mut Window, _now: Time, _from: CaState, _to: CaState, _in_flight: u64) {}
 
     /// A congestion event turned out to be spurious: restore what it took
     /// (the default gives back the window and threshold saved by the sender).
@@ -84,7 +133,8 @@ pub trait CongestionControl {
         w.ssthresh = w.ssthresh.max(saved.ssthresh);
     }
 
-    /// Bytes per second to pace at, if the algorithm paces.
+    /// Bytes per second to pace at, if the algorithm paces (the sender
+    /// spaces segments by their wire size at this rate).
     fn pacing_rate(&self) -> Option<u64> {
         None
     }
@@ -95,5 +145,9 @@ pub fn by_name(name: crate::scenario::CcAlgo) -> Box<dyn CongestionControl> {
     use crate::scenario::CcAlgo;
     match name {
         CcAlgo::Reno | CcAlgo::NewReno => Box::new(reno::Reno::default()),
+        // Filled in one by one as each algorithm lands (issue 3).
+        CcAlgo::Vegas(_) | CcAlgo::Westwood(_) | CcAlgo::Cubic(_) | CcAlgo::Bbr(_) => {
+            todo!("{} is not implemented yet", name.name())
+        }
     }
 }

@@ -51,7 +51,7 @@ mod tests {
     use super::*;
 
     fn ack(bytes: u64) -> Ack {
-        Ack { now: 0, bytes_acked: bytes, prior_in_flight: 0, rtt: None }
+        Ack { now: 0, bytes_acked: bytes, bytes_delivered: bytes, prior_in_flight: 0, in_flight: 0, rtt: None, state: super::super::CaState::Open }
     }
 
     #[test]
