@@ -35,10 +35,61 @@ NS3_LIBS = ["ns3-applications", "ns3-internet", "ns3-point-to-point",
             "ns3-traffic-control", "ns3-network", "ns3-core"]
 
 
+# The congestion controls that both cdmasim and ns-3 3.37 have (--variants).
+CC_VARIANTS = ("newreno", "cubic", "vegas", "westwood", "bbr")
+
+
+@dataclass(frozen=True)
+class CcMatch:
+    """One variant's settings in each simulator, chosen so that both run the
+    same algorithm with the same constants (bench/README.md, "Congestion-control
+    variants", explains every entry). `cdmasim` is the `[dumbbell.tcp.<cc>]`
+    table; `ns3` the attribute arguments passed to bench/ns3/dumbbell.cc."""
+    cdmasim: dict
+    ns3: tuple
+
+
+CC_MATCH = {
+    "newreno": CcMatch({}, ()),
+    # ns-3 3.37 TcpCubic: C 0.4, Beta 0.7, FastConvergence on (= RFC 9438 and
+    # our defaults); it has no Reno-friendly region, so ours is turned off; its
+    # HyStart (on by default) is Linux's ack-train/delay HyStart, ours is
+    # HyStart++ (RFC 9406): both off, so slow start is the same in both.
+    "cubic": CcMatch({"c": 0.4, "beta": 0.7, "fast_convergence": True,
+                      "reno_friendly": False, "hystart": False},
+                     ("--ns3::TcpCubic::C=0.4", "--ns3::TcpCubic::Beta=0.7",
+                      "--ns3::TcpCubic::FastConvergence=true", "--ns3::TcpCubic::HyStart=false")),
+    # ns-3 TcpVegas defaults alpha/beta/gamma = 2/4/1 (Linux's); ours are the
+    # paper's 1/3/1: set to ns-3's for the comparison.
+    "vegas": CcMatch({"alpha": 2.0, "beta": 4.0, "gamma": 1.0},
+                     ("--ns3::TcpVegas::Alpha=2", "--ns3::TcpVegas::Beta=4", "--ns3::TcpVegas::Gamma=1")),
+    # ns-3 3.37 TcpWestwood is Westwood (per-ACK samples) unless
+    # ProtocolType=WestwoodPlus (one sample per RTT); its Tustin filter
+    # weighs the old estimate by 0.9 (fixed in the source), ours by
+    # filter_gain: set to 0.9.
+    "westwood": CcMatch({"filter_gain": 0.9},
+                        ("--ns3::TcpWestwood::ProtocolType=WestwoodPlus",
+                         "--ns3::TcpWestwood::FilterType=Tustin")),
+    # ns-3 TcpBbr: HighGain 2.89 (ours 2/ln 2 = 2.885: set to 2.89), cwnd gain
+    # 2, BwWindowLength 10 rounds, RttWindowLength 10 s, ProbeRttDuration
+    # 200 ms (= ours). BBR forces pacing on in ns-3 (TcpBbr::InitPacingRate);
+    # it is enabled explicitly so the socket paces from the first segment.
+    "bbr": CcMatch({"high_gain": 2.89, "cwnd_gain": 2.0, "bw_window_rounds": 10,
+                    "min_rtt_window": "10s", "probe_rtt_duration": "200ms"},
+                   ("--ns3::TcpSocketState::EnablePacing=true", "--ns3::TcpBbr::HighGain=2.89",
+                    "--ns3::TcpBbr::BwWindowLength=10", "--ns3::TcpBbr::RttWindowLength=+10s",
+                    "--ns3::TcpBbr::ProbeRttDuration=+200ms")),
+}
+
+
 @dataclass(frozen=True)
 class Dumbbell:
     """The scenario, identical for all three simulators."""
     flows: int
+    cc: str = "newreno"
+    # SACK on both sides (the --variants comparison runs with it: ns-3 3.37's
+    # no-SACK recovery is unreliable, see README).
+    sack: bool = False
     duration_s: float = 60.0
     spacing_s: float = 0.010
     bottleneck_mbps: int = 10
@@ -87,6 +138,16 @@ def _last_line(text: str) -> str:
     return lines[-1][:200] if lines else ""
 
 
+def _failure_line(text: str) -> str:
+    """The line that says why a run failed: a Rust panic's message (e.g. an
+    algorithm still `todo!()`: "not implemented yet") rather than the
+    traceback's last line when there is one."""
+    for l in text.splitlines():
+        if "not implemented" in l or "PanicException" in l:
+            return l.strip()[:200]
+    return _last_line(text)
+
+
 # --------------------------------------------------------------------- ns-3
 
 def ns3_ready() -> tuple:
@@ -123,7 +184,9 @@ def run_ns3(sc: Dumbbell, extra_args: tuple = ()) -> SimRun:
            f"--accessRate={sc.access_mbps}Mbps", f"--accessDelay={sc.access_delay_ms}ms",
            f"--mss={sc.mss}", f"--rcvBuf={sc.rcv_buffer_bytes}", f"--seed={sc.seed}",
            f"--ns3::TcpSocket::InitialCwnd={sc.initial_window}",
-           f"--ns3::TcpSocketBase::MinRto=+{sc.min_rto_s}s", *extra_args]
+           f"--ns3::TcpSocketBase::MinRto=+{sc.min_rto_s}s",
+           f"--cc={sc.cc}", f"--ns3::TcpSocketBase::Sack={str(sc.sack).lower()}",
+           *CC_MATCH[sc.cc].ns3, *extra_args]
     p, wall = _timed(cmd)
     if p.returncode != 0:
         return SimRun("ns-3", False, f"ns-3 exited {p.returncode}: {_last_line(p.stderr)}",
@@ -149,6 +212,8 @@ def run_ns2(sc: Dumbbell) -> SimRun:
     ok, why = ns2_ready()
     if not ok:
         return SimRun("ns-2", False, why)
+    if sc.cc != "newreno" or sc.sack:
+        return SimRun("ns-2", False, "dumbbell.tcl is written for NewReno without SACK")
     if sc.initial_window != 2 or sc.min_rto_s != 1.0 or sc.mss != 1460:
         # dumbbell.tcl fixes these three; refuse rather than run a different scenario.
         return SimRun("ns-2", False, "dumbbell.tcl is written for IW 2, min RTO 1 s, MSS 1460")
@@ -195,15 +260,39 @@ queue = {{ kind = "droptail", limit = "{sc.bottleneck_buffer_pkts}pkt" }}
 access_queue = {{ kind = "droptail", limit = "{sc.access_buffer_pkts}pkt" }}
 
 [dumbbell.tcp]
-cc = "newreno"
-sack = false
+cc = "{sc.cc}"
+sack = {str(sc.sack).lower()}
 timestamps = false
 mss = "{sc.mss}B"
 initial_window = {sc.initial_window}
 rcv_buffer = "{sc.rcv_buffer_bytes}B"
 delayed_ack = "off"
 min_rto = "{sc.min_rto_s:g}s"
-"""
+""" + _cc_table(sc.cc)
+
+
+def _toml_value(v) -> str:
+    if isinstance(v, bool):
+        return str(v).lower()
+    if isinstance(v, str):
+        return json.dumps(v)
+    return repr(v)
+
+
+def _cc_table(cc: str) -> str:
+    """The matched parameters of the chosen algorithm (CC_MATCH), if any."""
+    params = CC_MATCH[cc].cdmasim
+    if not params:
+        return ""
+    lines = [f"{k} = {_toml_value(v)}" for k, v in params.items()]
+    return f"\n[dumbbell.tcp.{cc}]\n" + "\n".join(lines) + "\n"
+
+
+def scenario_name(sc: Dumbbell) -> str:
+    """File stem of the scenario; the NewReno/no-SACK case keeps its old name."""
+    if sc.cc == "newreno" and not sc.sack:
+        return f"dumbbell-{sc.flows}"
+    return f"dumbbell-{sc.cc}{'-sack' if sc.sack else ''}-{sc.flows}"
 
 
 def find_cdmasim(explicit: Optional[str]) -> Optional[str]:
@@ -234,13 +323,13 @@ def run_cdmasim(sc: Dumbbell, cli: Optional[str], workdir: Path, engine: bool = 
     if cli is None:
         return SimRun("cdmasim", False, "cdmasim not available (no `cdmasim` CLI found)")
     workdir.mkdir(parents=True, exist_ok=True)
-    path = workdir / f"dumbbell-{sc.flows}.toml"
+    path = workdir / f"{scenario_name(sc)}.toml"
     path.write_text(cdmasim_toml(sc))
     p, wall = _timed([cli, "run", str(path), "--json"])
     if p.returncode != 0:
         return SimRun("cdmasim", False,
                       f"cdmasim not available: `cdmasim run` exited {p.returncode}: "
-                      f"{_last_line(p.stderr)}")
+                      f"{_failure_line(p.stderr)}")
     try:
         d = json.loads(p.stdout)
     except json.JSONDecodeError:

@@ -2,7 +2,8 @@
 //
 //   s_i --access-- r1 ==bottleneck== r2 --access-- d_i      i = 0..N-1
 //
-// N TCP NewReno bulk flows; flow i starts at i*spacing. The r1->r2 device
+// N TCP bulk flows (NewReno, or --cc=cubic|vegas|westwood|bbr); flow i
+// starts at i*spacing. The r1->r2 device
 // queue (DropTail, MaxSize packets) is the only queue that should drop.
 // Root queue discs are removed so the NetDevice queue is the only buffer
 // (Ipv4AddressHelper::Assign installs a default qdisc; we uninstall it).
@@ -85,6 +86,28 @@ void RecordCongState(uint32_t flow,
 
 int g_traceFlow = -1;
 
+// --cc: the congestion control of every sender. Only the TypeId is chosen
+// here; each algorithm's parameters keep their ns-3 defaults unless given on
+// the command line (--ns3::TcpCubic::HyStart=false etc.; bench/sims.py
+// passes the values it matches against cdmasim). Westwood is 3.37's
+// TcpWestwood class, Westwood+ only with ProtocolType=WestwoodPlus.
+bool CcTypeId(const std::string& cc, TypeId& tid)
+{
+    if (cc == "newreno")
+        tid = TcpNewReno::GetTypeId();
+    else if (cc == "cubic")
+        tid = TcpCubic::GetTypeId();
+    else if (cc == "vegas")
+        tid = TcpVegas::GetTypeId();
+    else if (cc == "westwood")
+        tid = TcpWestwood::GetTypeId();
+    else if (cc == "bbr")
+        tid = TcpBbr::GetTypeId();
+    else
+        return false;
+    return true;
+}
+
 void HookState(Ptr<BulkSendApplication> app, uint32_t flow)
 {
     // One nanosecond after Start the socket exists and Connect has sent the
@@ -131,13 +154,13 @@ int main(int argc, char* argv[])
     uint32_t seed = 1;
     uint32_t rcvBuf = 1 << 20;
     int traceFlow = -1;
+    std::string cc = "newreno";
 
     // TCP configuration, set before cmd.Parse so that --ns3::X::Y=value on the
     // command line still overrides it. Names and defaults checked with
     // --PrintAttributes=ns3::TcpSocket / ns3::TcpSocketBase / ns3::TcpL4Protocol
     // on the installed 3.37 build (defaults there: TcpCubic, TcpPrrRecovery,
     // InitialCwnd 10, DelAckCount 2, Sack and Timestamp on, 128 KiB buffers).
-    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(TcpNewReno::GetTypeId()));
     // 3.37 defaults to PRR recovery; classic (RFC 6582 style) matches ns-2 NewReno.
     Config::SetDefault("ns3::TcpL4Protocol::RecoveryType",
                        TypeIdValue(TcpClassicRecovery::GetTypeId()));
@@ -165,7 +188,17 @@ int main(int argc, char* argv[])
     cmd.AddValue("seed", "RNG run number", seed);
     cmd.AddValue("traceFlow", "print this flow's cwnd/state changes on stderr", traceFlow);
     cmd.AddValue("rcvBuf", "receiver buffer (bytes); the advertised window", rcvBuf);
+    cmd.AddValue("cc", "congestion control: newreno, cubic, vegas, westwood, bbr", cc);
     cmd.Parse(argc, argv);
+    TypeId ccTid;
+    if (!CcTypeId(cc, ccTid))
+    {
+        std::fprintf(stderr, "unknown --cc=%s (newreno, cubic, vegas, westwood, bbr)\n", cc.c_str());
+        return 2;
+    }
+    // Set after Parse: --cc is the one switch for the algorithm (a
+    // --ns3::TcpL4Protocol::SocketType on the command line is overridden).
+    Config::SetDefault("ns3::TcpL4Protocol::SocketType", TypeIdValue(ccTid));
     RngSeedManager::SetRun(seed);
     Config::SetDefault("ns3::TcpSocket::SegmentSize", UintegerValue(mss));
     Config::SetDefault("ns3::TcpSocket::RcvBufSize", UintegerValue(rcvBuf));
@@ -282,7 +315,8 @@ int main(int argc, char* argv[])
     double engine = std::chrono::duration<double>(t1 - t0).count();
     uint64_t events = Simulator::GetEventCount();
 
-    std::printf("{\"simulator\": \"ns-3.37\", \"flows\": %u, \"duration_s\": %.6f,\n", flows, duration);
+    std::printf("{\"simulator\": \"ns-3.37\", \"cc\": \"%s\", \"flows\": %u, \"duration_s\": %.6f,\n",
+                cc.c_str(), flows, duration);
     std::printf(" \"engine_s\": %.6f, \"events\": %llu,\n", engine, (unsigned long long)events);
     std::printf(" \"bottleneck_drops\": %llu, \"other_drops\": %llu, \"bottleneck_dequeued\": %llu,\n",
                 (unsigned long long)g_bottleneckDrops,
