@@ -125,3 +125,114 @@ def test_ns3_dumbbell_runs_and_respects_the_bottleneck():
     assert r.available, r.reason
     assert len(r.goodput_bps) == 2 and r.other_drops == 0 and r.events > 0
     _ceiling_ok(sc, r, 1502)  # PPP adds 2 bytes per packet
+
+
+# ------------------------------------------------- congestion-control variants
+
+def test_variant_toml_carries_the_matched_parameters():
+    tomllib = pytest.importorskip("tomllib")
+    sc = sims.Dumbbell(flows=1, cc="vegas", sack=True)
+    tcp = tomllib.loads(sims.cdmasim_toml(sc))["dumbbell"]["tcp"]
+    assert (tcp["cc"], tcp["sack"]) == ("vegas", True)
+    # ns-3's Vegas thresholds, not the paper's 1/3/1
+    assert tcp["vegas"] == {"alpha": 2.0, "beta": 4.0, "gamma": 1.0}
+    bbr = tomllib.loads(sims.cdmasim_toml(sims.Dumbbell(flows=1, cc="bbr")))["dumbbell"]["tcp"]["bbr"]
+    assert bbr["high_gain"] == 2.89 and bbr["min_rtt_window"] == "10s"
+    cubic = tomllib.loads(sims.cdmasim_toml(sims.Dumbbell(flows=1, cc="cubic")))["dumbbell"]["tcp"]["cubic"]
+    assert cubic["reno_friendly"] is False and cubic["hystart"] is False
+    # NewReno has no parameter table; the benchmark's old scenario is unchanged
+    assert "newreno" not in tomllib.loads(sims.cdmasim_toml(sims.Dumbbell(flows=1)))["dumbbell"]["tcp"]
+    assert sims.scenario_name(sims.Dumbbell(flows=10)) == "dumbbell-10"
+    assert sims.scenario_name(sc) == "dumbbell-vegas-sack-1"
+
+
+def test_every_variant_is_matched_in_both_simulators():
+    assert set(sims.CC_MATCH) == set(sims.CC_VARIANTS)
+    for cc in ("cubic", "vegas", "westwood", "bbr"):
+        m = sims.CC_MATCH[cc]
+        assert m.cdmasim and m.ns3 and all(a.startswith("--ns3::") for a in m.ns3)
+    assert "--ns3::TcpSocketState::EnablePacing=true" in sims.CC_MATCH["bbr"].ns3
+    assert "--ns3::TcpWestwood::ProtocolType=WestwoodPlus" in sims.CC_MATCH["westwood"].ns3
+
+
+def test_ns2_refuses_a_variant_it_does_not_model(monkeypatch):
+    monkeypatch.setattr(sims, "ns2_ready", lambda: (True, ""))
+    r = sims.run_ns2(sims.Dumbbell(flows=1, cc="cubic", sack=True))
+    assert not r.available and "NewReno without SACK" in r.reason
+
+
+def test_unimplemented_algorithm_is_na_with_the_panic_message(tmp_path):
+    # What the CLI prints when by_name reaches a todo!() arm (pyo3 turns the
+    # Rust panic into a PanicException and the traceback ends with it).
+    cli = _fake_cli(tmp_path, "cat >&2 <<'X'\n"
+                    "thread '<unnamed>' panicked at crates/cdmasim-core/src/tcp/cc/mod.rs:150:13:\n"
+                    "not yet implemented: bbr is not implemented yet\n"
+                    "Traceback (most recent call last):\n  File \"x\", line 1\n"
+                    "pyo3_runtime.PanicException: not yet implemented: bbr is not implemented yet\nX\nexit 1")
+    r = sims.run_cdmasim(sims.Dumbbell(flows=1, cc="bbr", sack=True), cli, tmp_path / "w")
+    assert not r.available and r.goodput_bps == []
+    assert r.reason.endswith("not yet implemented: bbr is not implemented yet")
+
+
+def _avail(total, per_flow, drops, rtos, wall, engine):
+    return {"available": True, "total_goodput_mbps": total, "jain": report.jain(per_flow),
+            "bottleneck_drops": drops, "timeouts_total": rtos, "wall_s_median": wall,
+            "engine_s_median": engine, "events": 1000, "deterministic": True,
+            "starved_flows": 0, "other_drops": 0}
+
+
+def test_variant_rows_and_table_show_na_never_a_number():
+    import report_variants as rv
+    ok = {"cdmasim": _avail(9.5, [4.5, 5.0], 100, 1, 0.25, 0.1),
+          "ns-2": {"available": False, "reason": "not selected (--only)"},
+          "ns-3": _avail(9.0, [4.0, 5.0], 120, 2, 5.0, 4.0)}
+    ok["compare"] = report.compare(ok)
+    missing = {"cdmasim": {"available": False, "reason": "cdmasim not available: vegas is not implemented yet"},
+               "ns-2": ok["ns-2"], "ns-3": ok["ns-3"]}
+    missing["compare"] = report.compare(missing)
+    r_ok, r_na = rv.row("cubic", 2, ok), rv.row("vegas", 2, missing)
+    # (9.5 - 9.0) / 9.0 = +5.56 %; 5.0 s / 0.25 s = 20x; Jain of (4, 5) = 81 / 82
+    assert r_ok["cdmasim_vs_ns3_pct"] == pytest.approx(100 * 0.5 / 9.0)
+    assert r_ok["ns3_over_cdmasim_wall"] == pytest.approx(20.0)
+    assert r_ok["jain_ns3"] == pytest.approx(81 / 82)
+    assert r_na["cdmasim_mbps"] is None and r_na["cdmasim_vs_ns3_pct"] is None
+    assert r_na["ns3_over_cdmasim_wall"] is None and r_na["ns3_mbps"] == 9.0
+    result = {"scenario": {"bottleneck_mbps": 10, "bottleneck_delay_ms": 20, "bottleneck_buffer_pkts": 100,
+                           "initial_window": 2, "min_rto_s": 1.0, "duration_s": 60.0},
+              "sack": True, "repeats": 1, "machine": {}, "ns3_extra_args": [],
+              "matching": {"vegas": {"cdmasim": {"alpha": 2.0}, "ns3": ["--ns3::TcpVegas::Alpha=2"]}},
+              "cases": {rv.case_key("cubic", 2): ok, rv.case_key("vegas", 2): missing},
+              "rows": [r_ok, r_na]}
+    text = rv.render(result)
+    cubic_line = next(l for l in text.splitlines() if l.strip().startswith("cubic"))
+    vegas_line = next(l for l in text.splitlines() if l.strip().startswith("vegas  2"))
+    assert "9.500" in cubic_line and "+5.56" in cubic_line and "20.0" in cubic_line
+    assert vegas_line.split()[2] == "n/a" and "9.000" in vegas_line and "+" not in vegas_line
+    assert "vegas N=2 cdmasim: n/a: cdmasim not available: vegas is not implemented yet" in text
+
+
+def test_variants_mode_defaults():
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import run
+    a = run.parse_args(["--variants"])
+    assert (a.cases, a.repeats, a.only, a.sack) == ("1,10", 1, "cdmasim,ns-3", True)
+    assert run.is_full_variant_run(a)
+    assert not run.is_full_variant_run(run.parse_args(["--variants", "--cc", "bbr"]))
+    b = run.parse_args([])
+    assert (b.cases, b.repeats, b.sack) == ("1,10,100", 3, False)
+
+
+def test_ns3_gets_the_variant_sack_and_matched_attributes(tmp_path, monkeypatch):
+    out = {"goodput_bps": [1.0], "bottleneck_drops": 0, "other_drops": 0, "engine_s": 0.1,
+           "events": 10, "rx_bytes": [1], "sender_state": ["ESTABLISHED"], "timeouts": [0],
+           "fast_recoveries": [0], "bottleneck_dequeued": 1}
+    fake = tmp_path / "ns3"
+    fake.write_text("#!/bin/sh\necho \"$@\" > " + str(tmp_path / "args") + f"\necho '{json.dumps(out)}'\n")
+    fake.chmod(fake.stat().st_mode | stat.S_IEXEC)
+    monkeypatch.setattr(sims, "NS3_BIN", fake)
+    r = sims.run_ns3(sims.Dumbbell(flows=1, cc="westwood", sack=True), ("--x=1",))
+    assert r.available
+    args = (tmp_path / "args").read_text().split()
+    assert "--cc=westwood" in args and "--ns3::TcpSocketBase::Sack=true" in args
+    assert "--ns3::TcpWestwood::ProtocolType=WestwoodPlus" in args
+    assert args[-1] == "--x=1"  # diagnostics come last, so they override
