@@ -173,20 +173,26 @@ def build_ns3(force: bool = False) -> tuple:
     return True, ""
 
 
+def ns3_command(sc: Dumbbell, extra_args: tuple = ()) -> list:
+    """The ns-3 program's command line for this scenario; `extra_args` come
+    last so that they override (diagnostics, e.g. --traceFlow=K)."""
+    return [str(NS3_BIN), f"--flows={sc.flows}", f"--duration={sc.duration_s}",
+            f"--spacing={sc.spacing_s}", f"--bottleneckQueue={sc.bottleneck_buffer_pkts}",
+            f"--accessQueue={sc.access_buffer_pkts}",
+            f"--bottleneckRate={sc.bottleneck_mbps}Mbps",
+            f"--bottleneckDelay={sc.bottleneck_delay_ms}ms",
+            f"--accessRate={sc.access_mbps}Mbps", f"--accessDelay={sc.access_delay_ms}ms",
+            f"--mss={sc.mss}", f"--rcvBuf={sc.rcv_buffer_bytes}", f"--seed={sc.seed}",
+            f"--ns3::TcpSocket::InitialCwnd={sc.initial_window}",
+            f"--ns3::TcpSocketBase::MinRto=+{sc.min_rto_s}s",
+            f"--cc={sc.cc}", f"--ns3::TcpSocketBase::Sack={str(sc.sack).lower()}",
+            *CC_MATCH[sc.cc].ns3, *extra_args]
+
+
 def run_ns3(sc: Dumbbell, extra_args: tuple = ()) -> SimRun:
     if not NS3_BIN.exists():
         return SimRun("ns-3", False, "ns-3 program not built")
-    cmd = [str(NS3_BIN), f"--flows={sc.flows}", f"--duration={sc.duration_s}",
-           f"--spacing={sc.spacing_s}", f"--bottleneckQueue={sc.bottleneck_buffer_pkts}",
-           f"--accessQueue={sc.access_buffer_pkts}",
-           f"--bottleneckRate={sc.bottleneck_mbps}Mbps",
-           f"--bottleneckDelay={sc.bottleneck_delay_ms}ms",
-           f"--accessRate={sc.access_mbps}Mbps", f"--accessDelay={sc.access_delay_ms}ms",
-           f"--mss={sc.mss}", f"--rcvBuf={sc.rcv_buffer_bytes}", f"--seed={sc.seed}",
-           f"--ns3::TcpSocket::InitialCwnd={sc.initial_window}",
-           f"--ns3::TcpSocketBase::MinRto=+{sc.min_rto_s}s",
-           f"--cc={sc.cc}", f"--ns3::TcpSocketBase::Sack={str(sc.sack).lower()}",
-           *CC_MATCH[sc.cc].ns3, *extra_args]
+    cmd = ns3_command(sc, extra_args)
     p, wall = _timed(cmd)
     if p.returncode != 0:
         return SimRun("ns-3", False, f"ns-3 exited {p.returncode}: {_last_line(p.stderr)}",
