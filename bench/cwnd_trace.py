@@ -51,6 +51,19 @@ def cdmasim_trace(sc: sims.Dumbbell, flow: int) -> list:
     return list(zip(s["t_s"].tolist(), s["value"].tolist()))
 
 
+def settle(trace: list) -> list:
+    """The last value at each instant: several changes within one event (ns-3
+    BBR sets cwnd two or three times per ACK, once transiently to a wrapped
+    uint32 of ~4.3e9 bytes) are one step of the window."""
+    out = []
+    for t, w in trace:
+        if out and out[-1][0] == t:
+            out[-1] = (t, w)
+        else:
+            out.append((t, w))
+    return out
+
+
 def stats(trace: list, mss: int, t0: float, t1: float) -> dict:
     """Time-weighted mean and max of cwnd (segments) over [t0, t1], and the
     number of reductions by more than 10 % anywhere in the trace."""
@@ -84,14 +97,15 @@ def main(argv=None) -> int:
     a = p.parse_args(argv)
     sc = sims.Dumbbell(flows=a.flows, duration_s=a.duration, cc=a.cc, sack=a.sack == "on")
     t1 = a.until or a.duration
-    traces = {"cdmasim": cdmasim_trace(sc, a.flow), "ns-3": ns3_trace(sc, a.flow, tuple(a.ns3_extra))}
+    traces = {"cdmasim": settle(cdmasim_trace(sc, a.flow)),
+              "ns-3": settle(ns3_trace(sc, a.flow, tuple(a.ns3_extra)))}
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     stem = f"cwnd-{sims.scenario_name(sc)}-flow{a.flow}"
     for name, tr in traces.items():
         st = stats(tr, sc.mss, a.t0, t1)
         print(f"{name:8} mean cwnd {st['mean_cwnd_segments']:.1f} seg over [{a.t0:g}, {t1:g}] s, "
-              f"max {st['max_cwnd_segments']:.1f}, {st['reductions']} reductions, {st['changes']} changes")
+              f"max {st['max_cwnd_segments']:.1f}, {st['reductions']} reductions, {st['changes']} steps")
         with open(out / f"{stem}-{name}.csv", "w") as f:
             f.write("t_s,cwnd_segments\n")
             f.writelines(f"{t:.6f},{w / sc.mss:.3f}\n" for t, w in tr)
