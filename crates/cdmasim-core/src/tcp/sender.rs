@@ -714,15 +714,25 @@ impl TcpSender {
         self.stats.timeouts += 1;
         self.stats.congestion_events.push(now);
         let flight = self.flight_for_ssthresh();
-        // RFC 3522 §2 and RFC 5682 §2 test the first timeout of an episode only.
-        let first = self.rtt.backoff() == 0;
-        self.spurious = (self.spec.spurious_detection != SpuriousDetection::Off && first).then(|| SpuriousCheck {
+        let check = SpuriousCheck {
             retransmit_ts: ts_clock(now),
             frto_acks: 0,
             prev: self.w,
             pipe_prev: if self.in_recovery { self.w.ssthresh } else { self.snd_max - self.snd_una },
             recover: self.snd_max,
-        });
+        };
+        let first = self.rtt.backoff() == 0;
+        self.spurious = match self.spec.spurious_detection {
+            SpuriousDetection::Off => None,
+            // RFC 3522 §2: the check belongs to the first retransmission; a
+            // backed-off one keeps it (an ACK older than the first
+            // retransmission shows all of them were needless).
+            SpuriousDetection::Eifel if first => Some(check),
+            SpuriousDetection::Eifel => self.spurious,
+            // RFC 5682 §2 step 1: a timeout during RTO recovery continues it
+            // conventionally.
+            SpuriousDetection::Frto => first.then_some(check),
+        };
         self.frto_quota = 0;
         // RFC 5681 §3.1: hold ssthresh if this segment was already retransmitted by the timer.
         if self.rtt.backoff() == 0 {
