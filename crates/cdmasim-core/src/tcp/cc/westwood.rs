@@ -70,10 +70,6 @@ impl Westwood {
         self.bwe
     }
 
-    pub fn rtt_min(&self) -> Option<Time> {
-        self.rtt_min
-    }
-
     /// Bytes this ACK reports delivered (Linux westwood_acked_count).
     fn acked_count(&mut self, ev: &AckEvent) -> u64 {
         if ev.bytes_acked == 0 {
