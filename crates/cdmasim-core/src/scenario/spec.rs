@@ -252,7 +252,10 @@ pub struct RbsmqParams {
     /// taken), so these must lie above the values to be learnt.
     pub initial_short_base: Time,
     pub initial_long_base: Time,
-    /// Window at the start of a connection, and its bounds (segments).
+    /// Window at the start of a connection, and its bounds (segments). A
+    /// decrease phase lasts until the receiver sees the queue run dry, one
+    /// RTT after the sender went quiet, so it ends at min_window: the floor
+    /// should cover the path's bandwidth-delay product (5 × 1500 B on 1X).
     pub initial_window: u32,
     pub min_window: u32,
     pub max_window: u32,
@@ -280,8 +283,8 @@ impl Default for RbsmqParams {
             variance_gain: 0.75,
             initial_short_base: 200 * crate::engine::NS_PER_MS,
             initial_long_base: crate::engine::NS_PER_SEC,
-            initial_window: 4,
-            min_window: 2,
+            initial_window: 5,
+            min_window: 5,
             max_window: 64,
             scope: RbsmqScope::Host,
         }
