@@ -24,6 +24,7 @@ mod common;
 use cdmasim_core::models::jain::jain_index;
 use cdmasim_core::scenario::*;
 use cdmasim_core::sim::RunResult;
+use cdmasim_core::scenario::{load, parse_str};
 use common::*;
 
 const RADIO_BPS: u64 = 153_600;
@@ -204,4 +205,55 @@ fn the_window_floor_must_cover_the_bandwidth_delay_product() {
         assert!(covered >= 0.95, "floor {} reached {covered:.3}", n.ceil());
         assert!(low < 0.9, "floor 2 reached {low:.3}");
     }
+}
+
+#[test]
+fn the_shipped_example_parses_and_shares_the_radio_link() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/rbsmq_cdma1x.toml");
+    let spec = load(path).expect("example parses");
+    // Both flows use the defaults (the first spells them out), so they share
+    // the mobile's estimator.
+    for f in &spec.flows {
+        let AppSpec::Bulk { tcp, .. } = &f.app else { panic!("bulk flows") };
+        assert_eq!(tcp.rwnd, RwndAlgo::Rbsmq(RbsmqParams::default()));
+    }
+    let net = Net { spec };
+    let r = net.run();
+    let q = r.queues.iter().find(|q| q.link == "radio").unwrap();
+    let d = delivered_since(&r, 20.0);
+    let j = jain_index(&d).unwrap();
+    println!("example: kB after 20 s {:?}, Jain {j:.3}, radio queue avg {:.1} max {}", d, q.avg_packets, q.max_packets);
+    // As the two-flow test above: fair, a short queue, no loss.
+    assert!(j >= 0.9 && q.max_packets <= 15 && q.drops.values().sum::<u64>() == 0);
+}
+
+#[test]
+fn scope_is_parsed_and_checked() {
+    let base = r#"
+[simulation]
+duration = "1s"
+[[node]]
+name = "a"
+[[node]]
+name = "b"
+[[link]]
+name = "l"
+from = "a"
+to = "b"
+rate = "1Mbps"
+delay = "1ms"
+[[flow]]
+name = "f"
+from = "a"
+to = "b"
+[flow.tcp]
+rwnd = "rbsmq"
+[flow.tcp.rbsmq]
+"#;
+    let spec = parse_str(&format!("{base}scope = \"connection\"\nbeta = 9\n"), "t.toml").unwrap();
+    let AppSpec::Bulk { tcp, .. } = &spec.flows[0].app else { panic!() };
+    let RwndAlgo::Rbsmq(p) = tcp.rwnd else { panic!() };
+    assert_eq!((p.scope, p.beta, p.alpha), (RbsmqScope::Connection, Some(9), 3));
+    let e = parse_str(&format!("{base}scope = \"phone\"\n"), "t.toml").unwrap_err().to_string();
+    assert!(e.contains("t.toml:21") && e.contains("scope") && e.contains("unknown scope 'phone'"), "{e}");
 }
