@@ -222,7 +222,7 @@ fn the_shipped_example_parses_and_shares_the_radio_link() {
     let q = r.queues.iter().find(|q| q.link == "radio").unwrap();
     let d = delivered_since(&r, 20.0);
     let j = jain_index(&d).unwrap();
-    println!("example: kB after 20 s {:?}, Jain {j:.3}, radio queue avg {:.1} max {}", d, q.avg_packets, q.max_packets);
+    println!("example: kB after 20 s {:?}, Jain {j:.3}, radio queue avg {:.1} max {}", d.iter().map(|x| (x / 1000.0).round()).collect::<Vec<_>>(), q.avg_packets, q.max_packets);
     // As the two-flow test above: fair, a short queue, no loss.
     assert!(j >= 0.9 && q.max_packets <= 15 && q.drops.values().sum::<u64>() == 0);
 }
