@@ -257,3 +257,4 @@ rwnd = "rbsmq"
     let e = parse_str(&format!("{base}scope = \"phone\"\n"), "t.toml").unwrap_err().to_string();
     assert!(e.contains("t.toml:21") && e.contains("scope") && e.contains("unknown scope 'phone'"), "{e}");
 }
+
