@@ -296,9 +296,9 @@ mod tests {
     fn beta_is_the_quotient_of_the_bases() {
         let mut e = Estimator::new(params());
         assert_eq!(e.beta(), 5); // 1000 / 200
-        // Short base down to ~50 ms: β = ⌊1000 / 50.0…⌋ = 19.
-        feed(&mut e, &vec![50.0; 200]);
-        assert_eq!(e.beta(), 19);
+        // Short base down to 60 ms (+150·(7/8)^100 ≈ 2e-4 ms): β = ⌊1000 / 60⌋ = 16.
+        feed(&mut e, &vec![60.0; 100]);
+        assert_eq!(e.beta(), 16);
         // A fixed beta wins; a quotient below α is raised to α.
         let mut p = params();
         p.beta = Some(7);
