@@ -236,3 +236,29 @@ fn hystart_exit_starts_cubic_at_k_zero() {
     assert!(e.cwnd_epoch >= 215.0 && e.cwnd_epoch <= 269.0, "cwnd_epoch {}", e.cwnd_epoch);
     assert_eq!(round, 8, "3 rounds of slow start and 5 of CSS");
 }
+
+#[test]
+fn scenario_names_cubic_and_its_parameters() {
+    let text = r#"
+preset = "dumbbell"
+[simulation]
+duration = "3s"
+[dumbbell]
+flows = 2
+bottleneck_rate = "10Mbps"
+bottleneck_delay = "20ms"
+[dumbbell.tcp]
+cc = "cubic"
+[dumbbell.tcp.cubic]
+beta = 0.8
+hystart = true
+"#;
+    let s = crate::scenario::parse_str(text, "t.toml").unwrap();
+    let crate::scenario::AppSpec::Bulk { tcp, .. } = &s.flows[0].app else { panic!("bulk flow expected") };
+    let want = CubicParams { beta: 0.8, hystart: true, ..Default::default() };
+    assert_eq!(tcp.cc, crate::scenario::CcAlgo::Cubic(want));
+    assert_eq!(super::super::by_name(tcp.cc).name(), "cubic");
+    // The run goes through (no todo!() left on the way) and moves data.
+    let r = crate::sim::run(&s, crate::sim::RunOptions::default()).unwrap();
+    assert!(r.flows.iter().all(|f| f.bytes_delivered > 100_000), "{:?}", r.flows);
+}
