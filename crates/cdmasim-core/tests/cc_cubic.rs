@@ -174,3 +174,25 @@ fn reno_friendly_region_rules_at_a_small_bdp() {
     println!("{} congestion events, {checked} ACKs on W_est, worst |cwnd − W_est| {worst:.4} segment", ev.len());
     assert!(checked > 1000, "only {checked} ACKs checked");
 }
+
+#[test]
+fn a_receiver_limited_window_stops_growing() {
+    // 100 Mb/s × 100 ms but a 200-segment receive buffer: the flow never
+    // fills the link, never loses, never leaves slow start. cwnd grows only
+    // while it is below twice the FlightSize (≤ 200 segments), so it ends
+    // within [200, 400 + 1] segments; growing on every ACK regardless, it
+    // would gain ~200 segments per RTT, some 20 000 in 10 s.
+    let mut n = net(CubicParams::default(), 100_000_000, 48.0, 200, 10.0);
+    if let cdmasim_core::scenario::AppSpec::Bulk { tcp, .. } = &mut n.spec.flows[0].app {
+        tcp.rcv_buffer = 200 * MSS as u64;
+    }
+    let r = n.run();
+    let tr = trace(&r);
+    let max = tr.cwnd.iter().cloned().fold(0.0, f64::max);
+    let goodput = r.flows[0].goodput_bps;
+    // The receive window caps the rate at 200 segments per RTT: 23.4 Mb/s.
+    println!("rwnd-limited: max cwnd {max:.1} segments, goodput {:.2} Mb/s, {} drops", goodput / 1e6, r.drops.len());
+    assert!(r.drops.is_empty());
+    assert!((200.0..=401.0).contains(&max), "max cwnd {max:.1}");
+    assert!(goodput <= 200.0 * MSS * 8.0 / 0.1, "goodput {goodput:.0} above rwnd/RTT");
+}

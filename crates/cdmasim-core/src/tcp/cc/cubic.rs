@@ -13,7 +13,12 @@
 //! is in segments (bytes / SMSS as f64), cwnd changes are carried to the byte
 //! with the fraction kept between ACKs.
 //!
-//! Not done: §5.8's rule against growth while application- or rwnd-limited.
+//! A flow that does not fill its window (application- or rwnd-limited, seen
+//! as FlightSize before the ACK more than one segment short of cwnd) does
+//! not grow it in congestion avoidance, and the epoch clock t stops
+//! meanwhile (§5.8), so the curve resumes where it left off instead of
+//! leaping ahead; in slow start the window grows while it is below twice
+//! the FlightSize (Linux's rule).
 
 use super::hystart::{HyStart, Phase};
 use super::reno::slow_start;
@@ -59,6 +64,8 @@ pub struct Cubic {
     restart: bool,
     /// Bytes of growth below one byte, carried to the next ACK.
     frac: f64,
+    /// Time of the last ACK in congestion avoidance.
+    last_ack: Time,
     saved: Option<Saved>,
 }
 
@@ -74,6 +81,7 @@ impl Cubic {
             epoch: None,
             restart: false,
             frac: 0.0,
+            last_ack: 0,
             saved: None,
         }
     }
@@ -121,8 +129,11 @@ impl Cubic {
     /// Slow start, through HyStart++ when enabled; returns the bytes left
     /// for congestion avoidance.
     fn slow_start(&mut self, w: &mut Window, ack: &Ack) -> u64 {
+        // As Linux's tcp_is_cwnd_limited in slow start: grow only while the
+        // window is less than twice what was in flight (§5.8).
+        let limited = w.cwnd < 2 * ack.prior_in_flight;
         let Some(hs) = self.hystart.as_mut().filter(|h| h.active()) else {
-            return slow_start(w, ack.bytes_acked);
+            return if limited { slow_start(w, ack.bytes_acked) } else { 0 };
         };
         match hs.on_ack(ack) {
             Phase::Done => {
@@ -132,6 +143,7 @@ impl Cubic {
                 self.restart = true;
                 0
             }
+            _ if !limited => 0,
             phase => hs.grow(w, ack.bytes_acked, phase),
         }
     }
@@ -180,6 +192,16 @@ impl CongestionControl for Cubic {
             if acked == 0 {
                 return;
             }
+        }
+        let since = self.last_ack;
+        self.last_ack = ack.now;
+        if ack.prior_in_flight + w.mss < w.cwnd {
+            // §5.8: not cwnd-limited: no growth, and the time since the
+            // last ACK does not count towards t.
+            if let Some(e) = self.epoch.as_mut() {
+                e.start += ack.now - since.max(e.start);
+            }
+            return;
         }
         self.avoid(w, ack.now, acked);
     }

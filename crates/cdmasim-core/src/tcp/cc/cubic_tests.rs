@@ -6,8 +6,9 @@ use crate::engine::NS_PER_MS;
 
 const MSS: u64 = 1000;
 
-fn ack(now: Time, bytes: u64) -> Ack {
-    Ack { now, bytes_acked: bytes, bytes_delivered: bytes, prior_in_flight: 0, in_flight: 0, rtt: None, state: CaState::Open }
+/// An ACK to a window-limited sender: the window was full before it.
+fn ack_full(now: Time, bytes: u64, w: &Window) -> Ack {
+    Ack { now, bytes_acked: bytes, bytes_delivered: bytes, prior_in_flight: w.cwnd, in_flight: w.cwnd - bytes, rtt: None, state: CaState::Open }
 }
 
 fn segs(w: &Window) -> f64 {
@@ -31,7 +32,8 @@ fn drive(c: &mut Cubic, w: &mut Window, t0: Time, dur: Time, rtt: Time, mut f: i
         for i in 0..n {
             let now = t + rtt * (i + 1) / n;
             c.on_rtt_sample(now, rtt);
-            c.on_ack(w, &ack(now, MSS));
+            let a = ack_full(now, MSS, w);
+            c.on_ack(w, &a);
             f(now, w);
         }
         t += rtt;
@@ -53,7 +55,8 @@ fn k_is_the_time_back_to_w_max() {
     loss(&mut c, &mut w, 0, CongestionEvent::FastRetransmit);
     assert_eq!(w.ssthresh, 70 * MSS, "ssthresh = β·FlightSize");
     assert_eq!(c.w_max(), Some(100.0));
-    c.on_ack(&mut w, &ack(NS_PER_SEC, MSS));
+    let a = ack_full(NS_PER_SEC, MSS, &w);
+    c.on_ack(&mut w, &a);
     let e = c.epoch().unwrap();
     assert_eq!(e.cwnd_epoch, 70.0);
     assert!((e.k - 4.217163).abs() < 1e-6, "K = {}", e.k);
@@ -261,4 +264,34 @@ hystart = true
     // The run goes through (no todo!() left on the way) and moves data.
     let r = crate::sim::run(&s, crate::sim::RunOptions::default()).unwrap();
     assert!(r.flows.iter().all(|f| f.bytes_delivered > 100_000), "{:?}", r.flows);
+}
+
+#[test]
+fn a_window_it_does_not_fill_neither_grows_nor_ages_the_epoch() {
+    // §5.8. W_max = 100, RTT 100 ms: 2 s window-limited, 3 s with half the
+    // window in flight (rwnd- or application-limited), 1 s limited again.
+    // The middle 3 s leave cwnd alone and do not count in t, so at the end
+    // cwnd is on the curve at t = 3 s, not 6 s: W(3) = 0.4(3 − 4.217)^3 + 100
+    // = 99.28, against W(6) = 102.27. Tolerance 0.5 segment as in
+    // window_follows_the_cubic_after_a_loss.
+    let rtt = 100 * NS_PER_MS;
+    let (mut c, mut w) = cubic(CubicParams::default());
+    w.cwnd = 100 * MSS;
+    c.on_rtt_sample(0, rtt);
+    loss(&mut c, &mut w, 0, CongestionEvent::FastRetransmit);
+    let mut t = drive(&mut c, &mut w, 0, 2 * NS_PER_SEC, rtt, |_, _| {});
+    let start = c.epoch().unwrap().start;
+    let held = w.cwnd;
+    for _ in 0..30 * 70 {
+        t += rtt / 70;
+        let a = Ack { prior_in_flight: w.cwnd / 2, ..ack_full(t, MSS, &w) };
+        c.on_ack(&mut w, &a);
+    }
+    assert_eq!(w.cwnd, held, "no growth while the window is not full");
+    let shifted = c.epoch().unwrap().start - start;
+    assert!(shifted.abs_diff(3 * NS_PER_SEC) <= rtt / 70, "epoch moved by {shifted} ns");
+    drive(&mut c, &mut w, t, NS_PER_SEC, rtt, |_, _| {});
+    let expect = 0.4 * (3.0 - 75f64.cbrt()).powi(3) + 100.0;
+    println!("after 2 + 3 (limited) + 1 s: cwnd {:.2}, W(3 s) {expect:.2}", segs(&w));
+    assert!((segs(&w) - expect).abs() < 0.5, "cwnd {:.2} vs W(3 s) {expect:.2}", segs(&w));
 }
