@@ -8,6 +8,8 @@
 pub mod cubic;
 pub mod hystart;
 pub mod reno;
+pub mod vegas;
+pub mod westwood;
 
 use crate::engine::Time;
 
@@ -148,8 +150,10 @@ pub fn by_name(name: crate::scenario::CcAlgo) -> Box<dyn CongestionControl> {
     match name {
         CcAlgo::Reno | CcAlgo::NewReno => Box::new(reno::Reno::default()),
         // Filled in one by one as each algorithm lands (issue 3).
+        CcAlgo::Vegas(p) => Box::new(vegas::Vegas::new(p)),
+        CcAlgo::Westwood(p) => Box::new(westwood::Westwood::new(p)),
         CcAlgo::Cubic(p) => Box::new(cubic::Cubic::new(p)),
-        CcAlgo::Vegas(_) | CcAlgo::Westwood(_) | CcAlgo::Bbr(_) => {
+        CcAlgo::Bbr(_) => {
             todo!("{} is not implemented yet", name.name())
         }
     }
