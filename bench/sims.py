@@ -64,10 +64,11 @@ CC_MATCH = {
     "vegas": CcMatch({"alpha": 2.0, "beta": 4.0, "gamma": 1.0},
                      ("--ns3::TcpVegas::Alpha=2", "--ns3::TcpVegas::Beta=4", "--ns3::TcpVegas::Gamma=1")),
     # ns-3 3.37 TcpWestwood is Westwood (per-ACK samples) unless
-    # ProtocolType=WestwoodPlus (one sample per RTT); its Tustin filter
-    # weighs the old estimate by 0.9 (fixed in the source), ours by
-    # filter_gain: set to 0.9.
-    "westwood": CcMatch({"filter_gain": 0.9},
+    # ProtocolType=WestwoodPlus (one sample per RTT, no minimum span); its
+    # Tustin filter weighs the old estimate by 0.9 (fixed in the source),
+    # ours by filter_gain: set to 0.9, and our 50 ms minimum span (Linux's)
+    # to 0, so that both take one sample per RTT.
+    "westwood": CcMatch({"filter_gain": 0.9, "min_sample_interval": "0s"},
                         ("--ns3::TcpWestwood::ProtocolType=WestwoodPlus",
                          "--ns3::TcpWestwood::FilterType=Tustin")),
     # ns-3 TcpBbr: HighGain 2.89 (ours 2/ln 2 = 2.885: set to 2.89), cwnd gain

@@ -153,6 +153,7 @@ def test_every_variant_is_matched_in_both_simulators():
         assert m.cdmasim and m.ns3 and all(a.startswith("--ns3::") for a in m.ns3)
     assert "--ns3::TcpSocketState::EnablePacing=true" in sims.CC_MATCH["bbr"].ns3
     assert "--ns3::TcpWestwood::ProtocolType=WestwoodPlus" in sims.CC_MATCH["westwood"].ns3
+    assert sims.CC_MATCH["westwood"].cdmasim == {"filter_gain": 0.9, "min_sample_interval": "0s"}
 
 
 def test_ns2_refuses_a_variant_it_does_not_model(monkeypatch):
