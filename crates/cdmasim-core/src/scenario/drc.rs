@@ -114,7 +114,7 @@ pub(crate) fn schedule(d: &RawDrc, scenario_file: &str, scenario_seed: u64, unti
                 return Err((at.clone(), format!("window is for Mahimahi traces; '{path}' is read as {fmt:?} (set format = \"mahimahi\")")));
             }
             let t = channel::read_trace(&full, Some(fmt), window_ms.unwrap_or(MAHIMAHI_WINDOW_MS))
-                .map_err(|e| (d.at.clone(), format!("cannot use DRC trace: {e}")))?;
+                .map_err(|e| (d.at.clone(), format!("cannot use DRC trace: {}", without_os_error(&e.to_string()))))?;
             if t.is_empty() {
                 return Err((d.at.clone(), format!("DRC trace '{full}' holds no slots")));
             }
@@ -126,4 +126,13 @@ pub(crate) fn schedule(d: &RawDrc, scenario_file: &str, scenario_seed: u64, unti
         return Err((d.at.clone(), "the DRC sequence is null (DRC 0) throughout the run: the link would never send".into()));
     }
     Ok(steps)
+}
+
+/// An I/O message without Rust's " (os error N)" suffix, as scenario files'
+/// own read errors are shown.
+fn without_os_error(m: &str) -> &str {
+    match m.find(" (os error ") {
+        Some(i) if m.ends_with(')') => &m[..i],
+        _ => m,
+    }
 }
