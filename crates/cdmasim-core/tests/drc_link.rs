@@ -90,3 +90,39 @@ fn a_mobile_dumbbell_bottleneck_integrates_its_outages() {
     let rev = queue(&r, "r1-r2/rev");
     assert!(rev.utilization <= 1.0 + 1e-12);
 }
+
+/// The real traces (never in the repository): `../shared/data/traces` next
+/// to the checkout, or the folder named by CDMASIM_TRACES.
+fn traces_dir() -> Option<std::path::PathBuf> {
+    let d = std::env::var_os("CDMASIM_TRACES")
+        .map(std::path::PathBuf::from)
+        .unwrap_or_else(|| std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data/traces"));
+    d.join("Verizon-EVDO-driving.down").exists().then_some(d)
+}
+
+#[test]
+fn a_mahimahi_trace_drives_the_link_as_the_channel_layer_maps_it() {
+    let Some(dir) = traces_dir() else {
+        println!("real traces absent: skipping the Verizon DRC-link check");
+        return;
+    };
+    let trace = dir.join("Verizon-EVDO-driving.down");
+    let text = |window: &str| {
+        format!(
+            "[simulation]\nduration = \"30s\"\n[[node]]\nname = \"s\"\n[[node]]\nname = \"m\"\n\
+             [[link]]\nname = \"air\"\nfrom = \"s\"\nto = \"m\"\ndelay = \"20ms\"\n\
+             drc = {{ trace = \"{}\"{window} }}\n[[flow]]\nname = \"f\"\nfrom = \"s\"\nto = \"m\"\n",
+            trace.display()
+        )
+    };
+    let until = 30 * 1_000_000_000;
+    for (window, ms) in [("", 100), (", window = \"50ms\"", 50)] {
+        let spec = scenario::parse_str(&text(window), "verizon.toml").unwrap();
+        let t = cdmasim_core::channel::mahimahi::read(&trace.to_string_lossy(), ms).unwrap();
+        let want = cdmasim_core::channel::link_rate::rate_schedule(&t.drc, until);
+        assert_eq!(spec.links[0].rate_schedule, want, "window {ms} ms");
+        let r = sim::run(&spec, RunOptions::default()).unwrap();
+        let q = queue(&r, "air");
+        assert!(q.utilization <= 1.0 + 1e-12, "{}", q.utilization);
+    }
+}
