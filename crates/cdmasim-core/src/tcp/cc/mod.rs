@@ -6,6 +6,8 @@
 //! rate samples, state changes, undo after a spurious event) and a pacing rate.
 
 pub mod reno;
+pub mod vegas;
+pub mod westwood;
 
 use crate::engine::Time;
 
@@ -146,7 +148,9 @@ pub fn by_name(name: crate::scenario::CcAlgo) -> Box<dyn CongestionControl> {
     match name {
         CcAlgo::Reno | CcAlgo::NewReno => Box::new(reno::Reno::default()),
         // Filled in one by one as each algorithm lands (issue 3).
-        CcAlgo::Vegas(_) | CcAlgo::Westwood(_) | CcAlgo::Cubic(_) | CcAlgo::Bbr(_) => {
+        CcAlgo::Vegas(p) => Box::new(vegas::Vegas::new(p)),
+        CcAlgo::Westwood(p) => Box::new(westwood::Westwood::new(p)),
+        CcAlgo::Cubic(_) | CcAlgo::Bbr(_) => {
             todo!("{} is not implemented yet", name.name())
         }
     }
