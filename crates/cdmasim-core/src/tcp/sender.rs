@@ -183,10 +183,15 @@ impl TcpSender {
         }
     }
 
+    /// IPv4 + TCP header bytes of a data segment (timestamps add 12).
+    fn header_bytes(&self) -> u32 {
+        40 + if self.spec.timestamps { 12 } else { 0 }
+    }
+
     /// Space data segments at the algorithm's pacing rate, by wire size.
     fn pace(&mut self, now: Time, len: u32) {
         if let Some(rate) = self.cc.pacing_rate() {
-            let wire = len as u64 + 40 + if self.spec.timestamps { 12 } else { 0 };
+            let wire = (len + self.header_bytes()) as u64;
             self.next_send_at = self.next_send_at.max(now) + wire * 1_000_000_000 / rate.max(1);
         }
     }
@@ -437,6 +442,8 @@ impl TcpSender {
         if self.syn_retransmitted {
             self.w.cwnd = self.w.mss;
         }
+        let hdr = self.header_bytes();
+        self.cc.init(&mut self.w, now, hdr);
         self.rto_deadline = None;
         self.trace(now);
     }

@@ -104,6 +104,12 @@ pub trait CongestionControl {
     /// Every accepted ACK, duplicates included (see [`AckEvent`]).
     fn on_ack_event(&mut self, _ev: &AckEvent) {}
 
+    /// The connection is established (after the SYN-ACK's RTT sample, if
+    /// any): Linux's tcp_congestion_ops.init. `header_bytes` is the IP+TCP
+    /// header of a data segment, for algorithms that convert payload rates
+    /// into the wire rates [`CongestionControl::pacing_rate`] is in.
+    fn init(&mut self, _w: &mut Window, _now: Time, _header_bytes: u32) {}
+
     /// A model-based algorithm (BBR) sets cwnd itself on every ACK and on
     /// state changes: the sender then skips the window arithmetic of its loss
     /// recovery (inflation, deflation, cwnd = ssthresh on exit) and only
