@@ -99,6 +99,8 @@ pub struct TcpSender {
     pub stats: SenderStats,
     /// (time, cwnd, ssthresh) at every change, when the spec asks for it.
     pub cwnd_trace: Vec<(Time, u64, u64)>,
+    /// (time, pacing rate in bytes/s) alongside, for an algorithm that paces.
+    pub pacing_trace: Vec<(Time, u64)>,
 }
 
 impl TcpSender {
@@ -140,6 +142,7 @@ impl TcpSender {
             pacing_blocked: false,
             stats: SenderStats::default(),
             cwnd_trace: Vec::new(),
+            pacing_trace: Vec::new(),
             spec,
         }
     }
@@ -199,6 +202,9 @@ impl TcpSender {
     fn trace(&mut self, now: Time) {
         if self.spec.trace_cwnd {
             self.cwnd_trace.push((now, self.w.cwnd, self.w.ssthresh));
+            if let Some(r) = self.cc.pacing_rate() {
+                self.pacing_trace.push((now, r));
+            }
         }
     }
 
