@@ -5,6 +5,7 @@
 //! carry what delay- and rate-based algorithms need (RTT samples, delivery
 //! rate samples, state changes, undo after a spurious event) and a pacing rate.
 
+pub mod bbr;
 pub mod reno;
 
 use crate::engine::Time;
@@ -151,8 +152,9 @@ pub fn by_name(name: crate::scenario::CcAlgo) -> Box<dyn CongestionControl> {
     use crate::scenario::CcAlgo;
     match name {
         CcAlgo::Reno | CcAlgo::NewReno => Box::new(reno::Reno::default()),
+        CcAlgo::Bbr(p) => Box::new(bbr::Bbr::new(p)),
         // Filled in one by one as each algorithm lands (issue 3).
-        CcAlgo::Vegas(_) | CcAlgo::Westwood(_) | CcAlgo::Cubic(_) | CcAlgo::Bbr(_) => {
+        CcAlgo::Vegas(_) | CcAlgo::Westwood(_) | CcAlgo::Cubic(_) => {
             todo!("{} is not implemented yet", name.name())
         }
     }
