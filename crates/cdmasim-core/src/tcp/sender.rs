@@ -354,7 +354,7 @@ impl TcpSender {
         }
         let seq = self.snd_max;
         let rs = self.rate.on_send(now, self.snd_max == self.snd_una);
-        self.board.segs.push_back(Seg { seq, len: len as u32, sent_at: now, retx: false, sacked: false, lost: false, rs });
+        self.board.segs.push_back(Seg { seq, len: len as u32, sent_at: now, retx: false, sacked: false, counted: false, lost: false, rs });
         self.pace(now, len as u32);
         self.snd_max += len;
         self.snd_nxt = self.snd_max;

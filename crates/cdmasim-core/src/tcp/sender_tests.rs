@@ -136,3 +136,22 @@ fn limited_transmit_turns_a_small_window_loss_into_a_fast_retransmit() {
         assert_eq!(s.stats.fast_recoveries, 1);
     }
 }
+
+#[test]
+fn a_timeout_that_clears_sacks_does_not_count_deliveries_twice() {
+    let mut s = sender(CcAlgo::NewReno, true);
+    assert_eq!(drain(&mut s, 20).len(), 10);
+    // Segment 0 is lost; 1..=9 arrive and are SACKed: 900 bytes delivered.
+    ack(&mut s, 100, 0, &[(1, 10)]);
+    drain(&mut s, 100);
+    assert_eq!(s.rate.delivered, 900);
+    // The timer expires: the SACK marks are cleared (the receiver may renege)
+    // and go-back-N resends from segment 0.
+    let d = s.deadline().expect("RTO armed");
+    s.on_timer(d);
+    assert_eq!(drain(&mut s, d).first(), Some(&0));
+    // The cumulative ACK covers all ten segments: only segment 0 is new. The
+    // rate sample must not see the 900 SACKed bytes again.
+    ack(&mut s, d + 50, 10, &[]);
+    assert_eq!(s.rate.delivered, 1000);
+}
