@@ -46,8 +46,12 @@ def format_summary(s: dict) -> str:
         rows = []
         for f in flows:
             rtt = "/".join(_ms(f.get(k)) for k in ("rtt_min_s", "rtt_avg_s", "rtt_max_s"))
-            rows.append([f["name"], f["kind"], fmt_rate(f.get("goodput_bps")), rtt, f.get("retransmits", 0), f.get("timeouts", 0)])
-        out += ["", "flows"] + _table(["name", "kind", "goodput", "RTT min/avg/max ms", "retransmits", "timeouts"], rows)
+            excess = "/".join(_ms(f.get(k)) for k in ("excess_owd_mean_s", "excess_owd_std_s"))
+            rexmt = f"{f.get('retransmits', 0)} ({100 * f.get('retransmitted_fraction', 0):.1f}%)"
+            tos = f"{f.get('timeouts', 0)}" + (f" ({f['spurious_timeouts']} spurious)" if f.get("spurious_timeouts") else "")
+            rows.append([f["name"], f["kind"], fmt_rate(f.get("goodput_bps")), rtt, excess, rexmt, tos])
+        head = ["name", "kind", "goodput", "RTT min/avg/max ms", "excess OWD mean/std ms", "retransmits", "timeouts"]
+        out += ["", "flows"] + _table(head, rows)
     else:
         out += ["", "flows: none"]
     all_queues = s.get("queues", [])

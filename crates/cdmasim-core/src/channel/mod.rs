@@ -13,6 +13,7 @@
 pub mod constant;
 pub mod error;
 pub mod fading;
+pub mod link_rate;
 pub mod mahimahi;
 pub mod markov;
 pub mod presets;

@@ -1,6 +1,7 @@
 //! Turn a finished World into a RunResult.
 
 use super::result::*;
+use super::delay::DelayStats;
 use super::sampler::delivered_bytes;
 use super::world::{FlowKind, World};
 use crate::engine::time::secs;
@@ -27,6 +28,12 @@ fn min_avg_max(v: impl Iterator<Item = Time>) -> (Option<f64>, Option<f64>, Opti
     (Some(secs(lo)), Some(sum / n as f64 / 1e9), Some(secs(hi)))
 }
 
+fn set_owd(r: &mut FlowResult, d: &DelayStats) {
+    r.owd_min_s = d.min_s();
+    r.excess_owd_mean_s = d.excess_mean_s();
+    r.excess_owd_std_s = d.std_s();
+}
+
 pub fn collect(w: &World, seed: u64) -> RunResult {
     let horizon = w.horizon;
     let mut series = Vec::new();
@@ -43,7 +50,10 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
                     r.kind = "tcp".into();
                     r.packets_sent = s.segments_sent;
                     r.retransmits = s.retransmits;
+                    r.retransmitted_fraction = if s.segments_sent > 0 { s.retransmits as f64 / s.segments_sent as f64 } else { 0.0 };
                     r.timeouts = s.timeouts;
+                    r.spurious_timeouts = s.spurious_timeouts;
+                    set_owd(&mut r, &t.owd);
                     r.fast_recoveries = s.fast_recoveries;
                     r.rtt_min_s = s.rtt_min.map(secs);
                     r.rtt_max_s = s.rtt_max.map(secs);
@@ -66,6 +76,9 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
                     r.packets_sent = source.next_seq;
                     r.packets_received = sink.received;
                     (r.rtt_min_s, r.rtt_avg_s, r.rtt_max_s) = min_avg_max(sink.delays.iter().map(|d| d.1));
+                    let mut owd = DelayStats::default();
+                    sink.delays.iter().for_each(|d| owd.add(d.1));
+                    set_owd(&mut r, &owd);
                     series.push(Series {
                         metric: "owd".into(),
                         subject: f.name.clone(),

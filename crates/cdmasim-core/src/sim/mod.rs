@@ -2,6 +2,7 @@
 
 pub mod build;
 pub mod collect;
+pub mod delay;
 pub mod result;
 pub mod sampler;
 pub mod world;

@@ -50,12 +50,27 @@ pub struct FlowResult {
     pub packets_sent: u64,
     /// TCP: segments retransmitted (fast retransmit, SACK recovery and RTO).
     pub retransmits: u64,
+    /// TCP: retransmits / data segments sent.
+    #[serde(default)]
+    pub retransmitted_fraction: f64,
     pub timeouts: u64,
+    /// TCP: timeouts the sender found spurious (Eifel or F-RTO detection on).
+    #[serde(default)]
+    pub spurious_timeouts: u64,
     pub fast_recoveries: u64,
     /// TCP: RTT samples (seconds) seen by the sender; CBR: one-way delay.
     pub rtt_min_s: Option<f64>,
     pub rtt_avg_s: Option<f64>,
     pub rtt_max_s: Option<f64>,
+    /// One-way delay of the packets that arrived (TCP: data segments, each
+    /// transmission counted): the smallest, and seed 000 §7's excess delay
+    /// (delay minus that smallest) mean and standard deviation, seconds.
+    #[serde(default)]
+    pub owd_min_s: Option<f64>,
+    #[serde(default)]
+    pub excess_owd_mean_s: Option<f64>,
+    #[serde(default)]
+    pub excess_owd_std_s: Option<f64>,
     /// CBR: packets received and lost.
     pub packets_received: u64,
     /// Time the transfer completed (bulk with a byte count), seconds.

@@ -4,6 +4,7 @@
 //! deadline and the endpoint decides whether anything is due), so re-arming
 //! a timer costs nothing and cancelling is free.
 
+use super::delay::DelayStats;
 use crate::app::{CbrSink, CbrSource};
 use crate::engine::{EventQueue, Time};
 use crate::net::packet::{Body, Packet};
@@ -47,6 +48,8 @@ pub struct TcpFlow {
     armed: [Option<Time>; 2],
     /// Window-scale shift the receiver announced (for the pcap window field).
     pub rcv_wscale: u8,
+    /// One-way delay of every data segment that reached the receiver.
+    pub owd: DelayStats,
 }
 
 pub enum FlowKind {
@@ -99,7 +102,7 @@ pub struct World {
 
 impl TcpFlow {
     pub fn new(sender: TcpSender, receiver: TcpReceiver, rcv_buffer: u64) -> Self {
-        TcpFlow { sender, receiver, armed: [None, None], rcv_wscale: wscale_for(rcv_buffer) }
+        TcpFlow { sender, receiver, armed: [None, None], rcv_wscale: wscale_for(rcv_buffer), owd: DelayStats::default() }
     }
 }
 
@@ -133,6 +136,9 @@ impl World {
         match (&mut self.flows[fi as usize].kind, pkt.body) {
             (FlowKind::Tcp(t), Body::Tcp(h)) => {
                 if pkt.forward {
+                    if h.len > 0 {
+                        t.owd.add(now - pkt.created);
+                    }
                     t.receiver.on_segment(now, &h);
                 } else {
                     t.sender.on_segment(now, &h);

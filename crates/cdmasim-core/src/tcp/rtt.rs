@@ -57,6 +57,15 @@ impl RttEstimator {
         self.backoff = 0;
     }
 
+    /// Forget the history and start again from one sample, as for the first
+    /// measurement (§2.2): the Eifel response's RTO adaptation (RFC 4015 §4)
+    /// after a spurious timeout, so that the delay spike that outlasted the
+    /// old RTO sets the new one.
+    pub fn restart(&mut self, r: Time) {
+        self.srtt = None;
+        self.sample(r);
+    }
+
     /// §5.5: the timer expired; back off.
     pub fn on_timeout(&mut self) {
         self.backoff += 1;

@@ -22,7 +22,7 @@ use super::rtt::RttEstimator;
 use super::scoreboard::{Next, Scoreboard, Seg};
 use crate::engine::{Time, NS_PER_MS};
 use crate::net::packet::{SynOptions, TcpFlags, TcpHeader};
-use crate::scenario::{CcAlgo, TcpSpec};
+use crate::scenario::{CcAlgo, SpuriousDetection, TcpSpec};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -47,6 +47,8 @@ pub struct SenderStats {
     pub segments_sent: u64,
     pub retransmits: u64,
     pub timeouts: u64,
+    /// Timeouts found spurious (RFC 3522 Eifel or RFC 5682 F-RTO detection).
+    pub spurious_timeouts: u64,
     pub fast_recoveries: u64,
     pub rtt_samples: u64,
     pub rtt_sum: f64,
@@ -55,6 +57,23 @@ pub struct SenderStats {
     pub completed_at: Option<Time>,
     /// Times of every congestion event (fast retransmit or timeout).
     pub congestion_events: Vec<Time>,
+}
+
+/// A retransmission timeout being tested for spuriousness (RFC 3522, RFC 5682).
+#[derive(Clone, Copy, Debug)]
+struct SpuriousCheck {
+    /// TSval of the timeout's retransmission: an ACK echoing an older value
+    /// was caused by the original transmission (RFC 3522 §2).
+    retransmit_ts: u32,
+    /// F-RTO: new ACKs seen since the timeout (RFC 5682 §2, steps 2 and 3).
+    frto_acks: u8,
+    /// The window before the timeout, for the response and the algorithm's undo.
+    prev: Window,
+    /// RFC 4015 §3.1: FlightSize at the timeout, or ssthresh if it came
+    /// during fast recovery; the response restores ssthresh to it.
+    pipe_prev: u64,
+    /// snd_max at the timeout (RFC 5682's "recover").
+    recover: u64,
 }
 
 /// The timestamp clock: milliseconds since the start of the run (RFC 7323 §5.4
@@ -96,6 +115,9 @@ pub struct TcpSender {
     /// whether a poll was refused because of it (then it is a deadline).
     next_send_at: Time,
     pacing_blocked: bool,
+    spurious: Option<SpuriousCheck>,
+    /// F-RTO step 2b: new segments that may go beyond cwnd.
+    frto_quota: u8,
     pub stats: SenderStats,
     /// (time, cwnd, ssthresh) at every change, when the spec asks for it.
     pub cwnd_trace: Vec<(Time, u64, u64)>,
@@ -140,6 +162,8 @@ impl TcpSender {
             rate: DeliveryRate::default(),
             next_send_at: 0,
             pacing_blocked: false,
+            spurious: None,
+            frto_quota: 0,
             stats: SenderStats::default(),
             cwnd_trace: Vec::new(),
             pacing_trace: Vec::new(),
@@ -322,6 +346,15 @@ impl TcpSender {
             self.snd_nxt = seg.end();
             return Some(self.retransmit(now, i));
         }
+        // RFC 5682 §2 step 2b: up to two new segments, whatever cwnd says.
+        if self.frto_quota > 0 {
+            let flight = self.snd_max - self.snd_una;
+            let h = self.send_new(now, (flight + self.w.mss).min(self.rwnd));
+            if h.is_some() {
+                self.frto_quota -= 1;
+            }
+            return h;
+        }
         // RFC 3042: while fewer than DupThresh duplicates have come, each of the
         // first two allows one segment beyond cwnd (not beyond rwnd), cwnd unchanged.
         let extra = if self.spec.limited_transmit && !self.in_recovery {
@@ -471,6 +504,9 @@ impl TcpSender {
         if let Some(r) = sample {
             self.take_sample(now, r);
         }
+        if self.spurious.is_some() {
+            self.check_spurious_on_ack(now, h, acked, sample);
+        }
         self.snd_una = h.ack;
         self.snd_nxt = self.snd_nxt.max(self.snd_una);
         let mut restart = true;
@@ -509,6 +545,57 @@ impl TcpSender {
             }
         }
         sample
+    }
+
+    /// The first (Eifel) or first two (F-RTO) new ACKs after a timeout decide
+    /// whether it was spurious.
+    fn check_spurious_on_ack(&mut self, now: Time, h: &TcpHeader, acked: u64, sample: Option<Time>) {
+        let Some(mut c) = self.spurious.take() else { return };
+        let spurious = match self.spec.spurious_detection {
+            SpuriousDetection::Off => false,
+            // RFC 3522 §2: the first acceptable ACK echoes a timestamp older
+            // than the retransmission's.
+            SpuriousDetection::Eifel => h.ts.is_some_and(|(_, tsecr)| tsecr < c.retransmit_ts),
+            // RFC 5682 §2 step 2a: everything outstanding at the timeout is
+            // acknowledged: proceed as usual.
+            SpuriousDetection::Frto if h.ack >= c.recover => false,
+            SpuriousDetection::Frto if c.frto_acks == 0 => {
+                // Step 2b: the window advanced; send new data instead of going
+                // back, and let the next ACK tell.
+                c.frto_acks = 1;
+                self.spurious = Some(c);
+                self.snd_nxt = self.snd_max;
+                self.frto_quota = 2;
+                return;
+            }
+            // Step 3b: a second new ACK: the originals were only delayed.
+            SpuriousDetection::Frto => true,
+        };
+        self.frto_quota = 0;
+        if !spurious {
+            return;
+        }
+        self.stats.spurious_timeouts += 1;
+        if !self.spec.eifel_response {
+            // Detection only: carry on with go-back-N as after any timeout.
+            self.snd_nxt = self.snd_una;
+            return;
+        }
+        // RFC 4015 §3.2: resume with new data (no go-back-N), give back the
+        // window: cwnd = FlightSize + min(bytes_acked, IW), ssthresh = pipe_prev.
+        self.snd_nxt = self.snd_max;
+        self.cc.undo(&mut self.w, &c.prev);
+        let iw = self.spec.initial_window as u64 * self.w.mss;
+        self.w.cwnd = (self.snd_max - h.ack) + acked.min(iw);
+        self.w.ssthresh = c.pipe_prev.max(2 * self.w.mss);
+        // §4: adapt the RTO to the delay that caused the timeout.
+        if let (true, Some(r)) = (self.spec.timestamps, sample) {
+            self.rtt.restart(r);
+        }
+        // Losses of data sent before the timeout may again start fast recovery.
+        self.recover = h.ack;
+        self.set_state(now, CaState::Open);
+        self.trace(now);
     }
 
     fn partial_ack(&mut self, now: Time, acked: u64, restart: &mut bool) {
@@ -554,6 +641,18 @@ impl TcpSender {
 
     fn on_dupack(&mut self, now: Time) {
         self.dupacks += 1;
+        if let Some(c) = self.spurious.filter(|_| self.spec.spurious_detection == SpuriousDetection::Frto) {
+            self.spurious = None;
+            // RFC 5682 §2: a duplicate ACK as the first ACK (step 2a) means a
+            // real loss: conventional recovery. As the second (step 3a), also:
+            // go back, with cwnd at most 3 segments, in slow start.
+            self.frto_quota = 0;
+            if c.frto_acks == 1 {
+                self.snd_nxt = self.snd_una;
+                self.w.cwnd = self.w.cwnd.min(3 * self.w.mss);
+                self.trace(now);
+            }
+        }
         if self.in_recovery {
             if self.mode != Recovery::Sack && !self.cc.owns_cwnd() {
                 // RFC 5681 §3.2 step 4: inflate by one SMSS per duplicate ACK.
@@ -628,6 +727,26 @@ impl TcpSender {
         self.stats.timeouts += 1;
         self.stats.congestion_events.push(now);
         let flight = self.flight_for_ssthresh();
+        let check = SpuriousCheck {
+            retransmit_ts: ts_clock(now),
+            frto_acks: 0,
+            prev: self.w,
+            pipe_prev: if self.in_recovery { self.w.ssthresh } else { self.snd_max - self.snd_una },
+            recover: self.snd_max,
+        };
+        let first = self.rtt.backoff() == 0;
+        self.spurious = match self.spec.spurious_detection {
+            SpuriousDetection::Off => None,
+            // RFC 3522 §2: the check belongs to the first retransmission; a
+            // backed-off one keeps it (an ACK older than the first
+            // retransmission shows all of them were needless).
+            SpuriousDetection::Eifel if first => Some(check),
+            SpuriousDetection::Eifel => self.spurious,
+            // RFC 5682 §2 step 1: a timeout during RTO recovery continues it
+            // conventionally.
+            SpuriousDetection::Frto => first.then_some(check),
+        };
+        self.frto_quota = 0;
         // RFC 5681 §3.1: hold ssthresh if this segment was already retransmitted by the timer.
         if self.rtt.backoff() == 0 {
             self.w.ssthresh = self.cc.ssthresh(&self.w, flight, CongestionEvent::Timeout, now);

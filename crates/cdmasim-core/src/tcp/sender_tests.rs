@@ -155,3 +155,93 @@ fn a_timeout_that_clears_sacks_does_not_count_deliveries_twice() {
     ack(&mut s, d + 50, 10, &[]);
     assert_eq!(s.rate.delivered, 1000);
 }
+
+const MS: Time = crate::engine::NS_PER_MS;
+
+/// Ten segments leave at 20 ms, nothing comes back before the RTO (1 s): the
+/// timeout retransmits segment 0. Returns the time of the timeout.
+fn stall_until_timeout(s: &mut TcpSender) -> Time {
+    assert_eq!(drain(s, 20 * MS).len(), 10);
+    let d = s.deadline().expect("RTO armed");
+    s.on_timer(d);
+    assert_eq!(drain(s, d), vec![0]);
+    d
+}
+
+fn ack_ts(s: &mut TcpSender, now: Time, upto_seg: u64, tsecr: u32) {
+    let h = TcpHeader { ack: 1 + upto_seg * MSS, wnd: WND, flags: TcpFlags(TcpFlags::ACK), ts: Some((0, tsecr)), ..Default::default() };
+    s.on_segment(now, &h);
+}
+
+fn spurious_spec(detection: SpuriousDetection, response: bool, ts: bool) -> TcpSpec {
+    TcpSpec {
+        mss: MSS as u32,
+        initial_window: 10,
+        timestamps: ts,
+        spurious_detection: detection,
+        eifel_response: response,
+        ..Default::default()
+    }
+}
+
+#[test]
+fn eifel_detects_a_spurious_timeout_and_resumes_with_new_data() {
+    let mut s = sender_with(spurious_spec(SpuriousDetection::Eifel, true, true));
+    let d = stall_until_timeout(&mut s);
+    // The delayed originals' ACK arrives, echoing their timestamp (20 ms),
+    // older than the retransmission's.
+    ack_ts(&mut s, d + 100 * MS, 5, 20);
+    assert_eq!(s.stats.spurious_timeouts, 1);
+    // RFC 4015: no go-back-N; cwnd = FlightSize (5 segments) + min(acked, IW) = 10 segments.
+    assert_eq!(s.cwnd(), 10 * MSS);
+    assert_eq!(s.ssthresh(), 10 * MSS, "pipe_prev: FlightSize at the timeout");
+    assert_eq!(drain(&mut s, d + 100 * MS), (10..15).collect::<Vec<_>>());
+    assert_eq!(s.stats.retransmits, 1);
+    // The RTO restarts from the spike's RTT (about 1.1 s): at least 1.1 s + 4·0.55 s.
+    let rto = s.deadline().unwrap() - (d + 100 * MS);
+    assert!(rto >= 3_300 * MS, "rto {rto}");
+}
+
+#[test]
+fn eifel_leaves_a_genuine_timeout_alone_and_detection_alone_only_counts() {
+    // The ACK echoes the retransmission's timestamp: the original was lost.
+    let mut s = sender_with(spurious_spec(SpuriousDetection::Eifel, true, true));
+    let d = stall_until_timeout(&mut s);
+    ack_ts(&mut s, d + 100 * MS, 1, ts_clock(d));
+    assert_eq!(s.stats.spurious_timeouts, 0);
+    assert_eq!(drain(&mut s, d + 100 * MS), vec![1, 2], "go-back-N in slow start");
+    // Spurious, but without the response: counted, then go-back-N anyway.
+    let mut s = sender_with(spurious_spec(SpuriousDetection::Eifel, false, true));
+    let d = stall_until_timeout(&mut s);
+    ack_ts(&mut s, d + 100 * MS, 5, 20);
+    assert_eq!(s.stats.spurious_timeouts, 1);
+    assert_eq!(drain(&mut s, d + 100 * MS), vec![5, 6]);
+}
+
+#[test]
+fn frto_sends_new_data_and_declares_spurious_on_the_second_new_ack() {
+    let mut s = sender_with(spurious_spec(SpuriousDetection::Frto, true, false));
+    let d = stall_until_timeout(&mut s);
+    // Step 2b: the first new ACK sends two new segments, not 1, 2, ...
+    ack(&mut s, d + 100 * MS, 3, &[]);
+    assert_eq!(drain(&mut s, d + 100 * MS), vec![10, 11]);
+    // Step 3b: a second new ACK: spurious; the response resumes with new data.
+    ack(&mut s, d + 101 * MS, 6, &[]);
+    assert_eq!(s.stats.spurious_timeouts, 1);
+    let sent = drain(&mut s, d + 101 * MS);
+    assert!(!sent.is_empty() && sent.iter().all(|&x| x >= 12), "{sent:?}");
+    assert_eq!(s.stats.retransmits, 1);
+}
+
+#[test]
+fn frto_goes_back_on_a_duplicate_ack_after_the_new_segments() {
+    let mut s = sender_with(spurious_spec(SpuriousDetection::Frto, true, false));
+    let d = stall_until_timeout(&mut s);
+    ack(&mut s, d + 100 * MS, 3, &[]);
+    assert_eq!(drain(&mut s, d + 100 * MS), vec![10, 11]);
+    // Step 3a: segment 3 was really lost: the new segments bring duplicates.
+    ack(&mut s, d + 101 * MS, 3, &[]);
+    assert_eq!(s.stats.spurious_timeouts, 0);
+    assert!(s.cwnd() <= 3 * MSS);
+    assert_eq!(drain(&mut s, d + 101 * MS).first(), Some(&3), "retransmission resumes from snd_una");
+}
