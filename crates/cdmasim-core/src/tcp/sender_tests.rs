@@ -245,3 +245,20 @@ fn frto_goes_back_on_a_duplicate_ack_after_the_new_segments() {
     assert!(s.cwnd() <= 3 * MSS);
     assert_eq!(drain(&mut s, d + 101 * MS).first(), Some(&3), "retransmission resumes from snd_una");
 }
+
+#[test]
+fn after_a_timeout_only_what_go_back_n_resent_is_in_flight() {
+    let mut s = sender(CcAlgo::NewReno, false);
+    assert_eq!(drain(&mut s, 20).len(), 10);
+    assert_eq!(s.in_flight(), 10 * MSS);
+    let d = s.deadline().expect("RTO armed");
+    s.on_timer(d);
+    // Everything outstanding is deemed lost; go-back-N resends from snd_una.
+    assert_eq!(s.in_flight(), 0);
+    assert_eq!(drain(&mut s, d), vec![0]);
+    assert_eq!(s.in_flight(), MSS);
+    // Segment 0's ACK: slow start to 2 segments, 1 and 2 are resent.
+    ack(&mut s, d + 50, 1, &[]);
+    assert_eq!(drain(&mut s, d + 50), vec![1, 2]);
+    assert_eq!(s.in_flight(), 2 * MSS);
+}

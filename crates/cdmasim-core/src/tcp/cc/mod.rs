@@ -34,7 +34,7 @@ pub struct Ack {
     /// Bytes newly delivered: cumulatively acknowledged or SACKed.
     pub bytes_delivered: u64,
     /// Bytes in flight before and after this ACK (RFC 6675 pipe with SACK,
-    /// else snd_max − snd_una).
+    /// snd_nxt − snd_una after a timeout, else snd_max − snd_una).
     pub prior_in_flight: u64,
     pub in_flight: u64,
     /// RTT sample this ACK gave, if any (Karn-safe).
