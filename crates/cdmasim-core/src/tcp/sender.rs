@@ -444,6 +444,9 @@ impl TcpSender {
         }
         let dupack = h.ack == self.snd_una && h.len == 0 && h.wnd == self.rwnd && self.snd_max > self.snd_una;
         let bytes_acked = h.ack.saturating_sub(self.snd_una);
+        if dupack && self.mode != Recovery::Sack {
+            self.rate.on_dupack(now, self.w.mss, self.snd_max - self.snd_una);
+        }
         if bytes_acked > 0 || dupack {
             self.cc.on_ack_event(&AckEvent { now, bytes_acked, bytes_sacked: sacked, dupack });
         }

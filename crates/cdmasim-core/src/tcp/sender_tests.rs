@@ -262,3 +262,18 @@ fn after_a_timeout_only_what_go_back_n_resent_is_in_flight() {
     assert_eq!(drain(&mut s, d + 50), vec![1, 2]);
     assert_eq!(s.in_flight(), 2 * MSS);
 }
+
+#[test]
+fn without_sack_duplicate_acks_count_each_delivery_once() {
+    let mut s = sender(CcAlgo::NewReno, false);
+    first_round(&mut s, 20);
+    // Segments 0, 1 cumulatively ACKed, 3, 4, 6..=9 announced by six duplicates.
+    assert_eq!(s.rate.delivered, 8 * MSS);
+    // The partial ACK for 2..5: segment 2 is new, 3 and 4 were counted.
+    ack(&mut s, 300, 5, &[]);
+    assert_eq!(s.rate.delivered, 9 * MSS);
+    // Everything below `recover` delivered, each byte once.
+    let recover = s.recover;
+    s.on_segment(400, &TcpHeader { ack: recover, wnd: WND, flags: TcpFlags(TcpFlags::ACK), ..Default::default() });
+    assert_eq!(s.rate.delivered, recover - 1);
+}
