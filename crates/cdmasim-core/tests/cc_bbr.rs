@@ -85,9 +85,11 @@ fn bbr_estimates_the_bottleneck_and_keeps_a_small_queue() {
     // ProbeRTT: cwnd at 4 segments. The first comes min_rtt_window (10 s)
     // after the handshake's RTT (40.1 ms, never matched by a data segment);
     // each lasts 200 ms plus the time for inflight to fall to 4 segments
-    // (under an RTT), and the next comes 10 s after the last RTprop refresh,
-    // which the empty-queue gain-1 phases after ProbeRTT keep doing until the
-    // first 5/4 phase (at most 8 phases ≈ 0.35 s).
+    // (under an RTT). The next comes 10 s after the last RTprop refresh, and
+    // the queue stays empty after ProbeRTT: ProbeBW restarts at phase 2, so
+    // six gain-1 phases (6 RTprop), plus the RTT inflight takes to climb back
+    // from 4 segments and the RTT before the 5/4 phase's first queued packet
+    // is ACKed, keep refreshing RTprop: about 8 RTprop; allow 8.5.
     let mut dips: Vec<(f64, f64)> = vec![];
     for (t, v) in series(&r, "cwnd", 1.0) {
         if v > 4.0 * MSS as f64 {
@@ -156,4 +158,53 @@ fn random_loss_leaves_the_estimate_and_the_rate() {
     assert!((median - 1.0).abs() < 0.1, "BtlBw {median:.4} × the link rate under loss");
     assert!((gb - 0.99 * 0.981).abs() < 0.03, "BBR goodput {gb:.4}");
     assert!(gn < 0.5 && gb > 2.0 * gn, "NewReno {gn:.4} vs BBR {gb:.4}");
+}
+
+/// The scenario file reaches the algorithm: `[dumbbell.tcp.bbr]` with a 2 s
+/// RTprop window and 100 ms ProbeRTT gives a ProbeRTT every 2 s plus about
+/// 8 RTprop of empty-queue refreshes (see above), each lasting 100 ms plus
+/// under an RTT of draining.
+#[test]
+fn scenario_parameters_reach_bbr() {
+    let toml = r#"
+preset = "dumbbell"
+[simulation]
+duration = "7.5s"
+[dumbbell]
+flows = 1
+bottleneck_rate = "10Mbps"
+bottleneck_delay = "18ms"
+queue = { kind = "droptail", limit = "5000pkt" }
+[dumbbell.tcp]
+cc = "bbr"
+sack = true
+rcv_buffer = "8MiB"
+trace_cwnd = true
+[dumbbell.tcp.bbr]
+min_rtt_window = "2s"
+probe_rtt_duration = "100ms"
+"#;
+    let spec = cdmasim_core::scenario::parse_str(toml, "bbr.toml").expect("valid scenario");
+    let r = cdmasim_core::sim::run(&spec, cdmasim_core::sim::RunOptions::default()).expect("run");
+    let c = r.series.iter().find(|x| x.metric == "cwnd").unwrap();
+    let mut dips: Vec<(f64, f64)> = vec![];
+    for (t, v) in c.t_s.iter().zip(&c.value) {
+        if *t < 1.0 || *v > 4.0 * MSS as f64 {
+            continue;
+        }
+        match dips.last_mut() {
+            Some(d) if t - d.1 < 0.5 => d.1 = *t,
+            _ => dips.push((*t, *t)),
+        }
+    }
+    println!("ProbeRTT with a 2 s window: {dips:?}");
+    assert_eq!(dips.len(), 3, "{dips:?}");
+    assert!((dips[0].0 - 2.040).abs() < 0.005, "first at {}", dips[0].0);
+    for d in &dips {
+        assert!(d.1 - d.0 >= 0.1 && d.1 - d.0 <= 0.1 + RTPROP_S, "lasted {}", d.1 - d.0);
+    }
+    for w in dips.windows(2) {
+        let gap = w[1].0 - w[0].1;
+        assert!((2.0..=2.0 + 8.5 * RTPROP_S).contains(&gap), "{gap} s between ProbeRTTs");
+    }
 }
