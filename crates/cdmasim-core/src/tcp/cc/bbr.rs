@@ -463,8 +463,10 @@ impl CongestionControl for Bbr {
         if self.init_cwnd == 0 {
             self.init_cwnd = w.cwnd;
         }
-        if let Some(rs) = self.sample.take() {
-            self.delivered = rs.prior_delivered + rs.delivered;
+        let sample = self.sample.take();
+        // A duplicate ACK without SACK delivers a segment but gives no sample.
+        self.delivered = sample.map_or(self.delivered + ack.bytes_delivered, |rs| rs.prior_delivered + rs.delivered);
+        if let Some(rs) = sample {
             let app_limited = self.app_limited(&rs);
             self.update_bw(&rs, app_limited);
             self.update_cycle_phase(ack.now, ack.prior_in_flight, ack.state != CaState::Open);

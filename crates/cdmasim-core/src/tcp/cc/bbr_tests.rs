@@ -243,3 +243,20 @@ fn recovery_conserves_packets_then_restores_cwnd_and_keeps_ssthresh() {
     d.ack(MS, C, RTT, 2 * MSS, CaState::Open, false);
     assert_eq!(d.w.cwnd, cwnd);
 }
+
+#[test]
+fn a_duplicate_ack_without_sack_counts_and_conserves_packets() {
+    // Without SACK each duplicate ACK delivers a segment but yields no rate
+    // sample: BBR counts it and, in recovery, lets one segment out per ACK.
+    let mut d = Driver::in_probe_bw();
+    let before = d.b.delivered;
+    d.b.ssthresh(&d.w, 70_000, CongestionEvent::FastRetransmit, d.now);
+    for (i, in_flight) in [60_000u64, 60_000, 61_000].into_iter().enumerate() {
+        let ack = Ack { now: d.now, bytes_acked: 0, bytes_delivered: MSS, prior_in_flight: in_flight, in_flight, rtt: None, state: CaState::Recovery };
+        d.b.on_ack(&mut d.w, &ack);
+        assert_eq!(d.b.delivered, before + (i as u64 + 1) * MSS);
+        assert_eq!(d.w.cwnd, in_flight + MSS, "packet conservation");
+    }
+    // The round of conservation started at the first of them.
+    assert_eq!(d.b.next_round_delivered, before + MSS);
+}
