@@ -3,7 +3,7 @@
 //! algorithm that is not the one chosen is an error: it would be ignored.
 
 use super::reader::{Res, Table, Val};
-use super::spec::{BbrParams, CcAlgo, CubicParams, RbsmqParams, RwndAlgo, VegasParams, WestwoodParams};
+use super::spec::{BbrParams, CcAlgo, CubicParams, RbsmqParams, RbsmqScope, RwndAlgo, VegasParams, WestwoodParams};
 
 pub(crate) const CC_NAMES: &[&str] = &["reno", "newreno", "vegas", "westwood", "cubic", "bbr"];
 
@@ -164,6 +164,7 @@ pub(crate) fn parse_rwnd(t: &Table) -> Res<RwndAlgo> {
         "initial_window",
         "min_window",
         "max_window",
+        "scope",
     ];
     let p = params_table(t, name, &["rbsmq"], &keys)?;
     if name == "fixed" {
@@ -181,6 +182,11 @@ pub(crate) fn parse_rwnd(t: &Table) -> Res<RwndAlgo> {
         initial_window: p.or("initial_window", d.initial_window, count_pos)?,
         min_window: p.or("min_window", d.min_window, count_pos)?,
         max_window: p.or("max_window", d.max_window, count_pos)?,
+        scope: p.or("scope", d.scope, |v| match v.str()? {
+            "host" => Ok(RbsmqScope::Host),
+            "connection" => Ok(RbsmqScope::Connection),
+            other => Err(v.err(format!("unknown scope '{other}' (expected \"host\" or \"connection\")"))),
+        })?,
     };
     if r.min_window > r.max_window || !(r.min_window..=r.max_window).contains(&r.initial_window) {
         return Err(t.get("rbsmq").unwrap().err(format!(

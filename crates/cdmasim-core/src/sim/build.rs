@@ -39,6 +39,8 @@ pub fn build(spec: &ScenarioSpec) -> World {
             )
         })
         .collect();
+    // Receive-window state shared by the connections arriving at one node (RBSMQ host scope).
+    let mut hosts = rwnd::Hosts::default();
     let flows: Vec<Flow> = spec
         .flows
         .iter()
@@ -51,7 +53,7 @@ pub fn build(spec: &ScenarioSpec) -> World {
             let kind = match &f.app {
                 AppSpec::Bulk { bytes, tcp } => {
                     let sender = TcpSender::new(tcp.clone(), cc::by_name(tcp.cc), *bytes);
-                    let receiver = TcpReceiver::new(tcp.clone(), rwnd::by_spec(tcp.rwnd, tcp.mss));
+                    let receiver = TcpReceiver::new(tcp.clone(), hosts.policy(tcp.rwnd, tcp.mss, f.to as u32));
                     FlowKind::Tcp(Box::new(TcpFlow::new(sender, receiver, tcp.rcv_buffer)))
                 }
                 AppSpec::Cbr { packet_size, rate_bps } => {

@@ -6,7 +6,11 @@
 //! rate samples, state changes, undo after a spurious event) and a pacing rate.
 
 pub mod bbr;
+pub mod cubic;
+pub mod hystart;
 pub mod reno;
+pub mod vegas;
+pub mod westwood;
 
 use crate::engine::Time;
 
@@ -152,10 +156,9 @@ pub fn by_name(name: crate::scenario::CcAlgo) -> Box<dyn CongestionControl> {
     use crate::scenario::CcAlgo;
     match name {
         CcAlgo::Reno | CcAlgo::NewReno => Box::new(reno::Reno::default()),
+        CcAlgo::Vegas(p) => Box::new(vegas::Vegas::new(p)),
+        CcAlgo::Westwood(p) => Box::new(westwood::Westwood::new(p)),
+        CcAlgo::Cubic(p) => Box::new(cubic::Cubic::new(p)),
         CcAlgo::Bbr(p) => Box::new(bbr::Bbr::new(p)),
-        // Filled in one by one as each algorithm lands (issue 3).
-        CcAlgo::Vegas(_) | CcAlgo::Westwood(_) | CcAlgo::Cubic(_) => {
-            todo!("{} is not implemented yet", name.name())
-        }
     }
 }

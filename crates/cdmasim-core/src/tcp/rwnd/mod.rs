@@ -3,9 +3,12 @@
 //! segment (delay-based policies such as seed 003's RBSMQ need that).
 
 pub mod fixed;
+pub mod rbsmq;
 
 use crate::engine::Time;
-use crate::scenario::RwndAlgo;
+use crate::scenario::{RbsmqParams, RbsmqScope, RwndAlgo};
+use std::cell::RefCell;
+use std::rc::Rc;
 
 pub trait RwndPolicy {
     fn name(&self) -> &'static str;
@@ -17,11 +20,38 @@ pub trait RwndPolicy {
     fn window(&mut self, now: Time, free_space: u64) -> u64;
 }
 
-/// Build the policy a scenario names, for a connection with this MSS.
-pub fn by_spec(algo: RwndAlgo, _mss: u32) -> Box<dyn RwndPolicy> {
+/// Build the policy a scenario names, for a connection with this MSS and
+/// a state of its own (RBSMQ's host scope needs `Hosts::policy`).
+pub fn by_spec(algo: RwndAlgo, mss: u32) -> Box<dyn RwndPolicy> {
     match algo {
         RwndAlgo::Fixed => Box::new(fixed::FixedBuffer),
-        // Lands with its own file (issue 3).
-        RwndAlgo::Rbsmq(_) => todo!("rbsmq is not implemented yet"),
+        RwndAlgo::Rbsmq(p) => Box::new(rbsmq::Rbsmq::new(p, mss)),
+    }
+}
+
+/// Per-receiving-node state that policies share: RBSMQ estimators with
+/// `scope = Host`, one per (node, parameters), in creation order.
+#[derive(Default)]
+pub struct Hosts {
+    rbsmq: Vec<(u32, RbsmqParams, Rc<RefCell<rbsmq::Estimator>>)>,
+}
+
+impl Hosts {
+    /// The policy for a connection received at `node`.
+    pub fn policy(&mut self, algo: RwndAlgo, mss: u32, node: u32) -> Box<dyn RwndPolicy> {
+        match algo {
+            RwndAlgo::Rbsmq(p) if p.scope == RbsmqScope::Host => {
+                let est = match self.rbsmq.iter().find(|(n, q, _)| *n == node && *q == p) {
+                    Some((_, _, e)) => e.clone(),
+                    None => {
+                        let e = Rc::new(RefCell::new(rbsmq::Estimator::new(p)));
+                        self.rbsmq.push((node, p, e.clone()));
+                        e
+                    }
+                };
+                Box::new(rbsmq::Rbsmq::sharing(p, mss, est))
+            }
+            _ => by_spec(algo, mss),
+        }
     }
 }
