@@ -233,14 +233,16 @@ impl TcpSender {
     }
 
     /// Bytes in flight: RFC 6675 pipe during SACK recovery, else snd_max − snd_una.
-    /// After a timeout (Loss) only what go-back-N has resent: everything
-    /// beyond snd_nxt is deemed lost (as Linux's packets_in_flight counts it),
-    /// and F-RTO or the Eifel response move snd_nxt to snd_max when they decide
-    /// otherwise.
+    /// After a timeout (Loss), for an algorithm that owns cwnd, only what
+    /// go-back-N has resent: everything beyond snd_nxt is deemed lost (as
+    /// Linux's packets_in_flight counts it), and F-RTO or the Eifel response
+    /// move snd_nxt to snd_max when they decide otherwise. The Reno family
+    /// keeps RFC 5681's FlightSize (Cubic's §5.8 check compares it with the
+    /// window the Eifel response restores).
     fn in_flight(&self) -> u64 {
         if self.mode == Recovery::Sack && self.in_recovery {
             self.board.pipe(self.high_rxt)
-        } else if self.ca_state == CaState::Loss {
+        } else if self.ca_state == CaState::Loss && self.cc.owns_cwnd() {
             self.snd_nxt - self.snd_una
         } else {
             self.snd_max - self.snd_una

@@ -248,19 +248,26 @@ fn frto_goes_back_on_a_duplicate_ack_after_the_new_segments() {
 
 #[test]
 fn after_a_timeout_only_what_go_back_n_resent_is_in_flight() {
-    let mut s = sender(CcAlgo::NewReno, false);
+    // For an algorithm that owns cwnd (BBR); the Reno family keeps FlightSize.
+    let mut s = sender(CcAlgo::Bbr(Default::default()), false);
+    let mut reno = sender(CcAlgo::NewReno, false);
     assert_eq!(drain(&mut s, 20).len(), 10);
+    assert_eq!(drain(&mut reno, 20).len(), 10);
     assert_eq!(s.in_flight(), 10 * MSS);
     let d = s.deadline().expect("RTO armed");
     s.on_timer(d);
+    reno.on_timer(reno.deadline().unwrap());
+    assert_eq!(reno.in_flight(), 10 * MSS);
     // Everything outstanding is deemed lost; go-back-N resends from snd_una.
     assert_eq!(s.in_flight(), 0);
     assert_eq!(drain(&mut s, d), vec![0]);
     assert_eq!(s.in_flight(), MSS);
-    // Segment 0's ACK: slow start to 2 segments, 1 and 2 are resent.
+    // Segment 0's ACK: BBR lifts cwnd to its 4-segment floor, 1..=4 are
+    // resent (the pacing rate from the 10 ns handshake RTT spaces them by 0 ns).
     ack(&mut s, d + 50, 1, &[]);
-    assert_eq!(drain(&mut s, d + 50), vec![1, 2]);
-    assert_eq!(s.in_flight(), 2 * MSS);
+    assert_eq!(s.cwnd(), 4 * MSS);
+    assert_eq!(drain(&mut s, d + 50), vec![1, 2, 3, 4]);
+    assert_eq!(s.in_flight(), 4 * MSS);
 }
 
 #[test]

@@ -37,8 +37,9 @@ pub struct Ack {
     pub bytes_acked: u64,
     /// Bytes newly delivered: cumulatively acknowledged or SACKed.
     pub bytes_delivered: u64,
-    /// Bytes in flight before and after this ACK (RFC 6675 pipe with SACK,
-    /// snd_nxt − snd_una after a timeout, else snd_max − snd_una).
+    /// Bytes in flight before and after this ACK (RFC 6675 pipe with SACK;
+    /// after a timeout, snd_nxt − snd_una for an algorithm that owns cwnd;
+    /// else snd_max − snd_una).
     pub prior_in_flight: u64,
     pub in_flight: u64,
     /// RTT sample this ACK gave, if any (Karn-safe).
