@@ -594,10 +594,15 @@ impl TcpSender {
         }
         // RFC 4015 §3.2: resume with new data (no go-back-N), give back the
         // window: cwnd = FlightSize + min(bytes_acked, IW), ssthresh = pipe_prev.
+        // FlightSize leaves out what this ACK SACKs, and cwnd is bounded by
+        // pipe_prev + IW: after a timeout in SACK recovery snd_max − snd_una
+        // also counts data the receiver already holds, and the RFC's formula
+        // would release a line-rate burst of twice the old window.
         self.snd_nxt = self.snd_max;
         self.cc.undo(&mut self.w, &c.prev);
         let iw = self.spec.initial_window as u64 * self.w.mss;
-        self.w.cwnd = (self.snd_max - h.ack) + acked.min(iw);
+        let flight = (self.snd_max - h.ack).saturating_sub(self.board.sacked_bytes());
+        self.w.cwnd = (flight + acked.min(iw)).min(c.pipe_prev + iw);
         self.w.ssthresh = c.pipe_prev.max(2 * self.w.mss);
         // §4: adapt the RTO to the delay that caused the timeout.
         if let (true, Some(r)) = (self.spec.timestamps, sample) {
