@@ -463,17 +463,7 @@ impl TcpSender {
         }
         let delivered = self.rate.delivered - prior_delivered;
         if self.cc.owns_cwnd() && delivered > 0 {
-            let ack = Ack {
-                now,
-                bytes_acked,
-                bytes_delivered: delivered,
-                prior_in_flight,
-                in_flight: self.in_flight(),
-                rtt: sample,
-                state: self.ca_state,
-            };
-            self.cc.on_ack(&mut self.w, &ack);
-            self.trace(now);
+            self.cc_on_ack(now, bytes_acked, delivered, prior_in_flight, sample);
         }
         self.rwnd = h.wnd;
     }
@@ -495,6 +485,14 @@ impl TcpSender {
         let hdr = self.header_bytes();
         self.cc.init(&mut self.w, now, hdr);
         self.rto_deadline = None;
+        self.trace(now);
+    }
+
+    /// The algorithm's per-ACK window hook (see `CongestionControl::on_ack`).
+    fn cc_on_ack(&mut self, now: Time, bytes_acked: u64, bytes_delivered: u64, prior_in_flight: u64, rtt: Option<Time>) {
+        let ack =
+            Ack { now, bytes_acked, bytes_delivered, prior_in_flight, in_flight: self.in_flight(), rtt, state: self.ca_state };
+        self.cc.on_ack(&mut self.w, &ack);
         self.trace(now);
     }
 
@@ -533,17 +531,7 @@ impl TcpSender {
                 self.set_state(now, CaState::Open);
             }
             if !self.cc.owns_cwnd() {
-                let ack = Ack {
-                    now,
-                    bytes_acked: acked,
-                    bytes_delivered: self.rate.delivered - prior_delivered,
-                    prior_in_flight,
-                    in_flight: self.in_flight(),
-                    rtt: sample,
-                    state: self.ca_state,
-                };
-                self.cc.on_ack(&mut self.w, &ack);
-                self.trace(now);
+                self.cc_on_ack(now, acked, self.rate.delivered - prior_delivered, prior_in_flight, sample);
             }
         }
         if restart {
