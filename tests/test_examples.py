@@ -54,6 +54,48 @@ def test_cdma2000_losses_start_after_the_rate_switch():
     assert ftp["bytes_delivered"] * 8 <= bound
 
 
+def test_evdo_testbed_capacity_is_the_drc_mean_and_the_stream_waits_behind_tcp():
+    from cdmasim import channel
+
+    r = cdmasim.run(EXAMPLES / "evdo_testbed.toml")
+    spec = cdmasim.parse(EXAMPLES / "evdo_testbed.toml")
+    air = next(q for q in r.summary["queues"] if q["link"] == "router-laptop")
+    # The forward link plays the "stationary" preset drawn with the scenario
+    # seed: its capacity integral over the 36000 slots of the run is the
+    # sequence's mean DRC rate (slot edges are whole ns: within 1e-6).
+    drc = channel.sample("stationary", 36_000, spec["seed"])["drc"]
+    mean = float(channel.rates_bps()[drc].mean())
+    capacity = air["bytes_sent"] * 8 / air["utilization"] / 60.0
+    assert capacity == pytest.approx(mean, rel=1e-6)
+    # A 64 KiB buffer against a BDP under 19 kB: the link idles only during
+    # the first slow start (< 0.5 s) and timeouts (>= 1 s each).
+    ftp = next(f for f in r.summary["flows"] if f["name"] == "ftp")
+    assert 1.0 - (0.5 + ftp["timeouts"]) / 60.0 <= air["utilization"] <= 1.0
+    voip = next(f for f in r.summary["flows"] if f["name"] == "voip")
+    # 50 datagrams of 24 B per second (one more if t = 60 s is included).
+    assert 3000 <= voip["packets_sent"] <= 3001
+    assert voip["bytes_delivered"] == 24 * voip["packets_received"]
+    # Seed 000 section 7.4: the stream waits for the backlog TCP keeps in the
+    # per-user buffer, about avg backlog / mean rate (tolerance: the channel's
+    # relative spread, std / mean, the first-order error of using the mean).
+    rates = channel.rates_bps()[drc]
+    predicted = air["avg_bytes"] * 8 / mean
+    assert voip["excess_owd_mean_s"] == pytest.approx(predicted, rel=float(rates.std() / mean))
+
+
+def test_evdo_testbed_seed_override_redraws_the_channel():
+    from cdmasim import channel
+
+    # `seed=` (the CLI's --seed) replaces the scenario seed before the DRC
+    # preset is drawn, so the link's mean capacity is seed 2's sequence.
+    r = cdmasim.run(EXAMPLES / "evdo_testbed.toml", seed=2)
+    air = next(q for q in r.summary["queues"] if q["link"] == "router-laptop")
+    capacity = air["bytes_sent"] * 8 / air["utilization"] / 60.0
+    means = {s: float(channel.rates_bps()[channel.sample("stationary", 36_000, s)["drc"]].mean()) for s in (1, 2)}
+    assert means[1] != means[2]
+    assert capacity == pytest.approx(means[2], rel=1e-6)
+
+
 def test_rbsmq_example_keeps_the_radio_queue_short_and_shares_it():
     r = cdmasim.run(EXAMPLES / "rbsmq_cdma1x.toml")
     radio = next(q for q in r.summary["queues"] if q["link"] == "radio")
@@ -68,7 +110,7 @@ def test_rbsmq_example_keeps_the_radio_queue_short_and_shares_it():
     assert g.sum() ** 2 / (2 * (g**2).sum()) >= 0.9
 
 
-@pytest.mark.parametrize("name", ["dumbbell", "generic", "cdma2000_switch", "rbsmq_cdma1x"])
+@pytest.mark.parametrize("name", ["dumbbell", "generic", "cdma2000_switch", "rbsmq_cdma1x", "evdo_testbed"])
 def test_examples_sample_their_series(name):
     r = cdmasim.run(EXAMPLES / f"{name}.toml")
     s = r.series

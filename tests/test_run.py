@@ -215,3 +215,22 @@ def test_progress_callback_is_called_and_can_stop_a_long_run():
         cdmasim.run(LONG, progress=progress)
     assert len(calls) == 2
     assert calls[0][0] < calls[1][0] < calls[1][1] == 3600.0
+
+
+def test_cli_plot_draws_the_recorded_series(tmp_path):
+    # The testbed traces cwnd and samples queues: cwnd, queue, goodput and
+    # the stream's delay; each a real PNG. The dumbbell samples queues and
+    # goodput but traces no cwnd: two figures, and a note on how to get cwnd.
+    p = cli("run", "examples/evdo_testbed.toml", "--quiet", "--plot", str(tmp_path / "a"))
+    assert p.returncode == 0, p.stderr
+    names = sorted(f.name for f in (tmp_path / "a").iterdir())
+    assert names == ["cwnd_ftp.png", "goodput.png", "owd_voip.png", "queues.png"]
+    for f in (tmp_path / "a").iterdir():
+        assert f.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f.stat().st_size > 5000
+    assert "note" not in p.stderr
+    toml = (EXAMPLES / "dumbbell.toml").read_text().replace('duration = "60s"', 'duration = "2s"')
+    (tmp_path / "d.toml").write_text(toml)
+    p = cli("run", str(tmp_path / "d.toml"), "--quiet", "--plot", str(tmp_path / "b"))
+    assert p.returncode == 0, p.stderr
+    assert "trace_cwnd = true" in p.stderr and "sample_interval" not in p.stderr
+    assert sorted(f.name for f in (tmp_path / "b").iterdir()) == ["goodput.png", "queues.png"]

@@ -6,22 +6,12 @@ carries data."""
 
 import os
 
-
-def _finish(plt, fig, ax, ylabel, title, path, written):
-    """Label the time axis, save the figure as PNG and remember the file."""
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    written.append(path)
+from ._plot import finish as _finish
+from ._plot import pyplot
 
 
 def plot_all(result, outdir):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
+    plt = pyplot()
 
     os.makedirs(outdir, exist_ok=True)
     written = []

@@ -75,20 +75,25 @@ class Result:
 
         return self._cached("queues", build)
 
+    def series_arrays(self):
+        """Each time series as (metric, subject, t_s array, value array), numpy, no copy."""
+        import numpy as np
+
+        for metric, subject, t, v in self._series_raw:
+            yield metric, subject, np.frombuffer(t, dtype="<f8"), np.frombuffer(v, dtype="<f8")
+
     @property
     def series(self):
         def build():
-            import numpy as np
             import pandas as pd
 
             parts = []
-            for metric, subject, t, v in self._series_raw:
-                t = np.frombuffer(t, dtype="<f8")
+            for metric, subject, t, v in self.series_arrays():
                 parts.append(pd.DataFrame({
                     "metric": pd.Series([metric] * len(t), dtype="object"),
                     "subject": pd.Series([subject] * len(t), dtype="object"),
                     "t_s": t,
-                    "value": np.frombuffer(v, dtype="<f8"),
+                    "value": v,
                 }))
             if not parts:
                 return pd.DataFrame({

@@ -51,8 +51,8 @@ fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     }
 }
 
-fn parse(py: Python<'_>, text: &str, path: &str) -> PyResult<ScenarioSpec> {
-    match guarded(|| Ok(scenario::parse_str(text, path)))? {
+fn parse(py: Python<'_>, text: &str, path: &str, seed: Option<u64>) -> PyResult<ScenarioSpec> {
+    match guarded(|| Ok(scenario::parse_str_seeded(text, path, seed)))? {
         Ok(spec) => Ok(spec),
         Err(e) => Err(scenario_error(py, e)),
     }
@@ -62,7 +62,7 @@ fn parse(py: Python<'_>, text: &str, path: &str) -> PyResult<ScenarioSpec> {
 #[pyfunction]
 #[pyo3(signature = (text, path = "<string>"))]
 fn parse_scenario(py: Python<'_>, text: &str, path: &str) -> PyResult<String> {
-    let spec = parse(py, text, path)?;
+    let spec = parse(py, text, path, None)?;
     serde_json::to_string(&spec).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
@@ -89,10 +89,8 @@ fn run_scenario(
     pcap_dir: Option<PathBuf>,
     progress: Option<PyObject>,
 ) -> PyResult<(String, Py<PyList>)> {
-    let mut spec = parse(py, text, path)?;
-    if let Some(seed) = seed_override {
-        spec.seed = seed;
-    }
+    // The override acts during parsing: it also draws DRC preset sequences.
+    let spec = parse(py, text, path, seed_override)?;
     // An exception raised while the GIL was re-taken (Ctrl-C, or the callback
     // itself failing), re-raised once the run has stopped.
     let pending: Arc<Mutex<Option<PyErr>>> = Arc::new(Mutex::new(None));

@@ -14,6 +14,7 @@ def register(subparsers):
     p.add_argument("--out", metavar="DIR", help="write summary.json and flows/queues/series/drops tables here")
     p.add_argument("--format", choices=["parquet", "csv"], default="parquet", help="table format for --out (default parquet)")
     p.add_argument("--pcap", metavar="DIR", help="write pcap captures here (one per pair of adjacent nodes)")
+    p.add_argument("--plot", metavar="DIR", help="write figures here: cwnd/ssthresh per TCP flow, queues, goodput, one-way delay")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary table")
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of a table")
     p.set_defaults(func=main)
@@ -32,6 +33,16 @@ def main(args):
             result.to_dir(args.out, fmt=args.format)
         except OSError as e:
             raise InputError(f"{args.out}: cannot write: {e.strerror or e}") from None
+    if args.plot:
+        from ..run_plot import plot_run
+
+        try:
+            files, hints = plot_run(result, args.plot)
+        except OSError as e:
+            raise InputError(f"{args.plot}: cannot write: {e.strerror or e}") from None
+        for h in hints:
+            print(f"cdmasim: note: {h}", file=sys.stderr)
+        print(f"wrote {len(files)} figure(s) to {args.plot}", file=sys.stderr)
     if args.json:
         sys.stdout.write(result.summary_json())
     elif not args.quiet:

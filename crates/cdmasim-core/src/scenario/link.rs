@@ -1,5 +1,6 @@
 //! `[[link]]` tables → [`RawLink`].
 
+use super::drc::{parse_drc, REVERSE_RATE_BPS};
 use super::queue::{default_queue, parse_queue};
 use super::raw::{Named, RawLink};
 use super::reader::{Res, Val};
@@ -17,6 +18,8 @@ const LINK_KEYS: &[&str] = &[
     "loss",
     "reverse_loss",
     "rate_schedule",
+    "drc",
+    "reverse_rate",
 ];
 
 pub(crate) fn parse_link(v: &Val) -> Res<RawLink> {
@@ -26,6 +29,14 @@ pub(crate) fn parse_link(v: &Val) -> Res<RawLink> {
     let to = Named::new(t.name("to")?);
     if from.name == to.name {
         return Err(t.req("to")?.err(format!("a link must join two different nodes (both ends are '{}')", to.name)));
+    }
+    let drc = t.opt("drc", parse_drc)?;
+    if drc.is_some() {
+        for key in ["rate", "rate_schedule"] {
+            if let Some(v) = t.get(key) {
+                return Err(v.err(format!("{key} cannot be combined with drc: the DRC sequence sets the forward rate")));
+            }
+        }
     }
     let rate_schedule = match t.get("rate_schedule") {
         Some(s) => parse_schedule(&s)?,
@@ -43,13 +54,15 @@ pub(crate) fn parse_link(v: &Val) -> Res<RawLink> {
             r0
         }
         (None, Some(s0)) => s0,
-        (None, None) => return Err(t.missing("rate")),
+        (None, None) if drc.is_some() => 0,
+        (None, None) => return Err(t.missing_with("rate", "give rate, rate_schedule or drc")),
     };
+    let reverse_rate_bps = t.or("reverse_rate", if drc.is_some() { REVERSE_RATE_BPS } else { rate_bps }, |v| v.positive_rate())?;
     let duplex = t.or("duplex", true, |v| v.bool())?;
     let queue = t.or("queue", default_queue(), parse_queue)?;
     let loss = t.or("loss", 0.0, |v| v.probability())?;
     if !duplex {
-        for key in ["reverse_queue", "reverse_loss"] {
+        for key in ["reverse_queue", "reverse_loss", "reverse_rate"] {
             if let Some(v) = t.get(key) {
                 return Err(v.err(format!("{key} needs duplex = true")));
             }
@@ -60,6 +73,7 @@ pub(crate) fn parse_link(v: &Val) -> Res<RawLink> {
         from,
         to,
         rate_bps,
+        reverse_rate_bps,
         delay: t.req("delay")?.time()?,
         duplex,
         reverse_queue: t.or("reverse_queue", queue.clone(), parse_queue)?,
@@ -67,6 +81,7 @@ pub(crate) fn parse_link(v: &Val) -> Res<RawLink> {
         reverse_loss: t.or("reverse_loss", loss, |v| v.probability())?,
         loss,
         rate_schedule,
+        drc,
     })
 }
 

@@ -6,6 +6,7 @@ pub mod spec;
 pub use spec::*;
 
 mod cc;
+mod drc;
 mod error;
 mod flow;
 mod json;
@@ -21,7 +22,9 @@ pub mod units;
 
 pub use error::ScenarioError;
 pub use json::toml_from_json;
-pub use parse::{load, parse_str, DEFAULT_SEED};
+pub use parse::{load, parse_str, parse_str_seeded, DEFAULT_SEED};
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod drc_tests;

@@ -17,8 +17,16 @@ const TOP_KEYS: &[&str] = &["simulation", "preset", "dumbbell", "node", "link", 
 /// Seed used when the file gives none.
 pub const DEFAULT_SEED: u64 = 1;
 
-/// Parse and validate scenario text; `path` is only used in error messages.
+/// Parse and validate scenario text; `path` is used in error messages and
+/// as the folder that relative DRC trace paths start from.
 pub fn parse_str(text: &str, path: &str) -> Result<ScenarioSpec, ScenarioError> {
+    parse_str_seeded(text, path, None)
+}
+
+/// `parse_str` with `seed` (when given) in place of `[simulation].seed`:
+/// what `--seed` does. It must act before `resolve`, because the seed also
+/// draws the synthetic DRC sequences of `drc = {preset = ...}` links.
+pub fn parse_str_seeded(text: &str, path: &str, seed: Option<u64>) -> Result<ScenarioSpec, ScenarioError> {
     let src = Source::new(path, text);
     let doc = DeTable::parse(text).map_err(|e| {
         let line = e.span().map(|s| src.line(s.start)).unwrap_or(0);
@@ -35,6 +43,9 @@ pub fn parse_str(text: &str, path: &str) -> Result<ScenarioSpec, ScenarioError> 
 
     let mut raw = RawScenario::default();
     parse_simulation(&root, &mut raw)?;
+    if let Some(seed) = seed {
+        raw.seed = seed;
+    }
     presets::expand(&root, &mut raw)?;
     for v in each(&root, "node")? {
         let t = v.table(&["name"])?;

@@ -2,6 +2,7 @@
 //! remembers where it came from so that cross-reference errors (unknown node,
 //! route to nowhere, no path) can still name the line and field.
 
+use super::drc::RawDrc;
 use super::reader::At;
 use super::spec::{AppSpec, QueueSpec};
 use crate::engine::Time;
@@ -24,7 +25,11 @@ pub(crate) struct RawLink {
     pub name: Named,
     pub from: Named,
     pub to: Named,
+    /// Forward rate at time 0; 0 (a placeholder) when `drc` is set, whose
+    /// schedule `resolve` builds once the duration is known.
     pub rate_bps: u64,
+    /// Rate of the reverse link "<name>/rev" (constant).
+    pub reverse_rate_bps: u64,
     pub delay: Time,
     /// Also create the reverse link "<name>/rev".
     pub duplex: bool,
@@ -34,6 +39,8 @@ pub(crate) struct RawLink {
     pub reverse_loss: f64,
     /// Forward direction only.
     pub rate_schedule: Vec<(Time, u64)>,
+    /// Forward rate from a DRC sequence (then `rate_schedule` is empty).
+    pub drc: Option<RawDrc>,
 }
 
 #[derive(Clone, Debug)]

@@ -256,6 +256,11 @@ impl<'a> Table<'a> {
         self.src.error(self.line, &join(&self.path, key), "missing (this key is required)")
     }
 
+    /// `missing` with a hint in place of "this key is required".
+    pub fn missing_with(&self, key: &str, hint: &str) -> ScenarioError {
+        self.src.error(self.line, &join(&self.path, key), format!("missing ({hint})"))
+    }
+
     pub fn at(&self) -> At {
         At { line: self.line, field: self.path.clone() }
     }

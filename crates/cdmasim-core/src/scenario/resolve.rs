@@ -2,6 +2,7 @@
 //! unidirectional links, routes checked, and a forwarding path checked for
 //! every flow (and its ACK path for TCP).
 
+use super::drc;
 use super::error::ScenarioError;
 use super::raw::{Named, RawScenario};
 use super::reader::At;
@@ -59,14 +60,22 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
             links.push(spec);
             Ok(())
         };
+        // A DRC link's schedule covers the whole run, so it is made here.
+        let (rate_bps, rate_schedule) = match &l.drc {
+            Some(d) => {
+                let steps = drc::schedule(d, file, raw.seed, raw.duration).map_err(|(at, m)| err(file, &at, m.replace('\n', "; ")))?;
+                (steps[0].1, steps)
+            }
+            None => (l.rate_bps, l.rate_schedule.clone()),
+        };
         let fwd = LinkSpec {
             name: l.name.name.clone(),
             from,
             to,
-            rate_bps: l.rate_bps,
+            rate_bps,
             delay: l.delay,
             queue: l.queue.clone(),
-            rate_schedule: l.rate_schedule.clone(),
+            rate_schedule,
             loss: l.loss,
         };
         add(l.name.name.clone(), fwd)?;
@@ -76,7 +85,7 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
                 name: rev_name.clone(),
                 from: to,
                 to: from,
-                rate_bps: l.rate_bps,
+                rate_bps: l.reverse_rate_bps,
                 delay: l.delay,
                 queue: l.reverse_queue.clone(),
                 rate_schedule: Vec::new(),

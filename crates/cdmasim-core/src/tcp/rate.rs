@@ -25,6 +25,9 @@ pub struct DeliveryRate {
     /// Non-zero while the connection is application-limited: the value of
     /// `delivered` at which that phase ends (draft §3.4).
     app_limited_until: u64,
+    /// Without SACK: bytes already counted from duplicate ACKs for segments
+    /// above the cumulative ACK point (Linux's Reno sacked_out).
+    dupack_credit: u64,
     // The sample being built from the current ACK.
     cur: Option<Building>,
 }
@@ -59,9 +62,29 @@ impl DeliveryRate {
         self.app_limited_until = (self.delivered + in_flight).max(1);
     }
 
+    /// Without SACK, a duplicate ACK says one segment left the network: count
+    /// it now (Linux tcp_add_reno_sack), at most what is outstanding.
+    pub fn on_dupack(&mut self, now: Time, mss: u64, outstanding: u64) {
+        let add = mss.min(outstanding.saturating_sub(self.dupack_credit));
+        if add > 0 {
+            self.delivered += add;
+            self.delivered_time = now;
+            self.dupack_credit += add;
+        }
+    }
+
     /// One segment delivered by the ACK being processed (not one SACKed earlier).
     pub fn on_delivered(&mut self, now: Time, len: u32, sent_at: Time, retransmitted: bool, st: &SendState) {
-        self.delivered += len as u64;
+        // The first segment a cumulative ACK covers is new (the hole it
+        // fills); the rest were counted by their duplicate ACKs, up to the
+        // credit (Linux tcp_remove_reno_sacks).
+        let mut fresh = len as u64;
+        if self.cur.is_some() {
+            let old = fresh.min(self.dupack_credit);
+            self.dupack_credit -= old;
+            fresh -= old;
+        }
+        self.delivered += fresh;
         self.delivered_time = now;
         // The sample follows the most recently sent of the delivered segments.
         let newer = self.cur.is_none_or(|c| st.delivered > c.prior_delivered || sent_at > c.newest_sent);
@@ -124,6 +147,35 @@ mod tests {
             assert!((s.rate() - 1e6).abs() < 1.0, "{}", s.rate());
             assert!(!s.app_limited);
         }
+    }
+
+    #[test]
+    fn duplicate_acks_count_deliveries_once_without_sack() {
+        // Ten 1000-byte segments leave at 0; segment 0 is lost. The other nine
+        // arrive at 50..58 ms: nine duplicate ACKs, 9000 bytes delivered.
+        let ms = 1_000_000;
+        let mut r = DeliveryRate::default();
+        let sent: Vec<SendState> = (0..10).map(|i| r.on_send(0, i == 0)).collect();
+        for i in 0..9 {
+            r.on_dupack((50 + i) * ms, 1000, 10_000);
+            assert!(r.take_sample((50 + i) * ms).is_none(), "a duplicate ACK gives no sample");
+        }
+        assert_eq!(r.delivered, 9000);
+        // Segment 0 is resent at 60 ms and its ACK at 100 ms covers all ten:
+        // only segment 0 is new (not 10 segments at once). The interval is the
+        // longer of the send span (60 ms since the first transmission, which
+        // no delivered segment has moved) and the ACK span (100 − 58 ms).
+        let rtx = r.on_send(60 * ms, false);
+        r.on_delivered(100 * ms, 1000, 60 * ms, true, &rtx);
+        for (i, st) in sent.iter().enumerate().skip(1) {
+            r.on_delivered(100 * ms, 1000, 0, false, st);
+            assert_eq!(r.delivered, 10_000, "segment {i} counted twice");
+        }
+        let s = r.take_sample(100 * ms).unwrap();
+        assert_eq!((s.delivered, s.interval), (1000, 60 * ms));
+        // More duplicates than outstanding data add nothing.
+        r.on_dupack(101 * ms, 1000, 0);
+        assert_eq!(r.delivered, 10_000);
     }
 
     #[test]

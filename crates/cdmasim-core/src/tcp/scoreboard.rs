@@ -16,6 +16,9 @@ pub struct Seg {
     /// Ever retransmitted (Karn's rule: no RTT sample from it).
     pub retx: bool,
     pub sacked: bool,
+    /// The delivery-rate estimator has counted it (it was SACKed, perhaps
+    /// before a timeout cleared the SACK marks): it must not count twice.
+    pub counted: bool,
     /// IsLost(seq) held at the last scoreboard update.
     pub lost: bool,
     /// Delivery-rate state at the latest (re)transmission.
@@ -50,7 +53,7 @@ impl Scoreboard {
     }
 
     /// Drop segments fully covered by the cumulative ACK, calling `delivered`
-    /// for each one not SACKed before. Returns (newest fully acked segment's
+    /// for each one not SACKed before (even if a timeout cleared that SACK). Returns (newest fully acked segment's
     /// send time, whether any acked segment was ever retransmitted).
     pub fn ack_through(&mut self, ack: u64, mut delivered: impl FnMut(&Seg)) -> Option<(Time, bool)> {
         let mut out: Option<(Time, bool)> = None;
@@ -59,7 +62,7 @@ impl Scoreboard {
                 break;
             }
             let f = self.segs.pop_front().unwrap();
-            if !f.sacked {
+            if !f.counted {
                 delivered(&f);
             }
             let any_retx = out.map_or(false, |o| o.1) || f.retx;
@@ -81,7 +84,10 @@ impl Scoreboard {
                 if !s.sacked {
                     s.sacked = true;
                     newly += s.len as u64;
-                    delivered(s);
+                    if !s.counted {
+                        s.counted = true;
+                        delivered(s);
+                    }
                 }
             }
         }
@@ -166,7 +172,7 @@ mod tests {
         let mut b = Scoreboard::default();
         for i in 0..n {
             let rs = SendState::default();
-            b.segs.push_back(Seg { seq: 1 + i * 100, len: 100, sent_at: i, retx: false, sacked: false, lost: false, rs });
+            b.segs.push_back(Seg { seq: 1 + i * 100, len: 100, sent_at: i, retx: false, sacked: false, counted: false, lost: false, rs });
         }
         b
     }

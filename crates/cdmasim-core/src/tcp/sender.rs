@@ -121,6 +121,8 @@ pub struct TcpSender {
     pub stats: SenderStats,
     /// (time, cwnd, ssthresh) at every change, when the spec asks for it.
     pub cwnd_trace: Vec<(Time, u64, u64)>,
+    /// (time, pacing rate in bytes/s) alongside, for an algorithm that paces.
+    pub pacing_trace: Vec<(Time, u64)>,
 }
 
 impl TcpSender {
@@ -164,6 +166,7 @@ impl TcpSender {
             frto_quota: 0,
             stats: SenderStats::default(),
             cwnd_trace: Vec::new(),
+            pacing_trace: Vec::new(),
             spec,
         }
     }
@@ -207,10 +210,15 @@ impl TcpSender {
         }
     }
 
+    /// IPv4 + TCP header bytes of a data segment (timestamps add 12).
+    fn header_bytes(&self) -> u32 {
+        40 + if self.spec.timestamps { 12 } else { 0 }
+    }
+
     /// Space data segments at the algorithm's pacing rate, by wire size.
     fn pace(&mut self, now: Time, len: u32) {
         if let Some(rate) = self.cc.pacing_rate() {
-            let wire = len as u64 + 40 + if self.spec.timestamps { 12 } else { 0 };
+            let wire = (len + self.header_bytes()) as u64;
             self.next_send_at = self.next_send_at.max(now) + wire * 1_000_000_000 / rate.max(1);
         }
     }
@@ -218,13 +226,24 @@ impl TcpSender {
     fn trace(&mut self, now: Time) {
         if self.spec.trace_cwnd {
             self.cwnd_trace.push((now, self.w.cwnd, self.w.ssthresh));
+            if let Some(r) = self.cc.pacing_rate() {
+                self.pacing_trace.push((now, r));
+            }
         }
     }
 
     /// Bytes in flight: RFC 6675 pipe during SACK recovery, else snd_max − snd_una.
+    /// After a timeout (Loss), for an algorithm that owns cwnd, only what
+    /// go-back-N has resent: everything beyond snd_nxt is deemed lost (as
+    /// Linux's packets_in_flight counts it), and F-RTO or the Eifel response
+    /// move snd_nxt to snd_max when they decide otherwise. The Reno family
+    /// keeps RFC 5681's FlightSize (Cubic's §5.8 check compares it with the
+    /// window the Eifel response restores).
     fn in_flight(&self) -> u64 {
         if self.mode == Recovery::Sack && self.in_recovery {
             self.board.pipe(self.high_rxt)
+        } else if self.ca_state == CaState::Loss && self.cc.owns_cwnd() {
+            self.snd_nxt - self.snd_una
         } else {
             self.snd_max - self.snd_una
         }
@@ -376,7 +395,7 @@ impl TcpSender {
         }
         let seq = self.snd_max;
         let rs = self.rate.on_send(now, self.snd_max == self.snd_una);
-        self.board.segs.push_back(Seg { seq, len: len as u32, sent_at: now, retx: false, sacked: false, lost: false, rs });
+        self.board.segs.push_back(Seg { seq, len: len as u32, sent_at: now, retx: false, sacked: false, counted: false, lost: false, rs });
         self.pace(now, len as u32);
         self.snd_max += len;
         self.snd_nxt = self.snd_max;
@@ -427,6 +446,9 @@ impl TcpSender {
         }
         let dupack = h.ack == self.snd_una && h.len == 0 && h.wnd == self.rwnd && self.snd_max > self.snd_una;
         let bytes_acked = h.ack.saturating_sub(self.snd_una);
+        if dupack && self.mode != Recovery::Sack {
+            self.rate.on_dupack(now, self.w.mss, self.snd_max - self.snd_una);
+        }
         if bytes_acked > 0 || dupack {
             self.cc.on_ack_event(&AckEvent { now, bytes_acked, bytes_sacked: sacked, dupack });
         }
@@ -441,17 +463,7 @@ impl TcpSender {
         }
         let delivered = self.rate.delivered - prior_delivered;
         if self.cc.owns_cwnd() && delivered > 0 {
-            let ack = Ack {
-                now,
-                bytes_acked,
-                bytes_delivered: delivered,
-                prior_in_flight,
-                in_flight: self.in_flight(),
-                rtt: sample,
-                state: self.ca_state,
-            };
-            self.cc.on_ack(&mut self.w, &ack);
-            self.trace(now);
+            self.cc_on_ack(now, bytes_acked, delivered, prior_in_flight, sample);
         }
         self.rwnd = h.wnd;
     }
@@ -470,7 +482,17 @@ impl TcpSender {
         if self.syn_retransmitted {
             self.w.cwnd = self.w.mss;
         }
+        let hdr = self.header_bytes();
+        self.cc.init(&mut self.w, now, hdr);
         self.rto_deadline = None;
+        self.trace(now);
+    }
+
+    /// The algorithm's per-ACK window hook (see `CongestionControl::on_ack`).
+    fn cc_on_ack(&mut self, now: Time, bytes_acked: u64, bytes_delivered: u64, prior_in_flight: u64, rtt: Option<Time>) {
+        let ack =
+            Ack { now, bytes_acked, bytes_delivered, prior_in_flight, in_flight: self.in_flight(), rtt, state: self.ca_state };
+        self.cc.on_ack(&mut self.w, &ack);
         self.trace(now);
     }
 
@@ -509,17 +531,7 @@ impl TcpSender {
                 self.set_state(now, CaState::Open);
             }
             if !self.cc.owns_cwnd() {
-                let ack = Ack {
-                    now,
-                    bytes_acked: acked,
-                    bytes_delivered: self.rate.delivered - prior_delivered,
-                    prior_in_flight,
-                    in_flight: self.in_flight(),
-                    rtt: sample,
-                    state: self.ca_state,
-                };
-                self.cc.on_ack(&mut self.w, &ack);
-                self.trace(now);
+                self.cc_on_ack(now, acked, self.rate.delivered - prior_delivered, prior_in_flight, sample);
             }
         }
         if restart {
@@ -570,10 +582,15 @@ impl TcpSender {
         }
         // RFC 4015 §3.2: resume with new data (no go-back-N), give back the
         // window: cwnd = FlightSize + min(bytes_acked, IW), ssthresh = pipe_prev.
+        // FlightSize leaves out what this ACK SACKs, and cwnd is bounded by
+        // pipe_prev + IW: after a timeout in SACK recovery snd_max − snd_una
+        // also counts data the receiver already holds, and the RFC's formula
+        // would release a line-rate burst of twice the old window.
         self.snd_nxt = self.snd_max;
         self.cc.undo(&mut self.w, &c.prev);
         let iw = self.spec.initial_window as u64 * self.w.mss;
-        self.w.cwnd = (self.snd_max - h.ack) + acked.min(iw);
+        let flight = (self.snd_max - h.ack).saturating_sub(self.board.sacked_bytes());
+        self.w.cwnd = (flight + acked.min(iw)).min(c.pipe_prev + iw);
         self.w.ssthresh = c.pipe_prev.max(2 * self.w.mss);
         // §4: adapt the RTO to the delay that caused the timeout.
         if let (true, Some(r)) = (self.spec.timestamps, sample) {

@@ -137,6 +137,25 @@ fn limited_transmit_turns_a_small_window_loss_into_a_fast_retransmit() {
     }
 }
 
+#[test]
+fn a_timeout_that_clears_sacks_does_not_count_deliveries_twice() {
+    let mut s = sender(CcAlgo::NewReno, true);
+    assert_eq!(drain(&mut s, 20).len(), 10);
+    // Segment 0 is lost; 1..=9 arrive and are SACKed: 900 bytes delivered.
+    ack(&mut s, 100, 0, &[(1, 10)]);
+    drain(&mut s, 100);
+    assert_eq!(s.rate.delivered, 900);
+    // The timer expires: the SACK marks are cleared (the receiver may renege)
+    // and go-back-N resends from segment 0.
+    let d = s.deadline().expect("RTO armed");
+    s.on_timer(d);
+    assert_eq!(drain(&mut s, d).first(), Some(&0));
+    // The cumulative ACK covers all ten segments: only segment 0 is new. The
+    // rate sample must not see the 900 SACKed bytes again.
+    ack(&mut s, d + 50, 10, &[]);
+    assert_eq!(s.rate.delivered, 1000);
+}
+
 const MS: Time = crate::engine::NS_PER_MS;
 
 /// Ten segments leave at 20 ms, nothing comes back before the RTO (1 s): the
@@ -225,4 +244,43 @@ fn frto_goes_back_on_a_duplicate_ack_after_the_new_segments() {
     assert_eq!(s.stats.spurious_timeouts, 0);
     assert!(s.cwnd() <= 3 * MSS);
     assert_eq!(drain(&mut s, d + 101 * MS).first(), Some(&3), "retransmission resumes from snd_una");
+}
+
+#[test]
+fn after_a_timeout_only_what_go_back_n_resent_is_in_flight() {
+    // For an algorithm that owns cwnd (BBR); the Reno family keeps FlightSize.
+    let mut s = sender(CcAlgo::Bbr(Default::default()), false);
+    let mut reno = sender(CcAlgo::NewReno, false);
+    assert_eq!(drain(&mut s, 20).len(), 10);
+    assert_eq!(drain(&mut reno, 20).len(), 10);
+    assert_eq!(s.in_flight(), 10 * MSS);
+    let d = s.deadline().expect("RTO armed");
+    s.on_timer(d);
+    reno.on_timer(reno.deadline().unwrap());
+    assert_eq!(reno.in_flight(), 10 * MSS);
+    // Everything outstanding is deemed lost; go-back-N resends from snd_una.
+    assert_eq!(s.in_flight(), 0);
+    assert_eq!(drain(&mut s, d), vec![0]);
+    assert_eq!(s.in_flight(), MSS);
+    // Segment 0's ACK: BBR lifts cwnd to its 4-segment floor, 1..=4 are
+    // resent (the pacing rate from the 10 ns handshake RTT spaces them by 0 ns).
+    ack(&mut s, d + 50, 1, &[]);
+    assert_eq!(s.cwnd(), 4 * MSS);
+    assert_eq!(drain(&mut s, d + 50), vec![1, 2, 3, 4]);
+    assert_eq!(s.in_flight(), 4 * MSS);
+}
+
+#[test]
+fn without_sack_duplicate_acks_count_each_delivery_once() {
+    let mut s = sender(CcAlgo::NewReno, false);
+    first_round(&mut s, 20);
+    // Segments 0, 1 cumulatively ACKed, 3, 4, 6..=9 announced by six duplicates.
+    assert_eq!(s.rate.delivered, 8 * MSS);
+    // The partial ACK for 2..5: segment 2 is new, 3 and 4 were counted.
+    ack(&mut s, 300, 5, &[]);
+    assert_eq!(s.rate.delivered, 9 * MSS);
+    // Everything below `recover` delivered, each byte once.
+    let recover = s.recover;
+    s.on_segment(400, &TcpHeader { ack: recover, wnd: WND, flags: TcpFlags(TcpFlags::ACK), ..Default::default() });
+    assert_eq!(s.rate.delivered, recover - 1);
 }

@@ -2,6 +2,7 @@
 //! one bulk TCP flow "flow{i}" from s{i} to d{i}, started i × start_spacing
 //! apart so that the flows do not all leave slow start in lock-step.
 
+use super::super::drc::{parse_drc, REVERSE_RATE_BPS};
 use super::super::queue::parse_queue;
 use super::super::raw::{Named, RawFlow, RawLink, RawScenario};
 use super::super::reader::{At, Res, Val};
@@ -13,6 +14,8 @@ const KEYS: &[&str] = &[
     "flows",
     "bottleneck_rate",
     "bottleneck_delay",
+    "bottleneck_drc",
+    "bottleneck_reverse_rate",
     "access_rate",
     "access_delay",
     "start_spacing",
@@ -29,7 +32,18 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
     if n == 0 || n > 100_000 {
         return Err(flows_v.err("flows must be between 1 and 100000"));
     }
-    let bottleneck_rate = t.req("bottleneck_rate")?.positive_rate()?;
+    // The bottleneck's forward rate: constant, or a DRC sequence.
+    let drc = t.opt("bottleneck_drc", parse_drc)?;
+    let bottleneck_rate = match (t.get("bottleneck_rate"), &drc) {
+        (Some(r), None) => r.positive_rate()?,
+        (Some(r), Some(_)) => {
+            return Err(r.err("bottleneck_rate cannot be combined with bottleneck_drc: the DRC sequence sets the forward rate"))
+        }
+        (None, Some(_)) => 0,
+        (None, None) => return Err(t.missing_with("bottleneck_rate", "give bottleneck_rate or bottleneck_drc")),
+    };
+    let default_reverse = if drc.is_some() { REVERSE_RATE_BPS } else { bottleneck_rate };
+    let bottleneck_reverse_rate = t.or("bottleneck_reverse_rate", default_reverse, |v| v.positive_rate())?;
     let bottleneck_delay = t.req("bottleneck_delay")?.time()?;
     let access_rate = t.or("access_rate", 100_000_000, |v| v.positive_rate())?;
     let access_delay = t.or("access_delay", NS_PER_MS, |v| v.time())?;
@@ -50,6 +64,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
         from: named(from, "flows"),
         to: named(to, "flows"),
         rate_bps,
+        reverse_rate_bps: rate_bps,
         delay,
         duplex: true,
         queue: q.clone(),
@@ -57,6 +72,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
         loss: 0.0,
         reverse_loss: 0.0,
         rate_schedule: Vec::new(),
+        drc: None,
     };
 
     let senders: Vec<String> = (0..n).map(|i| format!("s{i}")).collect();
@@ -68,7 +84,11 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
         raw.links.push(link(format!("{s}-r1"), s.clone(), "r1".into(), access_rate, access_delay, &access_queue));
         raw.links.push(link(format!("r2-{d}"), "r2".into(), d.clone(), access_rate, access_delay, &access_queue));
     }
-    raw.links.push(link("r1-r2".into(), "r1".into(), "r2".into(), bottleneck_rate, bottleneck_delay, &queue));
+    raw.links.push(RawLink {
+        reverse_rate_bps: bottleneck_reverse_rate,
+        drc,
+        ..link("r1-r2".into(), "r1".into(), "r2".into(), bottleneck_rate, bottleneck_delay, &queue)
+    });
 
     let start_at: At = at("start_spacing");
     for (i, (s, d)) in senders.iter().zip(&sinks).enumerate() {

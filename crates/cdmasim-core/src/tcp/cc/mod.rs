@@ -5,6 +5,7 @@
 //! carry what delay- and rate-based algorithms need (RTT samples, delivery
 //! rate samples, state changes, undo after a spurious event) and a pacing rate.
 
+pub mod bbr;
 pub mod cubic;
 pub mod hystart;
 pub mod reno;
@@ -36,7 +37,8 @@ pub struct Ack {
     pub bytes_acked: u64,
     /// Bytes newly delivered: cumulatively acknowledged or SACKed.
     pub bytes_delivered: u64,
-    /// Bytes in flight before and after this ACK (RFC 6675 pipe with SACK,
+    /// Bytes in flight before and after this ACK (RFC 6675 pipe with SACK;
+    /// after a timeout, snd_nxt − snd_una for an algorithm that owns cwnd;
     /// else snd_max − snd_una).
     pub prior_in_flight: u64,
     pub in_flight: u64,
@@ -108,6 +110,12 @@ pub trait CongestionControl {
     /// Every accepted ACK, duplicates included (see [`AckEvent`]).
     fn on_ack_event(&mut self, _ev: &AckEvent) {}
 
+    /// The connection is established (after the SYN-ACK's RTT sample, if
+    /// any): Linux's tcp_congestion_ops.init. `header_bytes` is the IP+TCP
+    /// header of a data segment, for algorithms that convert payload rates
+    /// into the wire rates [`CongestionControl::pacing_rate`] is in.
+    fn init(&mut self, _w: &mut Window, _now: Time, _header_bytes: u32) {}
+
     /// A model-based algorithm (BBR) sets cwnd itself on every ACK and on
     /// state changes: the sender then skips the window arithmetic of its loss
     /// recovery (inflation, deflation, cwnd = ssthresh on exit) and only
@@ -149,12 +157,9 @@ pub fn by_name(name: crate::scenario::CcAlgo) -> Box<dyn CongestionControl> {
     use crate::scenario::CcAlgo;
     match name {
         CcAlgo::Reno | CcAlgo::NewReno => Box::new(reno::Reno::default()),
-        // Filled in one by one as each algorithm lands (issue 3).
         CcAlgo::Vegas(p) => Box::new(vegas::Vegas::new(p)),
         CcAlgo::Westwood(p) => Box::new(westwood::Westwood::new(p)),
         CcAlgo::Cubic(p) => Box::new(cubic::Cubic::new(p)),
-        CcAlgo::Bbr(_) => {
-            todo!("{} is not implemented yet", name.name())
-        }
+        CcAlgo::Bbr(p) => Box::new(bbr::Bbr::new(p)),
     }
 }

@@ -1,0 +1,138 @@
+//! `drc = {...}` on a link: its forward rate follows a 1xEV-DO DRC sequence,
+//! slot by slot (`channel::link_rate`), from a synthetic channel preset or a
+//! recorded trace. The key is checked where it is written (`parse_drc`); the
+//! sequence is drawn or read only once the run's duration and seed are known
+//! (`schedule`, called from `resolve`).
+
+use super::reader::{At, Res, Val};
+use crate::channel::{self, link_rate, presets, Format};
+use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
+use crate::evdo::drc::SLOTS_PER_SEC;
+use std::path::Path;
+
+/// Default rate of the reverse direction of a DRC link: 153.6 kb/s, the
+/// highest reverse traffic channel rate of 1xEV-DO Rev. 0 (C.S0024-0; the
+/// rates are 9.6, 19.2, 38.4, 76.8 and 153.6 kb/s). It carries the ACKs of a
+/// downlink TCP flow with room to spare: at the top DRC rate (3.072 Mb/s) a
+/// flow of 1500-byte packets gets 256 packets/s, whose 52-byte ACKs (with
+/// timestamps, one per segment) need 256 × 52 × 8 = 106.5 kb/s.
+pub(crate) const REVERSE_RATE_BPS: u64 = 153_600;
+
+/// Mahimahi traces are mapped onto slots with this window unless the key
+/// `window` says otherwise (the same default as `cdmasim channel`).
+const MAHIMAHI_WINDOW_MS: u32 = 100;
+
+#[derive(Clone, Debug)]
+pub(crate) enum DrcFrom {
+    /// A synthetic preset of `channel::presets`; `seed` None = the scenario's seed.
+    Preset { name: String, seed: Option<u64> },
+    /// A trace file, as written (relative paths are taken from the scenario's folder).
+    Trace { path: String, format: Option<Format>, window_ms: Option<u32> },
+}
+
+/// A `drc` key as read, with where to blame what goes wrong later.
+#[derive(Clone, Debug)]
+pub(crate) struct RawDrc {
+    pub from: DrcFrom,
+    /// The `preset` or `trace` value.
+    pub at: At,
+    /// The `window` value, if any (checked against the detected format).
+    pub window_at: Option<At>,
+}
+
+pub(crate) fn parse_drc(v: &Val) -> Res<RawDrc> {
+    let t = v.table(&["preset", "seed", "trace", "format", "window"])?;
+    match (t.get("preset"), t.get("trace")) {
+        (Some(p), None) => {
+            for key in ["format", "window"] {
+                if let Some(k) = t.get(key) {
+                    return Err(k.err(format!("{key} is for trace files, not for a preset")));
+                }
+            }
+            let name = p.str()?;
+            if !presets::PRESETS.contains(&name) {
+                return Err(p.err(format!("unknown DRC preset '{name}' (known: {})", presets::PRESETS.join(", "))));
+            }
+            let seed = t.opt("seed", |v| v.count())?;
+            Ok(RawDrc { from: DrcFrom::Preset { name: name.to_string(), seed }, at: p.at(), window_at: None })
+        }
+        (None, Some(tr)) => {
+            if let Some(s) = t.get("seed") {
+                return Err(s.err("seed is for a preset; a trace file is played as recorded"));
+            }
+            let path = tr.str()?;
+            if path.trim().is_empty() {
+                return Err(tr.err("the trace path is empty"));
+            }
+            let format = match t.get("format") {
+                Some(f) => {
+                    let name = f.str()?;
+                    Some(Format::parse(name).ok_or_else(|| f.err(format!("unknown trace format '{name}' (known: text, binary, mahimahi)")))?)
+                }
+                None => None,
+            };
+            let window_ms = match t.get("window") {
+                Some(w) => {
+                    let ns = w.time()?;
+                    if ns == 0 || ns % (5 * NS_PER_MS) != 0 || ns / NS_PER_MS > u32::MAX as u64 {
+                        return Err(w.err("the Mahimahi window must be a positive multiple of 5ms (3 slots)"));
+                    }
+                    Some((ns / NS_PER_MS) as u32)
+                }
+                None => None,
+            };
+            let from = DrcFrom::Trace { path: path.to_string(), format, window_ms };
+            Ok(RawDrc { from, at: tr.at(), window_at: t.get("window").map(|w| w.at()) })
+        }
+        (Some(p), Some(_)) => Err(p.err("give either preset or trace, not both")),
+        (None, None) => Err(v.err("a drc table needs preset = \"stationary\" | \"mobile\" or trace = \"FILE\"")),
+    }
+}
+
+/// Slots whose start lies before `until` (slot n starts at n/600 s).
+fn slots_before(until: Time) -> u64 {
+    (until as u128 * SLOTS_PER_SEC as u128).div_ceil(NS_PER_SEC as u128) as u64
+}
+
+/// The forward link's rate schedule for `until` ns: the preset drawn with its
+/// seed (default `scenario_seed`) or the trace read (looping if short).
+/// `scenario_file` is the scenario's path as given, whose folder relative
+/// trace paths start from. On error: where to blame it, and the message.
+pub(crate) fn schedule(d: &RawDrc, scenario_file: &str, scenario_seed: u64, until: Time) -> Result<Vec<(Time, u64)>, (At, String)> {
+    let drc = match &d.from {
+        DrcFrom::Preset { name, seed } => {
+            let mut src = presets::source(name, seed.unwrap_or(scenario_seed))
+                .ok_or_else(|| (d.at.clone(), format!("unknown DRC preset '{name}'")))?;
+            channel::collect(src.as_mut(), slots_before(until)).drc
+        }
+        DrcFrom::Trace { path, format, window_ms } => {
+            let dir = Path::new(scenario_file).parent().unwrap_or(Path::new(""));
+            let full = dir.join(path);
+            let full = full.to_string_lossy();
+            let fmt = format.unwrap_or_else(|| Format::detect(&full));
+            if let (Some(at), true) = (&d.window_at, fmt != Format::Mahimahi) {
+                return Err((at.clone(), format!("window is for Mahimahi traces; '{path}' is read as {fmt:?} (set format = \"mahimahi\")")));
+            }
+            let t = channel::read_trace(&full, Some(fmt), window_ms.unwrap_or(MAHIMAHI_WINDOW_MS))
+                .map_err(|e| (d.at.clone(), format!("cannot use DRC trace: {}", without_os_error(&e.to_string()))))?;
+            if t.is_empty() {
+                return Err((d.at.clone(), format!("DRC trace '{full}' holds no slots")));
+            }
+            t.drc
+        }
+    };
+    let steps = link_rate::rate_schedule(&drc, until);
+    if steps.iter().all(|&(_, r)| r == 0) {
+        return Err((d.at.clone(), "the DRC sequence is null (DRC 0) throughout the run: the link would never send".into()));
+    }
+    Ok(steps)
+}
+
+/// An I/O message without Rust's " (os error N)" suffix, as scenario files'
+/// own read errors are shown.
+fn without_os_error(m: &str) -> &str {
+    match m.find(" (os error ") {
+        Some(i) if m.ends_with(')') => &m[..i],
+        _ => m,
+    }
+}

@@ -1,0 +1,67 @@
+"""Figures of a simulation run (`cdmasim run FILE --plot DIR`): each TCP
+flow's cwnd and ssthresh, queue occupancy, goodput over time and the one-way
+delay of CBR streams — whichever series the run recorded."""
+
+import os
+
+from ._plot import finish, pyplot
+
+HINTS = {
+    "cwnd": "no cwnd series: set trace_cwnd = true in a flow's tcp table",
+    "queue_pkts": "no queue or goodput series: set [simulation] sample_interval",
+}
+
+
+def _safe(name):
+    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+
+
+def plot_run(result, outdir):
+    """Write the figures; returns (files written, hints for series the run lacks)."""
+    plt = pyplot()
+    os.makedirs(outdir, exist_ok=True)
+    by_metric = {}
+    for metric, subject, t, v in result.series_arrays():
+        by_metric.setdefault(metric, []).append((subject, t, v))
+    written = []
+
+    ssthresh = {s: (t, v) for s, t, v in by_metric.get("ssthresh", [])}
+    for subject, t, v in by_metric.get("cwnd", []):
+        fig, ax = plt.subplots(figsize=(9, 4.5))
+        ax.step(t, v / 1000, where="post", label="cwnd", linewidth=0.9)
+        if subject in ssthresh:
+            st, sv = ssthresh[subject]
+            # Before the first loss ssthresh is "infinite": leave it off the scale.
+            shown = sv <= 2 * max(v.max(), 1)
+            ax.step(st[shown], sv[shown] / 1000, where="post", linestyle="--", label="ssthresh", linewidth=0.9)
+        ax.legend(loc="upper right", fontsize=8)
+        finish(plt, fig, ax, "kB", f"congestion window, {subject}", os.path.join(outdir, f"cwnd_{_safe(subject)}.png"), written)
+
+    queues = [(s, t, v) for s, t, v in by_metric.get("queue_pkts", []) if len(v) and v.max() > 0]
+    if queues:
+        fig, ax = plt.subplots(figsize=(9, 4.5))
+        for s, t, v in queues:
+            ax.step(t, v, where="post", label=s, linewidth=0.9)
+        ax.legend(loc="upper right", fontsize=8)
+        finish(plt, fig, ax, "packets", "queue occupancy (sampled)", os.path.join(outdir, "queues.png"), written)
+
+    goodput = by_metric.get("goodput_bps", [])
+    if goodput:
+        fig, ax = plt.subplots(figsize=(9, 4.5))
+        for s, t, v in goodput:
+            ax.plot(t, v / 1e6, label=s, linewidth=0.9)
+        ax.legend(loc="upper right", fontsize=8)
+        finish(plt, fig, ax, "Mbit/s", "goodput per sample interval", os.path.join(outdir, "goodput.png"), written)
+
+    for subject, t, v in by_metric.get("owd", []):
+        fig, ax = plt.subplots(figsize=(9, 4.5))
+        ax.plot(t, v * 1e3, ".", markersize=2)
+        finish(plt, fig, ax, "one-way delay (ms)", f"one-way delay, {subject}", os.path.join(outdir, f"owd_{_safe(subject)}.png"), written)
+
+    has_tcp = any(f.get("kind") == "tcp" for f in result.summary.get("flows", []))
+    hints = []
+    if has_tcp and "cwnd" not in by_metric:
+        hints.append(HINTS["cwnd"])
+    if "queue_pkts" not in by_metric:
+        hints.append(HINTS["queue_pkts"])
+    return written, hints
