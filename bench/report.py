@@ -106,7 +106,8 @@ def _table(header: list, rows: list) -> str:
 def render(result: dict) -> str:
     sc, cases = result["scenario"], result["cases"]
     out = [
-        f"Dumbbell: N NewReno flows (no SACK, no timestamps, IW {sc['initial_window']}, "
+        f"Dumbbell: N NewReno flows ({'SACK' if result.get('sack') else 'no SACK'}, no timestamps, "
+        f"IW {sc['initial_window']}, "
         f"ACK every segment, min RTO {sc['min_rto_s']:g} s), "
         f"{sc['bottleneck_mbps']} Mb/s {sc['bottleneck_delay_ms']} ms bottleneck, "
         f"DropTail {sc['bottleneck_buffer_pkts']} pkt, {sc['duration_s']:g} s simulated; "

@@ -56,8 +56,9 @@ def parse_args(argv=None):
     p.add_argument("--variants", action="store_true",
                    help="compare the congestion controls cdmasim and ns-3 both have "
                         "(cdmasim and ns-3 only; defaults --cases 1,10 --repeats 1 --sack on)")
-    p.add_argument("--cc", default=",".join(sims.CC_VARIANTS),
-                   help="with --variants: comma-separated subset of " + ",".join(sims.CC_VARIANTS))
+    p.add_argument("--cc", default=None,
+                   help="with --variants: comma-separated subset of " + ",".join(sims.CC_VARIANTS)
+                        + " (default all)")
     p.add_argument("--sack", choices=("on", "off"), default=None,
                    help="SACK in both simulators (default: off, with --variants on)")
     p.add_argument("--cases", default=None, help="comma-separated flow counts (default 1,10,100; --variants 1,10)")
@@ -73,6 +74,9 @@ def parse_args(argv=None):
     p.add_argument("--out", default=str(sims.BENCH / "out"), help="directory for the JSON table")
     args = p.parse_args(argv)
     v = args.variants
+    if args.cc is not None and not v:
+        p.error("--cc needs --variants (the dumbbell benchmark is NewReno)")
+    args.cc = args.cc or ",".join(sims.CC_VARIANTS)
     args.cases = args.cases or ("1,10" if v else "1,10,100")
     args.repeats = args.repeats or (1 if v else 3)
     args.only = args.only or ("cdmasim,ns-3" if v else ",".join(report.SIMS))
@@ -183,6 +187,7 @@ def is_full_variant_run(args) -> bool:
     return (set(args.cc.split(",")) == set(sims.CC_VARIANTS) and args.cases == "1,10"
             and set(args.only.split(",")) == {"cdmasim", "ns-3"} and args.sack
             and not args.ns3_extra and args.duration == 60.0)
+
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -237,3 +237,11 @@ def test_ns3_gets_the_variant_sack_and_matched_attributes(tmp_path, monkeypatch)
     assert "--cc=westwood" in args and "--ns3::TcpSocketBase::Sack=true" in args
     assert "--ns3::TcpWestwood::ProtocolType=WestwoodPlus" in args
     assert args[-1] == "--x=1"  # diagnostics come last, so they override
+
+
+def test_cc_without_variants_is_refused(capsys):
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import run
+    with pytest.raises(SystemExit) as e:
+        run.parse_args(["--cc", "cubic"])
+    assert e.value.code == 2 and "--cc needs --variants" in capsys.readouterr().err
