@@ -73,8 +73,9 @@ CC_MATCH = {
                          "--ns3::TcpWestwood::FilterType=Tustin")),
     # ns-3 TcpBbr: HighGain 2.89 (ours 2/ln 2 = 2.885: set to 2.89), cwnd gain
     # 2, BwWindowLength 10 rounds, RttWindowLength 10 s, ProbeRttDuration
-    # 200 ms (= ours). BBR forces pacing on in ns-3 (TcpBbr::InitPacingRate);
-    # it is enabled explicitly so the socket paces from the first segment.
+    # 200 ms (= ours). ns-3's BBR turns pacing on itself when it initialises
+    # (TcpBbr::InitPacingRate); EnablePacing is set as well so that the
+    # arguments state what runs.
     "bbr": CcMatch({"high_gain": 2.89, "cwnd_gain": 2.0, "bw_window_rounds": 10,
                     "min_rtt_window": "10s", "probe_rtt_duration": "200ms"},
                    ("--ns3::TcpSocketState::EnablePacing=true", "--ns3::TcpBbr::HighGain=2.89",
