@@ -111,16 +111,16 @@ fn bbr_estimates_the_bottleneck_and_keeps_a_small_queue() {
 
     // Queue. Drain and every 3/4 phase end once inflight ≤ BDP + 3 quanta, and
     // gain 1 then paces at exactly the link rate, so ProbeBW keeps
-    // q0 = 3 quanta = 3 × 2 MSS = 6 packets queued; each 5/4 phase adds
+    // q0 = 3 quanta = 3 × 1 MSS = 3 packets queued; each 5/4 phase adds
     // BDP/4 = 8.6 packets over one RTprop and the 3/4 phase removes them over
-    // about one: max q0 + BDP/4 = 14.6, cycle mean q0 + (BDP/4)/8 = 7.08.
+    // about one: max q0 + BDP/4 = 11.6, cycle mean q0 + (BDP/4)/8 = 4.08.
     // After each ProbeRTT the queue is empty until the next 5/4 phase
-    // (ProbeRTT plus at most 8 phases, ≈ 0.55 s): mean ≈ 7.08 × (1 − 2 × 0.55/22)
-    // = 6.7. Tolerance ±1 packet (the quanta and phase ends act on whole segments).
+    // (ProbeRTT plus at most 8 phases, ≈ 0.55 s): mean ≈ 4.08 × (1 − 2 × 0.55/22)
+    // = 3.9. Tolerance ±1 packet (the quanta and phase ends act on whole segments).
     let q: Vec<f64> = series(&r, "queue_pkts", FROM_S).into_iter().map(|x| x.1).collect();
     let qs = sorted(q.iter().copied());
     let (qmean, qmedian, qmax) = (q.iter().sum::<f64>() / q.len() as f64, qs[qs.len() / 2], qs[qs.len() - 1]);
-    let q0 = 6.0;
+    let q0 = 3.0;
     let mean_model = (q0 + bdp_pkts / 32.0) * (1.0 - 2.0 * 0.55 / (TO_S - FROM_S));
     println!("queue: mean {qmean:.2} (model {mean_model:.2}), median {qmedian}, max {qmax} (model {:.1}) packets", q0 + bdp_pkts / 4.0);
     assert!((qmedian - q0).abs() <= 1.0, "standing queue {qmedian} packets, 3 quanta = {q0}");

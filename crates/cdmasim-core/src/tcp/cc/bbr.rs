@@ -19,9 +19,14 @@
 //!   size, as Linux does by multiplying its packets/s estimate by the MTU.
 //! - No pacing margin (later Linux kernels pace at 99 %): gain 1 paces at
 //!   exactly BtlBw, as in the paper and the draft.
-//! - Send quantum as in draft §4.2.2 (pacing rate × 1 ms within
-//!   [1 or 2 SMSS, 64 KB]); the simulator sends single segments, so the
-//!   quantum only enters the cwnd budget (3 quanta).
+//! - Send quantum one SMSS, as in ns-3's TcpBbr. Draft §4.2.2 sizes the
+//!   quantum for senders that hand TSO/GSO aggregates to the NIC (pacing
+//!   rate × 1 ms within [1 SMSS below 1.2 Mb/s else 2 SMSS, 64 KB]); this
+//!   sender paces and transmits single segments, so its aggregate is one
+//!   segment and the quantum only enters the cwnd budget (3 quanta). The
+//!   draft's rule would make that budget jump from 3 to 6 segments at
+//!   1.2 Mb/s: flows sharing a link near that rate then split into two
+//!   groups whose windows, and so rates, differ by a factor of two.
 //! - ProbeBW starts at phase 2 (the first gain-1 phase, as if the 3/4 phase
 //!   had just drained the queue) instead of a random phase other than 3/4:
 //!   deterministic without an RNG stream; flows entering ProbeBW at
@@ -206,11 +211,11 @@ impl Bbr {
         (gain * bdp).ceil() as u64 + 3 * self.send_quantum()
     }
 
-    /// Draft §4.2.2: pacing rate × 1 ms within [1 SMSS below 1.2 Mb/s else
-    /// 2 SMSS, 64 KB].
+    /// Draft §4.2.2's send quantum is the largest aggregate the sender
+    /// transmits at once; here every transmission is one segment (see the
+    /// module notes), so it is one SMSS whatever the pacing rate.
     fn send_quantum(&self) -> u64 {
-        let floor = if self.pacing_rate * 8 < 1_200_000 { self.mss } else { 2 * self.mss };
-        (self.pacing_rate / 1000).min(65_536).max(floor)
+        self.mss
     }
 
     /// Paper: pacing_rate = pacing_gain × BtlBw; Startup never lowers it

@@ -11,9 +11,9 @@ const MS: Time = NS_PER_MS;
 const C: f64 = 1e6;
 const RTT: Time = 40 * MS;
 const BDP: u64 = 40_000;
-/// 3 send quanta: the pacing rate is above 1.2 Mb/s, pacing × 1 ms = 1040 B
-/// is below the 2-SMSS floor, so a quantum is 2000 B (draft §4.2.2).
-const QUANTA: u64 = 3 * 2 * MSS;
+/// 3 send quanta of one segment each (the sender transmits single segments:
+/// see the module notes on draft §4.2.2).
+const QUANTA: u64 = 3 * MSS;
 
 struct Driver {
     b: Bbr,
@@ -100,9 +100,8 @@ fn startup_drain_probe_bw_on_a_full_pipe() {
     // Drain lasts while inflight exceeds BDP + 3 quanta (draft §4.3.3).
     d.steady(5, BDP + QUANTA + 1);
     assert_eq!(d.b.mode(), Mode::Drain);
-    // ssthresh was set on entry, while the pacing rate was still Startup's
-    // (2.885 × 1.04 MB/s): a quantum of 3000 B then.
-    assert_eq!(d.w.ssthresh, BDP + 3 * 3000, "Drain reports one BDP in ssthresh");
+    // ssthresh was set on entry: one BDP plus the 3 quanta.
+    assert_eq!(d.w.ssthresh, BDP + QUANTA, "Drain reports one BDP in ssthresh");
     d.steady(1, BDP + QUANTA);
     assert_eq!(d.b.mode(), Mode::ProbeBw);
     assert_eq!(d.b.pacing_gain(), GAIN_CYCLE[START_PHASE]);
@@ -141,10 +140,10 @@ fn probe_bw_cycles_the_gains_one_rtprop_each() {
     while d.b.pacing_gain() <= 1.0 {
         d.steady(1, BDP);
     }
-    d.steady(100, 56_000 - 1);
+    d.steady(100, 5 * BDP / 4 + QUANTA - 1);
     assert_eq!(d.b.pacing_gain(), 1.25);
     assert_eq!(d.b.pacing_rate(), Some(1_300_000));
-    d.steady(1, 56_000);
+    d.steady(1, 5 * BDP / 4 + QUANTA);
     // ... and the 3/4 phase ends early once inflight is down to BDP + quanta.
     assert_eq!(d.b.pacing_gain(), 0.75);
     d.steady(1, BDP + QUANTA);
@@ -259,4 +258,31 @@ fn a_duplicate_ack_without_sack_counts_and_conserves_packets() {
     }
     // The round of conservation started at the first of them.
     assert_eq!(d.b.next_round_delivered, before + MSS);
+}
+
+/// The cwnd budget must not jump with the pacing rate. Draft §4.2.2's
+/// quantum (1 SMSS below a 1.2 Mb/s pacing rate, 2 SMSS above) is meant for
+/// TSO/GSO aggregates; applied to a sender of single segments it turned
+/// 3 quanta from 3 into 6 segments at 1.2 Mb/s, and ten flows sharing 10 Mb/s
+/// (fair share 1 Mb/s, right at the step) split into two groups whose windows
+/// 2 BDP + 3 quanta differed by a factor of two (Jain 0.91 vs ns-3's 0.99;
+/// ns-3's TcpBbr::SetSendQuantum uses one segment, as we now do).
+/// Two paths whose BtlBw straddles the step (payload 1.12 and 1.28 Mb/s,
+/// wire pacing × 1.04 = 1.165 and 1.331 Mb/s at gain 1) both get exactly
+/// cwnd_gain × BtlBw × RTprop + 3 segments (draft §4.2.3.2).
+#[test]
+fn cwnd_budget_is_three_segments_on_both_sides_of_1_2_mbps() {
+    for rate in [140_000.0, 160_000.0] {
+        let mut d = Driver::new(BbrParams::default());
+        let bdp = (rate * RTT as f64 / 1e9) as u64;
+        while d.b.mode() != Mode::ProbeBw {
+            d.ack(MS, rate, RTT, bdp, CaState::Open, false);
+            assert!(d.now < 5 * NS_PER_SEC, "never reached ProbeBW at {rate} B/s");
+        }
+        d.ack(MS, rate, RTT, bdp, CaState::Open, false);
+        assert_eq!(d.b.pacing_gain(), 1.0);
+        let pacing_bps = d.b.pacing_rate().unwrap() * 8;
+        assert!((pacing_bps as f64 - rate * 8.0 * 1.04).abs() < 8.0, "pacing {pacing_bps} b/s");
+        assert_eq!(d.b.inflight(2.0), 2 * bdp + 3 * MSS, "BtlBw {rate} B/s (pacing {pacing_bps} b/s)");
+    }
 }
