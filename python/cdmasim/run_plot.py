@@ -1,5 +1,5 @@
 """Figures of a simulation run (`cdmasim run FILE --plot DIR`): each TCP
-flow's cwnd and ssthresh, queue occupancy, goodput over time and the one-way
+flow's cwnd, ssthresh and advertised window, queue occupancy, goodput over time and the one-way
 delay of CBR streams — whichever series the run recorded."""
 
 import os
@@ -26,6 +26,7 @@ def plot_run(result, outdir):
     written = []
 
     ssthresh = {s: (t, v) for s, t, v in by_metric.get("ssthresh", [])}
+    rwnd = {s: (t, v) for s, t, v in by_metric.get("rwnd", [])}
     for subject, t, v in by_metric.get("cwnd", []):
         fig, ax = plt.subplots(figsize=(9, 4.5))
         ax.step(t, v / 1000, where="post", label="cwnd", linewidth=0.9)
@@ -33,7 +34,13 @@ def plot_run(result, outdir):
             st, sv = ssthresh[subject]
             # Before the first loss ssthresh is "infinite": leave it off the scale.
             shown = sv <= 2 * max(v.max(), 1)
-            ax.step(st[shown], sv[shown] / 1000, where="post", linestyle="--", label="ssthresh", linewidth=0.9)
+            if shown.any():
+                ax.step(st[shown], sv[shown] / 1000, where="post", linestyle="--", label="ssthresh", linewidth=0.9)
+        if subject in rwnd:
+            rt, rv = rwnd[subject]
+            # A fixed buffer's window is usually far above cwnd: show it only when it binds.
+            if rv.min() <= 2 * max(v.max(), 1):
+                ax.step(rt, rv / 1000, where="post", linestyle=":", label="advertised window", linewidth=0.9)
         ax.legend(loc="upper right", fontsize=8)
         finish(plt, fig, ax, "kB", f"congestion window, {subject}", os.path.join(outdir, f"cwnd_{_safe(subject)}.png"), written)
 

@@ -258,3 +258,23 @@ rwnd = "rbsmq"
     assert!(e.contains("t.toml:21") && e.contains("scope") && e.contains("unknown scope 'phone'"), "{e}");
 }
 
+
+#[test]
+fn the_advertised_window_is_traced_within_its_bounds() {
+    // With trace_cwnd the receiver records every change of the window it
+    // advertises (series "rwnd"): RBSMQ's steps, in whole segments, between
+    // min_window and max_window (the buffer is far larger).
+    let mut n = net(30.0, &[0.0], rbsmq());
+    if let AppSpec::Bulk { tcp, .. } = &mut n.spec.flows[0].app {
+        tcp.trace_cwnd = true;
+    }
+    let r = n.run();
+    let w = r.series.iter().find(|x| x.metric == "rwnd" && x.subject == "flow0").expect("rwnd series");
+    let p = RbsmqParams::default();
+    let (lo, hi) = ((p.min_window * MSS) as f64, (p.max_window * MSS) as f64);
+    for v in &w.value {
+        assert!(*v >= lo && *v <= hi && v % MSS as f64 == 0.0, "window {v} outside [{lo}, {hi}] or not whole segments");
+    }
+    let distinct: std::collections::BTreeSet<u64> = w.value.iter().map(|v| *v as u64).collect();
+    assert!(distinct.len() >= 3, "the policy moved the window: {distinct:?}");
+}

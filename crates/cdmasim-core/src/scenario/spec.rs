@@ -327,7 +327,8 @@ pub struct TcpSpec {
     pub eifel_response: bool,
     /// The receiver's advertised-window policy.
     pub rwnd: RwndAlgo,
-    /// Record cwnd and ssthresh every time they change.
+    /// Record cwnd and ssthresh (and the advertised window, and a pacing
+    /// algorithm's rate) every time they change.
     pub trace_cwnd: bool,
 }
 

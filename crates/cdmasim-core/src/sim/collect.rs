@@ -65,6 +65,10 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
                         series.push(Series { metric: "cwnd".into(), subject: f.name.clone(), t_s: t_s.clone(), value: tr.iter().map(|x| x.1 as f64).collect() });
                         series.push(Series { metric: "ssthresh".into(), subject: f.name.clone(), t_s, value: tr.iter().map(|x| x.2.min(u32::MAX as u64) as f64).collect() });
                     }
+                    if !t.receiver.rwnd_trace.is_empty() {
+                        let tr = &t.receiver.rwnd_trace;
+                        series.push(Series { metric: "rwnd".into(), subject: f.name.clone(), t_s: ts(tr.iter().map(|x| x.0)), value: tr.iter().map(|x| x.1 as f64).collect() });
+                    }
                     if !t.sender.pacing_trace.is_empty() {
                         let tr = &t.sender.pacing_trace;
                         series.push(Series { metric: "pacing_rate_bps".into(), subject: f.name.clone(), t_s: ts(tr.iter().map(|x| x.0)), value: tr.iter().map(|x| x.1 as f64 * 8.0).collect() });

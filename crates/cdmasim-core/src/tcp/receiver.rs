@@ -47,6 +47,9 @@ pub struct TcpReceiver {
     pub delivered: u64,
     pub last_delivery: Time,
     pub first_delivery: Option<Time>,
+    /// (time, advertised window in bytes) at every change, when the spec
+    /// asks for traces (`trace_cwnd`): what an RwndPolicy such as RBSMQ did.
+    pub rwnd_trace: Vec<(Time, u64)>,
 }
 
 /// Window-scale shift announced in the SYN-ACK: the smallest that fits the buffer in 16 bits.
@@ -77,6 +80,7 @@ impl TcpReceiver {
             delivered: 0,
             last_delivery: 0,
             first_delivery: None,
+            rwnd_trace: Vec::new(),
         }
     }
 
@@ -210,6 +214,9 @@ impl TcpReceiver {
         let offered = self.policy.window(now, free);
         let wnd = offered.max(self.right_edge.saturating_sub(self.rcv_nxt));
         self.right_edge = self.rcv_nxt + wnd;
+        if self.spec.trace_cwnd && self.rwnd_trace.last().is_none_or(|&(_, w)| w != wnd) {
+            self.rwnd_trace.push((now, wnd));
+        }
         let mut sack = SackBlocks::default();
         if self.spec.sack {
             let max = if self.spec.timestamps { 3 } else { 4 };
