@@ -13,21 +13,6 @@ fn ts(v: impl Iterator<Item = Time>) -> Vec<f64> {
     v.map(secs).collect()
 }
 
-/// Summary of a set of durations in seconds: (min, avg, max).
-fn min_avg_max(v: impl Iterator<Item = Time>) -> (Option<f64>, Option<f64>, Option<f64>) {
-    let (mut n, mut sum, mut lo, mut hi) = (0u64, 0f64, Time::MAX, 0);
-    for x in v {
-        n += 1;
-        sum += x as f64;
-        lo = lo.min(x);
-        hi = hi.max(x);
-    }
-    if n == 0 {
-        return (None, None, None);
-    }
-    (Some(secs(lo)), Some(sum / n as f64 / 1e9), Some(secs(hi)))
-}
-
 fn set_owd(r: &mut FlowResult, d: &DelayStats) {
     r.owd_min_s = d.min_s();
     r.excess_owd_mean_s = d.excess_mean_s();
@@ -79,9 +64,10 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
                     r.kind = "cbr".into();
                     r.packets_sent = source.next_seq;
                     r.packets_received = sink.received;
-                    (r.rtt_min_s, r.rtt_avg_s, r.rtt_max_s) = min_avg_max(sink.delays.iter().map(|d| d.1));
                     let mut owd = DelayStats::default();
                     sink.delays.iter().for_each(|d| owd.add(d.1));
+                    // A CBR flow's "RTT" columns carry its one-way delay.
+                    (r.rtt_min_s, r.rtt_avg_s, r.rtt_max_s) = (owd.min_s(), owd.mean_s(), owd.max_s());
                     set_owd(&mut r, &owd);
                     series.push(Series {
                         metric: "owd".into(),

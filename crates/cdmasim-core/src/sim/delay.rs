@@ -1,9 +1,10 @@
-//! Running one-way-delay statistics of a flow's packets: minimum, mean and
-//! standard deviation in one pass (Welford). Seed 000 §7 reports the
+//! Running one-way-delay statistics of a flow's packets: minimum, maximum,
+//! mean and standard deviation in one pass (Welford). Seed 000 §7 reports the
 //! *excess* one-way delay, the delay minus the flow's smallest: its mean is
 //! mean − min and its standard deviation that of the delay itself, so no
 //! per-packet storage is needed.
 
+use crate::engine::time::secs;
 use crate::engine::Time;
 
 #[derive(Clone, Debug, Default)]
@@ -12,6 +13,7 @@ pub struct DelayStats {
     mean: f64,
     m2: f64,
     min: Option<Time>,
+    max: Time,
 }
 
 impl DelayStats {
@@ -22,11 +24,22 @@ impl DelayStats {
         self.mean += delta / self.n as f64;
         self.m2 += delta * (x - self.mean);
         self.min = Some(self.min.map_or(d, |m| m.min(d)));
+        self.max = self.max.max(d);
     }
 
     /// Smallest delay, seconds.
     pub fn min_s(&self) -> Option<f64> {
-        self.min.map(|m| m as f64 / 1e9)
+        self.min.map(secs)
+    }
+
+    /// Largest delay, seconds.
+    pub fn max_s(&self) -> Option<f64> {
+        self.min.map(|_| secs(self.max))
+    }
+
+    /// Mean delay, seconds.
+    pub fn mean_s(&self) -> Option<f64> {
+        self.min.map(|_| self.mean / 1e9)
     }
 
     /// Mean excess delay over the minimum, seconds.
@@ -55,6 +68,8 @@ mod tests {
         assert!((s.excess_mean_s().unwrap() - (mean - min) / 1e9).abs() < 1e-12);
         assert!((s.std_s().unwrap() - var.sqrt() / 1e9).abs() < 1e-12);
         assert_eq!(s.min_s(), Some(0.04));
+        assert_eq!(s.max_s(), Some(0.09));
+        assert!((s.mean_s().unwrap() - mean / 1e9).abs() < 1e-15);
         assert_eq!(DelayStats::default().excess_mean_s(), None);
     }
 }
