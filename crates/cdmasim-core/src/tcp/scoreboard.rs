@@ -53,8 +53,9 @@ impl Scoreboard {
     }
 
     /// Drop segments fully covered by the cumulative ACK, calling `delivered`
-    /// for each one not SACKed before (even if a timeout cleared that SACK). Returns (newest fully acked segment's
-    /// send time, whether any acked segment was ever retransmitted).
+    /// for each one not SACKed before (even if a timeout cleared that SACK).
+    /// Returns (newest fully acked segment's send time, whether any acked
+    /// segment was ever retransmitted).
     pub fn ack_through(&mut self, ack: u64, mut delivered: impl FnMut(&Seg)) -> Option<(Time, bool)> {
         let mut out: Option<(Time, bool)> = None;
         while let Some(f) = self.segs.front() {

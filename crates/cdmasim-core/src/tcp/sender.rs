@@ -738,6 +738,7 @@ impl TcpSender {
             pipe_prev: if self.in_recovery { self.w.ssthresh } else { self.snd_max - self.snd_una },
             recover: self.snd_max,
         };
+        // The first timeout of an episode: the segment was not yet retransmitted by the timer.
         let first = self.rtt.backoff() == 0;
         self.spurious = match self.spec.spurious_detection {
             SpuriousDetection::Off => None,
@@ -752,7 +753,7 @@ impl TcpSender {
         };
         self.frto_quota = 0;
         // RFC 5681 §3.1: hold ssthresh if this segment was already retransmitted by the timer.
-        if self.rtt.backoff() == 0 {
+        if first {
             self.w.ssthresh = self.cc.ssthresh(&self.w, flight, CongestionEvent::Timeout, now);
         }
         self.w.cwnd = self.w.mss;
