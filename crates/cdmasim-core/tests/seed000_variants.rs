@@ -35,7 +35,7 @@ fn drc_schedule(seed: u64) -> (Vec<(u64, u64)>, f64) {
     let slots = (DURATION_S * 600.0) as u64;
     let mut src = presets::source("mobile", seed).unwrap();
     let trace = channel::collect(src.as_mut(), slots);
-    let mean = trace.drc.iter().map(|&d| cdmasim_core::evdo::drc::RATE_BPS[d as usize] as f64).sum::<f64>() / slots as f64;
+    let mean = trace.drc.iter().map(|&d| cdmasim_core::channel::drc::RATE_BPS[d as usize] as f64).sum::<f64>() / slots as f64;
     (link_rate::rate_schedule(&trace.drc, s(DURATION_S)), mean)
 }
 

@@ -84,7 +84,7 @@ fn channel_stats_file(
 #[pyo3(signature = (drc, sinr=None, window_slots=0, max_order=4, max_lag=200))]
 fn channel_stats_bytes(py: Python<'_>, drc: &[u8], sinr: Option<&[u8]>, window_slots: u64, max_order: usize, max_lag: usize) -> PyResult<String> {
     check_cfg(max_order)?;
-    if let Some(bad) = drc.iter().position(|&d| d as usize >= cdmasim_core::evdo::drc::NUM_DRC) {
+    if let Some(bad) = drc.iter().position(|&d| d as usize >= cdmasim_core::channel::drc::NUM_DRC) {
         return Err(PyValueError::new_err(format!("drc[{bad}]: {} out of range 0-14", drc[bad])));
     }
     let sinr = match sinr {

@@ -2,7 +2,7 @@
 //! scheduler study. Conversion only; the study releases the GIL.
 
 use cdmasim_core::channel::{self, presets};
-use cdmasim_core::evdo::drc::DRC_TABLE;
+use cdmasim_core::channel::drc::DRC_TABLE;
 use cdmasim_core::evdo::scheduler::study::{self, HandoffPolicy};
 use cdmasim_core::evdo::scheduler::pf::PfConfig;
 use cdmasim_core::evdo::scheduler::SCHEDULERS;

@@ -5,7 +5,7 @@
 //! sequence" until the sector model schedules packets itself.
 
 use crate::engine::Time;
-use crate::evdo::drc::{RATE_BPS, SLOTS_PER_SEC};
+use crate::channel::drc::{RATE_BPS, SLOTS_PER_SEC};
 
 /// Start of slot `n` in ns (a slot is 1/600 s; exact, no drift).
 pub fn slot_start(n: u64) -> Time {

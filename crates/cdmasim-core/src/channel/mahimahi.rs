@@ -19,7 +19,7 @@
 
 use super::error::{ChannelError, Result};
 use super::DrcTrace;
-use crate::evdo::drc::{floor_index, Revision};
+use crate::channel::drc::{floor_index, Revision};
 
 pub const PACKET_BYTES: u64 = 1500;
 

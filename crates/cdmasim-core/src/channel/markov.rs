@@ -11,7 +11,7 @@
 use super::error::{ChannelError, Result};
 use super::ChannelSource;
 use crate::engine::Rng;
-use crate::evdo::drc::NUM_DRC;
+use crate::channel::drc::NUM_DRC;
 use std::collections::{BTreeMap, HashMap};
 
 /// Highest order accepted: the packed context must fit in a u64.

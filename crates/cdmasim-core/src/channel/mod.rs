@@ -1,7 +1,7 @@
 //! Channel sources for the 1xEV-DO forward link: where each slot's DRC comes from.
 //!
 //! Every source implements [`ChannelSource`]: it fills a buffer with the DRC
-//! index (0..=14, see `evdo::drc`) of the next slots, optionally with the SINR
+//! index (0..=14, see `channel::drc`) of the next slots, optionally with the SINR
 //! the terminal measured. Sources: recorded per-slot traces (text
 //! [`trace_text`], compact binary [`trace_binary`]), Mahimahi delivery traces
 //! mapped onto DRC rates ([`mahimahi`]), Markov chains of any order fitted from
@@ -11,6 +11,7 @@
 //! [`stats`] computes the statistics of seed 000 section 5.
 
 pub mod constant;
+pub mod drc;
 pub mod error;
 pub mod fading;
 pub mod link_rate;

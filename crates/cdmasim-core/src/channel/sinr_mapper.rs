@@ -16,7 +16,7 @@
 
 use super::ChannelSource;
 use crate::engine::Rng;
-use crate::evdo::drc::NUM_DRC;
+use crate::channel::drc::NUM_DRC;
 
 /// 1 %-FER SINR threshold (dB) per DRC index; index 0 (null) is always feasible.
 #[derive(Clone, Debug)]

@@ -15,7 +15,7 @@
 
 use super::error::{ChannelError, Result};
 use super::DrcTrace;
-use crate::evdo::drc::NUM_DRC;
+use crate::channel::drc::NUM_DRC;
 
 pub const MAGIC: &[u8; 8] = b"CDMADRC\x01";
 const HEADER: usize = 24;

@@ -9,7 +9,7 @@
 
 use super::error::{ChannelError, Result};
 use super::DrcTrace;
-use crate::evdo::drc::{index_of_rate, NUM_DRC};
+use crate::channel::drc::{index_of_rate, NUM_DRC};
 use std::io::Write;
 
 fn parse_drc(tok: &str) -> std::result::Result<u8, String> {

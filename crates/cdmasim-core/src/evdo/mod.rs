@@ -1,4 +1,4 @@
-//! 1xEV-DO forward link: the DRC table and the slot scheduler.
+//! 1xEV-DO forward link: the slot scheduler and the sector (the DRC table is
+//! the channel's, in `channel::drc`).
 
-pub mod drc;
 pub mod scheduler;

@@ -7,7 +7,7 @@
 use super::reader::{At, Res, Val};
 use crate::channel::{self, link_rate, presets, Format};
 use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
-use crate::evdo::drc::SLOTS_PER_SEC;
+use crate::channel::drc::SLOTS_PER_SEC;
 use std::path::Path;
 
 /// Default rate of the reverse direction of a DRC link: 153.6 kb/s, the

@@ -5,6 +5,7 @@
 //! sequence number k + 1.
 
 pub mod cc;
+pub mod config;
 pub mod rate;
 pub mod receiver;
 pub mod rtt;

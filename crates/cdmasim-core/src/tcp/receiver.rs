@@ -17,7 +17,7 @@ use super::rwnd::RwndPolicy;
 use super::sender::ts_clock;
 use crate::engine::Time;
 use crate::net::packet::{SackBlocks, SynOptions, TcpFlags, TcpHeader};
-use crate::scenario::{DelAck, TcpSpec};
+use super::config::{DelAck, TcpSpec};
 use std::collections::BTreeMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

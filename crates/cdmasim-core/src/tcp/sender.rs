@@ -22,7 +22,8 @@ use super::rtt::RttEstimator;
 use super::scoreboard::{Next, Scoreboard, Seg};
 use crate::engine::{Time, NS_PER_MS};
 use crate::net::packet::{SynOptions, TcpFlags, TcpHeader};
-use crate::scenario::{CcAlgo, SpuriousDetection, TcpSpec};
+use super::cc::CcAlgo;
+use super::config::{SpuriousDetection, TcpSpec};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {

@@ -12,7 +12,7 @@
 
 use super::entropy::entropy;
 use super::runs::Run;
-use crate::evdo::drc::NUM_DRC;
+use crate::channel::drc::NUM_DRC;
 
 /// Joint counts c[d][a][b] = #{i : X_i = a, X_{i+d} = b}, d = 1..=max_lag (index d-1).
 pub fn lagged_joint_counts(runs: &[Run], max_lag: usize) -> Vec<[[u64; NUM_DRC]; NUM_DRC]> {

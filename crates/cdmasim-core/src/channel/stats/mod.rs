@@ -20,7 +20,7 @@ pub mod entropy;
 pub mod lag;
 pub mod runs;
 
-use crate::evdo::drc::{NUM_DRC, RATE_BPS};
+use crate::channel::drc::{NUM_DRC, RATE_BPS};
 use serde::Serialize;
 
 #[derive(Clone, Debug)]

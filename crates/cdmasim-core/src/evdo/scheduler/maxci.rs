@@ -2,7 +2,7 @@
 //! sector throughput and ignores fairness; an upper bound for PF.
 
 use super::{Scheduler, SlotView};
-use crate::evdo::drc::RATE_BPS;
+use crate::channel::drc::RATE_BPS;
 
 pub struct MaxCi {
     _users: usize,

@@ -12,7 +12,7 @@
 //! folded back into the B's before it underflows.
 
 use super::{Scheduler, SlotView};
-use crate::evdo::drc::rate_table_f64;
+use crate::channel::drc::rate_table_f64;
 
 #[derive(Clone, Debug)]
 pub struct PfConfig {

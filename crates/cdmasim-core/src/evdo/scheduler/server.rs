@@ -10,7 +10,7 @@
 //! termination is not modelled.
 
 use super::{Scheduler, SlotView};
-use crate::evdo::drc::{DRC_TABLE, RATE_BPS};
+use crate::channel::drc::{DRC_TABLE, RATE_BPS};
 
 #[derive(Clone, Copy, Debug)]
 struct Tx {

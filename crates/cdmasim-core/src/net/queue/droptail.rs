@@ -3,7 +3,7 @@
 use super::{fits, Fifo, Queue};
 use crate::engine::Time;
 use crate::net::{DropReason, Packet};
-use crate::scenario::QueueLimit;
+use super::QueueLimit;
 
 pub struct DropTail {
     limit: QueueLimit,

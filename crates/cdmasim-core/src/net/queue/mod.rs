@@ -12,7 +12,22 @@ pub use red::Red;
 
 use super::{DropReason, Packet};
 use crate::engine::{RngStreams, Time};
-use crate::scenario::{QueueLimit, QueueSpec};
+pub use red::RedSpec;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum QueueLimit {
+    Packets(u64),
+    Bytes(u64),
+    Unlimited,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum QueueSpec {
+    DropTail { limit: QueueLimit },
+    Red(RedSpec),
+}
+
 
 pub trait Queue {
     fn kind(&self) -> &'static str;

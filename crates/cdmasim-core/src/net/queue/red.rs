@@ -21,7 +21,27 @@
 use super::{fits, Fifo, Queue};
 use crate::engine::{time::tx_time, Rng, Time};
 use crate::net::{DropReason, Packet};
-use crate::scenario::RedSpec;
+use super::QueueLimit;
+use serde::{Deserialize, Serialize};
+
+/// RED parameters (Floyd & Jacobson 1993). Thresholds and limit are in packets
+/// in packet mode and in bytes in byte mode.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RedSpec {
+    pub limit: QueueLimit,
+    pub min_th: f64,
+    pub max_th: f64,
+    pub max_p: f64,
+    /// EWMA weight w_q.
+    pub w_q: f64,
+    /// Gentle mode: drop probability rises from max_p to 1 between max_th and 2 max_th.
+    pub gentle: bool,
+    /// Byte mode: thresholds in bytes and drop probability scaled by packet size / mean_pkt_size.
+    pub byte_mode: bool,
+    /// Typical packet size (bytes), used for the idle-time correction and byte mode.
+    pub mean_pkt_size: u32,
+}
+
 
 pub struct Red {
     p: RedSpec,
@@ -145,7 +165,7 @@ impl Queue for Red {
 mod tests {
     use super::*;
     use crate::engine::NS_PER_MS;
-    use crate::scenario::QueueLimit;
+    use crate::net::queue::QueueLimit;
 
     fn spec(w_q: f64, gentle: bool) -> RedSpec {
         RedSpec {

@@ -41,8 +41,42 @@
 
 use super::{Ack, CaState, CongestionControl, CongestionEvent, RateSample, Window};
 use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
-use crate::scenario::BbrParams;
 use std::collections::VecDeque;
+use serde::{Deserialize, Serialize};
+
+/// BBR v1 (Cardwell et al., ACM Queue 2016; draft-cardwell-iccrg-bbr-congestion-control-00).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BbrParams {
+    /// Startup pacing and cwnd gain (2/ln 2).
+    pub high_gain: f64,
+    /// cwnd gain in ProbeBW (2).
+    pub cwnd_gain: f64,
+    /// Max filter window for the bottleneck bandwidth, in round trips (10).
+    pub bw_window_rounds: u32,
+    /// Min filter window for RTprop (10 s).
+    pub min_rtt_window: Time,
+    /// Time spent in ProbeRTT at 4 packets in flight (200 ms).
+    pub probe_rtt_duration: Time,
+    /// Startup ends when bandwidth grew less than this factor (1.25) ...
+    pub full_bw_growth: f64,
+    /// ... for this many round trips in a row (3).
+    pub full_bw_rounds: u32,
+}
+
+impl Default for BbrParams {
+    fn default() -> Self {
+        Self {
+            high_gain: 2.0 / std::f64::consts::LN_2,
+            cwnd_gain: 2.0,
+            bw_window_rounds: 10,
+            min_rtt_window: 10 * crate::engine::NS_PER_SEC,
+            probe_rtt_duration: 200 * crate::engine::NS_PER_MS,
+            full_bw_growth: 1.25,
+            full_bw_rounds: 3,
+        }
+    }
+}
+
 
 /// ProbeBW pacing gains, one phase per RTprop (paper, "ProbeBW"; draft §4.3.4.3).
 pub const GAIN_CYCLE: [f64; 8] = [1.25, 0.75, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0];

@@ -24,8 +24,30 @@ use super::hystart::{HyStart, Phase};
 use super::reno::slow_start;
 use super::{Ack, CaState, CongestionControl, CongestionEvent, Window};
 use crate::engine::{Time, NS_PER_SEC};
-use crate::scenario::CubicParams;
 use crate::tcp::rtt::RttEstimator;
+use serde::{Deserialize, Serialize};
+
+/// CUBIC (RFC 9438).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CubicParams {
+    /// C of W_cubic(t) = C (t − K)^3 + W_max, segments/s^3 (RFC 9438 §5: 0.4).
+    pub c: f64,
+    /// Multiplicative decrease factor beta_cubic (RFC 9438 §4.6: 0.7).
+    pub beta: f64,
+    /// Fast convergence (RFC 9438 §4.7).
+    pub fast_convergence: bool,
+    /// The Reno-friendly region (RFC 9438 §4.3).
+    pub reno_friendly: bool,
+    /// HyStart++ (RFC 9406) in slow start.
+    pub hystart: bool,
+}
+
+impl Default for CubicParams {
+    fn default() -> Self {
+        Self { c: 0.4, beta: 0.7, fast_convergence: true, reno_friendly: true, hystart: false }
+    }
+}
+
 
 /// A congestion-avoidance epoch (§4.2), in segments and seconds.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -13,6 +13,37 @@ pub mod vegas;
 pub mod westwood;
 
 use crate::engine::Time;
+use bbr::BbrParams;
+use cubic::CubicParams;
+use vegas::VegasParams;
+use westwood::WestwoodParams;
+use serde::{Deserialize, Serialize};
+
+/// The congestion-control algorithm and its parameters, each defaulting to
+/// the value of its paper or RFC (`[flow.tcp.<name>]` overrides them).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum CcAlgo {
+    Reno,
+    NewReno,
+    Vegas(VegasParams),
+    Westwood(WestwoodParams),
+    Cubic(CubicParams),
+    Bbr(BbrParams),
+}
+
+impl CcAlgo {
+    pub fn name(&self) -> &'static str {
+        match self {
+            CcAlgo::Reno => "reno",
+            CcAlgo::NewReno => "newreno",
+            CcAlgo::Vegas(_) => "vegas",
+            CcAlgo::Westwood(_) => "westwood",
+            CcAlgo::Cubic(_) => "cubic",
+            CcAlgo::Bbr(_) => "bbr",
+        }
+    }
+}
+
 
 /// The window variables an algorithm may change (bytes).
 #[derive(Clone, Copy, Debug)]
@@ -153,8 +184,7 @@ pub trait CongestionControl {
 }
 
 /// Build an algorithm by its scenario name.
-pub fn by_name(name: crate::scenario::CcAlgo) -> Box<dyn CongestionControl> {
-    use crate::scenario::CcAlgo;
+pub fn by_name(name: CcAlgo) -> Box<dyn CongestionControl> {
     match name {
         CcAlgo::Reno | CcAlgo::NewReno => Box::new(reno::Reno::default()),
         CcAlgo::Vegas(p) => Box::new(vegas::Vegas::new(p)),

@@ -45,7 +45,26 @@
 use super::reno::{self, Reno};
 use super::{Ack, AckEvent, CaState, CongestionControl, Window};
 use crate::engine::Time;
-use crate::scenario::VegasParams;
+use serde::{Deserialize, Serialize};
+
+/// TCP Vegas (Brakmo & Peterson, IEEE JSAC 1995 §3.2–3.3): thresholds on
+/// Diff = (Expected − Actual) · BaseRTT, in segments queued in the network.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct VegasParams {
+    /// Below alpha segments queued, grow cwnd by one segment per RTT (paper: 1).
+    pub alpha: f64,
+    /// Above beta, shrink by one segment per RTT (paper: 3).
+    pub beta: f64,
+    /// Leave slow start when Diff exceeds gamma (paper: 1).
+    pub gamma: f64,
+}
+
+impl Default for VegasParams {
+    fn default() -> Self {
+        Self { alpha: 1.0, beta: 3.0, gamma: 1.0 }
+    }
+}
+
 
 /// Fewer RTT samples than this in a round give no Vegas decision (Linux).
 const MIN_SAMPLES: u32 = 3;

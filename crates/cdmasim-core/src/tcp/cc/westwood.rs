@@ -28,7 +28,24 @@
 use super::reno::Reno;
 use super::{Ack, AckEvent, CongestionControl, CongestionEvent, Window};
 use crate::engine::Time;
-use crate::scenario::WestwoodParams;
+use serde::{Deserialize, Serialize};
+
+/// TCP Westwood+ (Grieco & Mascolo, CCR 2004): one bandwidth sample per RTT,
+/// low-pass filtered; after a loss ssthresh = BWE · RTTmin.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WestwoodParams {
+    /// Weight of the old estimate in the EWMA filter (7/8 as in Westwood+).
+    pub filter_gain: f64,
+    /// Shortest interval for one bandwidth sample (Linux: 50 ms).
+    pub min_sample_interval: Time,
+}
+
+impl Default for WestwoodParams {
+    fn default() -> Self {
+        Self { filter_gain: 0.875, min_sample_interval: 50 * crate::engine::NS_PER_MS }
+    }
+}
+
 
 pub struct Westwood {
     p: WestwoodParams,

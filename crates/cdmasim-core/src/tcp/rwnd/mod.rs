@@ -6,9 +6,20 @@ pub mod fixed;
 pub mod rbsmq;
 
 use crate::engine::Time;
-use crate::scenario::{RbsmqParams, RbsmqScope, RwndAlgo};
+use rbsmq::{RbsmqParams, RbsmqScope};
 use std::cell::RefCell;
 use std::rc::Rc;
+use serde::{Deserialize, Serialize};
+
+/// The receiver's advertised-window policy.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub enum RwndAlgo {
+    /// Advertise all free receive-buffer space.
+    Fixed,
+    /// Seed 003 §IV: receiver-based stable and minimum queueing.
+    Rbsmq(RbsmqParams),
+}
+
 
 pub trait RwndPolicy {
     fn name(&self) -> &'static str;

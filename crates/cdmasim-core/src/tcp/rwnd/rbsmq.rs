@@ -43,9 +43,66 @@
 
 use super::RwndPolicy;
 use crate::engine::Time;
-use crate::scenario::RbsmqParams;
 use std::cell::RefCell;
 use std::rc::Rc;
+use serde::{Deserialize, Serialize};
+
+/// RBSMQ (seed 003 §IV). Windows are in segments of the connection's MSS.
+/// The defaults are justified in docs/tcp.md (## RBSMQ).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RbsmqParams {
+    /// Runs of short inter-arrival times shorter than alpha grow the window by one.
+    pub alpha: u32,
+    /// Runs longer than beta shrink it by one; None: beta is the quotient
+    /// longtime_base / shorttime_base, as the paper defines it.
+    pub beta: Option<u32>,
+    /// Weight of the old base (7/8) and of the old variance (3/4).
+    pub base_gain: f64,
+    pub variance_gain: f64,
+    /// Starting values of the bases after a reset. Each base adapts freely
+    /// downwards but only slowly upwards (a sample beyond its boundary is not
+    /// taken), so these must lie above the values to be learnt.
+    pub initial_short_base: Time,
+    pub initial_long_base: Time,
+    /// Window at the start of a connection, and its bounds (segments). A
+    /// decrease phase lasts until the receiver sees the queue run dry, one
+    /// RTT after the sender went quiet, so it ends at min_window: the floor
+    /// should cover the path's bandwidth-delay product (5 × 1500 B on 1X).
+    pub initial_window: u32,
+    pub min_window: u32,
+    pub max_window: u32,
+    /// Whether the inter-arrival estimator belongs to each connection or is
+    /// shared by all RBSMQ connections arriving at the same node.
+    pub scope: RbsmqScope,
+}
+
+impl Default for RbsmqParams {
+    fn default() -> Self {
+        Self {
+            alpha: 3,
+            beta: None,
+            base_gain: 0.875,
+            variance_gain: 0.75,
+            initial_short_base: 200 * crate::engine::NS_PER_MS,
+            initial_long_base: crate::engine::NS_PER_SEC,
+            initial_window: 5,
+            min_window: 5,
+            max_window: 64,
+            scope: RbsmqScope::Host,
+        }
+    }
+}
+
+/// Who owns RBSMQ's inter-arrival estimator (bases, variances, run count).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RbsmqScope {
+    /// One estimator per receiving node: every data segment arriving there
+    /// (of any RBSMQ connection with the same parameters) is one arrival.
+    Host,
+    /// One estimator per connection: only its own segments count.
+    Connection,
+}
+
 
 /// One base with its variance; the boundary is `[0, base + variance)`. Nanoseconds.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -202,7 +259,6 @@ impl RwndPolicy for Rbsmq {
 mod tests {
     use super::*;
     use crate::engine::NS_PER_MS;
-    use crate::scenario::RbsmqScope;
 
     const MS: f64 = NS_PER_MS as f64;
 

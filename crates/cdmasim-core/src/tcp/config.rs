@@ -1,0 +1,84 @@
+//! TCP endpoint configuration: what a scenario's `[flow.tcp]` table sets,
+//! owned by the TCP model (scenario/ parses into it).
+
+use super::cc::CcAlgo;
+use super::rwnd::RwndAlgo;
+use crate::engine::Time;
+use serde::{Deserialize, Serialize};
+
+/// How the sender tells a spurious retransmission timeout from a real one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SpuriousDetection {
+    Off,
+    /// Eifel detection (RFC 3522): the timestamp echoed by the first ACK
+    /// after the retransmission predates it. Needs timestamps.
+    Eifel,
+    /// F-RTO (RFC 5682): new data after the retransmission; two new ACKs
+    /// in a row mean the original segments were only delayed.
+    Frto,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum DelAck {
+    /// ACK every segment at once.
+    EverySegment,
+    /// ACK every second full segment, or when the timer expires (RFC 5681 §4.2).
+    EverySecond { timeout: Time },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct TcpSpec {
+    pub cc: CcAlgo,
+    pub sack: bool,
+    pub timestamps: bool,
+    /// Maximum segment size: payload bytes per segment.
+    pub mss: u32,
+    /// Initial congestion window in segments (RFC 6928 allows 10; RFC 5681 says 2–4).
+    pub initial_window: u32,
+    /// Receiver buffer (bytes): the advertised window is what is free of it.
+    pub rcv_buffer: u64,
+    pub delayed_ack: DelAck,
+    pub min_rto: Time,
+    pub initial_rto: Time,
+    pub max_rto: Time,
+    /// Duplicate ACKs that trigger fast retransmit.
+    pub dupack_threshold: u32,
+    /// Limited Transmit (RFC 3042): a new segment on each of the first two
+    /// duplicate ACKs, so that small windows still reach fast retransmit.
+    pub limited_transmit: bool,
+    /// Spurious-timeout detection (RFC 3522 Eifel or RFC 5682 F-RTO).
+    pub spurious_detection: SpuriousDetection,
+    /// On a detected spurious timeout, respond as RFC 4015 (Eifel response):
+    /// restore the window, resume with new data, adapt the RTO. Without it
+    /// the detection only counts.
+    pub eifel_response: bool,
+    /// The receiver's advertised-window policy.
+    pub rwnd: RwndAlgo,
+    /// Record cwnd and ssthresh (and the advertised window, and a pacing
+    /// algorithm's rate) every time they change.
+    pub trace_cwnd: bool,
+}
+
+impl Default for TcpSpec {
+    fn default() -> Self {
+        Self {
+            cc: CcAlgo::NewReno,
+            sack: false,
+            timestamps: false,
+            mss: 1460,
+            initial_window: 2,
+            rcv_buffer: 1 << 20,
+            delayed_ack: DelAck::EverySegment,
+            min_rto: crate::engine::NS_PER_SEC,
+            initial_rto: crate::engine::NS_PER_SEC,
+            max_rto: 60 * crate::engine::NS_PER_SEC,
+            dupack_threshold: 3,
+            limited_transmit: true,
+            spurious_detection: SpuriousDetection::Off,
+            eifel_response: true,
+            rwnd: RwndAlgo::Fixed,
+            trace_cwnd: false,
+        }
+    }
+}
+
