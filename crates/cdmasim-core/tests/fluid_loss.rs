@@ -45,7 +45,7 @@ fn simulate(mu_lh: u64, w_pkts: u64, t: f64) -> u64 {
         ..Default::default()
     };
     net.bulk("ftp", sender, mobile, 0, None, tcp);
-    let mut w = build(&net.spec);
+    let mut w = build(&net.spec).unwrap();
     run_world(&mut w, None).unwrap();
     let FlowKind::Tcp(f) = &w.flows[0].kind else { unreachable!() };
     let t0: Time = s(T0);
@@ -54,7 +54,7 @@ fn simulate(mu_lh: u64, w_pkts: u64, t: f64) -> u64 {
         "no drop may happen before the switch (steady state at mu_ll)"
     );
     let reaction = f.sender.stats.congestion_events.iter().copied().find(|e| *e >= t0).unwrap_or(Time::MAX);
-    w.drop_log.iter().filter(|d| d.link == shared as u32 && d.pkt.created <= reaction).count() as u64
+    w.drop_log.iter().filter(|d| d.hop == shared as u32 && d.pkt.created <= reaction).count() as u64
 }
 
 #[test]

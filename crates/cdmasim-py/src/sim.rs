@@ -131,7 +131,7 @@ fn run_scenario(
             let e = pending.lock().unwrap_or_else(|p| p.into_inner()).take();
             return Err(e.unwrap_or_else(|| PyKeyboardInterrupt::new_err("run stopped by the progress callback")));
         }
-        Err(e @ RunError::Io { .. }) => return Err(PyOSError::new_err(e.to_string())),
+        Err(e @ (RunError::Io { .. } | RunError::Channel(_))) => return Err(PyOSError::new_err(e.to_string())),
     };
     convert(py, result)
 }

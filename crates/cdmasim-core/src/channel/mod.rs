@@ -19,12 +19,14 @@ pub mod mahimahi;
 pub mod markov;
 pub mod presets;
 pub mod sinr_mapper;
+pub mod source;
 pub mod stats;
 pub mod trace;
 pub mod trace_binary;
 pub mod trace_text;
 
 pub use error::{ChannelError, Result};
+pub use source::DrcSpec;
 pub use trace::{DrcTrace, TraceSource};
 
 /// A per-slot DRC process.
@@ -72,7 +74,7 @@ pub fn collect(src: &mut dyn ChannelSource, n: u64) -> DrcTrace {
 }
 
 /// Trace file formats.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Format {
     Text,
     Binary,

@@ -1,4 +1,8 @@
-//! 1xEV-DO forward link: the slot scheduler and the sector (the DRC table is
-//! the channel's, in `channel::drc`).
+//! 1xEV-DO forward link: the slot scheduler, and the radio access network
+//! (sectors, users, per-user queues, hand-offs) as a hop of the packet world.
+//! The DRC table is the channel's, in `channel::drc`.
 
+pub mod air;
+pub mod config;
+pub mod ran;
 pub mod scheduler;

@@ -14,11 +14,20 @@ pub enum DropReason {
     RandomLoss,
     /// A node had no route to the destination.
     NoRoute,
+    /// Queued for a user when it was handed off to a sector that does not
+    /// take over the old sector's queue.
+    Handoff,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 5] =
-        [DropReason::Overflow, DropReason::RedEarly, DropReason::RedForced, DropReason::RandomLoss, DropReason::NoRoute];
+    pub const ALL: [DropReason; 6] = [
+        DropReason::Overflow,
+        DropReason::RedEarly,
+        DropReason::RedForced,
+        DropReason::RandomLoss,
+        DropReason::NoRoute,
+        DropReason::Handoff,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {
@@ -27,6 +36,7 @@ impl DropReason {
             DropReason::RedForced => "red_forced",
             DropReason::RandomLoss => "random_loss",
             DropReason::NoRoute => "no_route",
+            DropReason::Handoff => "handoff",
         }
     }
 

@@ -8,10 +8,15 @@
 //! (At 9.6 kb/s a 500-byte packet takes 0.42 s, so in seed 002's rate-switch
 //! scenario this matters.)
 
+use super::hop::{Hop, HopEvent, Port};
 use super::queue::Queue;
 use super::{DropReason, Packet};
 use crate::engine::time::bits_in;
 use crate::engine::{Rng, Time, NS_PER_SEC};
+
+/// The rate steps still to come, (time, bit/s), in increasing time: a
+/// fixed list or a lazily drawn DRC sequence (`channel::link_rate`).
+pub type RateSteps = Box<dyn Iterator<Item = (Time, u64)> + Send>;
 
 /// The transmitter's current packet. The packet itself is already on the
 /// wire list (unless the loss module took it), with the arrival time its
@@ -24,26 +29,10 @@ struct Service {
     lost: bool,
 }
 
-/// What the world must do after a link operation (small and Copy: it is
-/// returned on every packet's path).
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Actions {
-    /// A packet started service now: it is the newest on the wire, or, if
-    /// `lost`, the one `take_lost` gives.
-    pub started: bool,
-    /// The packet that started was lost on the wire (random loss).
-    pub lost: bool,
-    /// Schedule an arrival at the far end at this time.
-    pub arrive_at: Option<Time>,
-    /// Schedule the end of the current service (time, generation): only
-    /// needed while packets wait, to start the next one.
-    pub tx_done: Option<(Time, u32)>,
-}
-
 #[derive(Clone, Debug, Default)]
 pub struct LinkStats {
     pub enqueued: u64,
-    pub drops: [u64; 5],
+    pub drops: [u64; DropReason::ALL.len()],
     pub pkts_sent: u64,
     pub bytes_sent: u64,
     pub max_pkts: u64,
@@ -64,18 +53,19 @@ pub struct Link {
     pub loss: f64,
     loss_rng: Rng,
     rate_bps: u64,
-    /// Rate steps still to come: (time, bit/s).
-    pub schedule: Vec<(Time, u64)>,
-    pub next_step: usize,
+    /// Rate steps still to come, and the next one.
+    steps: RateSteps,
+    next_step: Option<(Time, u64)>,
     service: Option<Service>,
-    /// Generation of the pending end-of-service event; stale ones are ignored.
-    tx_gen: u32,
-    tx_pending: bool,
+    /// End of the current service, when another packet waits behind it (the
+    /// transmitter then needs a wake-up to start that one).
+    tx_done_at: Option<Time>,
+    /// Report `Transmit` for every packet that starts (a capture listens).
+    pub tap: bool,
+    outbox: std::collections::VecDeque<HopEvent>,
     /// Packets in service or on the wire with their arrival times, in order
     /// (the delay is constant, so FIFO; Time::MAX while an outage pauses one).
     in_flight: std::collections::VecDeque<(Time, Packet)>,
-    /// The packet the loss module took at the last service start.
-    lost: Option<Packet>,
     pub stats: LinkStats,
     last_touch: Time,
 }
@@ -101,8 +91,17 @@ impl Link {
         queue: Box<dyn Queue>,
         loss: f64,
         loss_rng: Rng,
-        schedule: Vec<(Time, u64)>,
+        mut steps: RateSteps,
     ) -> Self {
+        // Steps at time 0 set the starting rate.
+        let mut rate_bps = rate_bps;
+        let mut next_step = steps.next();
+        while let Some((0, r)) = next_step {
+            rate_bps = r;
+            next_step = steps.next();
+        }
+        let mut queue = queue;
+        queue.set_rate(rate_bps);
         Link {
             name,
             from,
@@ -112,26 +111,16 @@ impl Link {
             loss,
             loss_rng,
             rate_bps,
-            schedule,
-            next_step: 0,
+            steps,
+            next_step,
             service: None,
-            tx_gen: 0,
-            tx_pending: false,
+            tx_done_at: None,
+            tap: false,
+            outbox: Default::default(),
             in_flight: Default::default(),
-            lost: None,
             stats: LinkStats::default(),
             last_touch: 0,
         }
-    }
-
-    /// Packets inside the link: queued, in service and on the wire.
-    pub fn packets_inside(&self) -> u64 {
-        self.queue.len_packets() as u64 + self.in_flight.len() as u64
-    }
-
-    /// The packet that started service last and is on the wire.
-    pub fn newest_on_wire(&self) -> Option<&Packet> {
-        self.in_flight.back().map(|e| &e.1)
     }
 
     /// Bring the time integrals up to `now` (call before any change of queue or rate).
@@ -143,115 +132,50 @@ impl Link {
         self.last_touch = now;
     }
 
-    /// Close the integrals at the end of the run.
-    pub fn finish_stats(&mut self, now: Time) {
-        self.touch(now);
-    }
-
-    /// Forget a service that has finished by `now` (its end needed no event
+    /// Forget a service that has finished by `now` (its end needed no wake-up
     /// because nothing was waiting behind it).
     fn retire(&mut self, now: Time) {
         if self.service.as_ref().is_some_and(|s| s.finish.is_some_and(|f| f <= now)) {
             self.service = None;
-            self.tx_pending = false;
+            self.tx_done_at = None;
         }
     }
 
-    fn next_gen(&mut self) -> u32 {
-        self.tx_gen = self.tx_gen.wrapping_add(1);
-        self.tx_gen
-    }
-
-    /// Ask for an end-of-service event if packets wait and none is pending.
-    fn want_tx_done(&mut self, a: &mut Actions) {
-        if self.tx_pending || self.queue.len_packets() == 0 {
-            return;
-        }
-        if let Some(f) = self.service.as_ref().and_then(|s| s.finish) {
-            self.tx_pending = true;
-            a.tx_done = Some((f, self.next_gen()));
-        }
+    /// Ask for a wake-up at the end of the current service if packets wait.
+    fn want_tx_done(&mut self) {
+        self.tx_done_at = match self.service.as_ref() {
+            Some(s) if self.queue.len_packets() > 0 => s.finish,
+            _ => None,
+        };
     }
 
     /// Start the next queued packet if the transmitter is free and the rate
     /// is not zero. Its arrival time is known at once, so the end of its
-    /// service needs an event only if another packet waits behind it.
-    fn start_next(&mut self, now: Time) -> Actions {
-        let mut a = Actions::default();
+    /// service needs a wake-up only if another packet waits behind it.
+    fn start_next(&mut self, now: Time) {
         if self.service.is_some() || self.rate_bps == 0 {
-            return a;
+            return;
         }
-        let Some(pkt) = self.queue.dequeue(now) else { return a };
+        let Some(pkt) = self.queue.dequeue(now) else { return };
         let bits = pkt.size as u64 * 8;
         let finish = now + tx_time_bits(bits, self.rate_bps);
         self.stats.pkts_sent += 1;
         self.stats.bytes_sent += pkt.size as u64;
         let lost = self.loss_rng.bernoulli(self.loss);
-        a.started = true;
+        if self.tap {
+            self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
+        }
         if lost {
             self.stats.drops[DropReason::RandomLoss.index()] += 1;
-            a.lost = true;
-            self.lost = Some(pkt);
+            self.outbox.push_back(HopEvent::Drop { port: 0, pkt, reason: DropReason::RandomLoss });
         } else {
             self.in_flight.push_back((finish + self.delay, pkt));
-            a.arrive_at = Some(finish + self.delay);
         }
         self.service = Some(Service { remaining_bits: bits, since: now, finish: Some(finish), lost });
-        self.tx_pending = false;
-        self.want_tx_done(&mut a);
-        a
+        self.want_tx_done();
     }
 
-    /// Offer a packet to the queue; on a drop it comes back with the reason.
-    pub fn offer(&mut self, now: Time, pkt: Packet) -> Result<Actions, (Packet, DropReason)> {
-        self.touch(now);
-        self.queue.enqueue(now, pkt).inspect_err(|(_, why)| self.stats.drops[why.index()] += 1)?;
-        self.stats.enqueued += 1;
-        self.retire(now);
-        let mut a = self.start_next(now);
-        if !a.started {
-            self.want_tx_done(&mut a);
-        }
-        // Maximum of the waiting queue, after an idle transmitter took the packet.
-        self.stats.max_pkts = self.stats.max_pkts.max(self.queue.len_packets() as u64);
-        self.stats.max_bytes = self.stats.max_bytes.max(self.queue.len_bytes());
-        Ok(a)
-    }
-
-    /// The end-of-service event `gen` fired: start the next packet.
-    pub fn on_tx_done(&mut self, now: Time, gen: u32) -> Actions {
-        if gen != self.tx_gen || !self.tx_pending {
-            return Actions::default();
-        }
-        self.touch(now);
-        self.service = None;
-        self.tx_pending = false;
-        self.start_next(now)
-    }
-
-    /// The packet the loss module took (after an `Actions` with `lost`).
-    pub fn take_lost(&mut self) -> Option<Packet> {
-        self.lost.take()
-    }
-
-    /// The arrival due now, if this is its time (events for arrival times
-    /// that a rate change moved find another packet, or none, and do nothing).
-    pub fn pop_arrival(&mut self, now: Time) -> Option<Packet> {
-        if self.in_flight.front()?.0 == now {
-            self.in_flight.pop_front().map(|e| e.1)
-        } else {
-            None
-        }
-    }
-
-    /// The next rate step is due: apply it.
-    pub fn apply_next_step(&mut self, now: Time) -> Actions {
-        let (_, rate) = self.schedule[self.next_step];
-        self.next_step += 1;
-        self.set_rate(now, rate)
-    }
-
-    fn set_rate(&mut self, now: Time, rate: u64) -> Actions {
+    fn set_rate(&mut self, now: Time, rate: u64) {
         self.touch(now);
         self.retire(now);
         let old = self.rate_bps;
@@ -264,20 +188,71 @@ impl Link {
         s.since = now;
         s.finish = (rate > 0).then(|| now + tx_time_bits(s.remaining_bits, rate));
         let (finish, lost) = (s.finish, s.lost);
-        let mut a = Actions::default();
         if !lost {
             let back = self.in_flight.back_mut().expect("the packet in service is on the wire list");
             back.0 = finish.map_or(Time::MAX, |f| f + self.delay);
-            a.arrive_at = finish.map(|f| f + self.delay);
         }
-        // Any pending end-of-service event is for the old finish time.
-        self.next_gen();
-        self.tx_pending = false;
-        self.want_tx_done(&mut a);
-        a
+        self.want_tx_done();
     }
 
+    /// The next rate step, if any: (time, bit/s).
     pub fn next_step_time(&self) -> Option<Time> {
-        self.schedule.get(self.next_step).map(|s| s.0)
+        self.next_step.map(|s| s.0)
+    }
+}
+
+impl Hop for Link {
+    fn offer(&mut self, now: Time, _port: Port, pkt: Packet) {
+        self.touch(now);
+        if let Err((pkt, reason)) = self.queue.enqueue(now, pkt) {
+            self.stats.drops[reason.index()] += 1;
+            self.outbox.push_back(HopEvent::Drop { port: 0, pkt, reason });
+            return;
+        }
+        self.stats.enqueued += 1;
+        self.retire(now);
+        self.start_next(now);
+        self.want_tx_done();
+        // Maximum of the waiting queue, after an idle transmitter took the packet.
+        self.stats.max_pkts = self.stats.max_pkts.max(self.queue.len_packets() as u64);
+        self.stats.max_bytes = self.stats.max_bytes.max(self.queue.len_bytes());
+    }
+
+    #[inline]
+    fn poll(&mut self) -> Option<HopEvent> {
+        self.outbox.pop_front()
+    }
+
+    fn deadline(&self) -> Option<Time> {
+        // An arrival of Time::MAX is a packet paused by an outage.
+        let arrive = self.in_flight.front().map(|e| e.0).filter(|&t| t != Time::MAX);
+        [arrive, self.tx_done_at, self.next_step_time()].into_iter().flatten().min()
+    }
+
+    fn on_timer(&mut self, now: Time) {
+        // Rate steps first: a packet whose service ends at the very time of a
+        // step is finished either way, and the next one starts at the new rate.
+        while let Some((t, rate)) = self.next_step.filter(|s| s.0 <= now) {
+            self.next_step = self.steps.next();
+            self.set_rate(t, rate);
+        }
+        if self.tx_done_at.is_some_and(|t| t <= now) {
+            self.touch(now);
+            self.service = None;
+            self.tx_done_at = None;
+            self.start_next(now);
+        }
+        while self.in_flight.front().is_some_and(|e| e.0 <= now) {
+            let (_, pkt) = self.in_flight.pop_front().expect("front checked");
+            self.outbox.push_back(HopEvent::Deliver { port: 0, pkt });
+        }
+    }
+
+    fn packets_inside(&self) -> u64 {
+        self.queue.len_packets() as u64 + self.in_flight.len() as u64
+    }
+
+    fn finish(&mut self, now: Time) {
+        self.touch(now);
     }
 }

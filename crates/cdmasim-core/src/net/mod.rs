@@ -2,12 +2,14 @@
 //! rate schedule and random loss, and static routing.
 
 pub mod drop;
+pub mod hop;
 pub mod link;
 pub mod packet;
 pub mod queue;
 pub mod routing;
 
 pub use drop::DropReason;
+pub use hop::{Hop, HopEvent, Port};
 pub use link::Link;
 pub use packet::{Body, Packet, SackBlocks, TcpFlags, TcpHeader};
 pub use queue::Queue;

@@ -1,50 +1,141 @@
-//! Static routes: a next-hop link for every (node, destination) pair.
-//! Pairs without an explicit route get a fewest-hops route, found by a
-//! breadth-first search backwards from the destination; ties go to the link
-//! listed first, so routes do not depend on hash order.
+//! The one router: static routes to a hop and a port for every (node,
+//! destination) pair, used both to validate a scenario and to run it.
+//!
+//! The graph's edges are the hops' exits: a link is one edge (its port 0), a
+//! radio access network one edge per user (port = user). Pairs without an
+//! explicit route get a fewest-hops route, found by a breadth-first search
+//! backwards from the destination; ties go to the edge listed first, so
+//! routes never depend on hash order. Validation walks the very table the
+//! world forwards with, so a scenario is accepted only if every flow's
+//! packets get through as routed (no loop, no dead end).
 
-use crate::scenario::ScenarioSpec;
 use std::collections::VecDeque;
 
 pub const NO_ROUTE: u32 = u32::MAX;
 
-/// `table[node][dest]` = index of the outgoing link, or NO_ROUTE.
-pub fn build_routes(spec: &ScenarioSpec) -> Vec<Vec<u32>> {
-    let n = spec.nodes.len();
-    let mut table = vec![vec![NO_ROUTE; n]; n];
-    for dest in 0..n {
-        let mut dist = vec![usize::MAX; n];
-        dist[dest] = 0;
-        let mut frontier = VecDeque::from([dest]);
-        while let Some(v) = frontier.pop_front() {
-            // Every link u -> v gives u a route to dest through it.
-            for (li, l) in spec.links.iter().enumerate() {
-                if l.to == v && dist[l.from] == usize::MAX {
-                    dist[l.from] = dist[v] + 1;
-                    table[l.from][dest] = li as u32;
-                    frontier.push_back(l.from);
+/// One way out of a node: through `port` of `hop`, arriving at `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Edge {
+    pub from: u32,
+    pub to: u32,
+    pub hop: u32,
+    pub port: u32,
+}
+
+/// An explicit route: at `node`, packets for `dest` take edge `edge`.
+#[derive(Clone, Copy, Debug)]
+pub struct Explicit {
+    pub node: u32,
+    pub dest: u32,
+    pub edge: usize,
+}
+
+/// Why a path does not get through.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PathError {
+    /// The walk came back to this node.
+    Loop { at: u32 },
+    /// No edge leads from this node towards the destination (`first`: it is
+    /// the source itself).
+    DeadEnd { at: u32, first: bool },
+}
+
+pub struct Routes {
+    nodes: usize,
+    /// `next[node * nodes + dest]`: index into `edges`, or NO_ROUTE.
+    next: Vec<u32>,
+    edges: Vec<Edge>,
+}
+
+impl Routes {
+    pub fn build(nodes: usize, edges: Vec<Edge>, explicit: &[Explicit]) -> Routes {
+        let mut next = vec![NO_ROUTE; nodes * nodes];
+        let mut into: Vec<Vec<usize>> = vec![Vec::new(); nodes];
+        for (i, e) in edges.iter().enumerate() {
+            into[e.to as usize].push(i);
+        }
+        let mut seen = vec![false; nodes];
+        let mut frontier = VecDeque::new();
+        for dest in 0..nodes {
+            seen.iter_mut().for_each(|s| *s = false);
+            seen[dest] = true;
+            frontier.push_back(dest);
+            while let Some(v) = frontier.pop_front() {
+                // Every edge u -> v gives u a route to dest through it.
+                for &ei in &into[v] {
+                    let u = edges[ei].from as usize;
+                    if !seen[u] {
+                        seen[u] = true;
+                        next[u * nodes + dest] = ei as u32;
+                        frontier.push_back(u);
+                    }
                 }
             }
         }
+        for r in explicit {
+            next[r.node as usize * nodes + r.dest as usize] = r.edge as u32;
+        }
+        Routes { nodes, next, edges }
     }
-    for r in &spec.routes {
-        table[r.node][r.dest] = r.link as u32;
+
+    /// The edge packets at `node` for `dest` take.
+    #[inline]
+    pub fn next(&self, node: u32, dest: u32) -> Option<&Edge> {
+        let e = self.next[node as usize * self.nodes + dest as usize];
+        (e != NO_ROUTE).then(|| &self.edges[e as usize])
     }
-    table
+
+    /// Follow the table from `from` to `to`.
+    pub fn path(&self, from: u32, to: u32) -> Result<Vec<Edge>, PathError> {
+        let mut visited = vec![false; self.nodes];
+        let mut path = Vec::new();
+        let mut at = from;
+        while at != to {
+            if visited[at as usize] {
+                return Err(PathError::Loop { at });
+            }
+            visited[at as usize] = true;
+            let e = *self.next(at, to).ok_or(PathError::DeadEnd { at, first: at == from })?;
+            path.push(e);
+            at = e.to;
+        }
+        Ok(path)
+    }
 }
 
-/// Whether packets from `from` reach `to` following the table (no loop, no gap).
-pub fn reachable(spec: &ScenarioSpec, table: &[Vec<u32>], from: usize, to: usize) -> bool {
-    let mut at = from;
-    for _ in 0..=spec.nodes.len() {
-        if at == to {
-            return true;
-        }
-        let l = table[at][to];
-        if l == NO_ROUTE {
-            return false;
-        }
-        at = spec.links[l as usize].to;
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn edges(pairs: &[(u32, u32)]) -> Vec<Edge> {
+        pairs.iter().enumerate().map(|(i, &(from, to))| Edge { from, to, hop: i as u32, port: 0 }).collect()
     }
-    false
+
+    #[test]
+    fn fewest_hops_with_ties_to_the_edge_listed_first() {
+        // 0 -> 1 -> 3 and 0 -> 2 -> 3: both two hops; 1 -> 3 is listed before 2 -> 3.
+        let r = Routes::build(4, edges(&[(0, 2), (0, 1), (1, 3), (2, 3)]), &[]);
+        let p = r.path(0, 3).unwrap();
+        assert_eq!(p.iter().map(|e| e.to).collect::<Vec<_>>(), vec![1, 3]);
+    }
+
+    #[test]
+    fn an_explicit_route_that_loops_is_found() {
+        // A=0 B=1 C=2 D=3: A->B, A->C, C->D, B->D, C->A, D->A, and C->D via C->A.
+        // The BFS sends A's packets for D through C (C->D is listed before
+        // B->D), C sends them back to A: the walk must see the loop.
+        let e = edges(&[(0, 1), (0, 2), (2, 3), (1, 3), (2, 0), (3, 0)]);
+        let r = Routes::build(4, e, &[Explicit { node: 2, dest: 3, edge: 4 }]);
+        assert_eq!(r.path(2, 3), Err(PathError::Loop { at: 2 }));
+        assert_eq!(r.path(0, 3), Err(PathError::Loop { at: 0 }));
+        assert!(r.path(1, 3).is_ok());
+    }
+
+    #[test]
+    fn dead_ends_say_where() {
+        let r = Routes::build(3, edges(&[(0, 1)]), &[]);
+        assert_eq!(r.path(0, 2), Err(PathError::DeadEnd { at: 0, first: true }));
+        let r = Routes::build(3, edges(&[(0, 1)]), &[Explicit { node: 0, dest: 2, edge: 0 }]);
+        assert_eq!(r.path(0, 2), Err(PathError::DeadEnd { at: 1, first: false }));
+    }
 }

@@ -5,9 +5,8 @@
 //! (`schedule`, called from `resolve`).
 
 use super::reader::{At, Res, Val};
-use crate::channel::{self, link_rate, presets, Format};
-use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
-use crate::channel::drc::SLOTS_PER_SEC;
+use crate::channel::{self, presets, DrcSpec, Format};
+use crate::engine::NS_PER_MS;
 use std::path::Path;
 
 /// Default rate of the reverse direction of a DRC link: 153.6 kb/s, the
@@ -28,6 +27,8 @@ pub(crate) enum DrcFrom {
     Preset { name: String, seed: Option<u64> },
     /// A trace file, as written (relative paths are taken from the scenario's folder).
     Trace { path: String, format: Option<Format>, window_ms: Option<u32> },
+    /// One DRC index throughout.
+    Constant { drc: u8 },
 }
 
 /// A `drc` key as read, with where to blame what goes wrong later.
@@ -41,7 +42,20 @@ pub(crate) struct RawDrc {
 }
 
 pub(crate) fn parse_drc(v: &Val) -> Res<RawDrc> {
-    let t = v.table(&["preset", "seed", "trace", "format", "window"])?;
+    let t = v.table(&["preset", "seed", "trace", "format", "window", "constant"])?;
+    if let Some(c) = t.get("constant") {
+        for key in ["preset", "trace", "seed", "format", "window"] {
+            if let Some(k) = t.get(key) {
+                return Err(k.err(format!("{key} cannot be combined with constant")));
+            }
+        }
+        let rate = c.rate()?;
+        let drc = channel::drc::index_of_rate(rate).filter(|&d| d != 0).ok_or_else(|| {
+            let known: Vec<String> = channel::drc::RATE_BPS[1..].iter().map(|r| format!("{}kbps", *r as f64 / 1000.0)).collect();
+            c.err(format!("{rate} bit/s is not a DRC rate (known: {})", known.join(", ")))
+        })?;
+        return Ok(RawDrc { from: DrcFrom::Constant { drc }, at: c.at(), window_at: None });
+    }
     match (t.get("preset"), t.get("trace")) {
         (Some(p), None) => {
             for key in ["format", "window"] {
@@ -85,47 +99,44 @@ pub(crate) fn parse_drc(v: &Val) -> Res<RawDrc> {
             Ok(RawDrc { from, at: tr.at(), window_at: t.get("window").map(|w| w.at()) })
         }
         (Some(p), Some(_)) => Err(p.err("give either preset or trace, not both")),
-        (None, None) => Err(v.err("a drc table needs preset = \"stationary\" | \"mobile\" or trace = \"FILE\"")),
+        (None, None) => Err(v.err("a drc table needs preset = \"stationary\" | \"mobile\", trace = \"FILE\" or constant = RATE")),
     }
 }
 
-/// Slots whose start lies before `until` (slot n starts at n/600 s).
-fn slots_before(until: Time) -> u64 {
-    (until as u128 * SLOTS_PER_SEC as u128).div_ceil(NS_PER_SEC as u128) as u64
-}
-
-/// The forward link's rate schedule for `until` ns: the preset drawn with its
-/// seed (default `scenario_seed`) or the trace read (looping if short).
-/// `scenario_file` is the scenario's path as given, whose folder relative
-/// trace paths start from. On error: where to blame it, and the message.
-pub(crate) fn schedule(d: &RawDrc, scenario_file: &str, scenario_seed: u64, until: Time) -> Result<Vec<(Time, u64)>, (At, String)> {
-    let drc = match &d.from {
+/// The channel the world will draw: the preset with its seed (default
+/// `default_seed`), or the trace file, read once here so that a bad file is
+/// reported with the line of its key. `scenario_file` is the scenario's path
+/// as given, whose folder relative trace paths start from. On error: where
+/// to blame it, and the message.
+pub(crate) fn resolve(d: &RawDrc, scenario_file: &str, default_seed: u64) -> Result<DrcSpec, (At, String)> {
+    match &d.from {
         DrcFrom::Preset { name, seed } => {
-            let mut src = presets::source(name, seed.unwrap_or(scenario_seed))
-                .ok_or_else(|| (d.at.clone(), format!("unknown DRC preset '{name}'")))?;
-            channel::collect(src.as_mut(), slots_before(until)).drc
+            if !presets::PRESETS.contains(&name.as_str()) {
+                return Err((d.at.clone(), format!("unknown DRC preset '{name}'")));
+            }
+            Ok(DrcSpec::Preset { name: name.clone(), seed: seed.unwrap_or(default_seed) })
         }
+        DrcFrom::Constant { drc } => Ok(DrcSpec::Constant { drc: *drc }),
         DrcFrom::Trace { path, format, window_ms } => {
             let dir = Path::new(scenario_file).parent().unwrap_or(Path::new(""));
             let full = dir.join(path);
-            let full = full.to_string_lossy();
+            let full = full.to_string_lossy().into_owned();
             let fmt = format.unwrap_or_else(|| Format::detect(&full));
             if let (Some(at), true) = (&d.window_at, fmt != Format::Mahimahi) {
                 return Err((at.clone(), format!("window is for Mahimahi traces; '{path}' is read as {fmt:?} (set format = \"mahimahi\")")));
             }
-            let t = channel::read_trace(&full, Some(fmt), window_ms.unwrap_or(MAHIMAHI_WINDOW_MS))
+            let window = window_ms.unwrap_or(MAHIMAHI_WINDOW_MS);
+            let t = channel::read_trace(&full, Some(fmt), window)
                 .map_err(|e| (d.at.clone(), format!("cannot use DRC trace: {}", without_os_error(&e.to_string()))))?;
             if t.is_empty() {
                 return Err((d.at.clone(), format!("DRC trace '{full}' holds no slots")));
             }
-            t.drc
+            if t.drc.iter().all(|&x| x == 0) {
+                return Err((d.at.clone(), "the DRC sequence is null (DRC 0) throughout: the channel would never carry data".into()));
+            }
+            Ok(DrcSpec::Trace { path: full, format: fmt, mahimahi_window_ms: window, start_slot: 0 })
         }
-    };
-    let steps = link_rate::rate_schedule(&drc, until);
-    if steps.iter().all(|&(_, r)| r == 0) {
-        return Err((d.at.clone(), "the DRC sequence is null (DRC 0) throughout the run: the link would never send".into()));
     }
-    Ok(steps)
 }
 
 /// An I/O message without Rust's " (os error N)" suffix, as scenario files'

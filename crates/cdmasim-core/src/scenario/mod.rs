@@ -17,6 +17,7 @@ mod queue;
 mod raw;
 mod reader;
 mod resolve;
+mod sector;
 mod tcp;
 pub mod units;
 

@@ -4,6 +4,7 @@
 use super::error::ScenarioError;
 use super::flow::parse_flow;
 use super::link::parse_link;
+use super::sector::{parse_sector, parse_user};
 use super::presets;
 use super::raw::{Named, RawRoute, RawScenario};
 use super::reader::{Res, Source, Table, Val};
@@ -12,7 +13,7 @@ use super::spec::ScenarioSpec;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-const TOP_KEYS: &[&str] = &["simulation", "preset", "dumbbell", "node", "link", "route", "flow"];
+const TOP_KEYS: &[&str] = &["simulation", "preset", "dumbbell", "node", "link", "route", "flow", "sector", "user"];
 
 /// Seed used when the file gives none.
 pub const DEFAULT_SEED: u64 = 1;
@@ -64,6 +65,12 @@ pub fn parse_str_seeded(text: &str, path: &str, seed: Option<u64>) -> Result<Sce
     }
     for v in each(&root, "flow")? {
         raw.flows.push(parse_flow(&v)?);
+    }
+    for v in each(&root, "sector")? {
+        raw.sectors.push(parse_sector(&v)?);
+    }
+    for v in each(&root, "user")? {
+        raw.users.push(parse_user(&v)?);
     }
     resolve(raw, path)
 }

@@ -71,4 +71,6 @@ pub(crate) struct RawScenario {
     pub links: Vec<RawLink>,
     pub routes: Vec<RawRoute>,
     pub flows: Vec<RawFlow>,
+    pub sectors: Vec<super::sector::RawSector>,
+    pub users: Vec<super::sector::RawUser>,
 }

@@ -3,28 +3,30 @@
 //! every flow (and its ACK path for TCP).
 
 use super::drc;
+use super::sector;
 use super::error::ScenarioError;
 use super::raw::{Named, RawScenario};
 use super::reader::At;
 use super::spec::*;
-use std::collections::{HashMap, VecDeque};
+use crate::net::routing::PathError;
+use std::collections::HashMap;
 
-fn err(file: &str, at: &At, message: impl Into<String>) -> ScenarioError {
+pub(crate) fn err(file: &str, at: &At, message: impl Into<String>) -> ScenarioError {
     ScenarioError { file: file.to_string(), line: at.line, field: at.field.clone(), message: message.into() }
 }
 
 /// Unique names → index, remembering where each was first defined.
-struct Names<'r> {
+pub(crate) struct Names<'r> {
     what: &'static str,
     index: HashMap<&'r str, (usize, usize)>,
 }
 
 impl<'r> Names<'r> {
-    fn new(what: &'static str) -> Self {
+    pub(crate) fn new(what: &'static str) -> Self {
         Names { what, index: HashMap::new() }
     }
 
-    fn add(&mut self, file: &str, n: &'r Named, idx: usize) -> Result<(), ScenarioError> {
+    pub(crate) fn add(&mut self, file: &str, n: &'r Named, idx: usize) -> Result<(), ScenarioError> {
         if let Some(&(_, line)) = self.index.get(n.name.as_str()) {
             return Err(err(file, &n.at, format!("duplicate {} name '{}' (first defined on line {line})", self.what, n.name)));
         }
@@ -32,11 +34,11 @@ impl<'r> Names<'r> {
         Ok(())
     }
 
-    fn find(&self, name: &str) -> Option<usize> {
+    pub(crate) fn find(&self, name: &str) -> Option<usize> {
         self.index.get(name).map(|&(i, _)| i)
     }
 
-    fn get(&self, file: &str, n: &Named) -> Result<usize, ScenarioError> {
+    pub(crate) fn get(&self, file: &str, n: &Named) -> Result<usize, ScenarioError> {
         self.find(&n.name).ok_or_else(|| err(file, &n.at, format!("no {} named '{}'", self.what, n.name)))
     }
 }
@@ -60,22 +62,20 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
             links.push(spec);
             Ok(())
         };
-        // A DRC link's schedule covers the whole run, so it is made here.
-        let (rate_bps, rate_schedule) = match &l.drc {
-            Some(d) => {
-                let steps = drc::schedule(d, file, raw.seed, raw.duration).map_err(|(at, m)| err(file, &at, m.replace('\n', "; ")))?;
-                (steps[0].1, steps)
-            }
-            None => (l.rate_bps, l.rate_schedule.clone()),
+        // A DRC link's channel is described here and drawn as the run goes.
+        let drc = match &l.drc {
+            Some(d) => Some(drc::resolve(d, file, raw.seed).map_err(|(at, m)| err(file, &at, m.replace('\n', "; ")))?),
+            None => None,
         };
         let fwd = LinkSpec {
             name: l.name.name.clone(),
             from,
             to,
-            rate_bps,
+            rate_bps: l.rate_bps,
             delay: l.delay,
             queue: l.queue.clone(),
-            rate_schedule,
+            rate_schedule: l.rate_schedule.clone(),
+            drc,
             loss: l.loss,
         };
         add(l.name.name.clone(), fwd)?;
@@ -89,6 +89,7 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
                 delay: l.delay,
                 queue: l.reverse_queue.clone(),
                 rate_schedule: Vec::new(),
+                drc: None,
                 loss: l.reverse_loss,
             };
             add(rev_name, rev)?;
@@ -123,8 +124,25 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
         routes.push(RouteSpec { node, dest, link });
     }
 
-    let node_names: Vec<&str> = raw.nodes.iter().map(|n| n.name.as_str()).collect();
-    let router = Router::new(&node_names, &links, &routes);
+    let mut node_specs: Vec<NodeSpec> = raw.nodes.iter().map(|n| NodeSpec { name: n.name.clone() }).collect();
+    let rans = sector::resolve(&raw, file, &nodes, &mut node_specs, &mut links, &mut link_names)?;
+    let mut spec = ScenarioSpec {
+        duration: raw.duration,
+        seed: raw.seed,
+        sample_interval: raw.sample_interval,
+        nodes: node_specs,
+        links,
+        routes,
+        flows: Vec::new(),
+        rans,
+    };
+    let router = spec.routes();
+    let names: Vec<&str> = spec.nodes.iter().map(|n| n.name.as_str()).collect();
+    let why = |e: PathError| match e {
+        PathError::Loop { at } => format!("routing loop through '{}'", names[at as usize]),
+        PathError::DeadEnd { at, first: true } => format!("no links lead from '{}' towards it", names[at as usize]),
+        PathError::DeadEnd { at, .. } => format!("the route reaches '{}', from which no links lead towards it", names[at as usize]),
+    };
     let mut flow_names = Names::new("flow");
     let mut flows = Vec::new();
     for (i, f) in raw.flows.iter().enumerate() {
@@ -138,88 +156,13 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
             return Err(err(file, &f.start_at, format!("flow '{}' starts at or after the end of the simulation", f.name.name)));
         }
         let (a, b) = (&f.from.name, &f.to.name);
-        router.path(from, to).map_err(|m| err(file, &f.to.at, format!("no path from '{a}' to '{b}': {m}")))?;
+        router.path(from as u32, to as u32).map_err(|m| err(file, &f.to.at, format!("no path from '{a}' to '{b}': {}", why(m))))?;
         if matches!(f.app, AppSpec::Bulk { .. }) {
-            router.path(to, from).map_err(|m| err(file, &f.to.at, format!("no return path for ACKs from '{b}' to '{a}': {m}")))?;
+            router.path(to as u32, from as u32).map_err(|m| err(file, &f.to.at, format!("no return path for ACKs from '{b}' to '{a}': {}", why(m))))?;
         }
         flows.push(FlowSpec { name: f.name.name.clone(), from, to, start: f.start, stop: f.stop, app: f.app.clone() });
     }
 
-    Ok(ScenarioSpec {
-        duration: raw.duration,
-        seed: raw.seed,
-        sample_interval: raw.sample_interval,
-        nodes: raw.nodes.iter().map(|n| NodeSpec { name: n.name.clone() }).collect(),
-        links,
-        routes,
-        flows,
-    })
-}
-
-/// Forwarding as the world does it: an explicit route for (node, dest) if
-/// there is one, otherwise a fewest-hops next link.
-struct Router<'s> {
-    names: &'s [&'s str],
-    links: &'s [LinkSpec],
-    /// Neighbours reached by the links leaving each node / nodes whose links
-    /// enter it (plain indices, so that a BFS does not touch the LinkSpecs).
-    out: Vec<Vec<usize>>,
-    into: Vec<Vec<usize>>,
-    explicit: HashMap<(usize, usize), usize>,
-}
-
-impl<'s> Router<'s> {
-    fn new(names: &'s [&'s str], links: &'s [LinkSpec], routes: &[RouteSpec]) -> Self {
-        let (mut out, mut into) = (vec![Vec::new(); names.len()], vec![Vec::new(); names.len()]);
-        for l in links {
-            out[l.from].push(l.to);
-            into[l.to].push(l.from);
-        }
-        Router { names, links, out, into, explicit: routes.iter().map(|r| ((r.node, r.dest), r.link)).collect() }
-    }
-
-    /// Hops from every node to `dest` (BFS over reversed links).
-    fn hops_to(&self, dest: usize) -> Vec<Option<usize>> {
-        let mut dist = vec![None; self.names.len()];
-        dist[dest] = Some(0);
-        let mut q = VecDeque::from([dest]);
-        while let Some(v) = q.pop_front() {
-            let d = dist[v].map(|d| d + 1);
-            for &u in &self.into[v] {
-                if dist[u].is_none() {
-                    dist[u] = d;
-                    q.push_back(u);
-                }
-            }
-        }
-        dist
-    }
-
-    /// Walk hop by hop from `from` to `to`; fails on a dead end or a loop.
-    fn path(&self, from: usize, to: usize) -> Result<(), String> {
-        let dist = self.hops_to(to);
-        let mut visited = vec![false; self.names.len()];
-        let mut at = from;
-        while at != to {
-            if visited[at] {
-                return Err(format!("routing loop through '{}'", self.names[at]));
-            }
-            visited[at] = true;
-            let next = match self.explicit.get(&(at, to)) {
-                Some(&l) => self.links[l].to,
-                None => match dist[at] {
-                    // BFS guarantees a neighbour one hop closer exists.
-                    Some(d) => self.out[at]
-                        .iter()
-                        .copied()
-                        .find(|&m| dist[m] == Some(d - 1))
-                        .ok_or_else(|| format!("internal error: no next hop from '{}'", self.names[at]))?,
-                    None if at == from => return Err(format!("no links lead from '{}' towards it", self.names[at])),
-                    None => return Err(format!("the route reaches '{}', from which no links lead towards it", self.names[at])),
-                },
-            };
-            at = next;
-        }
-        Ok(())
-    }
+    spec.flows = flows;
+    Ok(spec)
 }

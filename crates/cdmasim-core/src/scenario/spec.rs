@@ -4,6 +4,7 @@
 //! every value has passed validation, so the builder cannot fail on it.
 
 use crate::engine::Time;
+use crate::net::routing::{Edge, Explicit, Routes};
 use serde::{Deserialize, Serialize};
 
 // Each model owns its configuration; the scenario names them here so that
@@ -33,6 +34,30 @@ pub struct ScenarioSpec {
     /// filled in with a fewest-hops route.
     pub routes: Vec<RouteSpec>,
     pub flows: Vec<FlowSpec>,
+    /// 1xEV-DO radio access networks: the sectors of one base-station node
+    /// each, with their users.
+    #[serde(default)]
+    pub rans: Vec<crate::evdo::config::RanConfig>,
+}
+
+impl ScenarioSpec {
+    /// The graph the router works on: each link is hop i (its index), then
+    /// each radio access network is one hop with a port per user.
+    pub fn edges(&self) -> Vec<Edge> {
+        let links = self.links.iter().enumerate().map(|(i, l)| Edge { from: l.from as u32, to: l.to as u32, hop: i as u32, port: 0 });
+        let rans = self.rans.iter().enumerate().flat_map(|(r, ran)| {
+            let hop = (self.links.len() + r) as u32;
+            ran.users.iter().enumerate().map(move |(u, user)| Edge { from: ran.node as u32, to: user.node as u32, hop, port: u as u32 })
+        });
+        links.chain(rans).collect()
+    }
+
+    /// The routing table every packet follows (validation walks the same one).
+    pub fn routes(&self) -> Routes {
+        let explicit: Vec<Explicit> =
+            self.routes.iter().map(|r| Explicit { node: r.node as u32, dest: r.dest as u32, edge: r.link }).collect();
+        Routes::build(self.nodes.len(), self.edges(), &explicit)
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -52,6 +77,10 @@ pub struct LinkSpec {
     /// Piecewise-constant rate: (time, bit/s) steps in increasing time. A rate
     /// of 0 is an outage: service pauses and resumes where it stopped.
     pub rate_schedule: Vec<(Time, u64)>,
+    /// The forward rate follows this channel's DRC sequence slot by slot
+    /// (drawn as the run goes; `rate_schedule` is then empty).
+    #[serde(default)]
+    pub drc: Option<crate::channel::DrcSpec>,
     /// Bernoulli loss probability applied to each packet as it leaves the wire.
     pub loss: f64,
 }

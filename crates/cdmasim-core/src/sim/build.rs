@@ -4,41 +4,48 @@ use super::sampler::Sampler;
 use super::world::{Counters, Event, Flow, FlowKind, TcpFlow, World};
 use crate::app::{CbrSink, CbrSource};
 use crate::engine::{EventQueue, RngStreams};
-use crate::net::{queue, routing, Link};
+use super::hops::AnyHop;
+use crate::channel::{link_rate, ChannelError};
+use crate::evdo::ran::EvdoRan;
+use crate::net::link::RateSteps;
+use crate::net::{queue, Hop, Link};
 use crate::scenario::{AppSpec, ScenarioSpec};
 use crate::tcp::rwnd;
 use crate::tcp::{cc, TcpReceiver, TcpSender};
 
-pub fn build(spec: &ScenarioSpec) -> World {
+/// Build the world. Fails only if a channel cannot be opened (a trace file
+/// that went away or changed since the scenario was validated).
+pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
     let rng = RngStreams::new(spec.seed);
     let mut q = EventQueue::new();
-    let links: Vec<Link> = spec
-        .links
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            // Rate steps at time 0 take effect at once.
-            let mut rate = l.rate_bps;
-            let mut steps: Vec<_> = l.rate_schedule.clone();
-            while steps.first().is_some_and(|s| s.0 == 0) {
-                rate = steps.remove(0).1;
-            }
-            if let Some(first) = steps.first() {
-                q.schedule(first.0, Event::RateStep { link: i as u32 });
-            }
-            Link::new(
-                l.name.clone(),
-                l.from as u32,
-                l.to as u32,
-                rate,
-                l.delay,
-                queue::build(&l.queue, rate, &rng, &l.name),
-                l.loss,
-                rng.stream(&format!("loss/{}", l.name)),
-                steps,
-            )
-        })
-        .collect();
+    let mut hops: Vec<AnyHop> = Vec::with_capacity(spec.links.len() + spec.rans.len());
+    for l in &spec.links {
+        let steps: RateSteps = match &l.drc {
+            Some(d) => Box::new(link_rate::RateSteps::new(d.open()?, spec.duration)),
+            None => Box::new(l.rate_schedule.clone().into_iter()),
+        };
+        hops.push(AnyHop::Link(Link::new(
+            l.name.clone(),
+            l.from as u32,
+            l.to as u32,
+            l.rate_bps,
+            l.delay,
+            queue::build(&l.queue, l.rate_bps, &rng, &l.name),
+            l.loss,
+            rng.stream(&format!("loss/{}", l.name)),
+            steps,
+        )));
+    }
+    for r in &spec.rans {
+        hops.push(AnyHop::Evdo(Box::new(EvdoRan::new(r, &rng)?)));
+    }
+    let mut hop_armed = vec![None; hops.len()];
+    for (h, hop) in hops.iter().enumerate() {
+        if let Some(d) = hop.deadline() {
+            hop_armed[h] = Some(d);
+            q.schedule(d, Event::HopTimer { hop: h as u32 });
+        }
+    }
     // Receive-window state shared by the connections arriving at one node (RBSMQ host scope).
     let mut hosts = rwnd::Hosts::default();
     let flows: Vec<Flow> = spec
@@ -74,16 +81,17 @@ pub fn build(spec: &ScenarioSpec) -> World {
     if spec.sample_interval.is_some() {
         q.schedule(0, Event::Sample);
     }
-    World {
+    Ok(World {
         q,
         horizon: spec.duration,
-        samples: Sampler::new(spec.sample_interval, links.len(), flows.len()),
-        routes: routing::build_routes(spec),
-        links,
+        samples: Sampler::new(spec.sample_interval, &hops, &flows),
+        routes: spec.routes(),
+        hops,
+        hop_armed,
         flows,
         counters: Counters::default(),
         drop_log: Vec::new(),
         pcaps: Vec::new(),
-        pcap_of_link: Vec::new(),
-    }
+        pcap_of_hop: Vec::new(),
+    })
 }

@@ -3,7 +3,9 @@
 use super::result::*;
 use super::delay::DelayStats;
 use super::sampler::delivered_bytes;
+use super::hops::AnyHop;
 use super::world::{FlowKind, World};
+use crate::evdo::ran::EvdoRan;
 use crate::engine::time::secs;
 use crate::engine::Time;
 use crate::net::DropReason;
@@ -83,35 +85,33 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
             r
         })
         .collect();
-    let queues = w
-        .links
-        .iter()
-        .map(|l| {
-            let s = &l.stats;
-            let drops: BTreeMap<String, u64> = DropReason::ALL
-                .iter()
-                .filter(|r| s.drops[r.index()] > 0 || **r == DropReason::Overflow)
-                .map(|r| (r.as_str().to_string(), s.drops[r.index()]))
-                .collect();
-            QueueResult {
-                link: l.name.clone(),
-                kind: l.queue.kind().into(),
-                drops,
-                enqueued: s.enqueued,
-                max_packets: s.max_pkts,
-                max_bytes: s.max_bytes,
-                avg_packets: s.area_pkts / horizon.max(1) as f64,
-                avg_bytes: s.area_bytes / horizon.max(1) as f64,
-                utilization: if s.capacity_bits > 0.0 { s.bytes_sent as f64 * 8.0 / s.capacity_bits } else { 0.0 },
-                bytes_sent: s.bytes_sent,
+    let mut queues = Vec::new();
+    let (mut users, mut sectors) = (Vec::new(), Vec::new());
+    for h in &w.hops {
+        match h {
+            AnyHop::Link(l) => {
+                let s = &l.stats;
+                queues.push(QueueResult {
+                    link: l.name.clone(),
+                    kind: l.queue.kind().into(),
+                    drops: drop_counts(&s.drops),
+                    enqueued: s.enqueued,
+                    max_packets: s.max_pkts,
+                    max_bytes: s.max_bytes,
+                    avg_packets: s.area_pkts / horizon.max(1) as f64,
+                    avg_bytes: s.area_bytes / horizon.max(1) as f64,
+                    utilization: if s.capacity_bits > 0.0 { s.bytes_sent as f64 * 8.0 / s.capacity_bits } else { 0.0 },
+                    bytes_sent: s.bytes_sent,
+                });
             }
-        })
-        .collect();
+            AnyHop::Evdo(r) => evdo_results(r, horizon, &mut queues, &mut users, &mut sectors),
+        }
+    }
     let sm = &w.samples;
     if !sm.t.is_empty() {
         let t_s = ts(sm.t.iter().copied());
-        for (l, v) in w.links.iter().zip(&sm.queue_pkts) {
-            series.push(Series { metric: "queue_pkts".into(), subject: l.name.clone(), t_s: t_s.clone(), value: v.iter().map(|x| *x as f64).collect() });
+        for ((metric, subject), v) in sm.names.iter().zip(&sm.hop_values) {
+            series.push(Series { metric: metric.to_string(), subject: subject.clone(), t_s: t_s.clone(), value: v.clone() });
         }
         let dt = sm.interval.map_or(1.0, secs);
         for (f, v) in w.flows.iter().zip(&sm.delivered) {
@@ -128,10 +128,10 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
         .iter()
         .map(|d| DropEvent {
             t_s: secs(d.t),
-            place: if d.link == crate::net::routing::NO_ROUTE {
+            place: if d.hop == crate::net::routing::NO_ROUTE {
                 format!("node:{}", d.node)
             } else {
-                w.links[d.link as usize].name.clone()
+                w.hops[d.hop as usize].place(d.port)
             },
             reason: d.reason.as_str().into(),
             flow: w.flows[d.pkt.flow as usize].name.clone(),
@@ -156,5 +156,64 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
             in_network: w.in_network(),
         },
         series,
+        users,
+        sectors,
+    }
+}
+
+/// Drops by reason, overflow always listed.
+fn drop_counts(drops: &[u64]) -> BTreeMap<String, u64> {
+    DropReason::ALL
+        .iter()
+        .filter(|r| drops[r.index()] > 0 || **r == DropReason::Overflow)
+        .map(|r| (r.as_str().to_string(), drops[r.index()]))
+        .collect()
+}
+
+/// A radio access network's users (as rows of the queue table too: their
+/// base-station queues) and sectors.
+fn evdo_results(r: &EvdoRan, horizon: Time, queues: &mut Vec<QueueResult>, users: &mut Vec<UserResult>, sectors: &mut Vec<SectorResult>) {
+    let run_s = secs(horizon.max(1));
+    for (i, u) in r.users.iter().enumerate() {
+        let s = &u.stats;
+        let mean_drc = if s.slots_seen > 0 { s.drc_rate_sum / s.slots_seen as f64 } else { 0.0 };
+        let throughput = s.ip_bytes_delivered as f64 * 8.0 / run_s;
+        let slots: u64 = r.sectors.iter().filter(|sec| sec.stats.attached[i]).map(|sec| sec.stats.traffic_slots).sum();
+        queues.push(QueueResult {
+            link: r.queue_name(i as u32),
+            kind: u.queue.kind().into(),
+            drops: drop_counts(&s.drops),
+            enqueued: s.enqueued,
+            max_packets: s.max_pkts,
+            max_bytes: s.max_bytes,
+            avg_packets: s.area_pkts / horizon.max(1) as f64,
+            avg_bytes: s.area_bytes / horizon.max(1) as f64,
+            // Octets carried / what the user's channel offered over the run.
+            utilization: if s.drc_rate_sum > 0.0 { s.air_bytes as f64 * 8.0 * 600.0 / s.drc_rate_sum } else { 0.0 },
+            bytes_sent: s.air_bytes,
+        });
+        users.push(UserResult {
+            name: u.name.clone(),
+            sector: r.sectors[u.sector].name.clone(),
+            throughput_bps: throughput,
+            mean_drc_bps: mean_drc,
+            utilisation: if mean_drc > 0.0 { throughput / mean_drc } else { 0.0 },
+            slots_served: s.slots_served,
+            slot_share: if slots > 0 { s.slots_served as f64 / slots as f64 } else { 0.0 },
+            packets_delivered: s.packets_delivered,
+            handoffs: s.handoffs,
+        });
+    }
+    for sec in &r.sectors {
+        let st = &sec.stats;
+        let served: Vec<f64> = st.air_bytes.iter().zip(&st.attached).filter(|(_, &a)| a).map(|(&b, _)| b as f64).collect();
+        sectors.push(SectorResult {
+            name: sec.name.clone(),
+            scheduler: sec.sched.name().into(),
+            traffic_slots: st.traffic_slots,
+            utilisation: if st.traffic_slots > 0 { st.busy_slots as f64 / st.traffic_slots as f64 } else { 0.0 },
+            throughput_bps: st.air_bytes.iter().sum::<u64>() as f64 * 8.0 / run_s,
+            jain: crate::models::jain::jain_index(&served).unwrap_or(1.0),
+        });
     }
 }

@@ -3,12 +3,14 @@
 pub mod build;
 pub mod collect;
 pub mod delay;
+pub mod hops;
 pub mod result;
 pub mod sampler;
 pub mod world;
 pub use result::*;
 
 use crate::engine::Time;
+use crate::net::Hop;
 use crate::scenario::ScenarioSpec;
 use std::path::PathBuf;
 
@@ -27,6 +29,8 @@ pub struct RunOptions {
 #[derive(Debug)]
 pub enum RunError {
     Io { path: PathBuf, error: std::io::Error },
+    /// A channel (DRC trace) could not be opened when the world was built.
+    Channel(String),
     Interrupted,
 }
 
@@ -34,6 +38,7 @@ impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RunError::Io { path, error } => write!(f, "{}: {}", path.display(), error),
+            RunError::Channel(m) => write!(f, "{m}"),
             RunError::Interrupted => write!(f, "interrupted"),
         }
     }
@@ -50,7 +55,7 @@ fn pcap_name(link: &str) -> String {
 
 /// Run a scenario to its horizon.
 pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError> {
-    let mut w = build::build(spec);
+    let mut w = build::build(spec).map_err(|e| RunError::Channel(e.to_string()))?;
     let mut pcap_paths = Vec::new();
     if let Some(dir) = &opts.pcap_dir {
         // One capture per pair of nodes, both directions in it, as tcpdump on
@@ -58,12 +63,14 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
         let io = |path: &std::path::Path, error| RunError::Io { path: path.to_path_buf(), error };
         std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
         let mut pairs: Vec<(u32, u32)> = Vec::new();
-        for li in 0..w.links.len() {
-            let (a, b) = (w.links[li].from, w.links[li].to);
+        for h in 0..w.hops.len() {
+            // Radio access networks are not captured (a capture is per pair of nodes).
+            let Some(l) = w.hops[h].as_link() else { continue };
+            let (a, b) = (l.from, l.to);
             let idx = match pairs.iter().position(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a)) {
                 Some(i) => i,
                 None => {
-                    let path = dir.join(pcap_name(&w.links[li].name));
+                    let path = dir.join(pcap_name(&l.name));
                     let f = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
                     let writer = crate::pcap::write::PcapWriter::new(f).map_err(|e| io(&path, e))?;
                     w.pcaps.push(world::Capture { writer, node: a });
@@ -72,7 +79,10 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
                     pairs.len() - 1
                 }
             };
-            w.pcap_of_link.push(idx as u32);
+            w.pcap_of_hop.push(idx as u32);
+            if let hops::AnyHop::Link(l) = &mut w.hops[h] {
+                l.tap = true;
+            }
         }
     }
     run_world(&mut w, opts.progress)?;
@@ -103,8 +113,8 @@ pub fn run_world(w: &mut world::World, mut progress: Option<Box<dyn FnMut(Time, 
         }
     }
     let horizon = w.horizon;
-    for l in &mut w.links {
-        l.finish_stats(horizon);
+    for h in &mut w.hops {
+        h.finish(horizon);
     }
     Ok(())
 }

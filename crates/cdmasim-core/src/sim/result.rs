@@ -21,6 +21,45 @@ pub struct RunResult {
     /// Every drop: when, where, why, and which flow's packet.
     #[serde(default)]
     pub drops: Vec<DropEvent>,
+    /// 1xEV-DO users and sectors (empty without radio access networks).
+    #[serde(default)]
+    pub users: Vec<UserResult>,
+    #[serde(default)]
+    pub sectors: Vec<SectorResult>,
+}
+
+/// One 1xEV-DO user (access terminal) over the run.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct UserResult {
+    pub name: String,
+    /// The sector serving it at the end.
+    pub sector: String,
+    /// IP bytes delivered to it × 8 / run time, bit/s.
+    pub throughput_bps: f64,
+    /// Mean nominal DRC rate over every slot of the run, bit/s.
+    pub mean_drc_bps: f64,
+    /// throughput_bps / mean_drc_bps (seed 000 §7.3's utilisation, at the IP layer).
+    pub utilisation: f64,
+    /// Slots that carried its data, and their fraction of its sectors' traffic slots.
+    pub slots_served: u64,
+    pub slot_share: f64,
+    pub packets_delivered: u64,
+    pub handoffs: u64,
+}
+
+/// One 1xEV-DO sector over the run.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct SectorResult {
+    pub name: String,
+    pub scheduler: String,
+    /// Slots the traffic channel had (control-channel slots left out).
+    pub traffic_slots: u64,
+    /// Fraction of those that carried data.
+    pub utilisation: f64,
+    /// Sum of the octets carried × 8 / run time, bit/s.
+    pub throughput_bps: f64,
+    /// Jain's index of the octets carried per user, over the users it served at some time.
+    pub jain: f64,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]

@@ -1,17 +1,20 @@
-//! Periodic samples: queue length of every link and bytes delivered by every
-//! flow, every `interval`. Per-event series (cwnd, one-way delays) are kept by
-//! the endpoints themselves.
+//! Periodic samples, every `interval`: the queue length of every link and of
+//! every user's base-station queue, each EV-DO user's PF average and DRC
+//! rate, and the bytes delivered by every flow. Per-event series (cwnd,
+//! one-way delays) are kept by the endpoints themselves.
 
+use super::hops::AnyHop;
 use super::world::{Flow, FlowKind};
+use crate::channel::drc::RATE_BPS;
 use crate::engine::Time;
-use crate::net::Link;
 
 #[derive(Default)]
 pub struct Sampler {
     pub interval: Option<Time>,
     pub t: Vec<Time>,
-    /// Per link: packets in its queue at each sample.
-    pub queue_pkts: Vec<Vec<u32>>,
+    /// (metric, subject) of each hop series, in the order `sample` visits them.
+    pub names: Vec<(&'static str, String)>,
+    pub hop_values: Vec<Vec<f64>>,
     /// Per flow: payload bytes delivered so far at each sample.
     pub delivered: Vec<Vec<u64>>,
 }
@@ -23,16 +26,40 @@ pub fn delivered_bytes(f: &Flow) -> u64 {
     }
 }
 
+/// Visit every sampled quantity of the hops, in a fixed order.
+fn each_hop_value(hops: &[AnyHop], mut f: impl FnMut(&'static str, &dyn Fn() -> String, f64)) {
+    for h in hops {
+        match h {
+            AnyHop::Link(l) => f("queue_pkts", &|| l.name.clone(), l.queue.len_packets() as f64),
+            AnyHop::Evdo(r) => {
+                for (i, u) in r.users.iter().enumerate() {
+                    f("queue_pkts", &|| format!("{}.down", u.name), u.queue.len_packets() as f64);
+                    let avg = r.sectors[u.sector].sched.user_state(i).unwrap_or(f64::NAN);
+                    f("pf_avg_bps", &|| u.name.clone(), avg);
+                    f("drc_bps", &|| u.name.clone(), RATE_BPS[u.drc as usize] as f64);
+                }
+            }
+        }
+    }
+}
+
 impl Sampler {
-    pub fn new(interval: Option<Time>, links: usize, flows: usize) -> Self {
-        Sampler { interval, t: Vec::new(), queue_pkts: vec![Vec::new(); links], delivered: vec![Vec::new(); flows] }
+    pub fn new(interval: Option<Time>, hops: &[AnyHop], flows: &[Flow]) -> Self {
+        let mut names = Vec::new();
+        if interval.is_some() {
+            each_hop_value(hops, |metric, subject, _| names.push((metric, subject())));
+        }
+        Sampler { interval, t: Vec::new(), hop_values: vec![Vec::new(); names.len()], names, delivered: vec![Vec::new(); flows.len()] }
     }
 
-    pub fn sample(&mut self, now: Time, links: &[Link], flows: &[Flow]) {
+    pub fn sample(&mut self, now: Time, hops: &[AnyHop], flows: &[Flow]) {
         self.t.push(now);
-        for (s, l) in self.queue_pkts.iter_mut().zip(links) {
-            s.push(l.queue.len_packets() as u32);
-        }
+        let mut i = 0;
+        let values = &mut self.hop_values;
+        each_hop_value(hops, |_, _, v| {
+            values[i].push(v);
+            i += 1;
+        });
         for (s, f) in self.delivered.iter_mut().zip(flows) {
             s.push(delivered_bytes(f));
         }

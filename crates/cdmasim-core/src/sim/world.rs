@@ -8,9 +8,9 @@ use super::delay::DelayStats;
 use crate::app::{CbrSink, CbrSource};
 use crate::engine::{EventQueue, Time};
 use crate::net::packet::{Body, Packet};
-use crate::net::routing::NO_ROUTE;
-use crate::net::link::Actions;
-use crate::net::{DropReason, Link};
+use super::hops::AnyHop;
+use crate::net::routing::{Routes, NO_ROUTE};
+use crate::net::{DropReason, Hop, HopEvent, Port};
 use crate::pcap::write::PcapWriter;
 
 use crate::tcp::receiver::wscale_for;
@@ -19,12 +19,9 @@ use std::fs::File;
 
 #[derive(Clone, Copy, Debug)]
 pub enum Event {
-    /// A link's packet in service is done and another waits (stale if `gen` differs).
-    TxDone { link: u32, gen: u32 },
-    /// The oldest packet on a link's wire reaches the far end (if this is its time).
-    Arrive { link: u32 },
-    /// A link's next rate step is due.
-    RateStep { link: u32 },
+    /// A hop's deadline (lazy, like the endpoints' timers: the hop does
+    /// whatever is due, possibly nothing).
+    HopTimer { hop: u32 },
     FlowStart { flow: u32 },
     FlowStop { flow: u32 },
     /// An endpoint deadline (side 0: sender, 1: receiver).
@@ -71,8 +68,9 @@ pub struct Flow {
 #[derive(Clone, Copy, Debug)]
 pub struct DropRecord {
     pub t: Time,
-    /// Link index, or NO_ROUTE for a drop at `node` for want of a route.
-    pub link: u32,
+    /// Hop index and port, or hop NO_ROUTE for a drop at `node` for want of a route.
+    pub hop: u32,
+    pub port: Port,
     pub node: u32,
     pub reason: DropReason,
     pub pkt: Packet,
@@ -88,14 +86,17 @@ pub struct Counters {
 pub struct World {
     pub q: EventQueue<Event>,
     pub horizon: Time,
-    pub links: Vec<Link>,
-    pub routes: Vec<Vec<u32>>,
+    /// Links first (in the spec's order), then radio access networks.
+    pub hops: Vec<AnyHop>,
+    /// Earliest pending HopTimer per hop.
+    pub hop_armed: Vec<Option<Time>>,
+    pub routes: Routes,
     pub flows: Vec<Flow>,
     pub counters: Counters,
     pub drop_log: Vec<DropRecord>,
     pub pcaps: Vec<Capture>,
-    /// Capture of each link (index into `pcaps`).
-    pub pcap_of_link: Vec<u32>,
+    /// Capture of each hop (index into `pcaps`; links only).
+    pub pcap_of_hop: Vec<u32>,
     /// Sampled series: (time, value) per (metric, subject) slot.
     pub samples: super::sampler::Sampler,
 }
@@ -112,22 +113,61 @@ impl World {
         self.counters.created - 1
     }
 
-    /// Inject a packet at `node` (from a local endpoint or off a link).
+    /// Inject a packet at `node` (from a local endpoint or off a hop).
     fn forward(&mut self, now: Time, node: u32, pkt: Packet) {
         if node == pkt.dst {
             self.deliver(now, pkt);
             return;
         }
-        let li = self.routes[node as usize][pkt.dst as usize];
-        if li == NO_ROUTE {
+        let Some(e) = self.routes.next(node, pkt.dst) else {
             self.counters.no_route += 1;
-            self.drop_log.push(DropRecord { t: now, link: NO_ROUTE, node, reason: DropReason::NoRoute, pkt });
+            self.drop_log.push(DropRecord { t: now, hop: NO_ROUTE, port: 0, node, reason: DropReason::NoRoute, pkt });
             return;
+        };
+        let (h, port) = (e.hop, e.port);
+        self.hops[h as usize].offer(now, port, pkt);
+        self.drain(now, h);
+    }
+
+    /// Hand on what hop `h` has for the world, then re-arm its timer.
+    fn drain(&mut self, now: Time, h: u32) {
+        while let Some(ev) = self.hops[h as usize].poll() {
+            match ev {
+                HopEvent::Deliver { port, pkt } => {
+                    if self.captures(h, true) {
+                        self.capture(now, h, &pkt);
+                    }
+                    let node = self.hops[h as usize].exit_node(port);
+                    self.forward(now, node, pkt);
+                }
+                HopEvent::Drop { port, pkt, reason } => {
+                    let node = self.hops[h as usize].entry_node();
+                    self.drop_log.push(DropRecord { t: now, hop: h, port, node, reason, pkt });
+                }
+                // Outgoing packets are captured as their transmission starts,
+                // as tcpdump stamps them when the driver takes them.
+                HopEvent::Transmit { pkt, .. } => {
+                    if self.captures(h, false) {
+                        self.capture(now, h, &pkt);
+                    }
+                }
+            }
         }
-        match self.links[li as usize].offer(now, pkt) {
-            Ok(a) => self.apply(now, li, a),
-            Err((pkt, reason)) => self.drop_log.push(DropRecord { t: now, link: li, node, reason, pkt }),
+        if let Some(d) = self.hops[h as usize].deadline() {
+            let armed = &mut self.hop_armed[h as usize];
+            if armed.is_none_or(|a| d < a) {
+                *armed = Some(d);
+                self.q.schedule(d, Event::HopTimer { hop: h });
+            }
         }
+    }
+
+    fn on_hop_timer(&mut self, now: Time, h: u32) {
+        if self.hop_armed[h as usize] == Some(now) {
+            self.hop_armed[h as usize] = None;
+        }
+        self.hops[h as usize].on_timer(now);
+        self.drain(now, h);
     }
 
     fn deliver(&mut self, now: Time, pkt: Packet) {
@@ -193,68 +233,23 @@ impl World {
         self.pump(now, fi);
     }
 
-    /// Carry out what a link operation asked for.
-    fn apply(&mut self, now: Time, li: u32, a: Actions) {
-        if a.lost {
-            let pkt = self.links[li as usize].take_lost().expect("lost packet kept by the link");
-            if self.captures(li, false) {
-                self.capture(now, li, &pkt);
-            }
-            let node = self.links[li as usize].from;
-            self.drop_log.push(DropRecord { t: now, link: li, node, reason: DropReason::RandomLoss, pkt });
-        } else if a.started && self.captures(li, false) {
-            // Outgoing packets are captured as their transmission starts, as
-            // tcpdump stamps them when the driver takes them.
-            let pkt = *self.links[li as usize].newest_on_wire().expect("started packet is on the wire");
-            self.capture(now, li, &pkt);
-        }
-        if let Some(t) = a.arrive_at {
-            self.q.schedule(t, Event::Arrive { link: li });
-        }
-        if let Some((t, gen)) = a.tx_done {
-            self.q.schedule(t, Event::TxDone { link: li, gen });
-        }
-    }
-
-    fn on_tx_done(&mut self, now: Time, li: u32, gen: u32) {
-        let a = self.links[li as usize].on_tx_done(now, gen);
-        self.apply(now, li, a);
-    }
-
-    /// Whether link `li`'s capture sees its packets as they leave (`arriving`
+    /// Whether hop `h`'s capture sees its packets as they leave (`arriving`
     /// false) or as they arrive (true).
-    fn captures(&self, li: u32, arriving: bool) -> bool {
-        let Some(&c) = self.pcap_of_link.get(li as usize) else { return false };
-        let l = &self.links[li as usize];
+    fn captures(&self, h: u32, arriving: bool) -> bool {
+        let Some(&c) = self.pcap_of_hop.get(h as usize) else { return false };
+        let AnyHop::Link(l) = &self.hops[h as usize] else { return false };
         self.pcaps[c as usize].node == if arriving { l.to } else { l.from }
     }
 
-    fn capture(&mut self, now: Time, li: u32, pkt: &Packet) {
+    fn capture(&mut self, now: Time, h: u32, pkt: &Packet) {
         let wscale = match &self.flows[pkt.flow as usize].kind {
             FlowKind::Tcp(t) if !pkt.forward => t.rcv_wscale,
             _ => 0,
         };
         // A failed capture write must not change the simulation; the error
         // surfaces when the file is flushed at the end.
-        let c = self.pcap_of_link[li as usize] as usize;
+        let c = self.pcap_of_hop[h as usize] as usize;
         let _ = self.pcaps[c].writer.write(now, pkt, wscale);
-    }
-
-    fn on_arrive(&mut self, now: Time, li: u32) {
-        let Some(pkt) = self.links[li as usize].pop_arrival(now) else { return };
-        if self.captures(li, true) {
-            self.capture(now, li, &pkt);
-        }
-        let node = self.links[li as usize].to;
-        self.forward(now, node, pkt);
-    }
-
-    fn on_rate_step(&mut self, now: Time, li: u32) {
-        let a = self.links[li as usize].apply_next_step(now);
-        self.apply(now, li, a);
-        if let Some(t) = self.links[li as usize].next_step_time() {
-            self.q.schedule(t, Event::RateStep { link: li });
-        }
     }
 
     fn on_flow_start(&mut self, now: Time, fi: u32) {
@@ -293,15 +288,20 @@ impl World {
 
     pub fn handle(&mut self, now: Time, ev: Event) {
         match ev {
-            Event::TxDone { link, gen } => self.on_tx_done(now, link, gen),
-            Event::Arrive { link } => self.on_arrive(now, link),
-            Event::RateStep { link } => self.on_rate_step(now, link),
+            Event::HopTimer { hop } => self.on_hop_timer(now, hop),
             Event::FlowStart { flow } => self.on_flow_start(now, flow),
             Event::FlowStop { flow } => self.on_flow_stop(now, flow),
             Event::Timer { flow, side } => self.on_timer(now, flow, side),
             Event::CbrSend { flow } => self.on_cbr_send(now, flow),
             Event::Sample => {
-                self.samples.sample(now, &self.links, &self.flows);
+                // A radio access network runs its idle slots only when woken:
+                // bring each up to now so that its channels and PF averages are current.
+                for h in 0..self.hops.len() {
+                    if matches!(self.hops[h], AnyHop::Evdo(_)) {
+                        self.on_hop_timer(now, h as u32);
+                    }
+                }
+                self.samples.sample(now, &self.hops, &self.flows);
                 if let Some(i) = self.samples.interval {
                     self.q.schedule(now + i, Event::Sample);
                 }
@@ -311,10 +311,10 @@ impl World {
 
     /// Packets dropped anywhere.
     pub fn drops_total(&self) -> u64 {
-        self.links.iter().map(|l| l.stats.drops.iter().sum::<u64>()).sum::<u64>() + self.counters.no_route
+        self.hops.iter().map(|h| h.drops_total()).sum::<u64>() + self.counters.no_route
     }
 
     pub fn in_network(&self) -> u64 {
-        self.links.iter().map(|l| l.packets_inside()).sum()
+        self.hops.iter().map(|h| h.packets_inside()).sum()
     }
 }

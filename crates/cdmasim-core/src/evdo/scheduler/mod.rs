@@ -48,6 +48,15 @@ pub trait Scheduler: Send {
     /// Forget a user's history, as a new sector does after a hand-off
     /// (seed 000 section 6, last paragraph).
     fn reset_user(&mut self, _user: usize) {}
+
+    /// The user's history as a number that another sector's scheduler of the
+    /// same kind can take over (PF: the average A_i, bit/s), if it has one.
+    fn user_state(&self, _user: usize) -> Option<f64> {
+        None
+    }
+
+    /// Take over a user's history from another sector (see `user_state`).
+    fn set_user_state(&mut self, _user: usize, _state: f64) {}
 }
 
 /// Build a scheduler by name: "pf", "rr" or "maxci" (`pf` configures PF only).

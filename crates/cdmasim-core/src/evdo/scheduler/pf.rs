@@ -14,7 +14,7 @@
 use super::{Scheduler, SlotView};
 use crate::channel::drc::rate_table_f64;
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PfConfig {
     /// Averaging constant a; 1/1000 is the value recommended in practice (seed 000 section 6).
     pub alpha: f64,
@@ -122,6 +122,15 @@ impl Scheduler for ProportionalFair {
 
     fn reset_user(&mut self, user: usize) {
         let b = self.cfg.initial_avg_bps / self.g;
+        self.set_b(user, b);
+    }
+
+    fn user_state(&self, user: usize) -> Option<f64> {
+        Some(self.average(user))
+    }
+
+    fn set_user_state(&mut self, user: usize, avg_bps: f64) {
+        let b = avg_bps / self.g;
         self.set_b(user, b);
     }
 }

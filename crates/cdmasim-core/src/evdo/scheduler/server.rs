@@ -29,6 +29,10 @@ pub struct SlotOutcome {
     pub packet_bits: u32,
     /// Bits carried by this slot.
     pub slot_bits: f64,
+    /// The interlace the packet occupies, and whether this is its last slot
+    /// (the terminal decodes the packet then).
+    pub lane: usize,
+    pub last_slot: bool,
 }
 
 pub struct SlotServer {
@@ -87,7 +91,29 @@ impl SlotServer {
             new_packet,
             packet_bits: if self.multislot { f.packet_bits } else { f.packet_bits / f.slots as u32 },
             slot_bits: f.packet_bits as f64 / f.slots as f64,
+            lane: k,
+            last_slot: left == 0,
         })
+    }
+
+    /// A slot the forward traffic channel does not get (the control
+    /// channel's): time and PF averages move on, packets on the air wait.
+    pub fn skip<S: Scheduler + ?Sized>(&mut self, sched: &mut S) {
+        self.phase += 1;
+        if self.phase == self.interlace {
+            self.phase = 0;
+        }
+        self.slot += 1;
+        sched.end_slot(None);
+    }
+
+    /// Whether a multi-slot packet is still on the air.
+    pub fn busy(&self) -> bool {
+        self.active.iter().any(|a| a.is_some())
+    }
+
+    pub fn interlace(&self) -> usize {
+        self.interlace
     }
 
     /// Abandon a user's packets in flight (it left the sector).

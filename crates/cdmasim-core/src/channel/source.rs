@@ -1,0 +1,90 @@
+//! A channel as a scenario describes it, and the live source drawn from that
+//! description when the world is built. The description is small (a preset
+//! name and seed, a trace path, a constant DRC), so a scenario of any length
+//! parses in constant memory; slots are drawn only as the run reaches them.
+
+use super::{presets, read_trace, ChannelError, ChannelSource, Format, TraceSource};
+use serde::{Deserialize, Serialize};
+use std::sync::Arc;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum DrcSpec {
+    /// A synthetic preset of `channel::presets` drawn with this seed.
+    Preset { name: String, seed: u64 },
+    /// A trace file (path as the world will open it), looped when shorter
+    /// than the run, starting at `start_slot`.
+    Trace { path: String, format: Format, mahimahi_window_ms: u32, start_slot: u64 },
+    /// The same DRC index in every slot.
+    Constant { drc: u8 },
+}
+
+impl DrcSpec {
+    /// The live source.
+    pub fn open(&self) -> Result<Box<dyn ChannelSource>, ChannelError> {
+        Ok(match self {
+            DrcSpec::Preset { name, seed } => {
+                presets::source(name, *seed).ok_or_else(|| ChannelError::new(name.as_str(), "unknown DRC preset"))?
+            }
+            DrcSpec::Trace { path, format, mahimahi_window_ms, start_slot } => {
+                let t = read_trace(path, Some(*format), *mahimahi_window_ms)?;
+                if t.is_empty() {
+                    return Err(ChannelError::new(path.as_str(), "the trace holds no slots"));
+                }
+                let start = (*start_slot % t.len() as u64) as usize;
+                Box::new(TraceSource::new(Arc::new(t), start, true))
+            }
+            DrcSpec::Constant { drc } => Box::new(super::constant::Constant { drc: *drc }),
+        })
+    }
+}
+
+/// A source read ahead in chunks, one slot at a time, keeping the hand-offs
+/// it reports (slot numbers from its start).
+pub struct SlotReader {
+    src: Box<dyn ChannelSource>,
+    buf: Vec<u8>,
+    pos: usize,
+    len: usize,
+    /// Slots handed out so far.
+    pub slot: u64,
+    handoffs: std::collections::VecDeque<u64>,
+}
+
+const CHUNK: usize = 600;
+
+impl SlotReader {
+    pub fn new(src: Box<dyn ChannelSource>) -> Self {
+        SlotReader { src, buf: vec![0; CHUNK], pos: 0, len: 0, slot: 0, handoffs: Default::default() }
+    }
+
+    /// The next slot's DRC (0, the null rate, once a finite source has ended).
+    #[inline]
+    pub fn next(&mut self) -> u8 {
+        if self.pos == self.len {
+            self.len = self.src.fill(&mut self.buf, None);
+            self.pos = 0;
+            self.handoffs.extend(self.src.take_handoffs());
+            if self.len == 0 {
+                self.slot += 1;
+                return 0;
+            }
+        }
+        let d = self.buf[self.pos];
+        self.pos += 1;
+        self.slot += 1;
+        d
+    }
+
+    /// Whether the source reported a hand-off at the slot just read.
+    pub fn handoff_now(&mut self) -> bool {
+        let at = self.slot - 1;
+        while self.handoffs.front().is_some_and(|&h| h < at) {
+            self.handoffs.pop_front();
+        }
+        if self.handoffs.front() == Some(&at) {
+            self.handoffs.pop_front();
+            return true;
+        }
+        false
+    }
+}

@@ -1,0 +1,85 @@
+//! Configuration of a 1xEV-DO radio access network: the sectors of one
+//! base station, its users (access terminals) and their hand-offs. Owned
+//! by the model; scenario/ parses `[[sector]]` and `[[user]]` tables into it.
+
+use super::air::AirOverhead;
+use super::scheduler::pf::PfConfig;
+use crate::channel::DrcSpec;
+use crate::engine::Time;
+use crate::net::queue::{QueueLimit, QueueSpec};
+use serde::{Deserialize, Serialize};
+
+/// Seed 000 §4: "The per-user buffer at the base station was configured to
+/// be 64 Kbytes".
+pub fn default_user_queue() -> QueueSpec {
+    QueueSpec::DropTail { limit: QueueLimit::Bytes(64 * 1024) }
+}
+
+/// What a sector does with the PF average of a user handed to it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HandoffPf {
+    /// Serve the user as a new user (seed 000 §6: what a real sector does).
+    Reset,
+    /// Take over the average the old sector had (the paper's better option).
+    Keep,
+}
+
+/// What happens to the data queued for a user when it is handed off.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum HandoffQueue {
+    /// The queue follows the user to the new sector (forwarded by the RNC).
+    Forward,
+    /// The old sector discards it (drop reason `handoff`).
+    Drop,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SectorConfig {
+    pub name: String,
+    /// "pf", "rr" or "maxci" (`evdo::scheduler::SCHEDULERS`).
+    pub scheduler: String,
+    pub pf: PfConfig,
+    /// 4: the C.S0024 four-slot interlace; 1: multi-slot packets in consecutive slots.
+    pub interlace: u8,
+    pub handoff_pf: HandoffPf,
+    pub handoff_queue: HandoffQueue,
+}
+
+/// When a user changes sector.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum HandoffPlan {
+    Never,
+    /// At these times, to these sectors (indices into the RAN's sectors).
+    At(Vec<(Time, usize)>),
+    /// Every `min..=max` (uniform, drawn per user), to the next sector of
+    /// `sectors` after the current one (cyclically).
+    Every { min: Time, max: Time, sectors: Vec<usize> },
+    /// When the user's DRC source reports a hand-off (the `mobile` preset
+    /// crosses a cell edge every 20–30 s), to the next sector of `sectors`.
+    Channel { sectors: Vec<usize> },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct UserConfig {
+    pub name: String,
+    /// The user's node (created for it).
+    pub node: usize,
+    /// The sector serving it at the start.
+    pub sector: usize,
+    pub drc: DrcSpec,
+    /// Its queue at the base station.
+    pub queue: QueueSpec,
+    pub handoff: HandoffPlan,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RanConfig {
+    /// The base-station node: packets for the users enter here.
+    pub node: usize,
+    /// One-way delay from the end of a physical-layer packet to the user
+    /// (decoding, RLP reassembly, the terminal's stack).
+    pub delay: Time,
+    pub air: AirOverhead,
+    pub sectors: Vec<SectorConfig>,
+    pub users: Vec<UserConfig>,
+}

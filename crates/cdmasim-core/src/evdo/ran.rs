@@ -1,0 +1,444 @@
+//! A 1xEV-DO radio access network as a hop of the packet world: the sectors
+//! of one base station, each serving its users slot by slot with a
+//! scheduler from `evdo::scheduler` (the same code as `cdmasim evdo
+//! schedule`), and a per-user queue at the base station.
+//!
+//! Slot n (starting at n/600 s) goes like this, for all sectors at once
+//! (EV-DO sectors are slot-synchronous):
+//! 1. hand-offs due by the slot's start move users between sectors;
+//! 2. every user's channel gives its DRC for the slot;
+//! 3. in a control-channel slot no sector serves traffic (`air`);
+//!    otherwise each sector's `SlotServer` continues the interlace's packet
+//!    or asks the scheduler, which sees only its own backlogged users;
+//! 4. a new physical-layer packet of DRC d takes up to
+//!    `air.payload_bytes(bits(d))` of the user's PPP octets: the head IP
+//!    packet's remaining octets, then whole packets from the queue; a packet
+//!    whose last octet it carries is delivered when the physical-layer packet
+//!    has had its last slot, plus the RAN's delay, and never before the user's
+//!    previous packet (RLP hands data up in order).
+//!
+//! Sans I/O: driven only by `offer` and `on_timer`. While no user has data
+//! and no packet is on the air, nothing is scheduled; the slots in between
+//! are run when the next packet arrives or the run ends (channels advance,
+//! PF averages decay), so an idle sector costs no events.
+
+use super::air::AirOverhead;
+use super::config::{HandoffPf, HandoffPlan, HandoffQueue, RanConfig};
+use super::scheduler::{by_name, Scheduler, SlotServer};
+use crate::channel::drc::{DRC_TABLE, RATE_BPS};
+use crate::channel::link_rate::slot_start;
+use crate::channel::source::SlotReader;
+use crate::channel::ChannelError;
+use crate::engine::{Rng, RngStreams, Time};
+use crate::net::queue::{self, Queue};
+use crate::net::{DropReason, Hop, HopEvent, Packet, Port};
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
+/// Per-user figures, all over the run.
+#[derive(Clone, Debug, Default)]
+pub struct UserStats {
+    pub enqueued: u64,
+    pub drops: [u64; DropReason::ALL.len()],
+    /// Slots that carried this user's data, and the PPP octets carried.
+    pub slots_served: u64,
+    pub air_bytes: u64,
+    /// IP packets and bytes delivered to the user.
+    pub packets_delivered: u64,
+    pub ip_bytes_delivered: u64,
+    /// Sum of the nominal DRC rate over every slot of the run (the channel's mean × slots).
+    pub drc_rate_sum: f64,
+    pub slots_seen: u64,
+    pub handoffs: u64,
+    pub max_pkts: u64,
+    pub max_bytes: u64,
+    /// Integrals of the queue length over time (packet·ns, byte·ns).
+    pub area_pkts: f64,
+    pub area_bytes: f64,
+}
+
+pub struct User {
+    pub name: String,
+    pub node: u32,
+    pub sector: usize,
+    pub queue: Box<dyn Queue>,
+    channel: SlotReader,
+    /// The IP packet whose octets are being sent, and how many are left.
+    head: Option<(Packet, u64)>,
+    /// DRC of the current slot.
+    pub drc: u8,
+    /// Earliest time the next packet may be handed up (in-order delivery).
+    last_delivery: Time,
+    next_handoff: Option<Time>,
+    handoff_rng: Rng,
+    plan_pos: usize,
+    pub stats: UserStats,
+    last_touch: Time,
+}
+
+impl User {
+    fn backlogged(&self) -> bool {
+        self.head.is_some() || self.queue.len_packets() > 0
+    }
+
+    fn touch(&mut self, now: Time) {
+        let dt = (now - self.last_touch) as f64;
+        self.stats.area_pkts += self.queue.len_packets() as f64 * dt;
+        self.stats.area_bytes += self.queue.len_bytes() as f64 * dt;
+        self.last_touch = now;
+    }
+}
+
+/// Per-sector figures.
+#[derive(Clone, Debug, Default)]
+pub struct SectorStats {
+    /// Slots the forward traffic channel had (control slots left out) and
+    /// those that carried data.
+    pub traffic_slots: u64,
+    pub busy_slots: u64,
+    /// PPP octets carried per user (index: user).
+    pub air_bytes: Vec<u64>,
+    /// Users that were attached to the sector at some time.
+    pub attached: Vec<bool>,
+}
+
+pub struct Sector {
+    pub name: String,
+    pub sched: Box<dyn Scheduler>,
+    server: SlotServer,
+    handoff_pf: HandoffPf,
+    handoff_queue: HandoffQueue,
+    /// IP packets completed by the physical-layer packet on each interlace,
+    /// delivered when it has had its last slot: (user, packet).
+    lanes: Vec<Vec<(usize, Packet)>>,
+    pub stats: SectorStats,
+}
+
+pub struct EvdoRan {
+    pub node: u32,
+    delay: Time,
+    pub air: AirOverhead,
+    pub sectors: Vec<Sector>,
+    pub users: Vec<User>,
+    plans: Vec<HandoffPlan>,
+    /// The next slot to run.
+    next_slot: u64,
+    /// Scratch per slot: DRC as each sector sees it, and backlog.
+    view_drc: Vec<u8>,
+    backlog: Vec<u64>,
+    /// Packets decoded and on their way to the users: (time, order, user, packet).
+    arriving: BinaryHeap<Reverse<(Time, u64, u32, PacketBox)>>,
+    order: u64,
+    outbox: VecDeque<HopEvent>,
+}
+
+/// A packet in the arrival heap, ordered by nothing (the keys before it decide).
+#[derive(Clone, Copy, Debug)]
+struct PacketBox(Packet);
+
+impl PartialEq for PacketBox {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl Eq for PacketBox {}
+impl PartialOrd for PacketBox {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for PacketBox {
+    fn cmp(&self, _: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
+impl EvdoRan {
+    /// Build from a validated configuration; `rng` gives the hand-off streams
+    /// and the RED streams of the users' queues.
+    pub fn new(cfg: &RanConfig, rng: &RngStreams) -> Result<Self, ChannelError> {
+        let n = cfg.users.len();
+        let sectors = cfg
+            .sectors
+            .iter()
+            .map(|s| Sector {
+                name: s.name.clone(),
+                sched: by_name(&s.scheduler, n, &s.pf).expect("scheduler name validated"),
+                server: SlotServer::new(s.interlace as usize),
+                handoff_pf: s.handoff_pf,
+                handoff_queue: s.handoff_queue,
+                lanes: vec![Vec::new(); s.interlace as usize],
+                stats: SectorStats { air_bytes: vec![0; n], attached: vec![false; n], ..Default::default() },
+            })
+            .collect::<Vec<_>>();
+        let mut users = Vec::with_capacity(n);
+        for u in &cfg.users {
+            let mut handoff_rng = rng.stream(&format!("handoff/{}", u.name));
+            let next_handoff = match &u.handoff {
+                HandoffPlan::At(list) => list.first().map(|x| x.0),
+                HandoffPlan::Every { min, max, .. } => Some(draw(&mut handoff_rng, *min, *max)),
+                HandoffPlan::Never | HandoffPlan::Channel { .. } => None,
+            };
+            users.push(User {
+                name: u.name.clone(),
+                node: u.node as u32,
+                sector: u.sector,
+                queue: queue::build(&u.queue, 0, rng, &format!("{}.down", u.name)),
+                channel: SlotReader::new(u.drc.open()?),
+                head: None,
+                drc: 0,
+                last_delivery: 0,
+                next_handoff,
+                handoff_rng,
+                plan_pos: 0,
+                stats: UserStats::default(),
+                last_touch: 0,
+            });
+        }
+        let mut ran = EvdoRan {
+            node: cfg.node as u32,
+            delay: cfg.delay,
+            air: cfg.air,
+            sectors,
+            plans: cfg.users.iter().map(|u| u.handoff.clone()).collect(),
+            users,
+            next_slot: 0,
+            view_drc: vec![0; n],
+            backlog: vec![0; n],
+            arriving: BinaryHeap::new(),
+            order: 0,
+            outbox: VecDeque::new(),
+        };
+        for (i, u) in ran.users.iter().enumerate() {
+            ran.sectors[u.sector].stats.attached[i] = true;
+        }
+        Ok(ran)
+    }
+
+    pub fn user_node(&self, port: Port) -> u32 {
+        self.users[port as usize].node
+    }
+
+    /// The name of a user's queue at the base station.
+    pub fn queue_name(&self, port: Port) -> String {
+        format!("{}.down", self.users[port as usize].name)
+    }
+
+    pub fn drops_total(&self) -> u64 {
+        self.users.iter().map(|u| u.stats.drops.iter().sum::<u64>()).sum()
+    }
+
+    /// Whether a slot must be run as soon as it starts (someone has data, or
+    /// a packet is on the air).
+    fn active(&self) -> bool {
+        self.users.iter().any(User::backlogged) || self.sectors.iter().any(|s| s.server.busy())
+    }
+
+    fn next_handoff(&self) -> Option<Time> {
+        self.users.iter().filter_map(|u| u.next_handoff).min()
+    }
+
+    /// Run every slot that starts at or before `now` (`inclusive`) or before it.
+    fn run_slots(&mut self, now: Time, inclusive: bool) {
+        loop {
+            let t = slot_start(self.next_slot);
+            if t > now || (!inclusive && t == now) {
+                break;
+            }
+            self.run_slot(t);
+        }
+    }
+
+    fn run_slot(&mut self, t: Time) {
+        let n = self.next_slot;
+        self.next_slot += 1;
+        for u in 0..self.users.len() {
+            if self.users[u].next_handoff.is_some_and(|h| h <= t) {
+                self.scheduled_handoff(t, u);
+            }
+            let user = &mut self.users[u];
+            user.drc = user.channel.next();
+            user.stats.drc_rate_sum += RATE_BPS[user.drc as usize] as f64;
+            user.stats.slots_seen += 1;
+            if user.channel.handoff_now() {
+                if let HandoffPlan::Channel { sectors } = &self.plans[u] {
+                    let to = next_in(sectors, user.sector);
+                    self.handoff(t, u, to);
+                }
+            }
+        }
+        for s in 0..self.sectors.len() {
+            let interlace = self.sectors[s].server.interlace() as u64;
+            if self.air.control_slot(n, interlace) {
+                let sec = &mut self.sectors[s];
+                sec.server.skip(sec.sched.as_mut());
+                continue;
+            }
+            for (u, user) in self.users.iter().enumerate() {
+                let here = user.sector == s;
+                self.view_drc[u] = if here { user.drc } else { 0 };
+                self.backlog[u] = if here && user.backlogged() { 1 } else { 0 };
+            }
+            let sec = &mut self.sectors[s];
+            sec.stats.traffic_slots += 1;
+            let Some(o) = sec.server.step(sec.sched.as_mut(), &self.view_drc, Some(&self.backlog)) else { continue };
+            sec.stats.busy_slots += 1;
+            self.users[o.user].stats.slots_served += 1;
+            if o.new_packet {
+                let budget = self.air.payload_bytes(DRC_TABLE[o.drc as usize].packet_bits);
+                self.fill(t, s, o.user, o.lane, budget);
+            }
+            if o.last_slot {
+                let done = slot_start(n + 1) + self.delay;
+                for (u, pkt) in std::mem::take(&mut self.sectors[s].lanes[o.lane]) {
+                    let user = &mut self.users[u];
+                    let at = done.max(user.last_delivery);
+                    user.last_delivery = at;
+                    self.order += 1;
+                    self.arriving.push(Reverse((at, self.order, u as u32, PacketBox(pkt))));
+                }
+            }
+        }
+    }
+
+    /// A new physical-layer packet for `u` on `lane` carries up to `budget`
+    /// PPP octets; the IP packets it completes wait on the lane.
+    fn fill(&mut self, t: Time, s: usize, u: usize, lane: usize, mut budget: u64) {
+        let air = self.air;
+        let user = &mut self.users[u];
+        let mut carried = 0;
+        while budget > 0 {
+            if user.head.is_none() {
+                user.touch(t);
+                let Some(pkt) = user.queue.dequeue(t) else { break };
+                user.head = Some((pkt, air.air_bytes(pkt.size)));
+            }
+            let (pkt, left) = user.head.as_mut().expect("head set above");
+            let take = budget.min(*left);
+            *left -= take;
+            budget -= take;
+            carried += take;
+            if *left == 0 {
+                let pkt = *pkt;
+                user.head = None;
+                self.sectors[s].lanes[lane].push((u, pkt));
+            }
+        }
+        user.stats.air_bytes += carried;
+        self.sectors[s].stats.air_bytes[u] += carried;
+    }
+
+    fn scheduled_handoff(&mut self, t: Time, u: usize) {
+        let from = self.users[u].sector;
+        let to = match &self.plans[u] {
+            HandoffPlan::At(list) => {
+                let to = list[self.users[u].plan_pos].1;
+                self.users[u].plan_pos += 1;
+                self.users[u].next_handoff = list.get(self.users[u].plan_pos).map(|x| x.0);
+                to
+            }
+            HandoffPlan::Every { min, max, sectors } => {
+                let user = &mut self.users[u];
+                user.next_handoff = Some(t + draw(&mut user.handoff_rng, *min, *max));
+                next_in(sectors, from)
+            }
+            HandoffPlan::Never | HandoffPlan::Channel { .. } => return,
+        };
+        self.handoff(t, u, to);
+    }
+
+    /// Move user `u` to sector `to` at `t`. A packet already on the air
+    /// finishes in the old sector; the queued data follows the user or is
+    /// dropped as the new sector's `handoff_queue` says; the new sector
+    /// resets or takes over the user's PF average.
+    fn handoff(&mut self, t: Time, u: usize, to: usize) {
+        let from = self.users[u].sector;
+        let user = &mut self.users[u];
+        user.stats.handoffs += 1;
+        user.sector = to;
+        if self.sectors[to].handoff_queue == HandoffQueue::Drop {
+            user.touch(t);
+            let dropped = user.head.take().map(|h| h.0).into_iter().chain(std::iter::from_fn(|| user.queue.dequeue(t)));
+            for pkt in dropped.collect::<Vec<_>>() {
+                user.stats.drops[DropReason::Handoff.index()] += 1;
+                self.outbox.push_back(HopEvent::Drop { port: u as Port, pkt, reason: DropReason::Handoff });
+            }
+        }
+        let state = self.sectors[from].sched.user_state(u);
+        let new = &mut self.sectors[to];
+        new.stats.attached[u] = true;
+        match (new.handoff_pf, state) {
+            (HandoffPf::Keep, Some(a)) => new.sched.set_user_state(u, a),
+            _ => new.sched.reset_user(u),
+        }
+    }
+}
+
+/// Uniform in [min, max].
+fn draw(rng: &mut Rng, min: Time, max: Time) -> Time {
+    min + rng.below(max - min + 1)
+}
+
+/// The sector after `current` in `list` (cyclically); the first if it is not in it.
+fn next_in(list: &[usize], current: usize) -> usize {
+    match list.iter().position(|&s| s == current) {
+        Some(i) => list[(i + 1) % list.len()],
+        None => list[0],
+    }
+}
+
+impl Hop for EvdoRan {
+    fn offer(&mut self, now: Time, port: Port, pkt: Packet) {
+        // Slots that started before the packet did not see it.
+        self.run_slots(now, false);
+        let user = &mut self.users[port as usize];
+        user.touch(now);
+        match user.queue.enqueue(now, pkt) {
+            Ok(()) => {
+                user.stats.enqueued += 1;
+                user.stats.max_pkts = user.stats.max_pkts.max(user.queue.len_packets() as u64);
+                user.stats.max_bytes = user.stats.max_bytes.max(user.queue.len_bytes());
+            }
+            Err((pkt, reason)) => {
+                user.stats.drops[reason.index()] += 1;
+                self.outbox.push_back(HopEvent::Drop { port, pkt, reason });
+            }
+        }
+    }
+
+    fn poll(&mut self) -> Option<HopEvent> {
+        self.outbox.pop_front()
+    }
+
+    fn deadline(&self) -> Option<Time> {
+        let slot = self.active().then(|| slot_start(self.next_slot));
+        let arrival = self.arriving.peek().map(|r| r.0 .0);
+        [slot, arrival, self.next_handoff()].into_iter().flatten().min()
+    }
+
+    fn on_timer(&mut self, now: Time) {
+        self.run_slots(now, true);
+        while self.arriving.peek().is_some_and(|r| r.0 .0 <= now) {
+            let Reverse((_, _, u, PacketBox(pkt))) = self.arriving.pop().expect("peeked");
+            let st = &mut self.users[u as usize].stats;
+            st.packets_delivered += 1;
+            st.ip_bytes_delivered += pkt.size as u64;
+            self.outbox.push_back(HopEvent::Deliver { port: u, pkt });
+        }
+    }
+
+    fn packets_inside(&self) -> u64 {
+        let queued: u64 = self.users.iter().map(|u| u.queue.len_packets() as u64 + u.head.is_some() as u64).sum();
+        let on_air: u64 = self.sectors.iter().flat_map(|s| s.lanes.iter()).map(|l| l.len() as u64).sum();
+        queued + on_air + self.arriving.len() as u64
+    }
+
+    fn finish(&mut self, now: Time) {
+        // Run the idle slots up to the end, so that every user's channel
+        // statistics cover the whole run.
+        self.run_slots(now, false);
+        for u in &mut self.users {
+            u.touch(now);
+        }
+    }
+}

@@ -1,0 +1,361 @@
+//! `[[sector]]` and `[[user]]` tables → raw 1xEV-DO sectors and users
+//! (`resolve` groups the sectors of one base-station node into a radio
+//! access network and checks names).
+
+use super::drc::{self, parse_drc, DrcFrom, RawDrc, REVERSE_RATE_BPS};
+use super::error::ScenarioError;
+use super::queue::parse_queue;
+use super::raw::{Named, RawScenario};
+use super::reader::{At, Res, Val};
+use super::resolve::{err, Names};
+use super::spec::{LinkSpec, NodeSpec};
+use crate::channel::presets;
+use crate::engine::time::secs;
+use crate::engine::{Time, NS_PER_MS};
+use crate::evdo::air::AirOverhead;
+use crate::evdo::config::{default_user_queue, HandoffPf, HandoffPlan, HandoffQueue, RanConfig, SectorConfig, UserConfig};
+use std::collections::HashMap;
+use crate::evdo::scheduler::{pf::PfConfig, SCHEDULERS};
+use crate::net::queue::QueueSpec;
+
+const SECTOR_KEYS: &[&str] = &["name", "node", "scheduler", "alpha", "interlace", "delay", "overhead", "handoff_pf", "handoff_queue"];
+const USER_KEYS: &[&str] = &["name", "sector", "drc", "queue", "reverse_rate", "reverse_queue", "handoff"];
+const OVERHEAD_KEYS: &[&str] = &["ppp_bytes", "escape_every", "payload_bits_per_1024", "control_slots"];
+
+/// One-way delay between the end of a physical-layer packet and the user,
+/// when `delay` is not given: 10 ms.
+pub(crate) const DEFAULT_AIR_DELAY: Time = 10 * NS_PER_MS;
+
+#[derive(Clone, Debug)]
+pub(crate) struct RawSector {
+    pub name: Named,
+    pub node: Named,
+    pub scheduler: String,
+    pub pf: PfConfig,
+    pub interlace: u8,
+    pub delay: Time,
+    pub delay_at: At,
+    pub air: AirOverhead,
+    pub handoff_pf: HandoffPf,
+    pub handoff_queue: HandoffQueue,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum RawHandoff {
+    Never,
+    At(Vec<(Time, Named)>),
+    Every { min: Time, max: Time, sectors: Vec<Named> },
+    Channel { sectors: Vec<Named>, at: At },
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct RawUser {
+    pub name: Named,
+    pub sector: Named,
+    pub drc: RawDrc,
+    pub queue: QueueSpec,
+    pub reverse_rate_bps: u64,
+    pub reverse_queue: QueueSpec,
+    pub handoff: RawHandoff,
+}
+
+pub(crate) fn parse_sector(v: &Val) -> Res<RawSector> {
+    let t = v.table(SECTOR_KEYS)?;
+    let scheduler = match t.get("scheduler") {
+        Some(s) => {
+            let name = s.str()?;
+            if !SCHEDULERS.contains(&name) {
+                return Err(s.err(format!("unknown scheduler '{name}' (known: {})", SCHEDULERS.join(", "))));
+            }
+            name.to_string()
+        }
+        None => "pf".to_string(),
+    };
+    let mut pf = PfConfig::default();
+    if let Some(a) = t.get("alpha") {
+        if scheduler != "pf" {
+            return Err(a.err(format!("alpha is the Proportional Fair averaging constant; scheduler '{scheduler}' has none")));
+        }
+        pf.alpha = a.number()?;
+        if !(pf.alpha > 0.0 && pf.alpha < 1.0) {
+            return Err(a.err(format!("alpha must lie strictly between 0 and 1 (seed 000 eq. 5; 0.001 is usual), not {}", pf.alpha)));
+        }
+    }
+    let interlace = match t.get("interlace") {
+        Some(i) => match i.count()? {
+            1 => 1,
+            4 => 4,
+            n => return Err(i.err(format!("interlace must be 4 (C.S0024's four-slot interlace) or 1 (consecutive slots), not {n}"))),
+        },
+        None => 4,
+    };
+    let delay_v = t.get("delay");
+    let air = match t.get("overhead") {
+        None => AirOverhead::default(),
+        Some(o) => match o.str() {
+            Ok("default") => AirOverhead::default(),
+            Ok("none") => AirOverhead::none(),
+            Ok(other) => return Err(o.err(format!("unknown overhead '{other}' (\"default\", \"none\" or a table of {})", OVERHEAD_KEYS.join(", ")))),
+            Err(_) => parse_overhead(&o)?,
+        },
+    };
+    let handoff_pf = match t.get("handoff_pf") {
+        None => HandoffPf::Reset,
+        Some(h) => match h.str()? {
+            "reset" => HandoffPf::Reset,
+            "keep" => HandoffPf::Keep,
+            other => return Err(h.err(format!("unknown handoff_pf '{other}' (expected \"reset\" or \"keep\")"))),
+        },
+    };
+    let handoff_queue = match t.get("handoff_queue") {
+        None => HandoffQueue::Forward,
+        Some(h) => match h.str()? {
+            "forward" => HandoffQueue::Forward,
+            "drop" => HandoffQueue::Drop,
+            other => return Err(h.err(format!("unknown handoff_queue '{other}' (expected \"forward\" or \"drop\")"))),
+        },
+    };
+    Ok(RawSector {
+        name: Named::new(t.name("name")?),
+        node: Named::new(t.name("node")?),
+        scheduler,
+        pf,
+        interlace,
+        delay: match &delay_v {
+            Some(d) => d.time()?,
+            None => DEFAULT_AIR_DELAY,
+        },
+        delay_at: delay_v.map(|d| d.at()).unwrap_or_else(|| t.at()),
+        air,
+        handoff_pf,
+        handoff_queue,
+    })
+}
+
+fn parse_overhead(v: &Val) -> Res<AirOverhead> {
+    let t = v.table(OVERHEAD_KEYS)?;
+    let d = AirOverhead::default();
+    let a = AirOverhead {
+        ppp_bytes: t.or("ppp_bytes", d.ppp_bytes, |v| v.count_u32())?,
+        escape_every: t.or("escape_every", d.escape_every, |v| v.count_u32())?,
+        payload_bits_per_1024: t.or("payload_bits_per_1024", d.payload_bits_per_1024, |v| v.count_u32())?,
+        control_slots: t.or("control_slots", d.control_slots, |v| v.count_u32())?,
+    };
+    if let Some(p) = t.get("payload_bits_per_1024") {
+        if a.payload_bits_per_1024 == 0 || a.payload_bits_per_1024 > 1024 {
+            return Err(p.err("payload_bits_per_1024 must lie in 1..=1024"));
+        }
+    }
+    if let Some(c) = t.get("control_slots") {
+        if a.control_slots >= 64 {
+            return Err(c.err("control_slots must be below 64 (of a 256-slot cycle on one interlace)"));
+        }
+    }
+    Ok(a)
+}
+
+pub(crate) fn parse_user(v: &Val) -> Res<RawUser> {
+    let t = v.table(USER_KEYS)?;
+    let drc = match t.get("drc") {
+        Some(d) => parse_drc(&d)?,
+        None => return Err(t.missing_with("drc", "every user needs a channel: drc = {preset = ...}, {trace = ...} or {constant = RATE}")),
+    };
+    let handoff = match t.get("handoff") {
+        None => RawHandoff::Never,
+        Some(h) => parse_handoff(&h)?,
+    };
+    Ok(RawUser {
+        name: Named::new(t.name("name")?),
+        sector: Named::new(t.name("sector")?),
+        drc,
+        queue: t.or("queue", default_user_queue(), parse_queue)?,
+        reverse_rate_bps: t.or("reverse_rate", REVERSE_RATE_BPS, |v| v.positive_rate())?,
+        reverse_queue: t.or("reverse_queue", default_user_queue(), parse_queue)?,
+        handoff,
+    })
+}
+
+fn names(v: &Val) -> Res<Vec<Named>> {
+    v.array()?.iter().map(|s| Ok(Named::new((s.str()?.to_string(), s.at())))).collect()
+}
+
+/// `[{at = "20s", to = "s2"}, ...]`, `{every = "25s" | ["20s", "30s"], sectors = [...]}`
+/// or `{channel = true, sectors = [...]}`.
+fn parse_handoff(v: &Val) -> Res<RawHandoff> {
+    if let Ok(items) = v.array() {
+        let mut list: Vec<(Time, Named)> = Vec::new();
+        for it in items {
+            let t = it.table(&["at", "to"])?;
+            let at_v = t.req("at")?;
+            let at = at_v.time()?;
+            if list.last().is_some_and(|l| at <= l.0) {
+                return Err(at_v.err("hand-off times must be strictly increasing"));
+            }
+            list.push((at, Named::new(t.name("to")?)));
+        }
+        if list.is_empty() {
+            return Err(v.err("the hand-off list is empty: remove it or give at least one {at, to}"));
+        }
+        return Ok(RawHandoff::At(list));
+    }
+    let t = v.table(&["every", "channel", "sectors"])?;
+    let sectors = match t.get("sectors") {
+        Some(s) => {
+            let n = names(&s)?;
+            if n.is_empty() {
+                return Err(s.err("sectors is empty"));
+            }
+            n
+        }
+        None => Vec::new(),
+    };
+    match (t.get("every"), t.get("channel")) {
+        (Some(e), None) => {
+            let (min, max) = match e.array() {
+                Ok(pair) if pair.len() == 2 => (pair[0].time()?, pair[1].time()?),
+                Ok(_) => return Err(e.err("every is a time or a pair [min, max] of times")),
+                Err(_) => {
+                    let x = e.time()?;
+                    (x, x)
+                }
+            };
+            if min == 0 || min > max {
+                return Err(e.err("the time between hand-offs must be positive, and min <= max"));
+            }
+            Ok(RawHandoff::Every { min, max, sectors })
+        }
+        (None, Some(c)) => {
+            if !c.bool()? {
+                return Err(c.err("channel = false hands off never: remove the handoff key instead"));
+            }
+            Ok(RawHandoff::Channel { sectors, at: c.at() })
+        }
+        (Some(e), Some(_)) => Err(e.err("give every or channel, not both")),
+        (None, None) => Err(v.err("a handoff table needs every = TIME or channel = true (or give a list of {at, to})")),
+    }
+}
+
+/// Group the sectors by base-station node into radio access networks, make
+/// each user's node and its reverse link (`USER.up`, to the base station),
+/// and resolve every name.
+pub(crate) fn resolve(
+    raw: &RawScenario,
+    file: &str,
+    nodes: &Names,
+    node_specs: &mut Vec<NodeSpec>,
+    links: &mut Vec<LinkSpec>,
+    link_names: &mut HashMap<String, (usize, usize)>,
+) -> Result<Vec<RanConfig>, ScenarioError> {
+    if raw.sectors.is_empty() {
+        if let Some(u) = raw.users.first() {
+            return Err(err(file, &u.sector.at, format!("no sector named '{}': add a [[sector]] table", u.sector.name)));
+        }
+        return Ok(Vec::new());
+    }
+    let mut sector_names = Names::new("sector");
+    let mut rans: Vec<RanConfig> = Vec::new();
+    // (ran, index in it) of every sector, in file order.
+    let mut place = Vec::new();
+    for (i, s) in raw.sectors.iter().enumerate() {
+        sector_names.add(file, &s.name, i)?;
+        let node = nodes.get(file, &s.node)?;
+        let r = match rans.iter().position(|r| r.node == node) {
+            Some(r) => {
+                if rans[r].delay != s.delay {
+                    return Err(err(file, &s.delay_at, format!(
+                        "the sectors of node '{}' must have one delay (this one differs from an earlier sector's)",
+                        s.node.name
+                    )));
+                }
+                r
+            }
+            None => {
+                rans.push(RanConfig { node, delay: s.delay, air: s.air, sectors: Vec::new(), users: Vec::new() });
+                rans.len() - 1
+            }
+        };
+        place.push((r, rans[r].sectors.len()));
+        rans[r].sectors.push(SectorConfig {
+            name: s.name.name.clone(),
+            scheduler: s.scheduler.clone(),
+            pf: s.pf.clone(),
+            interlace: s.interlace,
+            handoff_pf: s.handoff_pf,
+            handoff_queue: s.handoff_queue,
+        });
+    }
+    let mut user_names = Names::new("user");
+    for (k, u) in raw.users.iter().enumerate() {
+        user_names.add(file, &u.name, k)?;
+        if nodes.find(&u.name.name).is_some() {
+            return Err(err(file, &u.name.at, format!("user '{}' has the name of a node: a user is a node of its own", u.name.name)));
+        }
+        let (r, sector) = place[sector_names.get(file, &u.sector)?];
+        let ran_node = rans[r].node;
+        // The other sectors a hand-off may name must be those of this base station.
+        let local = |n: &Named| -> Result<usize, ScenarioError> {
+            let (r2, s) = place[sector_names.get(file, n)?];
+            if r2 != r {
+                return Err(err(file, &n.at, format!(
+                    "sector '{}' belongs to node '{}', not to '{}' where '{}' starts: hand-offs stay within one base station",
+                    n.name, node_specs[rans[r2].node].name, node_specs[ran_node].name, u.name.name
+                )));
+            }
+            Ok(s)
+        };
+        let list = |names: &[Named]| -> Result<Vec<usize>, ScenarioError> {
+            if names.is_empty() {
+                Ok((0..rans[r].sectors.len()).collect())
+            } else {
+                names.iter().map(local).collect()
+            }
+        };
+        let handoff = match &u.handoff {
+            RawHandoff::Never => HandoffPlan::Never,
+            RawHandoff::At(items) => {
+                let mut out = Vec::new();
+                for (at, to) in items {
+                    if *at >= raw.duration {
+                        return Err(err(file, &to.at, format!("a hand-off at {} s, at or after the end of the run", secs(*at))));
+                    }
+                    out.push((*at, local(to)?));
+                }
+                HandoffPlan::At(out)
+            }
+            RawHandoff::Every { min, max, sectors } => HandoffPlan::Every { min: *min, max: *max, sectors: list(sectors)? },
+            RawHandoff::Channel { sectors, at } => {
+                let mobile = matches!(&u.drc.from, DrcFrom::Preset { name, .. } if name == "mobile");
+                let traced = matches!(&u.drc.from, DrcFrom::Trace { .. });
+                if !mobile && !traced {
+                    return Err(err(file, at, "channel hand-offs come from the channel: only the mobile preset and recorded traces have them"));
+                }
+                HandoffPlan::Channel { sectors: list(sectors)? }
+            }
+        };
+        let drc = drc::resolve(&u.drc, file, presets::user_seed(raw.seed, k)).map_err(|(at, m)| err(file, &at, m))?;
+        let node = node_specs.len();
+        node_specs.push(NodeSpec { name: u.name.name.clone() });
+        let up = format!("{}.up", u.name.name);
+        if let Some(&(_, line)) = link_names.get(&up) {
+            return Err(err(file, &u.name.at, format!("user '{}' needs the link name '{up}', taken on line {line}", u.name.name)));
+        }
+        link_names.insert(up.clone(), (links.len(), u.name.at.line));
+        links.push(LinkSpec {
+            name: up,
+            from: node,
+            to: ran_node,
+            rate_bps: u.reverse_rate_bps,
+            delay: rans[r].delay,
+            queue: u.reverse_queue.clone(),
+            rate_schedule: Vec::new(),
+            drc: None,
+            loss: 0.0,
+        });
+        rans[r].users.push(UserConfig { name: u.name.name.clone(), node, sector, drc, queue: u.queue.clone(), handoff });
+    }
+    if let Some((i, _)) = rans.iter().enumerate().find(|(_, r)| r.users.is_empty()) {
+        let s = raw.sectors.iter().find(|s| nodes.find(&s.node.name) == Some(rans[i].node)).expect("a RAN has a sector");
+        return Err(err(file, &s.name.at, format!("the sectors of node '{}' serve no user: add a [[user]] with sector = '{}'", s.node.name, s.name.name)));
+    }
+    Ok(rans)
+}
