@@ -125,7 +125,7 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
     }
 
     let mut node_specs: Vec<NodeSpec> = raw.nodes.iter().map(|n| NodeSpec { name: n.name.clone() }).collect();
-    let rans = sector::resolve(&raw, file, &nodes, &mut node_specs, &mut links, &mut link_names)?;
+    let rans = sector::resolve(&raw, file, &mut nodes, &mut node_specs, &mut links, &mut link_names)?;
     let mut spec = ScenarioSpec {
         duration: raw.duration,
         seed: raw.seed,

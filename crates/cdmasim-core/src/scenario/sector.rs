@@ -238,10 +238,10 @@ fn parse_handoff(v: &Val) -> Res<RawHandoff> {
 /// Group the sectors by base-station node into radio access networks, make
 /// each user's node and its reverse link (`USER.up`, to the base station),
 /// and resolve every name.
-pub(crate) fn resolve(
-    raw: &RawScenario,
+pub(crate) fn resolve<'r>(
+    raw: &'r RawScenario,
     file: &str,
-    nodes: &Names,
+    nodes: &mut Names<'r>,
     node_specs: &mut Vec<NodeSpec>,
     links: &mut Vec<LinkSpec>,
     link_names: &mut HashMap<String, (usize, usize)>,
@@ -334,6 +334,7 @@ pub(crate) fn resolve(
         };
         let drc = drc::resolve(&u.drc, file, presets::user_seed(raw.seed, k)).map_err(|(at, m)| err(file, &at, m))?;
         let node = node_specs.len();
+        nodes.add(file, &u.name, node)?;
         node_specs.push(NodeSpec { name: u.name.name.clone() });
         let up = format!("{}.up", u.name.name);
         if let Some(&(_, line)) = link_names.get(&up) {

@@ -1,0 +1,143 @@
+//! The 1xEV-DO radio access network as a hop: it must behave as a link where
+//! it is one, serve slots as the full-buffer scheduler study does (same
+//! code, same numbers), and account for every packet, hand-offs included.
+
+mod common;
+use common::assert_conserved;
+use cdmasim_core::evdo::scheduler::pf::PfConfig;
+use cdmasim_core::evdo::scheduler::study::{self, HandoffPolicy};
+use cdmasim_core::scenario::parse_str;
+use cdmasim_core::sim::{self, RunOptions, RunResult};
+
+fn run(text: &str) -> RunResult {
+    let spec = parse_str(text, "t.toml").unwrap_or_else(|e| panic!("{e}"));
+    sim::run(&spec, RunOptions::default()).unwrap()
+}
+
+const HEAD: &str = r#"
+[simulation]
+duration = "DUR"
+seed = 5
+[[node]]
+name = "server"
+[[node]]
+name = "bs"
+[[link]]
+name = "wired"
+from = "server"
+to = "bs"
+rate = "100Mbps"
+delay = "5ms"
+"#;
+
+fn head(duration: &str) -> String {
+    HEAD.replace("DUR", duration)
+}
+
+/// One user on a constant 2457.6 kb/s DRC with no air overhead, against a
+/// link of 2457.6 kb/s with the same delays and buffers.
+fn one_user(flow: &str, sector: bool) -> RunResult {
+    let radio = if sector {
+        r#"
+[[sector]]
+name = "s"
+node = "bs"
+delay = "10ms"
+overhead = "none"
+[[user]]
+name = "ue"
+sector = "s"
+drc = { constant = "2457.6kbps" }
+"#
+    } else {
+        r#"
+[[node]]
+name = "ue"
+[[link]]
+name = "air"
+from = "bs"
+to = "ue"
+rate = "2457.6kbps"
+delay = "10ms"
+queue = { kind = "droptail", limit = "64KB" }
+reverse_rate = "153.6kbps"
+reverse_queue = { kind = "droptail", limit = "64KB" }
+"#
+    };
+    run(&format!("{}{radio}{flow}", head("30s")))
+}
+
+#[test]
+fn one_user_on_a_constant_drc_is_a_link_of_the_same_rate() {
+    // A receive window (48 KB) below the 64 KB buffer: no loss, so the
+    // comparison is of the hops, not of two loss histories.
+    let bulk = "[[flow]]\nname = \"f\"\nfrom = \"server\"\nto = \"ue\"\nkind = \"bulk\"\ntcp = { cc = \"cubic\", rcv_buffer = \"48KB\" }\n";
+    let (s, l) = (one_user(bulk, true), one_user(bulk, false));
+    assert_conserved(&s);
+    assert_conserved(&l);
+    let (gs, gl) = (s.flows[0].goodput_bps, l.flows[0].goodput_bps);
+    println!("bulk: sector {gs:.0} b/s, link {gl:.0} b/s; drops {} / {}", s.drops.len(), l.drops.len());
+    // The sector serves in whole slots (a packet waits up to one slot for
+    // its start, 1.67 ms in an RTT of 30 ms and more): the same rate within 1 %.
+    assert!((gs / gl - 1.0).abs() < 0.01, "sector {gs} vs link {gl}");
+    assert_eq!((s.drops.len(), l.drops.len()), (0, 0));
+    assert!(s.users[0].utilisation > 0.9 && (s.users[0].mean_drc_bps - 2_457_600.0).abs() < 1e-6);
+
+    // A stream below capacity: the same packets arrive, each at most one
+    // slot and one slot-boundary rounding later than over the link.
+    let cbr = "[[flow]]\nname = \"v\"\nfrom = \"server\"\nto = \"ue\"\nkind = \"cbr\"\nrate = \"1Mbps\"\npacket_size = \"484B\"\n";
+    let (s, l) = (one_user(cbr, true), one_user(cbr, false));
+    assert_eq!(s.flows[0].packets_received, l.flows[0].packets_received);
+    let extra = s.flows[0].owd_min_s.unwrap() - l.flows[0].owd_min_s.unwrap();
+    let worst = s.flows[0].rtt_max_s.unwrap() - l.flows[0].rtt_max_s.unwrap();
+    println!("cbr: extra delay min {extra:.6} s, max {worst:.6} s");
+    assert!(extra >= -1e-9 && worst <= 1.0 / 600.0 + 1e-9, "{extra} {worst}");
+}
+
+#[test]
+fn full_buffers_get_the_slots_of_the_scheduler_study() {
+    // Four stationary users, each sent more than any DRC can carry, so no
+    // queue ever empties: the sector is the full-buffer study of Fig. 6.
+    let mut text = head("20s");
+    text += "[[sector]]\nname = \"s\"\nnode = \"bs\"\noverhead = \"none\"\nscheduler = \"SCHED\"\n";
+    for u in 0..4 {
+        text += &format!("[[user]]\nname = \"u{u}\"\nsector = \"s\"\ndrc = {{ preset = \"stationary\" }}\n");
+        text += &format!("[[flow]]\nname = \"f{u}\"\nfrom = \"bs\"\nto = \"u{u}\"\nkind = \"cbr\"\nrate = \"4Mbps\"\npacket_size = \"1472B\"\n");
+    }
+    for sched in ["pf", "rr"] {
+        let r = run(&text.replace("SCHED", sched));
+        assert_conserved(&r);
+        let slots = r.sectors[0].traffic_slots;
+        let ch = study::preset_channels("stationary", 4, slots, 5).unwrap();
+        let want = study::run(&ch, sched, &PfConfig::default(), 4, HandoffPolicy::Keep).unwrap();
+        let got: Vec<u64> = r.users.iter().map(|u| u.slots_served).collect();
+        let expected: Vec<u64> = want.user_share.iter().map(|s| (s * want.slots as f64).round() as u64).collect();
+        println!("{sched}: {slots} slots, sector {got:?}, study {expected:?}, jain {:.4}", r.sectors[0].jain);
+        assert_eq!(got, expected, "{sched}");
+        assert_eq!(r.sectors[0].utilisation, 1.0 - want.idle_slots as f64 / slots as f64);
+        // Same input, same output.
+        assert_eq!(r, run(&text.replace("SCHED", sched)));
+    }
+}
+
+#[test]
+fn a_hand_off_moves_the_user_and_accounts_for_its_queue() {
+    let mut text = head("6s");
+    text += "[[sector]]\nname = \"s1\"\nnode = \"bs\"\n[[sector]]\nname = \"s2\"\nnode = \"bs\"\nhandoff_queue = \"drop\"\n";
+    text += "[[user]]\nname = \"ue\"\nsector = \"s1\"\ndrc = { constant = \"153.6kbps\" }\nhandoff = [{ at = \"3s\", to = \"s2\" }]\n";
+    text += "[[flow]]\nname = \"f\"\nfrom = \"server\"\nto = \"ue\"\nkind = \"bulk\"\n";
+    let r = run(&text);
+    assert_conserved(&r);
+    assert_eq!((r.users[0].sector.as_str(), r.users[0].handoffs), ("s2", 1));
+    // The 64 KB queue was full of a bulk flow's segments at 3 s: dropped there.
+    let dropped = r.drops.iter().filter(|d| d.reason == "handoff").count();
+    println!("dropped at the hand-off: {dropped}; goodput {:.0}", r.flows[0].goodput_bps);
+    assert!(dropped > 10, "{dropped}");
+    assert!(r.drops.iter().filter(|d| d.reason == "handoff").all(|d| (d.t_s - 3.0).abs() < 0.002 && d.place == "ue.down"));
+    // Forwarded instead, nothing is lost at the hand-off.
+    let r = run(&text.replace("handoff_queue = \"drop\"", "handoff_queue = \"forward\""));
+    assert_conserved(&r);
+    assert_eq!(r.drops.iter().filter(|d| d.reason == "handoff").count(), 0);
+    // Both sectors served the user: half the run each.
+    assert!(r.users[0].slot_share > 0.0 && r.sectors.iter().all(|s| s.throughput_bps > 0.0));
+}
