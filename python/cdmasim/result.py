@@ -10,6 +10,9 @@ Columns (documented in README.md):
           bytes_sent
   series: metric, subject, t_s, value (long format, one row per sample)
   drops:  t_s, place, reason, flow, sent_s, seq (one row per dropped packet)
+  users:  name, sector, throughput_bps, mean_drc_bps, utilisation, slots_served,
+          slot_share, packets_delivered, handoffs (1xEV-DO users)
+  sectors: name, scheduler, traffic_slots, utilisation, throughput_bps, jain
 """
 
 import json
@@ -28,7 +31,12 @@ QUEUE_COLUMNS = [
 ]
 SERIES_COLUMNS = ["metric", "subject", "t_s", "value"]
 DROP_COLUMNS = ["t_s", "place", "reason", "flow", "sent_s", "seq"]
-TABLES = ("flows", "queues", "series", "drops")
+USER_COLUMNS = [
+    "name", "sector", "throughput_bps", "mean_drc_bps", "utilisation", "slots_served", "slot_share",
+    "packets_delivered", "handoffs",
+]
+SECTOR_COLUMNS = ["name", "scheduler", "traffic_slots", "utilisation", "throughput_bps", "jain"]
+TABLES = ("flows", "queues", "series", "drops", "users", "sectors")
 
 
 class Result:
@@ -48,13 +56,26 @@ class Result:
 
     @property
     def flows(self):
+        return self._rows("flows", FLOW_COLUMNS)
+
+    def _rows(self, key, columns):
         def build():
             import pandas as pd
 
-            rows = [{c: f.get(c) for c in FLOW_COLUMNS} for f in self.summary.get("flows", [])]
-            return pd.DataFrame(rows, columns=FLOW_COLUMNS)
+            rows = [{c: x.get(c) for c in columns} for x in self.summary.get(key, [])]
+            return pd.DataFrame(rows, columns=columns)
 
-        return self._cached("flows", build)
+        return self._cached(key, build)
+
+    @property
+    def users(self):
+        """1xEV-DO users, one row each (empty without sectors)."""
+        return self._rows("users", USER_COLUMNS)
+
+    @property
+    def sectors(self):
+        """1xEV-DO sectors, one row each (empty without sectors)."""
+        return self._rows("sectors", SECTOR_COLUMNS)
 
     @property
     def queues(self):

@@ -71,4 +71,17 @@ def format_summary(s: dict) -> str:
     hidden = len(all_queues) - len(queues)
     if hidden:
         out.append(f"({hidden} queues with no drops and under {QUIET_UTILIZATION:.0%} utilization not shown)")
+    users = s.get("users", [])
+    if users:
+        rows = [[
+            u["name"], u["sector"], fmt_rate(u.get("throughput_bps")), fmt_rate(u.get("mean_drc_bps")),
+            f"{u.get('utilisation', 0):.3f}", f"{u.get('slot_share', 0) * 100:.1f}%", u.get("handoffs", 0),
+        ] for u in users]
+        head = ["user", "sector", "throughput", "mean DRC", "throughput/DRC", "slot share", "hand-offs"]
+        out += ["", "1xEV-DO users"] + _table(head, rows)
+        rows = [[
+            x["name"], x["scheduler"], f"{x.get('utilisation', 0) * 100:.1f}%", fmt_rate(x.get("throughput_bps")),
+            f"{x.get('jain', 0):.4f}",
+        ] for x in s.get("sectors", [])]
+        out += ["", "1xEV-DO sectors"] + _table(["sector", "scheduler", "busy slots", "throughput", "Jain"], rows)
     return "\n".join(out)
