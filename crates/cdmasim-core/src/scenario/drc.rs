@@ -51,7 +51,10 @@ pub(crate) fn parse_drc(v: &Val) -> Res<RawDrc> {
         }
         let rate = c.rate()?;
         let drc = channel::drc::index_of_rate(rate).filter(|&d| d != 0).ok_or_else(|| {
-            let known: Vec<String> = channel::drc::RATE_BPS[1..].iter().map(|r| format!("{}kbps", *r as f64 / 1000.0)).collect();
+            let mut rates = channel::drc::RATE_BPS[1..].to_vec();
+            rates.sort_unstable();
+            rates.dedup();
+            let known: Vec<String> = rates.iter().map(|r| format!("{}kbps", *r as f64 / 1000.0)).collect();
             c.err(format!("{rate} bit/s is not a DRC rate (known: {})", known.join(", ")))
         })?;
         return Ok(RawDrc { from: DrcFrom::Constant { drc }, at: c.at(), window_at: None });
