@@ -39,7 +39,9 @@ pub struct SectorConfig {
     /// "pf", "rr" or "maxci" (`evdo::scheduler::SCHEDULERS`).
     pub scheduler: String,
     pub pf: PfConfig,
-    /// 4: the C.S0024 four-slot interlace; 1: multi-slot packets in consecutive slots.
+    /// 4: the C.S0024 four-slot interlace; 1: multi-slot packets in
+    /// consecutive slots; 0: every slot carries its DRC's rate / 600 bits
+    /// (the per-slot rate model of seed 000's Fig. 6 trace study).
     pub interlace: u8,
     pub handoff_pf: HandoffPf,
     pub handoff_queue: HandoffQueue,

@@ -25,7 +25,7 @@
 use super::air::AirOverhead;
 use super::config::{HandoffPf, HandoffPlan, HandoffQueue, RanConfig};
 use super::scheduler::{by_name, Scheduler, SlotServer};
-use crate::channel::drc::{DRC_TABLE, RATE_BPS};
+use crate::channel::drc::RATE_BPS;
 use crate::channel::link_rate::slot_start;
 use crate::channel::source::SlotReader;
 use crate::channel::ChannelError;
@@ -164,10 +164,10 @@ impl EvdoRan {
             .map(|s| Sector {
                 name: s.name.clone(),
                 sched: by_name(&s.scheduler, n, &s.pf).expect("scheduler name validated"),
-                server: SlotServer::new(s.interlace as usize),
+                server: if s.interlace == 0 { SlotServer::per_slot_rates() } else { SlotServer::new(s.interlace as usize) },
                 handoff_pf: s.handoff_pf,
                 handoff_queue: s.handoff_queue,
-                lanes: vec![Vec::new(); s.interlace as usize],
+                lanes: vec![Vec::new(); s.interlace.max(1) as usize],
                 stats: SectorStats { air_bytes: vec![0; n], attached: vec![false; n], ..Default::default() },
             })
             .collect::<Vec<_>>();
@@ -285,7 +285,7 @@ impl EvdoRan {
             sec.stats.busy_slots += 1;
             self.users[o.user].stats.slots_served += 1;
             if o.new_packet {
-                let budget = self.air.payload_bytes(DRC_TABLE[o.drc as usize].packet_bits);
+                let budget = self.air.payload_bytes(o.packet_bits);
                 self.fill(t, s, o.user, o.lane, budget);
             }
             if o.last_slot {

@@ -83,9 +83,12 @@ pub(crate) fn parse_sector(v: &Val) -> Res<RawSector> {
     }
     let interlace = match t.get("interlace") {
         Some(i) => match i.count()? {
+            0 => 0,
             1 => 1,
             4 => 4,
-            n => return Err(i.err(format!("interlace must be 4 (C.S0024's four-slot interlace) or 1 (consecutive slots), not {n}"))),
+            n => return Err(i.err(format!(
+                "interlace must be 4 (C.S0024's four-slot interlace), 1 (consecutive slots) or 0 (every slot at its DRC's rate), not {n}"
+            ))),
         },
         None => 4,
     };
