@@ -89,6 +89,12 @@ fn model_jain_index(xs: Vec<f64>) -> PyResult<f64> {
     })
 }
 
+/// Sizes on the command line ('16kB', '1460B', '64KiB'), by the scenario rules.
+#[pyfunction]
+fn parse_size_bytes(text: &str) -> PyResult<u64> {
+    cdmasim_core::scenario::units::parse_size(text).map_err(PyValueError::new_err)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(model_fluid_loss, m)?)?;
     m.add_function(wrap_pyfunction!(model_mathis_bytes_per_s, m)?)?;
@@ -98,5 +104,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(model_mean_sojourn_slots, m)?)?;
     m.add_function(wrap_pyfunction!(model_stationary_distribution, m)?)?;
     m.add_function(wrap_pyfunction!(model_jain_index, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_size_bytes, m)?)?;
     Ok(())
 }
