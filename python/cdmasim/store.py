@@ -163,6 +163,24 @@ def _numeric(df, skip):
     return [c for c in df.columns if c not in skip and df[c].dtype.kind in "biuf"]
 
 
+def _figures(st, key):
+    """A done run's flow and queue figures as flow.NAME.COL / queue.LINK.COL."""
+    row = {}
+    for table, label, prefix in (("flows", "name", "flow"), ("queues", "link", "queue")):
+        df = st.table(key, table)
+        cols = _numeric(df, ("run",))
+        for _, r in df.iterrows():
+            for c in cols:
+                row[f"{prefix}.{r[label]}.{c}"] = r[c]
+    return row
+
+
+def _open(path):
+    if not os.path.exists(os.path.join(os.fspath(path), MANIFEST)):
+        raise InputError(f"{os.fspath(path)}: not a result store (no {MANIFEST})")
+    return Store(path)
+
+
 def load_sweep(path, sweep=None):
     """One pandas DataFrame, one row per run of the store at `path` (only
     sweep `sweep` if given): run key, sweep, seed, status, error, wall_s,
@@ -170,21 +188,31 @@ def load_sweep(path, sweep=None):
     `flow.NAME.COLUMN` and each queue's as `queue.LINK.COLUMN`."""
     import pandas as pd
 
-    if not os.path.exists(os.path.join(os.fspath(path), MANIFEST)):
-        raise InputError(f"{os.fspath(path)}: not a result store (no {MANIFEST})")
-    with Store(path) as st:
+    with _open(path) as st:
         rows = []
         for r in st.rows(sweep):
             row = {k: r[k] for k in ("run", "sweep", "seed", "status", "error", "wall_s")}
             row.update(r["point"])
             if r["status"] == "done":
-                flows = st.table(r["run"], "flows")
-                for _, f in flows.iterrows():
-                    for c in _numeric(flows, ("run",)):
-                        row[f"flow.{f['name']}.{c}"] = f[c]
-                queues = st.table(r["run"], "queues")
-                for _, q in queues.iterrows():
-                    for c in _numeric(queues, ("run",)):
-                        row[f"queue.{q['link']}.{c}"] = q[c]
+                row.update(_figures(st, r["run"]))
+            rows.append(row)
+    return pd.DataFrame(rows)
+
+
+def load_runs(path, runs):
+    """Like load_sweep, for given (key, point, seed) triples: the point
+    labels are the caller's (a run shared by two sweeps is stored once,
+    under the labels of the sweep that ran it first)."""
+    import pandas as pd
+
+    with _open(path) as st:
+        stored = {r["run"]: r for r in st.rows()}
+        rows = []
+        for key, point, seed in runs:
+            r = stored[key]
+            row = {"run": key, "seed": seed, "status": r["status"], "error": r["error"], "wall_s": r["wall_s"]}
+            row.update(point)
+            if r["status"] == "done":
+                row.update(_figures(st, key))
             rows.append(row)
     return pd.DataFrame(rows)

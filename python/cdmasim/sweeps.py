@@ -254,6 +254,7 @@ def sweep(spec, store, jobs=None, dask=None, progress=False, pcap=False):
             "sweep": spec.name,
             "wall_s": round(time.perf_counter() - t0, 3),
             "keys": keys,
+            "runs": [(k, point, seed) for k, point, seed, _ in runs],
         }
     finally:
         st.close()
@@ -267,5 +268,5 @@ def describe(report):
 
 
 def report_json(report):
-    """The --json line: the report without the (long) key list."""
-    return json.dumps({k: v for k, v in report.items() if k != "keys"})
+    """The --json line: the report without the (long) key and run lists."""
+    return json.dumps({k: v for k, v in report.items() if k not in ("keys", "runs")})

@@ -1,0 +1,7 @@
+TITLE = "lee"
+CITATION = ""
+PENDING = ["all"]
+
+
+def reproduce(ctx):
+    pass

@@ -1,0 +1,7 @@
+TITLE = "liu"
+CITATION = ""
+PENDING = ["all"]
+
+
+def reproduce(ctx):
+    pass
