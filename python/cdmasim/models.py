@@ -73,6 +73,19 @@ def lee_eq1(rtt_s, p, c=2.0, mtu_bytes=1500.0, b=2.0):
     return _core().model_lee_eq1_bytes_per_s(float(c), float(mtu_bytes), float(rtt_s), float(b), float(p))
 
 
+def fit_lee_c(observations, mtu_bytes=1500.0, b=2.0):
+    """Lee eq. 1 fitted for C by least squares through the origin over
+    (throughput bytes/s, RTT s, p) observations (each with p > 0):
+    C = sum(y x) / sum(x^2), x = MTU / (RTT sqrt(b p)). Returns c,
+    rel_residual, mean_abs_rel_error, n."""
+    try:
+        c, rr, mre, n = _core().model_fit_lee_c([tuple(map(float, o)) for o in observations], float(mtu_bytes),
+                                               float(b))
+    except (ValueError, TypeError) as e:
+        raise InputError(str(e)) from None
+    return {"c": c, "rel_residual": rr, "mean_abs_rel_error": mre, "n": n}
+
+
 def reno_sawtooth(capacity_pkts_per_s, prop_rtt_s, buffer_pkts):
     """One Reno flow through a DropTail bottleneck (fluid sawtooth):
     U = 1 - (P - B)^2 / (4 (P^2 + P B + B^2)) for B < P, 1 otherwise, with

@@ -53,6 +53,18 @@ fn model_lee_eq1_bytes_per_s(c: f64, mtu_bytes: f64, rtt_s: f64, b: f64, p: f64)
     tcp_throughput::lee_eq1_bytes_per_s(c, mtu_bytes, rtt_s, b, p)
 }
 
+/// Lee eq. 1 fitted for C over (throughput bytes/s, RTT s, p) observations:
+/// (C, relative residual, mean |relative error|, n).
+#[pyfunction]
+fn model_fit_lee_c(obs: Vec<(f64, f64, f64)>, mtu_bytes: f64, b: f64) -> PyResult<(f64, f64, f64, usize)> {
+    let obs: Vec<_> = obs
+        .into_iter()
+        .map(|(t, rtt, p)| tcp_throughput::ThroughputObservation { throughput_bytes_per_s: t, rtt_s: rtt, loss_p: p })
+        .collect();
+    let f = tcp_throughput::fit_lee_constant(&obs, mtu_bytes, b).map_err(PyValueError::new_err)?;
+    Ok((f.c, f.rel_residual, f.mean_abs_rel_error, f.n))
+}
+
 /// (P, W_hi, W_lo, utilisation, throughput pkts/s, cycle s, mean queue pkts).
 #[pyfunction]
 fn model_reno_sawtooth(
@@ -100,6 +112,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(model_mathis_bytes_per_s, m)?)?;
     m.add_function(wrap_pyfunction!(model_pftk_bytes_per_s, m)?)?;
     m.add_function(wrap_pyfunction!(model_lee_eq1_bytes_per_s, m)?)?;
+    m.add_function(wrap_pyfunction!(model_fit_lee_c, m)?)?;
     m.add_function(wrap_pyfunction!(model_reno_sawtooth, m)?)?;
     m.add_function(wrap_pyfunction!(model_mean_sojourn_slots, m)?)?;
     m.add_function(wrap_pyfunction!(model_stationary_distribution, m)?)?;
