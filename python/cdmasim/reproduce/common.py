@@ -35,16 +35,32 @@ def jain(values):
     return jain_index(list(values))
 
 
-def comparison_figure(title, rows, unit=""):
-    """Bars of published (hatched) beside measured for (label, published,
-    measured) rows; a missing published value draws no bar."""
+def subplots(ncols=1, figsize=(6, 3.4)):
+    """A matplotlib figure drawn off-screen (no display needed)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+
+    return plt.subplots(1, ncols, figsize=figsize)
+
+
+def finish(ctx, fig, ax, id, title, xlabel, ylabel, items, axes_title=None, legend_size=8):
+    """Label one axes, lay out and save the figure as ctx's figure `id`."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=legend_size)
+    ax.set_title(axes_title or title, fontsize=10)
+    fig.tight_layout()
+    ctx.figure(id, title, fig, items)
+
+
+def comparison_figure(title, rows, unit=""):
+    """Bars of published (hatched) beside measured for (label, published,
+    measured) rows; a missing published value draws no bar."""
     import numpy as np
 
-    fig, ax = plt.subplots(figsize=(max(4.5, 1.3 * len(rows)), 3.2))
+    fig, ax = subplots(figsize=(max(4.5, 1.3 * len(rows)), 3.2))
     x = np.arange(len(rows))
     pub = [r[1] if r[1] is not None else np.nan for r in rows]
     ax.bar(x - 0.2, pub, 0.4, label="published", color="#bbbbbb", hatch="//", edgecolor="#555555")

@@ -12,7 +12,7 @@ Throughput is bytes delivered by all flows over the run, so a starved
 late flow counts; fairness is Jain's index of the flows' goodputs (each
 over its own active time)."""
 
-from .common import comparison_figure, example_doc, flow_values, jain
+from .common import comparison_figure, example_doc, flow_values, jain, subplots
 from .items import Tolerance
 
 TITLE = "Receiver Based Stable and Minimum Queueing Policy for TCP in CDMA2000-1X"
@@ -70,12 +70,7 @@ def _policies(ctx, name, n_flows, gap_s, duration_s):
 
 
 def _queue_figure(ctx, id, title, runs, store, items):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(9, 3.2))
+    fig, axes = subplots(2, figsize=(9, 3.2))
     for pol, color in (("reno64", "#c0392b"), ("rbsmq", "#3b75af")):
         s = store.table(runs[pol]["run"], "series")
         q = s[(s.metric == "queue_pkts") & (s.subject == "radio")]

@@ -22,7 +22,7 @@ adds their figures as items without a published value."""
 
 import os
 
-from .common import comparison_figure
+from .common import comparison_figure, finish, subplots
 from .items import Tolerance
 
 TITLE = "Measured TCP Performance in CDMA 1x EV-DO Network"
@@ -110,13 +110,9 @@ def _eq1_points(conns):
 
 
 def _ccdf_figure(ctx, by_dir):
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
     import numpy as np
 
-    fig, ax = plt.subplots(figsize=(6, 3.4))
+    fig, ax = subplots()
     for direction, (_, periods) in by_dir.items():
         rex = np.sort(periods.rexmits.to_numpy())
         if not len(rex):
@@ -125,14 +121,10 @@ def _ccdf_figure(ctx, by_dir):
         ax.step(ks, [(rex >= k).mean() for k in ks], where="post", label=f"{direction} (cdmasim, {len(rex)} periods)")
     ax.plot([1, 2], [1, 0.42], "kx", label="paper, downlink: 58 % single")
     ax.set_xscale("log")
-    ax.set_xlabel("retransmitted packets in a loss period")
-    ax.set_ylabel("CCDF P[X >= k]")
-    ax.legend(fontsize=8)
-    ax.set_title("Fig. 6(b): retransmissions per loss period", fontsize=10)
-    fig.tight_layout()
-    ctx.figure("fig6", "Fig. 6(b): CCDF of retransmissions per loss period", fig,
-               ["fig6.downlink_median_rexmits", "fig6.uplink_median_rexmits", "fig6.downlink_single_fraction",
-                "fig6.uplink_multi_fraction"])
+    finish(ctx, fig, ax, "fig6", "Fig. 6(b): CCDF of retransmissions per loss period",
+           "retransmitted packets in a loss period", "CCDF P[X >= k]",
+           ["fig6.downlink_median_rexmits", "fig6.uplink_median_rexmits", "fig6.downlink_single_fraction",
+            "fig6.uplink_multi_fraction"])
 
 
 def _user_captures(ctx):

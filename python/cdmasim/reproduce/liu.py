@@ -16,7 +16,7 @@ The paper states most section 5 results as bounds ("below 400 kb/s",
 "more than 600 kb/s"); each becomes a published number with a one-sided
 tolerance."""
 
-from .common import comparison_figure
+from .common import comparison_figure, finish, subplots
 from .items import Tolerance
 
 TITLE = "Experiences in a 3G Network: Interplay between the Wireless Channel and Applications"
@@ -121,12 +121,7 @@ def _fig6(ctx):
             ctx.item(f"fig6.gain_{preset}_{n}users", f"Fig. 6: PF/RR system throughput, {n} {preset} users {over}",
                      rows[preset].loc[n]["gain_keep"], "ratio")
 
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(6, 3.4))
+    fig, ax = subplots()
     for preset, color in (("stationary", "#3b75af"), ("mobile", "#c0392b")):
         r = rows[preset]
         ax.plot(r.index, (r["gain_keep"] - 1) * 100, "o-", color=color, label=f"{preset} (cdmasim)")
@@ -134,14 +129,10 @@ def _fig6(ctx):
             label="mobile, PF reset at hand-offs")
     ax.axhline(5, color="#3b75af", ls=":", label="paper: stationary ≈ 5 %")
     ax.axhline(20, color="#c0392b", ls=":", label="paper: mobile ≈ 20 %")
-    ax.set_xlabel("users")
-    ax.set_ylabel("PF gain over RR (%)")
-    ax.legend(fontsize=7)
-    ax.set_title("Fig. 6: PF over Round Robin, full buffers", fontsize=10)
-    fig.tight_layout()
-    ctx.figure("fig6", "Fig. 6: PF over Round Robin system throughput", fig,
-               ["fig6.gain_stationary_4users", "fig6.gain_mobile_4users", "fig6.gain_mobile_reset_4users",
-                "fig6.jain_pf_mobile_4users", "fig6.jain_rr_mobile_4users"])
+    finish(ctx, fig, ax, "fig6", "Fig. 6: PF over Round Robin system throughput", "users", "PF gain over RR (%)",
+           ["fig6.gain_stationary_4users", "fig6.gain_mobile_4users", "fig6.gain_mobile_reset_4users",
+            "fig6.jain_pf_mobile_4users", "fig6.jain_rr_mobile_4users"],
+           axes_title="Fig. 6: PF over Round Robin, full buffers", legend_size=7)
 
 
 def reproduce(ctx):

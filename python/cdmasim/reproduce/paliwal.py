@@ -13,7 +13,7 @@ The paper's Fig. 4 is a plot of eq. 6 beside ns-2, which it reports in
 and the packet count is ours.
 """
 
-from .common import comparison_figure, example_doc
+from .common import comparison_figure, example_doc, finish, subplots
 from .items import Tolerance
 
 TITLE = "Effect of Channel Variation in IP/cdma2000 Interconnection Performance"
@@ -131,23 +131,14 @@ def _switch(ctx):
              float(df["queue.bsc-bts.drops"].iloc[0]), "packets")
     ctx.item("switch.timeouts", "Single rate switch: TCP timeouts", float(df["flow.ftp.timeouts"].iloc[0]), "timeouts")
 
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(8, 3.2))
+    fig, ax = subplots(figsize=(8, 3.2))
     ax.plot(q.index, q["bsc-bts"], label="BSC shared buffer")
     ax.plot(q.index, q["bts-mobile"], label="radio link buffer")
     if start is not None:
         ax.axvspan(start, start + dead, color="#f0c0c0", label=f"dead period {dead:.1f} s")
     ax.axvspan(51, 62, color="#cccccc", alpha=0.4, label="paper: 51-62 s")
-    ax.set_xlabel("time (s)")
-    ax.set_ylabel("packets")
-    ax.legend(fontsize=8)
-    ax.set_title("Rate switch 9.6 -> 163.2 kb/s at 50 s: queues", fontsize=10)
-    fig.tight_layout()
-    ctx.figure("switch", "Single rate switch: shared and link queues", fig, ["switch.dead_period_s"])
+    finish(ctx, fig, ax, "switch", "Single rate switch: shared and link queues", "time (s)", "packets",
+           ["switch.dead_period_s"], axes_title="Rate switch 9.6 -> 163.2 kb/s at 50 s: queues")
 
 
 def reproduce(ctx):
