@@ -230,3 +230,28 @@ def test_dask_local_cluster_gives_the_same_store_as_the_local_pool(tmp_path):
             x = (tmp_path / "pool" / "runs" / key / name).read_bytes()
             y = (tmp_path / "dask" / "runs" / key / name).read_bytes()
             assert x == y, f"{key}/{name} differs between the local pool and Dask"
+
+
+def test_progress_bar_counts_failures_and_gives_an_eta():
+    import io
+
+    from cdmasim.sweeps import SweepProgress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    out = Tty()
+    bar = SweepProgress(total=4, already=1, stream=out)
+    bar.update()
+    bar.update(failed=True)
+    bar.close()
+    text = out.getvalue()
+    assert "2/4 runs, 0 failed" in text and "3/4 runs, 1 failed" in text
+    assert "ETA" in text and "ETA ?" not in text
+    # Not a terminal: nothing drawn (the --json line stays the only output).
+    quiet = io.StringIO()
+    bar = SweepProgress(total=2, already=0, stream=quiet)
+    bar.update()
+    bar.close()
+    assert quiet.getvalue() == ""

@@ -4,6 +4,7 @@ examples/rbsmq_cdma1x.toml: a 153.6 kb/s radio link with a 300 ms stall
 every 2.56 s behind a 120-packet per-mobile buffer, base RTT ~0.38 s).
 
 Experiments (all through the sweep engine):
+  fig1   500 UDP packets of 1000 bytes at 80 kb/s: inter-arrival times;
   fig2   one Reno flow with a fixed window of 4, 16, 32, 64 segments;
   fig4   one flow, RBSMQ against Reno with a 64-segment window;
   fig3/5 two flows (the second 10 s later), RBSMQ against Reno-64;
@@ -12,7 +13,7 @@ Throughput is bytes delivered by all flows over the run, so a starved
 late flow counts; fairness is Jain's index of the flows' goodputs (each
 over its own active time)."""
 
-from .common import comparison_figure, example_doc, flow_values, jain, subplots
+from .common import comparison_figure, example_doc, finish, flow_values, jain, subplots
 from .items import Tolerance
 
 TITLE = "Receiver Based Stable and Minimum Queueing Policy for TCP in CDMA2000-1X"
@@ -89,7 +90,33 @@ def _queue_figure(ctx, id, title, runs, store, items):
     ctx.figure(id, title, fig, items)
 
 
+def _fig1(ctx):
+    """Fig. 1: 500 UDP packets of 1000 bytes at 80 kb/s over the radio link;
+    the paper saw 'over 80 %' of inter-arrival times below their mean and
+    periodic large ones (the stalls)."""
+    import numpy as np
+
+    doc = _scenario(0, 0, 50)
+    doc["flow"] = [{"name": "udp", "from": "server", "to": "mobile", "kind": "cbr", "packet_size": "1000B",
+                    "rate": "80kbps"}]
+    df, store = ctx.sweep({"sweep": {"name": "jung_fig1_udp", "scenario": doc, "seeds": [1]}})
+    s = store.table(df.run.iloc[0], "series")
+    arrivals = np.sort(s[(s.metric == "owd") & (s.subject == "udp")].t_s.to_numpy())
+    gaps = np.diff(arrivals)
+    ctx.item("fig1.interarrival_below_mean_fraction", f"Fig. 1: share of the {len(arrivals)} UDP packets' "
+             "inter-arrival times below their mean (paper: 'over 80 %')", float((gaps < gaps.mean()).mean()),
+             "fraction", published=0.80, tolerance=Tolerance.at_least(0.80))
+    ctx.item("fig1.interarrival_max_over_mean", "Fig. 1: largest inter-arrival time over the mean (the periodic "
+             "stalls)", float(gaps.max() / gaps.mean()), "ratio")
+    fig, ax = subplots()
+    ax.hist(gaps * 1e3, bins=40, color="#3b75af", label=f"cdmasim, {len(gaps)} gaps")
+    ax.axvline(gaps.mean() * 1e3, color="k", ls="--", label="mean")
+    finish(ctx, fig, ax, "fig1", "Fig. 1: UDP packet inter-arrival times", "inter-arrival time (ms)", "packets",
+           ["fig1.interarrival_below_mean_fraction", "fig1.interarrival_max_over_mean"])
+
+
 def reproduce(ctx):
+    _fig1(ctx)
     duration = 40
     # Fig. 2: a fixed window of 4..64 segments, one flow.
     windows = [4, 16, 32, 64]
