@@ -255,3 +255,12 @@ def test_progress_bar_counts_failures_and_gives_an_eta():
     bar.update()
     bar.close()
     assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("sweep_*.toml")), ids=lambda p: p.stem)
+def test_example_sweeps_resolve_to_valid_scenarios(path):
+    spec = load(path)
+    runs = spec.runs()
+    assert len(runs) > 1
+    for _, _, doc in runs:
+        cdmasim.parse(doc)     # raises on any field the sweep set wrongly
