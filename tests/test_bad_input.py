@@ -138,3 +138,8 @@ def test_sweep_on_an_unreachable_dask_scheduler(tmp_path):
 
 def test_reproduce_an_unknown_paper(tmp_path):
     one_error_line(run_any("reproduce", "smith", "--out", tmp_path), "unknown paper 'smith'", "liu", "dziong")
+
+
+def test_reproduce_lee_with_a_missing_capture(tmp_path):
+    one_error_line(run_any("reproduce", "lee", "--pcap", tmp_path / "none.pcap", "--out", tmp_path / "out"),
+                   "none.pcap: no such capture file")

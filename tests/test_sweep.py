@@ -185,7 +185,7 @@ def _manifest_rows(store):
 
 def test_sigkill_halfway_then_resume_gives_one_row_per_point(tmp_path):
     sw = write_sweep(tmp_path, '[grid]\n"dumbbell.queue.limit" = ["5pkt", "10pkt", "20pkt", "40pkt", "80pkt", "160pkt"]\n'
-                     '"dumbbell.tcp.cc" = ["newreno", "cubic"]\n', duration="20s")
+                     '"dumbbell.tcp.cc" = ["newreno", "cubic"]\n', duration="300s")
     store = tmp_path / "store"
     total = 12
     cmd = [sys.executable, "-m", "cdmasim.cli", "sweep", str(sw), "--store", str(store), "--jobs", "1", "--json"]

@@ -202,7 +202,8 @@ def sweep(spec, store, jobs=None, dask=None, progress=False, pcap=False):
     'runs_new', 'store', 'sweep', 'wall_s', 'keys'}."""
     t0 = time.perf_counter()
     spec = load(spec)
-    jobs = jobs or os.cpu_count() or 1
+    if jobs is None:
+        jobs = os.cpu_count() or 1
     if jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {jobs}")
     runs = []

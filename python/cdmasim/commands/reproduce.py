@@ -44,6 +44,11 @@ def main(args):
         raise InputError(f"unknown paper '{args.paper}' (expected one of: {', '.join(CHOICES)})")
     if args.pcap and args.paper not in ("lee", "all"):
         raise InputError("--pcap is for the lee paper's analysis (reproduce lee --pcap FILE...)")
+    if args.pcap:
+        from ..pcap import _check_file
+
+        for path in args.pcap:          # before minutes of simulation, not after
+            _check_file(path)
     if args.jobs is not None and args.jobs < 1:
         raise InputError(f"--jobs must be at least 1, got {args.jobs}")
     try:
