@@ -83,3 +83,63 @@ def test_dict_errors_name_the_field_without_a_line():
     with pytest.raises(cdmasim.InputError) as ei:
         cdmasim.run({"simulation": {"duration": 5}})
     assert str(ei.value).startswith("<dict>: simulation.duration: a quantity needs a unit")
+
+
+# --- sweeps and reproduce (docs/sweeps.md, docs/reproduce.md) ---------------
+
+def run_any(*args):
+    return subprocess.run([sys.executable, "-m", "cdmasim.cli", *map(str, args)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+
+
+def one_error_line(p, *fragments):
+    assert p.returncode == 2, p.stderr
+    assert p.stdout == "" and "Traceback" not in p.stderr
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1, p.stderr
+    assert lines[0].startswith("cdmasim: error: ")
+    for f in fragments:
+        assert f in lines[0], lines[0]
+    return lines[0]
+
+
+def bad_sweep(tmp_path, body):
+    p = tmp_path / "bad_sweep.toml"
+    p.write_text(f'[sweep]\nscenario = "{(ROOT / "examples" / "dumbbell.toml").as_posix()}"\n' + body)
+    return p
+
+
+@pytest.mark.parametrize("body, fragments", [
+    ('[grid]\n"dumbbell.no_such_field" = [1, 2]\n', ["dumbbell.no_such_field", "unknown key"]),
+    ('[grid]\n"link[radio].delay" = ["1ms"]\n', ['grid."link[radio].delay"', "does not exist"]),
+    ('[zip]\n"dumbbell.tcp.colour" = ["red"]\n', ["dumbbell.tcp.colour", "unknown key"]),
+])
+def test_sweep_over_a_field_that_does_not_exist(tmp_path, body, fragments):
+    sw = bad_sweep(tmp_path, body)
+    one_error_line(run_any("sweep", sw, "--store", tmp_path / "st"), str(sw), *fragments)
+    assert not (tmp_path / "st" / "runs").exists() or not list((tmp_path / "st" / "runs").iterdir())
+
+
+@pytest.mark.parametrize("body, fragment", [
+    ('[grid]\n"dumbbell.flows" = []\n', 'grid."dumbbell.flows": empty list'),
+    ("[grid]\n", "grid: empty table"),
+])
+def test_sweep_with_an_empty_grid(tmp_path, body, fragment):
+    sw = bad_sweep(tmp_path, body)
+    one_error_line(run_any("sweep", sw, "--store", tmp_path / "st"), fragment)
+
+
+def test_sweep_on_an_unreachable_dask_scheduler(tmp_path):
+    sw = bad_sweep(tmp_path, '[set]\n"simulation.duration" = "1s"\n')
+    # Port 9 (discard) on the loopback: nothing listens there.
+    one_error_line(run_any("sweep", sw, "--store", tmp_path / "st", "--dask", "tcp://127.0.0.1:9"),
+                   "cannot reach the Dask scheduler at tcp://127.0.0.1:9")
+
+
+def test_reproduce_an_unknown_paper(tmp_path):
+    one_error_line(run_any("reproduce", "smith", "--out", tmp_path), "unknown paper 'smith'", "liu", "dziong")
+
+
+def test_reproduce_lee_with_a_missing_capture(tmp_path):
+    one_error_line(run_any("reproduce", "lee", "--pcap", tmp_path / "none.pcap", "--out", tmp_path / "out"),
+                   "none.pcap: no such capture file")

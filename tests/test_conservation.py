@@ -7,7 +7,8 @@ import pytest
 
 import cdmasim
 
-EXAMPLES = sorted((Path(__file__).parent.parent / "examples").glob("*.toml"))
+# Every scenario example (examples/sweep_*.toml are sweep files, tested in test_sweep.py).
+EXAMPLES = sorted(p for p in (Path(__file__).parent.parent / "examples").glob("*.toml") if not p.name.startswith("sweep_"))
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])

@@ -13,12 +13,20 @@ class InputError(ValueError):
 
 
 def __getattr__(name):
-    # cdmasim.run / parse / ScenarioError / Result, loaded on first use so that
+    # cdmasim.run / parse / ScenarioError / Result / sweep / load_sweep, loaded on first use so that
     # `import cdmasim` (and every CLI command) does not load the compiled core.
     if name in ("run", "parse", "ScenarioError"):
         from . import simulate
 
         return getattr(simulate, name)
+    if name == "sweep":
+        from .sweeps import sweep
+
+        return sweep
+    if name == "load_sweep":
+        from .store import load_sweep
+
+        return load_sweep
     if name == "Result":
         from .result import Result
 

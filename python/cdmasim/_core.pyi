@@ -36,3 +36,24 @@ def parse_time_ns(text: str) -> int:
 
 def parse_rate_bps(text: str) -> int:
     """'9.6kbps' -> bit/s (scenario unit rules); ValueError on bad input."""
+
+# models.rs: closed forms of cdmasim_core::models (named in cdmasim/models.py).
+def parse_size_bytes(text: str) -> int:
+    """'16kB' -> bytes (scenario unit rules); ValueError on bad input."""
+
+def model_fluid_loss(mu_ll: float, mu_s: float, mu_lh: float, window_bytes: float, buffer_bytes: float, rtt: float,
+                     t0: float = 0.0) -> tuple[str, float, float, float, float, float, float]:
+    """(case, t_start, t_end, loss volume, its mu_lh -> inf limit, eq. 4 threshold, W/T); ValueError out of range."""
+
+def model_mathis_bytes_per_s(mss_bytes: float, rtt_s: float, p: float, b: float) -> float: ...
+def model_pftk_bytes_per_s(rtt_s: float, t0_s: float, b: float, wmax_segments: float, p: float, mss_bytes: float) -> float: ...
+def model_lee_eq1_bytes_per_s(c: float, mtu_bytes: float, rtt_s: float, b: float, p: float) -> float: ...
+def model_fit_lee_c(obs: list[tuple[float, float, float]], mtu_bytes: float, b: float) -> tuple[float, float, float, int]:
+    """Lee eq. 1 fitted for C over (throughput bytes/s, RTT s, p): (C, relative residual, mean |rel. error|, n)."""
+
+def model_reno_sawtooth(capacity_pkts_per_s: float, prop_rtt_s: float, buffer_pkts: float) -> tuple[float, float, float, float, float, float, float]:
+    """(P, W_hi, W_lo, utilisation, throughput pkts/s, cycle s, mean queue pkts)."""
+
+def model_mean_sojourn_slots(p_ii: float) -> float: ...
+def model_stationary_distribution(p: list[list[float]]) -> list[float]: ...
+def model_jain_index(xs: list[float]) -> float: ...

@@ -47,3 +47,13 @@ def millis(text, what="value"):
 def rate(text, what="value"):
     """'1bps', '300kbps', '1.2Mbps' -> bit/s (float)."""
     return float(_parse("parse_rate_bps", text, what))
+
+
+def seconds(text, what="value"):
+    """'300ms', '1.5s' -> seconds (float)."""
+    return _parse("parse_time_ns", text, what) / NS_PER_SEC
+
+
+def size_bytes(text, what="value"):
+    """'16kB', '1460B', '64KiB' -> bytes (int)."""
+    return _parse("parse_size_bytes", text, what)

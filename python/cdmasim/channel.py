@@ -1,4 +1,4 @@
-"""Channel analysis API: read DRC traces, compute seed 000 section 5
+"""Channel analysis API: read DRC traces, compute Liu et al. section 5
 statistics, fit and generate Markov models, draw presets, and plot.
 
 Results are plain dicts (and pandas DataFrames from `summary`). The work is
@@ -231,7 +231,7 @@ def reference_stats(drc, sinr=None, max_order=4, max_lag=200):
 
 
 # ---------------------------------------------------------------------------
-# Figures in the manner of seed 000 Figs. 1-5.
+# Figures in the manner of Liu et al. Figs. 1-5.
 
 
 def plot(results, outdir):

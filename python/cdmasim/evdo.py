@@ -1,4 +1,4 @@
-"""1xEV-DO scheduler study API (seed 000 section 6): full-buffer users over
+"""1xEV-DO scheduler study API (Liu et al. section 6): full-buffer users over
 channel sources, Proportional Fair vs Round Robin (and max C/I)."""
 
 import json
@@ -21,7 +21,7 @@ def schedule(users, slots, seed=1, preset=None, traces=None, schedulers=("pf", "
              handoff="both", handoff_every=None, format=None, mahimahi_window_ms=100, pf_initial_avg_bps=1.0):
     """Run the full-buffer study. `interlace`: 4 (standard, multi-slot packets on
     one interlace), 1 (multi-slot packets in consecutive slots) or 0 (every
-    slot served at its DRC rate, the per-slot model of seed 000 Fig. 6).
+    slot served at its DRC rate, the per-slot model of Liu et al. Fig. 6).
     `handoff_every`: (lo, hi) slots of synthetic hand-offs for sources without
     their own. `pf_initial_avg_bps`: PF's A for a user that starts or
     (reset policy) hands off; 1 b/s = a brand-new user. Returns a dict with 'runs' (one per scheduler and hand-off
@@ -65,7 +65,7 @@ def summary(result):
 
 
 def fig6(preset, users=(1, 2, 3, 4, 8), slots=1_000_000, seeds=(1,), interlace=0, alpha=1e-3, pf_initial_avg_bps=1.0):
-    """PF/RR system gain vs number of users (seed 000 Fig. 6), keep and reset."""
+    """PF/RR system gain vs number of users (Liu et al. Fig. 6), keep and reset."""
     import pandas as pd
 
     rows = []

@@ -1,6 +1,6 @@
 """Packet-capture analysis: tcptrace-compatible TCP statistics, loss periods
-(seed 001 §3.3), the throughput model of seed 001 eq. (1), and one-way delay
-from captures at both ends (seed 000 §4).
+(Lee §3.3), the throughput model of Lee eq. (1), and one-way delay
+from captures at both ends (Liu et al. §4).
 
     >>> r = cdmasim.pcap.analyze("trace.pcap")
     >>> r.connections          # one row per connection and direction

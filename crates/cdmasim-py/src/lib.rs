@@ -3,6 +3,7 @@ use pyo3::prelude::*;
 
 mod channel;
 mod evdo;
+mod models;
 mod pcap;
 mod sim;
 
@@ -13,5 +14,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     channel::register(m)?;
     evdo::register(m)?;
     pcap::register(m)?;
+    models::register(m)?;
     Ok(())
 }

@@ -1,4 +1,4 @@
-"""`cdmasim channel stats|fit|generate`: DRC trace analysis (seed 000 section 5)."""
+"""`cdmasim channel stats|fit|generate`: DRC trace analysis (Liu et al. section 5)."""
 
 import sys
 
@@ -14,7 +14,7 @@ def register(sub):
     s.add_argument("--max-order", type=int, default=4, help="deepest history n of H(X_i | past n) (<= 4)")
     s.add_argument("--max-lag", default="200", help="largest lag d in slots (default 200)")
     s.add_argument("--json", action="store_true", help="print all results as JSON")
-    s.add_argument("--plot", metavar="DIR", help="write figures like seed 000 Figs. 1-5 into DIR")
+    s.add_argument("--plot", metavar="DIR", help="write figures like Liu et al. Figs. 1-5 into DIR")
     s.set_defaults(func=_stats)
 
     f = cs.add_parser("fit", help="fit a Markov chain of order K to a trace")

@@ -1,4 +1,4 @@
-"""`cdmasim evdo schedule|drc-table`: the full-buffer scheduler study (seed 000 section 6)."""
+"""`cdmasim evdo schedule|drc-table`: the full-buffer scheduler study (Liu et al. section 6)."""
 
 
 def register(sub):

@@ -1,0 +1,74 @@
+"""Helpers the paper modules share: example scenarios, per-run figures out
+of load_sweep rows, and the published-vs-measured bar chart."""
+
+import copy
+import os
+import pathlib
+
+from .. import InputError
+
+EXAMPLES = pathlib.Path(__file__).resolve().parents[3] / "examples"
+
+
+def example_doc(name):
+    """examples/NAME.toml as a scenario document (dict)."""
+    from ..sweep_spec import _read_toml
+
+    path = EXAMPLES / f"{name}.toml"
+    if not path.exists():
+        raise InputError(f"{path}: example scenario not found (reproduce runs from a source checkout)")
+    return copy.deepcopy(_read_toml(str(path)))
+
+
+def flow_values(row, column):
+    """{flow name: value} of one load_sweep row for a flow column."""
+    out = {}
+    for key, v in row.items():
+        if key.startswith("flow.") and key.endswith(f".{column}") and v == v:  # v == v: not NaN
+            out[key[len("flow."):-len(column) - 1]] = v
+    return out
+
+
+def jain(values):
+    from ..models import jain_index
+
+    return jain_index(list(values))
+
+
+def subplots(ncols=1, figsize=(6, 3.4)):
+    """A matplotlib figure drawn off-screen (no display needed)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(1, ncols, figsize=figsize)
+
+
+def finish(ctx, fig, ax, id, title, xlabel, ylabel, items, axes_title=None, legend_size=8):
+    """Label one axes, lay out and save the figure as ctx's figure `id`."""
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.legend(fontsize=legend_size)
+    ax.set_title(axes_title or title, fontsize=10)
+    fig.tight_layout()
+    ctx.figure(id, title, fig, items)
+
+
+def comparison_figure(title, rows, unit=""):
+    """Bars of published (hatched) beside measured for (label, published,
+    measured) rows; a missing published value draws no bar."""
+    import numpy as np
+
+    fig, ax = subplots(figsize=(max(4.5, 1.3 * len(rows)), 3.2))
+    x = np.arange(len(rows))
+    pub = [r[1] if r[1] is not None else np.nan for r in rows]
+    ax.bar(x - 0.2, pub, 0.4, label="published", color="#bbbbbb", hatch="//", edgecolor="#555555")
+    ax.bar(x + 0.2, [r[2] for r in rows], 0.4, label="measured (cdmasim)", color="#3b75af")
+    ax.set_xticks(x)
+    ax.set_xticklabels([r[0] for r in rows], fontsize=8)
+    ax.set_ylabel(unit)
+    ax.set_title(title, fontsize=10)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    return fig

@@ -1,0 +1,279 @@
+"""Sweep files: a base scenario, the fields to vary, and the seeds.
+
+    [sweep]
+    name = "buffers"                 # default: the file's stem
+    scenario = "dumbbell.toml"       # relative to the sweep file (or a [scenario] table)
+    seeds = [1, 2, 3]                # or { first = 1, count = 3 }; default [simulation].seed
+
+    [set]                            # fixed overrides, applied to every point
+    "simulation.duration" = "10s"
+
+    [grid]                           # every combination of these lists
+    "dumbbell.queue.limit" = ["20pkt", "100pkt"]
+    "dumbbell.tcp.cc" = ["reno", "cubic"]
+
+    [zip]                            # lists of one length, varied together
+    "link[radio].rate" = ["64kbps", "153.6kbps"]
+    "link[radio].delay" = ["200ms", "100ms"]
+
+A point is one choice from the grid (product of its lists) times one
+position in the zipped lists; every point runs once per seed.
+
+Path syntax (docs/sweeps.md): dot-separated keys; a key naming an array of
+tables takes a selector in brackets: an index (`flow[0]`), `*` for every
+element (`flow[*].tcp.cc`), or an element's `name` (`link[radio].delay`).
+A path must reach an existing table; only its last key may be new (the
+scenario reader then checks that the key exists in the format).
+"""
+
+import copy
+import itertools
+import os
+import re
+
+from . import InputError
+
+_SEGMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)(?:\[([^\]]+)\])?$")
+_SECTIONS = {"sweep", "set", "grid", "zip", "scenario"}
+
+
+class SweepError(InputError):
+    """A sweep file that cannot be read or does not fit its scenario."""
+
+
+def _tomllib():
+    try:
+        import tomllib
+    except ImportError:  # Python < 3.11
+        import tomli as tomllib
+    return tomllib
+
+
+def _read_toml(path):
+    tomllib = _tomllib()
+
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except OSError as e:
+        raise SweepError(f"{path}: cannot read: {e.strerror or e}") from None
+    except tomllib.TOMLDecodeError as e:
+        raise SweepError(f"{path}: invalid TOML: {e}") from None
+
+
+def parse_path(path):
+    """'flow[*].tcp.cc' -> [('flow', '*'), ('tcp', None), ('cc', None)]."""
+    segments = []
+    for part in path.split("."):
+        m = _SEGMENT.match(part.strip())
+        if not m:
+            raise ValueError(f"'{part}' is not a key or key[selector]")
+        segments.append((m.group(1), m.group(2)))
+    return segments
+
+
+def _select(array, sel, where):
+    if sel == "*":
+        return list(array)
+    if sel.lstrip("-").isdigit():
+        i = int(sel)
+        if not -len(array) <= i < len(array):
+            raise ValueError(f"{where} has {len(array)} element(s), no [{sel}]")
+        return [array[i]]
+    hits = [t for t in array if isinstance(t, dict) and t.get("name") == sel]
+    if not hits:
+        names = [t.get("name") for t in array if isinstance(t, dict) and "name" in t]
+        raise ValueError(f"{where} has no element named '{sel}' (names: {', '.join(map(str, names)) or 'none'})")
+    return hits
+
+
+def set_path(doc, path, value):
+    """Set `value` at `path` in the scenario document `doc` (in place).
+    Raises ValueError naming what does not exist."""
+    segments = parse_path(path)
+    tables, where = [doc], ""
+    for depth, (key, sel) in enumerate(segments):
+        last = depth == len(segments) - 1
+        where = f"{where}.{key}" if where else key
+        nxt = []
+        for t in tables:
+            if last and sel is None:
+                if isinstance(t.get(key), dict):
+                    raise ValueError(f"{where} is a table; name one of its keys")
+                t[key] = copy.deepcopy(value)
+                continue
+            if key not in t:
+                raise ValueError(f"{where} does not exist in the scenario")
+            child = t[key]
+            if sel is not None:
+                if not isinstance(child, list):
+                    raise ValueError(f"{where} is not an array, so [{sel}] selects nothing")
+                chosen = _select(child, sel, where)
+                if last:
+                    for i, c in enumerate(child):
+                        if any(c is x for x in chosen):
+                            child[i] = copy.deepcopy(value)
+                    continue
+                if not all(isinstance(c, dict) for c in chosen):
+                    raise ValueError(f"{where}[{sel}] is not a table")
+                nxt.extend(chosen)
+            else:
+                if not isinstance(child, dict):
+                    raise ValueError(f"{where} is a value, not a table")
+                nxt.append(child)
+        tables = nxt
+        if sel is not None:
+            where = f"{where}[{sel}]"
+    return doc
+
+
+class SweepSpec:
+    """A parsed sweep: name, base scenario document, set/grid/zip, seeds.
+
+    `source` is the file shown in error messages."""
+
+    def __init__(self, name, base, grid=None, zipped=None, fixed=None, seeds=None, source="<sweep>"):
+        self.name, self.base, self.source = name, base, source
+        self.grid = dict(grid or {})
+        self.zipped = dict(zipped or {})
+        self.fixed = dict(fixed or {})
+        self.seeds = list(seeds) if seeds is not None else [int(base.get("simulation", {}).get("seed", 1))]
+        self._check()
+
+    def _err(self, msg):
+        return SweepError(f"{self.source}: {msg}")
+
+    def _check(self):
+        for section, table in (("grid", self.grid), ("zip", self.zipped)):
+            for path, values in table.items():
+                if not isinstance(values, list):
+                    raise self._err(f'{section}."{path}": expected a list of values')
+                if not values:
+                    raise self._err(f'{section}."{path}": empty list, the sweep would have no points')
+        lengths = {len(v) for v in self.zipped.values()}
+        if len(lengths) > 1:
+            raise self._err(f"zip: lists of different lengths ({', '.join(map(str, sorted(lengths)))})")
+        if not self.seeds:
+            raise self._err("sweep.seeds: empty list, the sweep would have no runs")
+        for s in self.seeds:
+            if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < 2**64:
+                raise self._err(f"sweep.seeds: {s!r} is not an integer in [0, 2^64)")
+        # Every path must reach into the base scenario (after [set], which
+        # may add tables the swept paths reach into).
+        doc = copy.deepcopy(self.base)
+        for section, table in (("set", self.fixed), ("grid", self.grid), ("zip", self.zipped)):
+            for path, values in table.items():
+                try:
+                    if section == "set":
+                        set_path(doc, path, values)
+                    else:
+                        set_path(copy.deepcopy(doc), path, values[0])
+                except ValueError as e:
+                    raise self._err(f'{section}."{path}": {e}') from None
+
+    @property
+    def swept(self):
+        """The varied paths, in column order: grid first, then zip."""
+        return list(self.grid) + [p for p in self.zipped if p not in self.grid]
+
+    def points(self):
+        """Each point as a dict {path: value}, in a stable order."""
+        grid_keys = list(self.grid)
+        combos = list(itertools.product(*(self.grid[k] for k in grid_keys))) if grid_keys else [()]
+        n_zip = len(next(iter(self.zipped.values()))) if self.zipped else 1
+        out = []
+        for combo in combos:
+            for i in range(n_zip):
+                p = dict(zip(grid_keys, combo))
+                p.update({k: v[i] for k, v in self.zipped.items()})
+                out.append(p)
+        return out
+
+    def scenario_for(self, point):
+        """The base document with `set` and the point's values applied."""
+        doc = copy.deepcopy(self.base)
+        for path, value in list(self.fixed.items()) + list(point.items()):
+            set_path(doc, path, value)
+        return doc
+
+    def runs(self):
+        """(point, seed, scenario document) for every run of the sweep."""
+        return [(p, s, self.scenario_for(p)) for p in self.points() for s in self.seeds]
+
+
+def _seeds(value, source):
+    if value is None:
+        return None
+    if isinstance(value, dict):
+        extra = set(value) - {"first", "count"}
+        if extra or "count" not in value:
+            raise SweepError(f"{source}: sweep.seeds: expected a list or {{ first = N, count = K }}")
+        first, count = value.get("first", 1), value["count"]
+        if not isinstance(count, int) or count < 0 or not isinstance(first, int):
+            raise SweepError(f"{source}: sweep.seeds: first and count must be integers, count >= 0")
+        return list(range(first, first + count))
+    if isinstance(value, list):
+        return value
+    raise SweepError(f"{source}: sweep.seeds: expected a list or {{ first = N, count = K }}")
+
+
+def _base_scenario(scenario, source, base_dir):
+    """A scenario given as a dict, a TOML string or a path: the document as a dict."""
+    tomllib = _tomllib()
+
+    if isinstance(scenario, dict):
+        return copy.deepcopy(scenario)
+    if isinstance(scenario, (str, os.PathLike)):
+        text = os.fspath(scenario)
+        if "\n" in text or "=" in text:
+            try:
+                return tomllib.loads(text)
+            except tomllib.TOMLDecodeError as e:
+                raise SweepError(f"{source}: sweep.scenario: invalid TOML: {e}") from None
+        path = text if os.path.isabs(text) else os.path.join(base_dir, text)
+        return _read_toml(path)
+    raise SweepError(f"{source}: sweep.scenario: expected a file name or a [scenario] table")
+
+
+def load(sweep, base_dir=None):
+    """A SweepSpec from a sweep file path, a TOML string or a dict of the
+    file's shape ({'sweep': {...}, 'grid': {...}, ...})."""
+    tomllib = _tomllib()
+
+    source = "<sweep>"
+    if isinstance(sweep, SweepSpec):
+        return sweep
+    if isinstance(sweep, dict):
+        doc = sweep
+    elif isinstance(sweep, str) and ("\n" in sweep or "=" in sweep):
+        try:
+            doc = tomllib.loads(sweep)
+        except tomllib.TOMLDecodeError as e:
+            raise SweepError(f"{source}: invalid TOML: {e}") from None
+    else:
+        source = os.fspath(sweep)
+        if os.path.isdir(source):
+            raise SweepError(f"{source}: is a directory, not a sweep file")
+        doc = _read_toml(source)
+        base_dir = base_dir or os.path.dirname(os.path.abspath(source))
+    base_dir = base_dir or os.getcwd()
+    unknown = set(doc) - _SECTIONS
+    if unknown:
+        raise SweepError(f"{source}: unknown section '{sorted(unknown)[0]}' (expected sweep, scenario, set, grid, zip)")
+    head = doc.get("sweep", {})
+    extra = set(head) - {"name", "scenario", "seeds"}
+    if extra:
+        raise SweepError(f"{source}: sweep.{sorted(extra)[0]}: unknown key (expected name, scenario, seeds)")
+    if ("scenario" in head) == ("scenario" in doc):
+        raise SweepError(f"{source}: give the base scenario either as sweep.scenario or as a [scenario] table")
+    base = _base_scenario(head.get("scenario", doc.get("scenario")), source, base_dir)
+    default_name = os.path.splitext(os.path.basename(source))[0] if source != "<sweep>" else "sweep"
+    for section in ("set", "grid", "zip"):
+        if not isinstance(doc.get(section, {}), dict):
+            raise SweepError(f"{source}: {section}: expected a table of path = value(s)")
+    if "grid" in doc and not doc["grid"] and "zip" not in doc:
+        raise SweepError(f"{source}: grid: empty table, the sweep would vary nothing")
+    return SweepSpec(
+        name=str(head.get("name", default_name)), base=base, grid=doc.get("grid"), zipped=doc.get("zip"),
+        fixed=doc.get("set"), seeds=_seeds(head.get("seeds"), source), source=source,
+    )

@@ -1,0 +1,273 @@
+"""Run a sweep into a result store: `cdmasim.sweep(...)` and the engine of
+`cdmasim sweep` and `cdmasim reproduce`.
+
+Workers (a local process pool, or Dask) only simulate: each returns its
+run's files as bytes, and this process alone writes the store, so the store
+has one writer and remote Dask workers need no shared file system. A run
+already in the store (same key) is not run again, which is what makes a
+killed sweep resumable and an edited sweep run only its new points."""
+
+import json
+import os
+import tempfile
+import time
+
+from . import InputError
+from .store import Store, run_key
+from .sweep_spec import SweepError, load
+
+DASK_CONNECT_TIMEOUT_S = 5
+
+
+def _tables_as_parquet(result, key):
+    """Each table of a Result as Parquet bytes, with the run key as first
+    column so that SQL over runs/*/T.parquet can join on it."""
+    import io
+
+    from .result import TABLES
+
+    out = {}
+    for name in TABLES:
+        df = getattr(result, name).copy()
+        df.insert(0, "run", key)
+        buf = io.BytesIO()
+        df.to_parquet(buf, index=False, engine="pyarrow")
+        out[f"{name}.parquet"] = buf.getvalue()
+    return out
+
+
+def _point_parquet(key, sweep_name, seed, point):
+    """One row: the run key, sweep, seed and the swept values (one column
+    per path), for SQL that joins runs/*/point.parquet with the tables."""
+    import io
+
+    import pandas as pd
+
+    row = {"run": key, "sweep": sweep_name, "seed": seed}
+    row.update({path: (json.dumps(v) if isinstance(v, (dict, list)) else v) for path, v in point.items()})
+    buf = io.BytesIO()
+    pd.DataFrame([row]).to_parquet(buf, index=False, engine="pyarrow")
+    return buf.getvalue()
+
+
+def execute(key, doc, seed, pcap=False):
+    """Run one scenario document with `seed` (in a worker). Returns
+    (status, error, files, wall_s); files maps names to bytes."""
+    from .simulate import run
+
+    t0 = time.perf_counter()
+    try:
+        with tempfile.TemporaryDirectory(prefix="cdmasim-run-") as tmp:
+            pdir = os.path.join(tmp, "pcap") if pcap else None
+            result = run(doc, seed=seed, pcap_dir=pdir)
+            files = _tables_as_parquet(result, key)
+            files["summary.json"] = result.summary_json().encode()
+            if pdir:
+                for name in sorted(os.listdir(pdir)):
+                    with open(os.path.join(pdir, name), "rb") as f:
+                        files[f"pcap/{name}"] = f.read()
+    except Exception as e:  # noqa: BLE001 - a failed run is recorded, the sweep goes on
+        msg = " ".join(str(e).split()) or type(e).__name__
+        return "failed", f"{type(e).__name__}: {msg}", None, time.perf_counter() - t0
+    return "done", None, files, time.perf_counter() - t0
+
+
+def _resolved(doc):
+    """What a run's key hashes: the validated spec when the scenario parses
+    (so '100ms' and '0.1s' are one run), else the document itself (the run
+    will fail, and is recorded once)."""
+    from .simulate import ScenarioError, parse
+
+    try:
+        return parse(doc), None
+    except ScenarioError as e:
+        return {"unparsed": doc}, e
+
+
+class SweepProgress:
+    """'[####....] 12/40 runs, 1 failed, 20 s elapsed, ETA 45 s' on stderr,
+    redrawn in place when stderr is a terminal (silent otherwise)."""
+
+    WIDTH = 24
+
+    def __init__(self, total, already, stream=None, enabled=None):
+        import sys
+
+        self.stream = stream or sys.stderr
+        self.total, self.done, self.failed, self.already = total, already, 0, already
+        self.t0 = time.monotonic()
+        self.enabled = (hasattr(self.stream, "isatty") and self.stream.isatty()) if enabled is None else enabled
+        self.drawn = False
+
+    def update(self, failed=False):
+        self.done += 1
+        self.failed += bool(failed)
+        if not self.enabled:
+            return
+        frac = self.done / self.total if self.total else 1.0
+        elapsed = time.monotonic() - self.t0
+        ran = self.done - self.already
+        eta = f"{elapsed / ran * (self.total - self.done):.0f} s" if ran else "?"
+        filled = int(frac * self.WIDTH)
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (self.WIDTH - filled)}] {self.done}/{self.total} runs, "
+            f"{self.failed} failed, {elapsed:.0f} s elapsed, ETA {eta} ")
+        self.stream.flush()
+        self.drawn = True
+
+    def close(self):
+        if self.drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+
+
+class _LocalPool:
+    """concurrent.futures process pool (jobs > 1) or inline execution."""
+
+    def __init__(self, jobs):
+        self.jobs = jobs
+        self.pool = None
+        if jobs > 1:
+            import multiprocessing
+            from concurrent.futures import ProcessPoolExecutor
+
+            # spawn: the parent may hold threads (pyarrow), which fork copies badly.
+            self.pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+
+    def map_unordered(self, calls):
+        if self.pool is None:
+            for args in calls:
+                yield args[0], execute(*args)
+            return
+        from concurrent.futures import as_completed
+
+        futures = {self.pool.submit(execute, *args): args[0] for args in calls}
+        for fut in as_completed(futures):
+            yield futures[fut], fut.result()
+
+    def close(self):
+        if self.pool is not None:
+            self.pool.shutdown(cancel_futures=True)
+
+
+class _DaskPool:
+    """A Dask distributed Client: `local` starts a LocalCluster of `jobs`
+    single-threaded worker processes, anything else is a scheduler address."""
+
+    def __init__(self, address, jobs):
+        try:
+            import logging
+
+            from distributed import Client, LocalCluster
+        except ImportError:
+            raise InputError("--dask needs the 'distributed' package (pip install 'dask[distributed]')") from None
+        self.cluster = None
+        try:
+            if address == "local":
+                self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
+                                            dashboard_address=None, silence_logs=logging.ERROR)
+                self.client = Client(self.cluster)
+            else:
+                self.client = Client(address, timeout=DASK_CONNECT_TIMEOUT_S)
+        except (OSError, TimeoutError, ValueError) as e:
+            if self.cluster is not None:
+                self.cluster.close()
+            msg = " ".join(str(e).split())
+            raise InputError(f"cannot reach the Dask scheduler at {address}: {msg}") from None
+
+    def map_unordered(self, calls):
+        from distributed import as_completed
+
+        futures = {}
+        for args in calls:
+            # pure=False: equal arguments are still separate runs to Dask.
+            futures[self.client.submit(execute, *args, pure=False)] = args[0]
+        for fut in as_completed(list(futures)):
+            yield futures[fut], fut.result()
+
+    def close(self):
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def sweep(spec, store, jobs=None, dask=None, progress=False, pcap=False):
+    """Run every point x seed of `spec` (a sweep file path, TOML string,
+    dict or SweepSpec) that `store` (a directory) does not hold yet.
+
+    jobs: worker processes (default: all cores). dask: None (local pool),
+    'local' (a LocalCluster) or a scheduler address 'tcp://HOST:PORT'.
+    pcap: keep each run's pcap captures in the store (runs/KEY/pcap/).
+    Returns {'runs_total', 'runs_done', 'runs_failed', 'runs_cached',
+    'runs_new', 'store', 'sweep', 'wall_s', 'keys'}."""
+    t0 = time.perf_counter()
+    spec = load(spec)
+    if jobs is None:
+        jobs = os.cpu_count() or 1
+    if jobs < 1:
+        raise InputError(f"--jobs must be at least 1, got {jobs}")
+    runs = []
+    for point, seed, doc in spec.runs():
+        resolved, err = _resolved(doc)
+        if err is not None and "unknown key" in err.message:
+            # A swept or set path that the scenario format does not have.
+            raise SweepError(f"{spec.source}: {err.field or 'scenario'}: {err.message}")
+        runs.append((run_key(resolved, seed), point, seed, doc))
+    # One key may come from several points (e.g. a swept value equal to
+    # the default); it runs once.
+    unique = {}
+    for r in runs:
+        unique.setdefault(r[0], r)
+    st = Store(store)
+    try:
+        have = st.keys()
+        todo = [r for k, r in unique.items() if k not in have]
+        bar = SweepProgress(len(unique), len(unique) - len(todo), enabled=None if progress else False)
+        new_failed = 0
+        # With --dask, connect even when nothing is left to run: a wrong
+        # address is reported, not hidden by a complete store.
+        if todo or dask:
+            pool = _DaskPool(dask, jobs) if dask else _LocalPool(min(jobs, len(todo)))
+            by_key = {r[0]: r for r in todo}
+            try:
+                calls = [(k, doc, seed, pcap) for k, _, seed, doc in todo]
+                for key, (status, error, files, wall_s) in pool.map_unordered(calls):
+                    _, point, seed, _ = by_key[key]
+                    if files is not None:
+                        files["point.parquet"] = _point_parquet(key, spec.name, seed, point)
+                    st.commit(key, spec.name, point, seed, status, error, files, wall_s)
+                    new_failed += status == "failed"
+                    bar.update(status == "failed")
+            finally:
+                pool.close()
+                bar.close()
+        keys = list(unique)
+        statuses = {r["run"]: r["status"] for r in st.rows()}
+        failed = sum(statuses.get(k) == "failed" for k in keys)
+        return {
+            "runs_total": len(keys),
+            "runs_done": sum(statuses.get(k) == "done" for k in keys),
+            "runs_failed": failed,
+            "runs_cached": len(keys) - len(todo),
+            "runs_new": len(todo),
+            "runs_new_failed": new_failed,
+            "store": os.fspath(store),
+            "sweep": spec.name,
+            "wall_s": round(time.perf_counter() - t0, 3),
+            "keys": keys,
+            "runs": [(k, point, seed) for k, point, seed, _ in runs],
+        }
+    finally:
+        st.close()
+
+
+def describe(report):
+    """The one-line summary `cdmasim sweep` prints."""
+    return (f"sweep {report['sweep']}: {report['runs_done']} done, {report['runs_failed']} failed "
+            f"of {report['runs_total']} runs ({report['runs_new']} run now, {report['runs_cached']} from the store) "
+            f"in {report['store']}, {report['wall_s']:.1f} s")
+
+
+def report_json(report):
+    """The --json line: the report without the (long) key and run lists."""
+    return json.dumps({k: v for k, v in report.items() if k not in ("keys", "runs")})

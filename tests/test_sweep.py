@@ -1,0 +1,266 @@
+"""Sweeps and the result store: path syntax, grid/zip/seeds, the CLI's JSON
+line, caching and edited sweeps, failed runs, load_sweep, SQL with DuckDB,
+recovery from a SIGKILL, and a Dask LocalCluster against the local pool."""
+
+import json
+import os
+import pathlib
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+
+import pytest
+
+import cdmasim
+from cdmasim.sweep_spec import SweepError, load, set_path
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+BASE = """
+preset = "dumbbell"
+[simulation]
+duration = "3s"
+seed = 1
+[dumbbell]
+flows = 2
+bottleneck_rate = "2Mbps"
+bottleneck_delay = "20ms"
+access_rate = "100Mbps"
+access_delay = "1ms"
+queue = { kind = "droptail", limit = "20pkt" }
+[dumbbell.tcp]
+cc = "newreno"
+"""
+
+
+def write_sweep(tmp_path, body, name="s.toml", duration="3s"):
+    (tmp_path / "base.toml").write_text(BASE.replace('duration = "3s"', f'duration = "{duration}"'))
+    p = tmp_path / name
+    p.write_text('[sweep]\nscenario = "base.toml"\n' + body)
+    return p
+
+
+def cli(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "cdmasim.cli", *map(str, args)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300, **kw)
+
+
+def last_json(stdout):
+    return json.loads(stdout.strip().splitlines()[-1])
+
+
+# --- path syntax -----------------------------------------------------------
+
+def doc():
+    return {"link": [{"name": "a", "delay": "1ms"}, {"name": "b", "delay": "2ms"}],
+            "flow": [{"name": "f", "tcp": {"cc": "reno"}}, {"name": "g", "tcp": {"cc": "reno"}}],
+            "simulation": {"duration": "1s"}}
+
+
+def test_path_reaches_every_element_one_by_index_and_one_by_name():
+    d = set_path(doc(), "flow[*].tcp.cc", "cubic")
+    assert [f["tcp"]["cc"] for f in d["flow"]] == ["cubic", "cubic"]
+    d = set_path(doc(), "flow[1].tcp.cc", "vegas")
+    assert [f["tcp"]["cc"] for f in d["flow"]] == ["reno", "vegas"]
+    d = set_path(doc(), "link[b].delay", "9ms")
+    assert [x["delay"] for x in d["link"]] == ["1ms", "9ms"]
+    d = set_path(doc(), "simulation.seed", 7)          # a new last key is allowed
+    assert d["simulation"]["seed"] == 7
+
+
+@pytest.mark.parametrize("path, words", [
+    ("flow[c].tcp.cc", "no element named 'c'"),
+    ("flow[5].tcp.cc", "has 2 element(s)"),
+    ("nothing.x", "does not exist"),
+    ("simulation[0].x", "not an array"),
+    ("flow[*].tcp", "is a table"),
+    ("flow[*].tcp.cc.deeper", "is a value"),
+])
+def test_bad_paths_say_what_is_missing(path, words):
+    with pytest.raises(ValueError, match=None) as e:
+        set_path(doc(), path, 1)
+    assert words in str(e.value)
+
+
+def test_grid_times_zip_times_seeds():
+    spec = load({"sweep": {"scenario": BASE, "seeds": {"first": 5, "count": 3}},
+                 "grid": {"dumbbell.tcp.cc": ["reno", "cubic"], "dumbbell.flows": [1, 2]},
+                 "zip": {"dumbbell.bottleneck_rate": ["1Mbps", "2Mbps"], "dumbbell.bottleneck_delay": ["5ms", "9ms"]}})
+    runs = spec.runs()
+    assert len(runs) == 2 * 2 * 2 * 3
+    assert {s for _, s, _ in runs} == {5, 6, 7}
+    # zipped values move together
+    assert {(d["dumbbell"]["bottleneck_rate"], d["dumbbell"]["bottleneck_delay"]) for _, _, d in runs} == {
+        ("1Mbps", "5ms"), ("2Mbps", "9ms")}
+    assert spec.swept == ["dumbbell.tcp.cc", "dumbbell.flows", "dumbbell.bottleneck_rate", "dumbbell.bottleneck_delay"]
+
+
+def test_zip_lists_of_different_lengths_are_refused():
+    with pytest.raises(SweepError, match="different lengths"):
+        load({"sweep": {"scenario": BASE}, "zip": {"dumbbell.flows": [1, 2], "dumbbell.tcp.cc": ["reno"]}})
+
+
+# --- the CLI, the store and load_sweep --------------------------------------
+
+def test_sweep_cli_json_cache_edit_and_failed_run(tmp_path):
+    body = '[grid]\n"dumbbell.queue.limit" = ["5pkt", "50pkt"]\n"dumbbell.bottleneck_rate" = ["1Mbps", "-1Mbps"]\n'
+    sw = write_sweep(tmp_path, body + '[zip]\n"dumbbell.tcp.cc" = ["newreno"]\n')
+    store = tmp_path / "store"
+    p = cli("sweep", sw, "--store", store, "--jobs", "2", "--json")
+    assert p.returncode == 0, p.stderr
+    r = last_json(p.stdout)
+    # The negative rate fails validation in the run: recorded, the sweep goes on.
+    assert (r["runs_total"], r["runs_done"], r["runs_failed"], r["runs_new"]) == (4, 2, 2, 4)
+    df = cdmasim.load_sweep(store)
+    assert len(df) == 4 and sorted(df.status) == ["done", "done", "failed", "failed"]
+    failed = df[df.status == "failed"]
+    assert failed["error"].str.contains("negative").all()
+    assert set(failed["dumbbell.bottleneck_rate"]) == {"-1Mbps"}
+    done = df[df.status == "done"].set_index("dumbbell.queue.limit")
+    # swept fields as columns, flow and queue figures beside them
+    assert done.loc["50pkt", "flow.flow0.goodput_bps"] > 0
+    assert done.loc["5pkt", "queue.r1-r2.max_packets"] <= 5 < done.loc["50pkt", "queue.r1-r2.max_packets"]
+
+    # Same command again: everything comes from the store.
+    r2 = last_json(cli("sweep", sw, "--store", store, "--json").stdout)
+    assert (r2["runs_new"], r2["runs_cached"], r2["runs_done"]) == (0, 4, 2)
+
+    # An edited sweep runs only its new points.
+    sw.write_text(sw.read_text().replace('"50pkt"]', '"50pkt", "100pkt"]'))
+    r3 = last_json(cli("sweep", sw, "--store", store, "--json").stdout)
+    assert (r3["runs_total"], r3["runs_new"], r3["runs_cached"]) == (6, 2, 4)
+    assert len(cdmasim.load_sweep(store)) == 6
+
+
+def test_python_twin_and_sql_over_the_store_with_duckdb(tmp_path):
+    duckdb = pytest.importorskip("duckdb")
+    spec = {"sweep": {"name": "cc", "scenario": BASE, "seeds": [1, 2]},
+            "grid": {"dumbbell.tcp.cc": ["newreno", "cubic"]}}
+    r = cdmasim.sweep(spec, tmp_path / "st", jobs=1)
+    assert (r["runs_total"], r["runs_done"]) == (4, 4)
+    df = cdmasim.load_sweep(tmp_path / "st")
+    # The documented query (docs/sweeps.md): per-run flow rows joined with
+    # the swept values.
+    con = duckdb.connect()
+    st = (tmp_path / "st").as_posix()
+    sql = f"""
+        SELECT p."dumbbell.tcp.cc" AS cc, p.seed, SUM(f.goodput_bps) AS goodput
+        FROM read_parquet('{st}/runs/*/point.parquet') p
+        JOIN read_parquet('{st}/runs/*/flows.parquet') f USING (run)
+        GROUP BY ALL ORDER BY cc, seed"""
+    rows = con.execute(sql).fetchall()
+    assert len(rows) == 4
+    for cc, seed, goodput in rows:
+        m = df[(df["dumbbell.tcp.cc"] == cc) & (df.seed == seed)]
+        assert goodput == pytest.approx(m["flow.flow0.goodput_bps"].iloc[0] + m["flow.flow1.goodput_bps"].iloc[0])
+
+
+def test_store_discards_what_a_killed_writer_left(tmp_path):
+    from cdmasim.store import Store
+
+    with Store(tmp_path / "st") as st:
+        st.commit("k1", "s", {"x": 1}, 1, "done", files={"flows.parquet": b"x"})
+    os.makedirs(tmp_path / "st" / "tmp" / "k2" / "pcap")              # killed while writing
+    os.makedirs(tmp_path / "st" / "runs" / "k3")                       # killed after rename, before commit
+    with Store(tmp_path / "st") as st:
+        assert st.keys() == {"k1"}
+    assert sorted(os.listdir(tmp_path / "st" / "runs")) == ["k1"]
+    assert os.listdir(tmp_path / "st" / "tmp") == []
+
+
+def _manifest_rows(store):
+    path = store / "manifest.sqlite"
+    if not path.exists():
+        return 0
+    con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+    try:
+        return con.execute("SELECT COUNT(*) FROM runs").fetchone()[0]
+    except sqlite3.OperationalError:
+        return 0
+    finally:
+        con.close()
+
+
+def test_sigkill_halfway_then_resume_gives_one_row_per_point(tmp_path):
+    sw = write_sweep(tmp_path, '[grid]\n"dumbbell.queue.limit" = ["5pkt", "10pkt", "20pkt", "40pkt", "80pkt", "160pkt"]\n'
+                     '"dumbbell.tcp.cc" = ["newreno", "cubic"]\n', duration="300s")
+    store = tmp_path / "store"
+    total = 12
+    cmd = [sys.executable, "-m", "cdmasim.cli", "sweep", str(sw), "--store", str(store), "--jobs", "1", "--json"]
+    killed_at = []
+    for stop_after in (3, 7):
+        proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                start_new_session=True)
+        while _manifest_rows(store) < stop_after and proc.poll() is None:
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        assert proc.returncode == -signal.SIGKILL, "the sweep finished before it could be killed"
+        killed_at.append(_manifest_rows(store))
+    assert all(0 < k < total for k in killed_at), killed_at
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    r = last_json(p.stdout)
+    assert r["runs_total"] == total and r["runs_done"] == total and r["runs_failed"] == 0
+    assert r["runs_cached"] == killed_at[-1] and r["runs_new"] == total - killed_at[-1]
+    df = cdmasim.load_sweep(store)
+    assert len(df) == total and df.run.is_unique
+    assert len(df.groupby(["dumbbell.queue.limit", "dumbbell.tcp.cc", "seed"])) == total
+    assert sorted(os.listdir(store / "runs")) == sorted(df.run)          # nothing half-written visible
+    for key in df.run:
+        assert sorted(os.listdir(store / "runs" / key)) == [
+            "drops.parquet", "flows.parquet", "point.parquet", "queues.parquet", "series.parquet", "summary.json"]
+    assert os.listdir(store / "tmp") == []
+
+
+def test_dask_local_cluster_gives_the_same_store_as_the_local_pool(tmp_path):
+    pytest.importorskip("distributed")
+    sw = write_sweep(tmp_path, 'seeds = [1, 2]\n[grid]\n"dumbbell.tcp.cc" = ["newreno", "cubic", "vegas"]\n')
+    a = cli("sweep", sw, "--store", tmp_path / "pool", "--jobs", "2", "--json")
+    b = cli("sweep", sw, "--store", tmp_path / "dask", "--jobs", "2", "--dask", "local", "--json")
+    assert a.returncode == 0 and b.returncode == 0, a.stderr + b.stderr
+    ra, rb = last_json(a.stdout), last_json(b.stdout)
+    assert ra["runs_done"] == rb["runs_done"] == 6
+    runs = sorted(os.listdir(tmp_path / "pool" / "runs"))
+    assert runs == sorted(os.listdir(tmp_path / "dask" / "runs")) and len(runs) == 6
+    for key in runs:
+        for name in sorted(os.listdir(tmp_path / "pool" / "runs" / key)):
+            x = (tmp_path / "pool" / "runs" / key / name).read_bytes()
+            y = (tmp_path / "dask" / "runs" / key / name).read_bytes()
+            assert x == y, f"{key}/{name} differs between the local pool and Dask"
+
+
+def test_progress_bar_counts_failures_and_gives_an_eta():
+    import io
+
+    from cdmasim.sweeps import SweepProgress
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    out = Tty()
+    bar = SweepProgress(total=4, already=1, stream=out)
+    bar.update()
+    bar.update(failed=True)
+    bar.close()
+    text = out.getvalue()
+    assert "2/4 runs, 0 failed" in text and "3/4 runs, 1 failed" in text
+    assert "ETA" in text and "ETA ?" not in text
+    # Not a terminal: nothing drawn (the --json line stays the only output).
+    quiet = io.StringIO()
+    bar = SweepProgress(total=2, already=0, stream=quiet)
+    bar.update()
+    bar.close()
+    assert quiet.getvalue() == ""
+
+
+@pytest.mark.parametrize("path", sorted((ROOT / "examples").glob("sweep_*.toml")), ids=lambda p: p.stem)
+def test_example_sweeps_resolve_to_valid_scenarios(path):
+    spec = load(path)
+    runs = spec.runs()
+    assert len(runs) > 1
+    for _, _, doc in runs:
+        cdmasim.parse(doc)     # raises on any field the sweep set wrongly
