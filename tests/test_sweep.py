@@ -14,6 +14,7 @@ import time
 import pytest
 
 import cdmasim
+from cdmasim.result import TABLES
 from cdmasim.sweep_spec import SweepError, load, set_path
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
@@ -210,8 +211,8 @@ def test_sigkill_halfway_then_resume_gives_one_row_per_point(tmp_path):
     assert len(df.groupby(["dumbbell.queue.limit", "dumbbell.tcp.cc", "seed"])) == total
     assert sorted(os.listdir(store / "runs")) == sorted(df.run)          # nothing half-written visible
     for key in df.run:
-        assert sorted(os.listdir(store / "runs" / key)) == [
-            "drops.parquet", "flows.parquet", "point.parquet", "queues.parquet", "series.parquet", "summary.json"]
+        assert sorted(os.listdir(store / "runs" / key)) == sorted(
+            [f"{name}.parquet" for name in TABLES] + ["point.parquet", "summary.json"])
     assert os.listdir(store / "tmp") == []
 
 

@@ -149,7 +149,7 @@ class Store:
         return out
 
     def table(self, key, name):
-        """One table ('flows', 'queues', 'series', 'drops') of a done run."""
+        """One table of a done run (result.TABLES: 'flows', 'queues', 'series', 'drops', 'users', 'sectors')."""
         import pandas as pd
 
         return pd.read_parquet(os.path.join(self.run_dir(key), f"{name}.parquet"))
@@ -166,7 +166,8 @@ def _numeric(df, skip):
 def _figures(st, key):
     """A done run's flow and queue figures as flow.NAME.COL / queue.LINK.COL."""
     row = {}
-    for table, label, prefix in (("flows", "name", "flow"), ("queues", "link", "queue")):
+    for table, label, prefix in (("flows", "name", "flow"), ("queues", "link", "queue"), ("users", "name", "user"),
+                                 ("sectors", "name", "sector")):
         df = st.table(key, table)
         cols = _numeric(df, ("run",))
         for _, r in df.iterrows():
@@ -185,7 +186,8 @@ def load_sweep(path, sweep=None):
     """One pandas DataFrame, one row per run of the store at `path` (only
     sweep `sweep` if given): run key, sweep, seed, status, error, wall_s,
     the swept fields (one column per path), then each flow's figures as
-    `flow.NAME.COLUMN` and each queue's as `queue.LINK.COLUMN`."""
+    `flow.NAME.COLUMN` and each queue's as `queue.LINK.COLUMN` (1xEV-DO
+    users and sectors as `user.NAME.COLUMN` and `sector.NAME.COLUMN`)."""
     import pandas as pd
 
     with _open(path) as st:

@@ -141,3 +141,25 @@ fn a_hand_off_moves_the_user_and_accounts_for_its_queue() {
     // Both sectors served the user: half the run each.
     assert!(r.users[0].slot_share > 0.0 && r.sectors.iter().all(|s| s.throughput_bps > 0.0));
 }
+
+#[test]
+fn a_hand_off_due_while_the_sector_sleeps_happens_at_the_next_slot() {
+    // No traffic after 1 s: the sector sleeps, and its only deadlines are
+    // the hand-offs, at times between slot boundaries (a slot is 1/600 s).
+    let mut text = head("70s");
+    text += "[[sector]]\nname = \"s1\"\nnode = \"bs\"\n[[sector]]\nname = \"s2\"\nnode = \"bs\"\n";
+    text += "[[user]]\nname = \"a\"\nsector = \"s1\"\ndrc = { preset = \"mobile\" }\nhandoff = [{ at = \"2.0001s\", to = \"s2\" }, { at = \"5.00005s\", to = \"s1\" }]\n";
+    text += "[[user]]\nname = \"b\"\nsector = \"s1\"\ndrc = { preset = \"mobile\" }\nhandoff = { every = [\"20s\", \"30s\"] }\n";
+    text += "[[flow]]\nname = \"f\"\nfrom = \"server\"\nto = \"a\"\nkind = \"cbr\"\nrate = \"100kbps\"\npacket_size = \"500B\"\nstop = \"1s\"\n";
+    let r = run(&text);
+    assert_conserved(&r);
+    assert_eq!((r.users[0].handoffs, r.users[0].sector.as_str()), (2, "s1"));
+    // Every 20-30 s in 70 s: two or three hand-offs, each to the next sector.
+    assert!((2..=3).contains(&r.users[1].handoffs), "{}", r.users[1].handoffs);
+    // The sector ran every slot of the run, busy or not: 42000 slots less
+    // the control channel's (8 per 256-slot cycle on interlace 0: 164 whole
+    // cycles, and slots 0, 4, 8, 12 of the last 16).
+    for s in &r.sectors {
+        assert_eq!(s.traffic_slots, 42_000 - (164 * 8 + 4), "{}", s.name);
+    }
+}

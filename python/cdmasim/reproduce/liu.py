@@ -9,8 +9,8 @@ Runs today:
          PF state at hand-offs, and Jain's index (section 6).
 These use the channel and scheduler code directly (they are not packet
 scenarios, so they do not go through the sweep engine); they are fast and
-deterministic. Section 7 (TCP variants in a multi-user sector) lands with
-the EV-DO sector issue.
+deterministic. Fig. 6 with TCP users and section 7 (TCP variants in a
+multi-user sector) run as packet scenarios in liu_sector.py.
 
 The paper states most section 5 results as bounds ("below 400 kb/s",
 "more than 600 kb/s"); each becomes a published number with a one-sided
@@ -22,8 +22,7 @@ from .items import Tolerance
 TITLE = "Experiences in a 3G Network: Interplay between the Wireless Channel and Applications"
 CITATION = ("X. Liu, A. Sridharan, S. Machiraju, M. Seshadri, H. Zang, \"Experiences in a 3G Network: Interplay "
             "between the Wireless Channel and Applications\", Northeastern University / Sprint Research.")
-PENDING = ["section 7 (Reno, Vegas, Westwood and Cubic in a multi-user 1xEV-DO sector: goodput, excess delay, "
-           "Figs. 8-11) lands with the EV-DO sector issue"]
+PENDING = []
 
 SLOTS_PER_S = 600
 
@@ -136,5 +135,8 @@ def _fig6(ctx):
 
 
 def reproduce(ctx):
+    from . import liu_sector
+
     _sec5(ctx)
     _fig6(ctx)
+    liu_sector.reproduce(ctx)

@@ -26,7 +26,7 @@ use super::air::AirOverhead;
 use super::config::{HandoffPf, HandoffPlan, HandoffQueue, RanConfig};
 use super::scheduler::{by_name, Scheduler, SlotServer};
 use crate::channel::drc::RATE_BPS;
-use crate::channel::link_rate::slot_start;
+use crate::channel::link_rate::{slot_at_or_after, slot_start};
 use crate::channel::source::SlotReader;
 use crate::channel::ChannelError;
 use crate::engine::{Rng, RngStreams, Time};
@@ -234,8 +234,10 @@ impl EvdoRan {
         self.users.iter().any(User::backlogged) || self.sectors.iter().any(|s| s.server.busy())
     }
 
+    /// The start of the slot in which the next hand-off takes effect (hand-offs
+    /// act at slot boundaries: the first slot starting at or after their time).
     fn next_handoff(&self) -> Option<Time> {
-        self.users.iter().filter_map(|u| u.next_handoff).min()
+        self.users.iter().filter_map(|u| u.next_handoff).min().map(|h| slot_start(slot_at_or_after(h)))
     }
 
     /// Run every slot that starts at or before `now` (`inclusive`) or before it.
