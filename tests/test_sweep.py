@@ -230,6 +230,29 @@ def test_dask_local_cluster_gives_the_same_store_as_the_local_pool(tmp_path):
             x = (tmp_path / "pool" / "runs" / key / name).read_bytes()
             y = (tmp_path / "dask" / "runs" / key / name).read_bytes()
             assert x == y, f"{key}/{name} differs between the local pool and Dask"
+    from cdmasim.store import Store
+
+    def manifest(d):        # all but wall time and commit order
+        with Store(d) as st:
+            return sorted((r["run"], r["sweep"], r["status"], json.dumps(r["point"]), r["seed"]) for r in st.rows())
+
+    assert manifest(tmp_path / "pool") == manifest(tmp_path / "dask")
+
+
+def test_dask_scheduler_address_from_the_python_api(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    import logging
+
+    spec = {"sweep": {"name": "addr", "scenario": BASE, "seeds": [3]}, "grid": {"dumbbell.tcp.cc": ["reno", "cubic"]}}
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=logging.ERROR) as cluster:
+        r = cdmasim.sweep(spec, tmp_path / "st", dask=cluster.scheduler_address)
+    assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+    assert (r["runs_done"], r["runs_new"]) == (2, 2)
+    local = cdmasim.sweep(spec, tmp_path / "local", jobs=1)
+    for key in local["keys"]:
+        assert (tmp_path / "st" / "runs" / key / "flows.parquet").read_bytes() == \
+            (tmp_path / "local" / "runs" / key / "flows.parquet").read_bytes()
 
 
 def test_progress_bar_counts_failures_and_gives_an_eta():
