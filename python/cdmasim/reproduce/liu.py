@@ -100,7 +100,7 @@ def _sec5(ctx):
 def _fig6(ctx):
     from .. import evdo
 
-    users, slots, seeds = ((4,), 200_000, (1,)) if ctx.quick else ((2, 4, 8), 1_000_000, (1, 2))
+    users, slots, seeds = ((4,), 200_000, (1,)) if ctx.quick else ((2, 4, 8), 1_000_000, (1, 2, 3))
     rows = {}
     for preset in ("stationary", "mobile"):
         df = evdo.fig6(preset, users=users, slots=slots, seeds=seeds, interlace=0)
