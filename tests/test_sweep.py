@@ -287,3 +287,19 @@ def test_example_sweeps_resolve_to_valid_scenarios(path):
     assert len(runs) > 1
     for _, _, doc in runs:
         cdmasim.parse(doc)     # raises on any field the sweep set wrongly
+
+
+def test_trace_paths_stay_relative_to_the_scenario_file(tmp_path):
+    scen = tmp_path / "scen"
+    scen.mkdir()
+    p = cli("channel", "generate", "stationary", "--slots", "5s", "--seed", "1", "--out", scen / "ch.drc")
+    assert p.returncode == 0, p.stderr
+    (scen / "drc.toml").write_text(
+        '[simulation]\nduration = "2s"\nseed = 1\n[[node]]\nname = "a"\n[[node]]\nname = "b"\n'
+        '[[link]]\nname = "l"\nfrom = "a"\nto = "b"\ndelay = "10ms"\ndrc = { trace = "ch.drc" }\n'
+        '[[flow]]\nname = "f"\nfrom = "a"\nto = "b"\n')
+    sw = tmp_path / "sweeps" / "s.toml"
+    sw.parent.mkdir()
+    sw.write_text('[sweep]\nscenario = "../scen/drc.toml"\n[grid]\n"link[l].delay" = ["5ms", "20ms"]\n')
+    r = last_json(cli("sweep", sw, "--store", tmp_path / "st", "--jobs", "1", "--json").stdout)   # cwd is the repo
+    assert (r["runs_done"], r["runs_failed"]) == (2, 0)
