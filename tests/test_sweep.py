@@ -231,6 +231,29 @@ def test_dask_local_cluster_gives_the_same_store_as_the_local_pool(tmp_path):
             x = (tmp_path / "pool" / "runs" / key / name).read_bytes()
             y = (tmp_path / "dask" / "runs" / key / name).read_bytes()
             assert x == y, f"{key}/{name} differs between the local pool and Dask"
+    from cdmasim.store import Store
+
+    def manifest(d):        # all but wall time and commit order
+        with Store(d) as st:
+            return sorted((r["run"], r["sweep"], r["status"], json.dumps(r["point"]), r["seed"]) for r in st.rows())
+
+    assert manifest(tmp_path / "pool") == manifest(tmp_path / "dask")
+
+
+def test_dask_scheduler_address_from_the_python_api(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    import logging
+
+    spec = {"sweep": {"name": "addr", "scenario": BASE, "seeds": [3]}, "grid": {"dumbbell.tcp.cc": ["reno", "cubic"]}}
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, dashboard_address=None,
+                                  silence_logs=logging.ERROR) as cluster:
+        r = cdmasim.sweep(spec, tmp_path / "st", dask=cluster.scheduler_address)
+    assert cluster.scheduler_address.startswith("tcp://127.0.0.1:")
+    assert (r["runs_done"], r["runs_new"]) == (2, 2)
+    local = cdmasim.sweep(spec, tmp_path / "local", jobs=1)
+    for key in local["keys"]:
+        assert (tmp_path / "st" / "runs" / key / "flows.parquet").read_bytes() == \
+            (tmp_path / "local" / "runs" / key / "flows.parquet").read_bytes()
 
 
 def test_progress_bar_counts_failures_and_gives_an_eta():
@@ -265,3 +288,19 @@ def test_example_sweeps_resolve_to_valid_scenarios(path):
     assert len(runs) > 1
     for _, _, doc in runs:
         cdmasim.parse(doc)     # raises on any field the sweep set wrongly
+
+
+def test_trace_paths_stay_relative_to_the_scenario_file(tmp_path):
+    scen = tmp_path / "scen"
+    scen.mkdir()
+    p = cli("channel", "generate", "stationary", "--slots", "5s", "--seed", "1", "--out", scen / "ch.drc")
+    assert p.returncode == 0, p.stderr
+    (scen / "drc.toml").write_text(
+        '[simulation]\nduration = "2s"\nseed = 1\n[[node]]\nname = "a"\n[[node]]\nname = "b"\n'
+        '[[link]]\nname = "l"\nfrom = "a"\nto = "b"\ndelay = "10ms"\ndrc = { trace = "ch.drc" }\n'
+        '[[flow]]\nname = "f"\nfrom = "a"\nto = "b"\n')
+    sw = tmp_path / "sweeps" / "s.toml"
+    sw.parent.mkdir()
+    sw.write_text('[sweep]\nscenario = "../scen/drc.toml"\n[grid]\n"link[l].delay" = ["5ms", "20ms"]\n')
+    r = last_json(cli("sweep", sw, "--store", tmp_path / "st", "--jobs", "1", "--json").stdout)   # cwd is the repo
+    assert (r["runs_done"], r["runs_failed"]) == (2, 0)

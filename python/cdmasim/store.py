@@ -14,7 +14,8 @@ simply done again. The manifest is the single source of truth for which
 runs exist.
 
 KEY is the first 32 hex digits of SHA-256 over the resolved scenario, the
-seed and the cdmasim version (see run_key)."""
+seed and the cdmasim version with a fingerprint of the compiled core (see
+run_key)."""
 
 import hashlib
 import json
@@ -39,9 +40,30 @@ CREATE TABLE IF NOT EXISTS runs (
 )"""
 
 
-def run_key(resolved, seed, version=__version__):
-    """Hash of (resolved scenario, seed, cdmasim version). `resolved` is any
-    JSON-able value; keys are sorted so that dict order does not matter."""
+_BUILD = None
+
+
+def build_version():
+    """The cdmasim version plus a fingerprint of the compiled core: during
+    development the version string stays put while the simulator changes,
+    and a store must not hand back runs of an older core as if current."""
+    global _BUILD
+    if _BUILD is None:
+        from . import _core
+
+        h = hashlib.sha256()
+        with open(_core.__file__, "rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        _BUILD = f"{__version__}+core.{h.hexdigest()[:12]}"
+    return _BUILD
+
+
+def run_key(resolved, seed, version=None):
+    """Hash of (resolved scenario, seed, cdmasim version with the core's
+    fingerprint). `resolved` is any JSON-able value; keys are sorted so that
+    dict order does not matter."""
+    version = version or build_version()
     blob = json.dumps({"scenario": resolved, "seed": int(seed), "version": version}, sort_keys=True,
                       separators=(",", ":"), ensure_ascii=True)
     return hashlib.sha256(blob.encode()).hexdigest()[:32]
@@ -130,7 +152,7 @@ class Store:
             self.db.execute(
                 "INSERT INTO runs (key, sweep, point, seed, status, error, version, wall_s, seq) "
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, sweep, json.dumps(point, sort_keys=True), int(seed), status, error, __version__, wall_s, seq),
+                (key, sweep, json.dumps(point, sort_keys=True), int(seed), status, error, build_version(), wall_s, seq),
             )
 
     def rows(self, sweep=None):

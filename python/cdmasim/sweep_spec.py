@@ -217,6 +217,20 @@ def _seeds(value, source):
     raise SweepError(f"{source}: sweep.seeds: expected a list or {{ first = N, count = K }}")
 
 
+def _anchor_traces(doc, scenario_dir):
+    """Make DRC trace paths absolute. The scenario reader takes them relative
+    to the scenario file's folder, but a swept scenario reaches it as a dict,
+    whose relative paths would start from the working directory."""
+    tables = [link.get("drc") for link in doc.get("link", []) if isinstance(link, dict)]
+    dumbbell = doc.get("dumbbell")
+    if isinstance(dumbbell, dict):
+        tables.append(dumbbell.get("bottleneck_drc"))
+    for t in tables:
+        if isinstance(t, dict) and isinstance(t.get("trace"), str) and not os.path.isabs(t["trace"]):
+            t["trace"] = os.path.join(scenario_dir, t["trace"])
+    return doc
+
+
 def _base_scenario(scenario, source, base_dir):
     """A scenario given as a dict, a TOML string or a path: the document as a dict."""
     tomllib = _tomllib()
@@ -231,7 +245,7 @@ def _base_scenario(scenario, source, base_dir):
             except tomllib.TOMLDecodeError as e:
                 raise SweepError(f"{source}: sweep.scenario: invalid TOML: {e}") from None
         path = text if os.path.isabs(text) else os.path.join(base_dir, text)
-        return _read_toml(path)
+        return _anchor_traces(_read_toml(path), os.path.dirname(os.path.abspath(path)))
     raise SweepError(f"{source}: sweep.scenario: expected a file name or a [scenario] table")
 
 

@@ -199,7 +199,9 @@ def sweep(spec, store, jobs=None, dask=None, progress=False, pcap=False):
     'local' (a LocalCluster) or a scheduler address 'tcp://HOST:PORT'.
     pcap: keep each run's pcap captures in the store (runs/KEY/pcap/).
     Returns {'runs_total', 'runs_done', 'runs_failed', 'runs_cached',
-    'runs_new', 'store', 'sweep', 'wall_s', 'keys'}."""
+    'runs_new', 'runs_new_failed', 'store', 'sweep', 'wall_s'} (the --json
+    line) plus 'keys' (every run's key) and 'runs' ((key, point, seed) per
+    point and seed, for store.load_runs)."""
     t0 = time.perf_counter()
     spec = load(spec)
     if jobs is None:

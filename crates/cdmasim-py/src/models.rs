@@ -67,6 +67,7 @@ fn model_fit_lee_c(obs: Vec<(f64, f64, f64)>, mtu_bytes: f64, b: f64) -> PyResul
 
 /// (P, W_hi, W_lo, utilisation, throughput pkts/s, cycle s, mean queue pkts).
 #[pyfunction]
+#[allow(clippy::type_complexity)]
 fn model_reno_sawtooth(
     capacity_pkts_per_s: f64,
     prop_rtt_s: f64,

@@ -16,7 +16,7 @@ import os
 import time
 
 from .. import InputError
-from .items import Item, Tolerance  # noqa: F401  (re-exported for the paper modules)
+from .items import Item
 
 PAPERS = ("liu", "lee", "paliwal", "jung", "dziong")
 

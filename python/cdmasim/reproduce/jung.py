@@ -13,7 +13,7 @@ Throughput is bytes delivered by all flows over the run, so a starved
 late flow counts; fairness is Jain's index of the flows' goodputs (each
 over its own active time)."""
 
-from .common import comparison_figure, example_doc, finish, flow_values, jain, subplots
+from .common import example_doc, finish, flow_values, jain, subplots
 from .items import Tolerance
 
 TITLE = "Receiver Based Stable and Minimum Queueing Policy for TCP in CDMA2000-1X"
@@ -122,7 +122,7 @@ def reproduce(ctx):
     windows = [4, 16, 32, 64]
     base = _scenario(1, 0, duration)
     base["flow"][0]["tcp"]["rwnd"] = "fixed"
-    df, _ = ctx.sweep({"sweep": {"name": "jung_fig2_windows", "scenario": base, "seeds": [1]},
+    df, store = ctx.sweep({"sweep": {"name": "jung_fig2_windows", "scenario": base, "seeds": [1]},
                        "grid": {"flow[*].tcp.rcv_buffer": [f"{w * MSS}B" for w in windows]}})
     by_w = {int(r["flow[*].tcp.rcv_buffer"][:-1]) // MSS: r for _, r in df.iterrows()}
     thr = {w: 8 * by_w[w]["flow.ftp1.bytes_delivered"] / duration for w in windows}
@@ -133,9 +133,14 @@ def reproduce(ctx):
     for w in windows:
         ctx.item(f"fig2.queue_w{w}_pkts", f"Fig. 2(a): mean radio-link queue, fixed window {w}",
                  by_w[w]["queue.radio.avg_packets"], "packets")
-    ctx.figure("fig2", "Fig. 2: one Reno flow, fixed windows", comparison_figure(
-        "Fig. 2: throughput and mean queue vs window", [(f"w={w}", None, thr[w] / 1e3) for w in windows],
-        "throughput (kb/s)"), ["fig2.goodput_w64_over_w32"])
+    # The paper's layout: (a) packets queued at the bottleneck over time, per window.
+    fig, ax = subplots()
+    for w in windows:
+        q = store.table(by_w[w]["run"], "series")
+        q = q[(q.metric == "queue_pkts") & (q.subject == "radio")]
+        ax.plot(q.t_s, q.value, label=f"window {w}: {thr[w] / 1e3:.0f} kb/s")
+    finish(ctx, fig, ax, "fig2", "Fig. 2(a): packets queued at the bottleneck, fixed windows 4-64", "time (s)",
+           "packets queued at the radio link", ["fig2.goodput_w64_over_w32"] + [f"fig2.queue_w{w}_pkts" for w in windows])
 
     # Fig. 4: one flow.
     one, store = _policies(ctx, "one_flow", 1, 0, duration)

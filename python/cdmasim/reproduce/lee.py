@@ -151,7 +151,7 @@ def _user_captures(ctx):
 def reproduce(ctx):
     from ..models import fit_lee_c
 
-    seeds, duration = ([1, 2], 30) if ctx.quick else (list(range(1, 9)), 120)
+    seeds, duration = ([1, 2], 30) if ctx.quick else (list(range(1, 13)), 300)
     by_dir, all_conns = {}, []
     for direction in ("downlink", "uplink"):
         df, store = ctx.sweep({"sweep": {"name": f"lee_{direction}", "scenario": _scenario(direction, duration),

@@ -26,7 +26,8 @@ from .items import Tolerance
 VARIANTS = ("reno", "cubic", "westwood", "vegas")
 LINUX_TCP = {"timestamps": True, "sack": True, "min_rto": "200ms", "initial_rto": "3s", "delayed_ack": "on",
              "delack_timeout": "200ms"}
-#: Section 7.3: goodput / mean DRC of one download per variant, testbed.
+#: Section 7.3: "average channel utilizations (ratio of TCP throughput and
+#: mean DRC) of 0.86, 0.89, 0.85 and 0.75" for Reno, Cubic, Westwood, Vegas.
 PUBLISHED_UTILISATION = {"reno": 0.86, "cubic": 0.89, "westwood": 0.85, "vegas": 0.75}
 
 

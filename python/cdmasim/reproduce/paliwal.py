@@ -13,7 +13,7 @@ The paper's Fig. 4 is a plot of eq. 6 beside ns-2, which it reports in
 and the packet count is ours.
 """
 
-from .common import comparison_figure, example_doc, finish, subplots
+from .common import example_doc, finish, subplots
 from .items import Tolerance
 
 TITLE = "Effect of Channel Variation in IP/cdma2000 Interconnection Performance"
@@ -68,41 +68,56 @@ def _first_episode_drops(store, key):
     return int(((d.place == "shared") & (d.sent_s <= reaction)).sum())
 
 
-def _fig4(ctx):
+# Fig. 4's defaults: W = 32 packets (16 kB), T = 300 ms, mu_lh = 153.6 kb/s.
+DEFAULTS = {"mu_lh": 153_600, "w": 32, "t": 0.3}
+# Per panel: the swept parameter, its path into the scenario, how a value is
+# spelled there, the axis label and unit factor, the values (full, quick).
+PANELS = {
+    "a": ("mu_lh", "link[radio].rate_schedule[1].rate", lambda v: f"{v}bps", "mu_lh (kb/s)", 1e-3,
+          [38_400, 76_800, 153_600, 300_000], [76_800, 153_600]),
+    "b": ("w", "flow[ftp].tcp.rcv_buffer", lambda v: f"{v * (PKT - 40)}B", "W (kB)", PKT / 1000,
+          [8, 16, 32, 64], [16, 64]),
+    "c": ("t", "link[ack].delay", lambda v: f"{v}s", "T (s)", 1, [0.1, 0.3, 1.0], [0.1, 1.0]),
+}
+
+
+UNIT = {"mu_lh": "kbps", "w": "kB", "t": "s"}
+
+
+def _eq6_pkts(p):
     from ..models import fluid_loss
 
-    w_default, t_default, lh_default = 32, 0.3, 153_600     # W = 16 kB, T = 300 ms
-    panels = {
-        "a": ("link[radio].rate_schedule[1].rate", "mu_lh (kb/s)",
-              [38_400, 76_800, 153_600, 300_000] if not ctx.quick else [76_800, 153_600]),
-        "b": ("flow[ftp].tcp.rcv_buffer", "W (kB)", [8, 16, 32, 64] if not ctx.quick else [16, 64]),
-        "c": ("link[ack].delay", "T (s)", [0.1, 0.3, 1.0] if not ctx.quick else [0.1, 1.0]),
-    }
-    for panel, (path, label, values) in panels.items():
-        spell = {"a": lambda v: f"{v}bps", "b": lambda v: f"{v * (PKT - 40)}B", "c": lambda v: f"{v}s"}[panel]
+    return fluid_loss(MU_LL, MU_S, p["mu_lh"], p["w"] * PKT, B, p["t"])["loss_volume_bytes"] / PKT
+
+
+def _fig4(ctx):
+    import numpy as np
+
+    for panel, (name, path, spell, label, scale, full, quick) in PANELS.items():
+        values = quick if ctx.quick else full
         df, store = ctx.sweep({
-            "sweep": {"name": f"paliwal_fig4{panel}", "scenario": _fig4_scenario(lh_default, w_default, t_default),
-                      "seeds": [1]},
+            "sweep": {"name": f"paliwal_fig4{panel}", "seeds": [1],
+                      "scenario": _fig4_scenario(DEFAULTS["mu_lh"], DEFAULTS["w"], DEFAULTS["t"])},
             "grid": {path: [spell(v) for v in values]},
         })
-        rows, ids = [], []
-        for v, (_, row) in zip(values, df.iterrows()):
-            mu_lh, w, t = (v if panel == "a" else lh_default), (v if panel == "b" else w_default), \
-                (v if panel == "c" else t_default)
-            model = fluid_loss(MU_LL, MU_S, mu_lh, w * PKT, B, t)["loss_volume_bytes"] / PKT
-            sim = _first_episode_drops(store, row["run"])
-            name = {"a": f"mu_lh_{v // 1000 if v % 1000 == 0 else v / 1000:g}kbps", "b": f"w_{w}pkts",
-                    "c": f"t_{t:g}s"}[panel]
-            ids.append(f"fig4{panel}.loss_pkts_{name}")
-            ctx.item(ids[-1], f"Fig. 4({panel}): packets lost after the switch at {label} = "
-                     f"{v / 1000 if panel == 'a' else (w * PKT / 1000 if panel == 'b' else t):g} "
-                     "(published: eq. 6, the paper's model, shown in close agreement with ns-2)",
-                     sim, "packets", published=model, tolerance=Tolerance.abs(TOL_PKTS))
-            x = v / 1000 if panel == "a" else (w * PKT / 1000 if panel == "b" else t)
-            rows.append((f"{x:g}", model, sim))
-        ctx.figure(f"fig4{panel}", f"Fig. 4({panel}): loss volume against {label}",
-                   comparison_figure(f"Fig. 4({panel}): eq. 6 (published model) vs packet simulation, by {label}",
-                                     rows, "packets lost"), ids)
+        ids, sims = [], []
+        for v, key in zip(values, df.run):
+            x = v * scale
+            ids.append(f"fig4{panel}.loss_pkts_{name}_{x:g}{UNIT[name]}")
+            sims.append(_first_episode_drops(store, key))
+            ctx.item(ids[-1], f"Fig. 4({panel}): packets lost after the switch at {label} = {x:g} (published: "
+                     "eq. 6, the paper's model, shown in close agreement with ns-2)", sims[-1], "packets",
+                     published=_eq6_pkts({**DEFAULTS, name: v}), tolerance=Tolerance.abs(TOL_PKTS))
+        # The paper's layout: L_V against the swept parameter, model as a
+        # line (dense), simulation as points.
+        lo, hi = (min(full), max(full)) if name != "mu_lh" else (MU_LL * 1.01, max(full))
+        grid = np.linspace(lo, hi, 200)
+        fig, ax = subplots()
+        ax.plot(grid * scale, [_eq6_pkts({**DEFAULTS, name: g}) for g in grid], color="#555555",
+                label="eq. 6 (paper's fluid model)")
+        ax.plot([v * scale for v in values], sims, "o", color="#3b75af", label="cdmasim packet simulation")
+        finish(ctx, fig, ax, f"fig4{panel}", f"Fig. 4({panel}): loss volume against {label}", label,
+               "packets lost at the shared buffer", ids)
 
 
 def _switch(ctx):
