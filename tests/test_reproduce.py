@@ -27,7 +27,7 @@ def check_shape(r, paper):
     assert len(ids) == len(set(ids))
     for it in r["items"]:
         assert list(it) == ITEM_KEYS
-        assert it["id"].startswith(paper + ".")
+        assert not it["id"].startswith(paper + "."), "ids are the paper's own names, unprefixed"
         assert isinstance(it["measured"], float)
         if it["published"] is None:
             assert it["verdict"] == "no published value"
@@ -45,12 +45,12 @@ def test_jung_items_and_caching(out):
     check_shape(r, "jung")
     items = {it["id"]: it for it in r["items"]}
     # The published claims the RBSMQ scenario reproduces (docs/reproduce.md).
-    for i in ("jung.fig4.throughput_ratio_one_flow", "jung.fig5.throughput_ratio_two_flows",
-              "jung.fig5.jain_rbsmq_two_flows", "jung.fig6.jain_rbsmq_five_flows", "jung.fig6.drops_rbsmq_five_flows",
-              "jung.fig2.goodput_w64_over_w32"):
+    for i in ("fig4.throughput_ratio_one_flow", "fig5.throughput_ratio_two_flows",
+              "fig5.jain_rbsmq_two_flows", "fig6.jain_rbsmq_five_flows", "fig6.drops_rbsmq_five_flows",
+              "fig2.goodput_w64_over_w32"):
         assert items[i]["verdict"] == "agrees", items[i]
     # Reno-64 builds the standing queue RBSMQ avoids.
-    assert items["jung.fig4.queue_reno64_pkts"]["measured"] > 10 * items["jung.fig4.queue_rbsmq_pkts"]["measured"]
+    assert items["fig4.queue_reno64_pkts"]["measured"] > 10 * items["fig4.queue_rbsmq_pkts"]["measured"]
     assert all((out / f["file"]).stat().st_size > 0 for f in r["figures"])
     # A second run takes every experiment from the store and gives the same items.
     r2, _ = reproduce("jung", out)
@@ -61,32 +61,43 @@ def test_lee_runs_the_papers_analysis_on_simulated_captures(out):
     r, _ = reproduce("lee", out, "--quick")
     check_shape(r, "lee")
     items = {it["id"]: it for it in r["items"]}
-    for i in ("lee.table1.downlink_rtt_min_ms", "lee.table1.downlink_retrans_pct", "lee.table1.uplink_retrans_pct",
-              "lee.fig6.downlink_median_rexmits", "lee.eq1.fitted_c"):
+    for i in ("table1.downlink_rtt_min_ms", "table1.downlink_retrans_pct", "table1.uplink_retrans_pct",
+              "fig6.downlink_median_rexmits", "eq1.fitted_c"):
         assert items[i]["verdict"] == "agrees", items[i]
     # The captures are in the store, and the analysis runs on a user's capture too.
     caps = sorted((out / "store" / "runs").glob("*/pcap/internet.pcap"))
     assert caps
     r2, _ = reproduce("lee", out, "--quick", "--pcap", str(caps[0]))
-    mine = {it["id"]: it for it in r2["items"] if it["id"].startswith("lee.pcap.")}
-    assert mine["lee.pcap.throughput_kbps"]["measured"] > 0
-    assert mine["lee.pcap.throughput_kbps"]["verdict"] == "no published value"
+    mine = {it["id"]: it for it in r2["items"] if it["id"].startswith("pcap.")}
+    assert mine["pcap.throughput_kbps"]["measured"] > 0
+    assert mine["pcap.throughput_kbps"]["verdict"] == "no published value"
 
 
 def test_liu_quick_covers_channel_statistics_and_fig6(out):
     r, _ = reproduce("liu", out, "--quick")
     check_shape(r, "liu")
     ids = {it["id"] for it in r["items"]}
-    assert {"liu.sec5.mobile_std_kbps", "liu.sec5.stationary_modal_fraction", "liu.fig6.gain_mobile_4users",
-            "liu.fig6.gain_stationary_4users"} <= ids
-    gains = {it["id"]: it["measured"] for it in r["items"] if it["id"].startswith("liu.fig6.gain_")}
-    assert gains["liu.fig6.gain_mobile_4users"] > gains["liu.fig6.gain_stationary_4users"] > 1
+    assert {"sec5.mobile_std_kbps", "sec5.stationary_modal_fraction", "fig6.gain_mobile_4users",
+            "fig6.gain_stationary_4users"} <= ids
+    gains = {it["id"]: it["measured"] for it in r["items"] if it["id"].startswith("fig6.gain_")}
+    assert gains["fig6.gain_mobile_4users"] > gains["fig6.gain_stationary_4users"] > 1
+    # The packet-level sector: the item ids the EV-DO sector issue fixes,
+    # and the results that agree with the paper within their stated tolerance.
+    items = {it["id"]: it for it in r["items"]}
+    required = ["fig6.gain.stationary.4", "fig6.gain.mobile.4", "fig6.gain.mobile_handoff.4", "sec7.utilisation.reno",
+                "sec7.utilisation.cubic", "sec7.utilisation.westwood", "sec7.utilisation.vegas", "sec7.colo.share.cubic",
+                "sec7.colo.share.vegas", "fig11.stream_delay_s.vegas", "fig11.stream_delay_s.cubic"]
+    assert set(required) <= set(items)
+    for i in ("fig6.gain.stationary.4", "fig6.gain.mobile.4", "sec7.utilisation.reno", "sec7.utilisation.cubic",
+              "sec7.utilisation.westwood", "fig11.stream_delay_order"):
+        assert items[i]["verdict"] == "agrees", items[i]
+    assert items["fig11.stream_delay_s.vegas"]["measured"] < items["fig11.stream_delay_s.cubic"]["measured"] / 3
 
 
 def test_paliwal_fluid_model_against_packet_simulation(out):
     r, _ = reproduce("paliwal", out, "--quick")
     check_shape(r, "paliwal")
-    fig4 = [it for it in r["items"] if it["id"].startswith("paliwal.fig4")]
+    fig4 = [it for it in r["items"] if it["id"].startswith("fig4")]
     assert len(fig4) >= 6 and all(it["verdict"] == "agrees" for it in fig4)
 
 
@@ -96,3 +107,16 @@ def test_dziong_has_no_model_yet_and_says_so(out):
     assert r["items"] == [] and r["figures"] == []
     assert "not built yet" in p.stderr
     assert "not built yet" in (out / "report.html").read_text()
+
+
+def test_all_prefixes_each_item_and_figure_with_its_paper():
+    from cdmasim.reproduce import combine
+
+    item = {"id": "fig6.dead_s", "what": "w", "published": None, "measured": 1.0, "unit": "s", "tolerance": "",
+            "verdict": "no published value"}
+    fig = {"id": "fig6", "title": "t", "file": "x.png", "items": ["fig6.dead_s"]}
+    both = [{"paper": p, "title": p, "items": [item], "figures": [fig]} for p in ("liu", "paliwal")]
+    r = combine(both, 1.0)
+    assert [i["id"] for i in r["items"]] == ["liu.fig6.dead_s", "paliwal.fig6.dead_s"]
+    assert [f["items"] for f in r["figures"]] == [["liu.fig6.dead_s"], ["paliwal.fig6.dead_s"]]
+    assert item["id"] == "fig6.dead_s"  # the papers' own reports are left as they are

@@ -67,7 +67,7 @@ def _paper_section(out, r):
     by_id = {it["id"]: it for it in r["items"]}
     shown = set()
     for fig in r["figures"]:
-        parts.append(f'<h3 id="{html.escape(fig["id"])}">{html.escape(fig["title"])}</h3>')
+        parts.append(f'<h3 id="{html.escape(r["paper"] + "." + fig["id"])}">{html.escape(fig["title"])}</h3>')
         parts.append(_image(out, fig["file"]))
         items = [by_id[i] for i in fig.get("items", []) if i in by_id]
         shown.update(it["id"] for it in items)

@@ -47,7 +47,10 @@ class Context:
         return df, Store(self.store)
 
     def item(self, id, what, measured, unit, published=None, tolerance=None, figure=None):
-        it = Item(f"{self.paper}.{id}", what, published, measured, unit, tolerance, figure)
+        # Ids are the paper's own names (`fig6.gain.mobile.4`): the contract
+        # scripts read `reproduce PAPER --json` by. `reproduce all` prefixes
+        # them with the paper (`liu.fig6.gain.mobile.4`), where they would collide.
+        it = Item(id, what, published, measured, unit, tolerance, figure)
         self.items.append(it)
         return it
 
@@ -58,8 +61,7 @@ class Context:
         name = f"{id}.png"
         fig.savefig(os.path.join(self.dir, name), dpi=90, bbox_inches="tight")
         plt.close(fig)
-        self.figures.append({"id": f"{self.paper}.{id}", "title": title, "file": f"{self.paper}/{name}",
-                             "items": [f"{self.paper}.{i}" for i in items]})
+        self.figures.append({"id": id, "title": title, "file": f"{self.paper}/{name}", "items": list(items)})
 
     def note(self, text):
         self.notes.append(text)
@@ -97,10 +99,17 @@ def public(report):
 
 
 def combine(reports, wall_s):
-    """`reproduce all`: one report whose items and figures are every paper's."""
+    """`reproduce all`: one report whose items and figures are every paper's,
+    their ids prefixed with the paper (`liu.fig6.gain.mobile.4`)."""
+    def items(r):
+        return [dict(i, id=f"{r['paper']}.{i['id']}") for i in r["items"]]
+
+    def figures(r):
+        return [dict(f, id=f"{r['paper']}.{f['id']}", items=[f"{r['paper']}.{i}" for i in f["items"]]) for f in r["figures"]]
+
     return {
         "paper": "all", "title": "All papers: " + "; ".join(r["title"] for r in reports),
-        "items": [i for r in reports for i in r["items"]],
-        "figures": [f for r in reports for f in r["figures"]],
+        "items": [i for r in reports for i in items(r)],
+        "figures": [f for r in reports for f in figures(r)],
         "wall_s": round(wall_s, 2),
     }
