@@ -65,6 +65,33 @@ def plot_run(result, outdir):
         ax.plot(t, v * 1e3, ".", markersize=2)
         finish(plt, fig, ax, "one-way delay (ms)", f"one-way delay, {subject}", os.path.join(outdir, f"owd_{_safe(subject)}.png"), written)
 
+    # 1xEV-DO users: each one's DRC rate and PF average over time (one
+    # panel each, as the scheduler compares them), and the slot shares.
+    drc = {s: (t, v) for s, t, v in by_metric.get("drc_bps", [])}
+    pf = {s: (t, v) for s, t, v in by_metric.get("pf_avg_bps", [])}
+    if drc:
+        fig, axes = plt.subplots(2, 1, figsize=(9, 6), sharex=True)
+        for s, (t, v) in drc.items():
+            axes[0].step(t, v / 1e6, where="post", label=s, linewidth=0.8)
+            if s in pf and (pf[s][1] == pf[s][1]).any():  # NaN: the scheduler keeps no average (RR, max C/I)
+                axes[1].plot(pf[s][0], pf[s][1] / 1e6, label=s, linewidth=0.9)
+        axes[0].set_ylabel("Mbit/s")
+        axes[0].set_title("1xEV-DO users: requested DRC rate (sampled)")
+        axes[0].legend(loc="upper right", fontsize=8)
+        fig.subplots_adjust(hspace=0.3)
+        finish(plt, fig, axes[1], "Mbit/s", "PF average A_i (eq. 5, sampled)", os.path.join(outdir, "evdo_users.png"),
+               written)
+    users = result.summary.get("users", [])
+    if users:
+        fig, ax = plt.subplots(figsize=(max(5, 1.2 * len(users)), 4))
+        names = [u["name"] for u in users]
+        ax.bar(names, [100 * u["slot_share"] for u in users], color="#3b75af", label="slot share")
+        ax.bar(names, [100 * u["utilisation"] for u in users], width=0.4, color="#e67e22",
+               label="throughput / mean DRC")
+        ax.legend(loc="upper right", fontsize=8)
+        finish(plt, fig, ax, "%", "slot share and throughput / mean DRC per user",
+               os.path.join(outdir, "evdo_shares.png"), written, xlabel="user")
+
     has_tcp = any(f.get("kind") == "tcp" for f in result.summary.get("flows", []))
     hints = []
     if has_tcp and "cwnd" not in by_metric:
