@@ -1,5 +1,5 @@
 """Benchmark: a 1xEV-DO sector with N TCP users (PF, stationary channels,
-64 KB per-user queues, seed 000's testbed delays) for a simulated hour.
+64 KB per-user queues, Liu et al.'s testbed delays) for a simulated hour.
 
     python bench/sector.py [--users 8] [--hours 1] [--repeats 3]
 
