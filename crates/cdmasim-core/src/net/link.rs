@@ -62,7 +62,11 @@ pub struct Link {
     tx_done_at: Option<Time>,
     /// Report `Transmit` for every packet that starts (a capture listens).
     pub tap: bool,
+    /// Drops and transmissions to report; arrivals are reported straight
+    /// from the wire list, up to `released` (no copy of the packet into a
+    /// second queue on the per-packet path).
     outbox: std::collections::VecDeque<HopEvent>,
+    released: Time,
     /// Packets in service or on the wire with their arrival times, in order
     /// (the delay is constant, so FIFO; Time::MAX while an outage pauses one).
     in_flight: std::collections::VecDeque<(Time, Packet)>,
@@ -117,6 +121,7 @@ impl Link {
             tx_done_at: None,
             tap: false,
             outbox: Default::default(),
+            released: 0,
             in_flight: Default::default(),
             stats: LinkStats::default(),
             last_touch: 0,
@@ -162,17 +167,30 @@ impl Link {
         self.stats.pkts_sent += 1;
         self.stats.bytes_sent += pkt.size as u64;
         let lost = self.loss_rng.bernoulli(self.loss);
-        if self.tap {
-            self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
-        }
         if lost {
-            self.stats.drops[DropReason::RandomLoss.index()] += 1;
-            self.outbox.push_back(HopEvent::Drop { port: 0, pkt, reason: DropReason::RandomLoss });
+            self.lose(pkt);
         } else {
+            // The packet goes straight onto the wire list (one copy on the
+            // per-packet path); a tap reports it from there.
             self.in_flight.push_back((finish + self.delay, pkt));
+            if self.tap {
+                let pkt = self.in_flight.back().expect("just pushed").1;
+                self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
+            }
         }
         self.service = Some(Service { remaining_bits: bits, since: now, finish: Some(finish), lost });
         self.want_tx_done();
+    }
+
+    /// The loss module took the packet that starts service: it is reported
+    /// (as sent, to a tap) and dropped.
+    #[cold]
+    fn lose(&mut self, pkt: Packet) {
+        if self.tap {
+            self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
+        }
+        self.stats.drops[DropReason::RandomLoss.index()] += 1;
+        self.outbox.push_back(HopEvent::Drop { port: 0, pkt, reason: DropReason::RandomLoss });
     }
 
     fn set_rate(&mut self, now: Time, rate: u64) {
@@ -202,6 +220,7 @@ impl Link {
 }
 
 impl Hop for Link {
+    #[inline]
     fn offer(&mut self, now: Time, _port: Port, pkt: Packet) {
         self.touch(now);
         if let Err((pkt, reason)) = self.queue.enqueue(now, pkt) {
@@ -220,15 +239,31 @@ impl Hop for Link {
 
     #[inline]
     fn poll(&mut self) -> Option<HopEvent> {
-        self.outbox.pop_front()
+        if let Some(e) = self.outbox.pop_front() {
+            return Some(e);
+        }
+        if self.in_flight.front().is_some_and(|e| e.0 <= self.released) {
+            let (_, pkt) = self.in_flight.pop_front().expect("front checked");
+            return Some(HopEvent::Deliver { port: 0, pkt });
+        }
+        None
     }
 
+    #[inline]
     fn deadline(&self) -> Option<Time> {
-        // An arrival of Time::MAX is a packet paused by an outage.
-        let arrive = self.in_flight.front().map(|e| e.0).filter(|&t| t != Time::MAX);
-        [arrive, self.tx_done_at, self.next_step_time()].into_iter().flatten().min()
+        // Plain comparisons: this runs after every packet's every step. An
+        // arrival of Time::MAX is a packet paused by an outage (no deadline).
+        let mut d = self.in_flight.front().map_or(Time::MAX, |e| e.0);
+        if let Some(t) = self.tx_done_at {
+            d = d.min(t);
+        }
+        if let Some((t, _)) = self.next_step {
+            d = d.min(t);
+        }
+        (d != Time::MAX).then_some(d)
     }
 
+    #[inline]
     fn on_timer(&mut self, now: Time) {
         // Rate steps first: a packet whose service ends at the very time of a
         // step is finished either way, and the next one starts at the new rate.
@@ -242,10 +277,8 @@ impl Hop for Link {
             self.tx_done_at = None;
             self.start_next(now);
         }
-        while self.in_flight.front().is_some_and(|e| e.0 <= now) {
-            let (_, pkt) = self.in_flight.pop_front().expect("front checked");
-            self.outbox.push_back(HopEvent::Deliver { port: 0, pkt });
-        }
+        // Packets whose arrival time has come are handed on by `poll`.
+        self.released = now;
     }
 
     fn packets_inside(&self) -> u64 {

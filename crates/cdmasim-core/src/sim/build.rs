@@ -3,7 +3,7 @@
 use super::sampler::Sampler;
 use super::world::{Counters, Event, Flow, FlowKind, TcpFlow, World};
 use crate::app::{CbrSink, CbrSource};
-use crate::engine::{EventQueue, RngStreams};
+use crate::engine::{EventQueue, RngStreams, Time};
 use super::hops::AnyHop;
 use crate::channel::{link_rate, ChannelError};
 use crate::evdo::ran::EvdoRan;
@@ -39,10 +39,10 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
     for r in &spec.rans {
         hops.push(AnyHop::Evdo(Box::new(EvdoRan::new(r, &rng)?)));
     }
-    let mut hop_armed = vec![None; hops.len()];
+    let mut hop_armed = vec![Time::MAX; hops.len()];
     for (h, hop) in hops.iter().enumerate() {
         if let Some(d) = hop.deadline() {
-            hop_armed[h] = Some(d);
+            hop_armed[h] = d;
             q.schedule(d, Event::HopTimer { hop: h as u32 });
         }
     }

@@ -88,8 +88,8 @@ pub struct World {
     pub horizon: Time,
     /// Links first (in the spec's order), then radio access networks.
     pub hops: Vec<AnyHop>,
-    /// Earliest pending HopTimer per hop.
-    pub hop_armed: Vec<Option<Time>>,
+    /// Earliest pending HopTimer per hop (Time::MAX: none).
+    pub hop_armed: Vec<Time>,
     pub routes: Routes,
     pub flows: Vec<Flow>,
     pub counters: Counters,
@@ -114,33 +114,34 @@ impl World {
     }
 
     /// Inject a packet at `node` (from a local endpoint or off a hop).
-    fn forward(&mut self, now: Time, node: u32, pkt: Packet) {
+    /// (By reference: a packet is copied only into the hop that takes it.)
+    fn forward(&mut self, now: Time, node: u32, pkt: &Packet) {
         if node == pkt.dst {
             self.deliver(now, pkt);
             return;
         }
         let Some(e) = self.routes.next(node, pkt.dst) else {
             self.counters.no_route += 1;
-            self.drop_log.push(DropRecord { t: now, hop: NO_ROUTE, port: 0, node, reason: DropReason::NoRoute, pkt });
+            self.drop_log.push(DropRecord { t: now, hop: NO_ROUTE, port: 0, node, reason: DropReason::NoRoute, pkt: *pkt });
             return;
         };
         let (h, port) = (e.hop, e.port);
-        self.hops[h as usize].offer(now, port, pkt);
+        self.hops[h as usize].offer(now, port, *pkt);
         self.drain(now, h);
     }
 
     /// Hand on what hop `h` has for the world, then re-arm its timer.
     fn drain(&mut self, now: Time, h: u32) {
         while let Some(ev) = self.hops[h as usize].poll() {
-            match ev {
+            match &ev {
                 HopEvent::Deliver { port, pkt } => {
                     if self.captures(h, true) {
-                        self.capture(now, h, &pkt);
+                        self.capture(now, h, pkt);
                     }
-                    let node = self.hops[h as usize].exit_node(port);
+                    let node = self.hops[h as usize].exit_node(*port);
                     self.forward(now, node, pkt);
                 }
-                HopEvent::Drop { port, pkt, reason } => {
+                &HopEvent::Drop { port, pkt, reason } => {
                     let node = self.hops[h as usize].entry_node();
                     self.drop_log.push(DropRecord { t: now, hop: h, port, node, reason, pkt });
                 }
@@ -148,44 +149,44 @@ impl World {
                 // as tcpdump stamps them when the driver takes them.
                 HopEvent::Transmit { pkt, .. } => {
                     if self.captures(h, false) {
-                        self.capture(now, h, &pkt);
+                        self.capture(now, h, pkt);
                     }
                 }
             }
         }
         if let Some(d) = self.hops[h as usize].deadline() {
             let armed = &mut self.hop_armed[h as usize];
-            if armed.is_none_or(|a| d < a) {
-                *armed = Some(d);
+            if d < *armed {
+                *armed = d;
                 self.q.schedule(d, Event::HopTimer { hop: h });
             }
         }
     }
 
     fn on_hop_timer(&mut self, now: Time, h: u32) {
-        if self.hop_armed[h as usize] == Some(now) {
-            self.hop_armed[h as usize] = None;
+        if self.hop_armed[h as usize] == now {
+            self.hop_armed[h as usize] = Time::MAX;
         }
         self.hops[h as usize].on_timer(now);
         self.drain(now, h);
     }
 
-    fn deliver(&mut self, now: Time, pkt: Packet) {
+    fn deliver(&mut self, now: Time, pkt: &Packet) {
         self.counters.delivered += 1;
         let fi = pkt.flow;
-        match (&mut self.flows[fi as usize].kind, pkt.body) {
+        match (&mut self.flows[fi as usize].kind, &pkt.body) {
             (FlowKind::Tcp(t), Body::Tcp(h)) => {
                 if pkt.forward {
                     if h.len > 0 {
                         t.owd.add(now - pkt.created);
                     }
-                    t.receiver.on_segment(now, &h);
+                    t.receiver.on_segment(now, h);
                 } else {
-                    t.sender.on_segment(now, &h);
+                    t.sender.on_segment(now, h);
                 }
                 self.pump(now, fi);
             }
-            (FlowKind::Cbr { sink, .. }, Body::Udp { len, .. }) => sink.on_packet(now, pkt.created, len),
+            (FlowKind::Cbr { sink, .. }, &Body::Udp { len, .. }) => sink.on_packet(now, pkt.created, len),
             _ => unreachable!("packet body does not match its flow"),
         }
     }
@@ -206,7 +207,7 @@ impl World {
             };
             self.counters.created += 1;
             self.flows[fi as usize].packets_sent += 1;
-            self.forward(now, node, pkt);
+            self.forward(now, node, &pkt);
         }
         let FlowKind::Tcp(t) = &mut self.flows[fi as usize].kind else { return };
         let deadlines = [t.sender.deadline(), t.receiver.deadline()];
@@ -283,7 +284,7 @@ impl World {
         f.packets_sent += 1;
         self.q.schedule(now + interval, Event::CbrSend { flow: fi });
         let uid = self.new_uid();
-        self.forward(now, from, Packet::udp(uid, fi, from, to, now, seq, len));
+        self.forward(now, from, &Packet::udp(uid, fi, from, to, now, seq, len));
     }
 
     pub fn handle(&mut self, now: Time, ev: Event) {
