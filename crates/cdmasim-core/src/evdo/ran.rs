@@ -30,7 +30,7 @@ use crate::channel::link_rate::{slot_at_or_after, slot_start};
 use crate::channel::source::SlotReader;
 use crate::channel::ChannelError;
 use crate::engine::{Rng, RngStreams, Time};
-use crate::net::queue::{self, Queue};
+use crate::net::queue::{self, Queue, QueueMeter};
 use crate::net::{DropReason, Hop, HopEvent, Packet, Port};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -38,8 +38,7 @@ use std::collections::{BinaryHeap, VecDeque};
 /// Per-user figures, all over the run.
 #[derive(Clone, Debug, Default)]
 pub struct UserStats {
-    pub enqueued: u64,
-    pub drops: [u64; DropReason::ALL.len()],
+    pub queue: QueueMeter,
     /// Slots that carried this user's data, and the PPP octets carried.
     pub slots_served: u64,
     pub air_bytes: u64,
@@ -50,11 +49,6 @@ pub struct UserStats {
     pub drc_rate_sum: f64,
     pub slots_seen: u64,
     pub handoffs: u64,
-    pub max_pkts: u64,
-    pub max_bytes: u64,
-    /// Integrals of the queue length over time (packet·ns, byte·ns).
-    pub area_pkts: f64,
-    pub area_bytes: f64,
 }
 
 pub struct User {
@@ -73,7 +67,6 @@ pub struct User {
     handoff_rng: Rng,
     plan_pos: usize,
     pub stats: UserStats,
-    last_touch: Time,
 }
 
 impl User {
@@ -82,10 +75,7 @@ impl User {
     }
 
     fn touch(&mut self, now: Time) {
-        let dt = (now - self.last_touch) as f64;
-        self.stats.area_pkts += self.queue.len_packets() as f64 * dt;
-        self.stats.area_bytes += self.queue.len_bytes() as f64 * dt;
-        self.last_touch = now;
+        self.stats.queue.touch(now, self.queue.as_ref());
     }
 }
 
@@ -192,7 +182,6 @@ impl EvdoRan {
                 handoff_rng,
                 plan_pos: 0,
                 stats: UserStats::default(),
-                last_touch: 0,
             });
         }
         let mut ran = EvdoRan {
@@ -225,7 +214,7 @@ impl EvdoRan {
     }
 
     pub fn drops_total(&self) -> u64 {
-        self.users.iter().map(|u| u.stats.drops.iter().sum::<u64>()).sum()
+        self.users.iter().map(|u| u.stats.queue.drops.iter().sum::<u64>()).sum()
     }
 
     /// Whether a slot must be run as soon as it starts (someone has data, or
@@ -362,7 +351,7 @@ impl EvdoRan {
             user.touch(t);
             let dropped = user.head.take().map(|h| h.0).into_iter().chain(std::iter::from_fn(|| user.queue.dequeue(t)));
             for pkt in dropped.collect::<Vec<_>>() {
-                user.stats.drops[DropReason::Handoff.index()] += 1;
+                user.stats.queue.drop(DropReason::Handoff);
                 self.outbox.push_back(HopEvent::Drop { port: u as Port, pkt, reason: DropReason::Handoff });
             }
         }
@@ -397,12 +386,11 @@ impl Hop for EvdoRan {
         user.touch(now);
         match user.queue.enqueue(now, pkt) {
             Ok(()) => {
-                user.stats.enqueued += 1;
-                user.stats.max_pkts = user.stats.max_pkts.max(user.queue.len_packets() as u64);
-                user.stats.max_bytes = user.stats.max_bytes.max(user.queue.len_bytes());
+                user.stats.queue.enqueued += 1;
+                user.stats.queue.peak(user.queue.as_ref());
             }
             Err((pkt, reason)) => {
-                user.stats.drops[reason.index()] += 1;
+                user.stats.queue.drop(reason);
                 self.outbox.push_back(HopEvent::Drop { port, pkt, reason });
             }
         }

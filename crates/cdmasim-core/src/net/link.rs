@@ -9,7 +9,7 @@
 //! scenario this matters.)
 
 use super::hop::{Hop, HopEvent, Port};
-use super::queue::Queue;
+use super::queue::{Queue, QueueMeter};
 use super::{DropReason, Packet};
 use crate::engine::time::bits_in;
 use crate::engine::{Rng, Time, NS_PER_SEC};
@@ -31,15 +31,9 @@ struct Service {
 
 #[derive(Clone, Debug, Default)]
 pub struct LinkStats {
-    pub enqueued: u64,
-    pub drops: [u64; DropReason::ALL.len()],
+    pub queue: QueueMeter,
     pub pkts_sent: u64,
     pub bytes_sent: u64,
-    pub max_pkts: u64,
-    pub max_bytes: u64,
-    /// Integrals of the queue length over time (packet·ns, byte·ns).
-    pub area_pkts: f64,
-    pub area_bytes: f64,
     /// Integral of the rate over time (bits the link could have sent).
     pub capacity_bits: f64,
 }
@@ -130,10 +124,8 @@ impl Link {
 
     /// Bring the time integrals up to `now` (call before any change of queue or rate).
     fn touch(&mut self, now: Time) {
-        let dt = (now - self.last_touch) as f64;
-        self.stats.area_pkts += self.queue.len_packets() as f64 * dt;
-        self.stats.area_bytes += self.queue.len_bytes() as f64 * dt;
-        self.stats.capacity_bits += self.rate_bps as f64 * dt / NS_PER_SEC as f64;
+        self.stats.queue.touch(now, self.queue.as_ref());
+        self.stats.capacity_bits += self.rate_bps as f64 * (now - self.last_touch) as f64 / NS_PER_SEC as f64;
         self.last_touch = now;
     }
 
@@ -189,7 +181,7 @@ impl Link {
         if self.tap {
             self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
         }
-        self.stats.drops[DropReason::RandomLoss.index()] += 1;
+        self.stats.queue.drop(DropReason::RandomLoss);
         self.outbox.push_back(HopEvent::Drop { port: 0, pkt, reason: DropReason::RandomLoss });
     }
 
@@ -224,17 +216,16 @@ impl Hop for Link {
     fn offer(&mut self, now: Time, _port: Port, pkt: Packet) {
         self.touch(now);
         if let Err((pkt, reason)) = self.queue.enqueue(now, pkt) {
-            self.stats.drops[reason.index()] += 1;
+            self.stats.queue.drop(reason);
             self.outbox.push_back(HopEvent::Drop { port: 0, pkt, reason });
             return;
         }
-        self.stats.enqueued += 1;
+        self.stats.queue.enqueued += 1;
         self.retire(now);
         self.start_next(now);
         self.want_tx_done();
         // Maximum of the waiting queue, after an idle transmitter took the packet.
-        self.stats.max_pkts = self.stats.max_pkts.max(self.queue.len_packets() as u64);
-        self.stats.max_bytes = self.stats.max_bytes.max(self.queue.len_bytes());
+        self.stats.queue.peak(self.queue.as_ref());
     }
 
     #[inline]

@@ -8,6 +8,7 @@ use super::world::{FlowKind, World};
 use crate::evdo::ran::EvdoRan;
 use crate::engine::time::secs;
 use crate::engine::Time;
+use crate::net::queue::{Queue, QueueMeter};
 use crate::net::DropReason;
 use std::collections::BTreeMap;
 
@@ -91,18 +92,8 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
         match h {
             AnyHop::Link(l) => {
                 let s = &l.stats;
-                queues.push(QueueResult {
-                    link: l.name.clone(),
-                    kind: l.queue.kind().into(),
-                    drops: drop_counts(&s.drops),
-                    enqueued: s.enqueued,
-                    max_packets: s.max_pkts,
-                    max_bytes: s.max_bytes,
-                    avg_packets: s.area_pkts / horizon.max(1) as f64,
-                    avg_bytes: s.area_bytes / horizon.max(1) as f64,
-                    utilization: if s.capacity_bits > 0.0 { s.bytes_sent as f64 * 8.0 / s.capacity_bits } else { 0.0 },
-                    bytes_sent: s.bytes_sent,
-                });
+                let utilization = if s.capacity_bits > 0.0 { s.bytes_sent as f64 * 8.0 / s.capacity_bits } else { 0.0 };
+                queues.push(queue_result(l.name.clone(), l.queue.as_ref(), &s.queue, horizon, utilization, s.bytes_sent));
             }
             AnyHop::Evdo(r) => evdo_results(r, horizon, &mut queues, &mut users, &mut sectors),
         }
@@ -161,6 +152,22 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
     }
 }
 
+/// A queue's row of the queues table.
+fn queue_result(link: String, q: &dyn Queue, m: &QueueMeter, horizon: Time, utilization: f64, bytes_sent: u64) -> QueueResult {
+    QueueResult {
+        link,
+        kind: q.kind().into(),
+        drops: drop_counts(&m.drops),
+        enqueued: m.enqueued,
+        max_packets: m.max_pkts,
+        max_bytes: m.max_bytes,
+        avg_packets: m.area_pkts / horizon.max(1) as f64,
+        avg_bytes: m.area_bytes / horizon.max(1) as f64,
+        utilization,
+        bytes_sent,
+    }
+}
+
 /// Drops by reason, overflow always listed.
 fn drop_counts(drops: &[u64]) -> BTreeMap<String, u64> {
     DropReason::ALL
@@ -179,19 +186,9 @@ fn evdo_results(r: &EvdoRan, horizon: Time, queues: &mut Vec<QueueResult>, users
         let mean_drc = if s.slots_seen > 0 { s.drc_rate_sum / s.slots_seen as f64 } else { 0.0 };
         let throughput = s.ip_bytes_delivered as f64 * 8.0 / run_s;
         let slots: u64 = r.sectors.iter().filter(|sec| sec.stats.attached[i]).map(|sec| sec.stats.traffic_slots).sum();
-        queues.push(QueueResult {
-            link: r.queue_name(i as u32),
-            kind: u.queue.kind().into(),
-            drops: drop_counts(&s.drops),
-            enqueued: s.enqueued,
-            max_packets: s.max_pkts,
-            max_bytes: s.max_bytes,
-            avg_packets: s.area_pkts / horizon.max(1) as f64,
-            avg_bytes: s.area_bytes / horizon.max(1) as f64,
-            // Octets carried / what the user's channel offered over the run.
-            utilization: if s.drc_rate_sum > 0.0 { s.air_bytes as f64 * 8.0 * 600.0 / s.drc_rate_sum } else { 0.0 },
-            bytes_sent: s.air_bytes,
-        });
+        // Octets carried / what the user's channel offered over the run.
+        let utilization = if s.drc_rate_sum > 0.0 { s.air_bytes as f64 * 8.0 * 600.0 / s.drc_rate_sum } else { 0.0 };
+        queues.push(queue_result(r.queue_name(i as u32), u.queue.as_ref(), &s.queue, horizon, utilization, s.air_bytes));
         users.push(UserResult {
             name: u.name.clone(),
             sector: r.sectors[u.sector].name.clone(),

@@ -48,7 +48,7 @@ impl AnyHop {
 
     pub fn drops_total(&self) -> u64 {
         match self {
-            AnyHop::Link(l) => l.stats.drops.iter().sum(),
+            AnyHop::Link(l) => l.stats.queue.drops.iter().sum(),
             AnyHop::Evdo(r) => r.drops_total(),
         }
     }

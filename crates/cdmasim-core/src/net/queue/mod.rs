@@ -4,10 +4,12 @@
 
 pub mod droptail;
 pub mod fifo;
+pub mod meter;
 pub mod red;
 
 pub use droptail::DropTail;
 pub use fifo::Fifo;
+pub use meter::QueueMeter;
 pub use red::Red;
 
 use super::{DropReason, Packet};
