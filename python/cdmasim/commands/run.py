@@ -11,7 +11,7 @@ def register(subparsers):
     p = subparsers.add_parser("run", help="simulate a scenario file", description="Simulate a scenario file (see docs/scenario.md).")
     p.add_argument("file", help="scenario TOML file")
     p.add_argument("--seed", type=int, help="override [simulation].seed")
-    p.add_argument("--out", metavar="DIR", help="write summary.json and flows/queues/series/drops tables here")
+    p.add_argument("--out", metavar="DIR", help="write summary.json and the flows/queues/series/drops/users/sectors tables here")
     p.add_argument("--format", choices=["parquet", "csv"], default="parquet", help="table format for --out (default parquet)")
     p.add_argument("--pcap", metavar="DIR", help="write pcap captures here (one per pair of adjacent nodes)")
     p.add_argument("--plot", metavar="DIR", help="write figures here: cwnd/ssthresh per TCP flow, queues, goodput, one-way delay")

@@ -1,7 +1,5 @@
 """`cdmasim sweep SWEEP.toml --store DIR`: run a sweep (docs/sweeps.md)."""
 
-import sys
-
 
 def register(subparsers):
     p = subparsers.add_parser(

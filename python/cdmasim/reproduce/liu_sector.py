@@ -108,14 +108,6 @@ def fig6(ctx):
            "PF gain over RR (%)", [f"fig6.gain.{c}.4" for c in published], legend_size=7)
 
 
-def _per_run(df, column_of, key_col):
-    """{swept value: [per-run values]} of column_of(row) over the rows."""
-    out = {}
-    for _, row in df.iterrows():
-        out.setdefault(row[key_col], []).append(column_of(row))
-    return out
-
-
 def sec7_utilisation(ctx):
     """Section 7.3: goodput / mean DRC of one download per variant."""
     seeds, dur = _sizes(ctx, ([1, 2], 60), (list(range(1, 9)), 120))

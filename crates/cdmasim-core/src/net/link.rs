@@ -204,11 +204,6 @@ impl Link {
         }
         self.want_tx_done();
     }
-
-    /// The next rate step, if any: (time, bit/s).
-    pub fn next_step_time(&self) -> Option<Time> {
-        self.next_step.map(|s| s.0)
-    }
 }
 
 impl Hop for Link {
