@@ -1,9 +1,9 @@
 //! From a validated ScenarioSpec to a World ready to run.
 
 use super::sampler::Sampler;
-use super::world::{Counters, Event, Flow, FlowKind, TcpFlow, World};
+use super::world::{Counters, Event, Flow, FlowKind, HopTimers, TcpFlow, World};
 use crate::app::{CbrSink, CbrSource};
-use crate::engine::{EventQueue, RngStreams, Time};
+use crate::engine::{EventQueue, RngStreams};
 use super::hops::AnyHop;
 use crate::channel::{link_rate, ChannelError};
 use crate::evdo::ran::EvdoRan;
@@ -39,12 +39,9 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
     for r in &spec.rans {
         hops.push(AnyHop::Evdo(Box::new(EvdoRan::new(r, &rng)?)));
     }
-    let mut hop_armed = vec![Time::MAX; hops.len()];
+    let mut hop_timers = HopTimers::new(hops.len());
     for (h, hop) in hops.iter().enumerate() {
-        if let Some(d) = hop.deadline() {
-            hop_armed[h] = d;
-            q.schedule(d, Event::HopTimer { hop: h as u32 });
-        }
+        hop_timers.arm(&mut q, h as u32, hop.deadline());
     }
     // Receive-window state shared by the connections arriving at one node (RBSMQ host scope).
     let mut hosts = rwnd::Hosts::default();
@@ -87,7 +84,7 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
         samples: Sampler::new(spec.sample_interval, &hops, &flows),
         routes: spec.routes(),
         hops,
-        hop_armed,
+        hop_timers,
         flows,
         counters: Counters::default(),
         drop_log: Vec::new(),

@@ -38,6 +38,40 @@ pub struct Capture {
     pub node: u32,
 }
 
+/// The earliest pending `HopTimer` of each hop. Hop timers are lazy, like
+/// the endpoints': a new event is scheduled only when a hop's deadline moves
+/// earlier than the one pending, and an event that finds nothing due is a
+/// no-op.
+pub struct HopTimers {
+    armed: Vec<Time>,
+}
+
+impl HopTimers {
+    pub fn new(hops: usize) -> Self {
+        HopTimers { armed: vec![Time::MAX; hops] }
+    }
+
+    /// Schedule a wake-up of hop `h` at `deadline` unless one is pending by then.
+    #[inline]
+    pub fn arm(&mut self, q: &mut EventQueue<Event>, h: u32, deadline: Option<Time>) {
+        if let Some(d) = deadline {
+            let armed = &mut self.armed[h as usize];
+            if d < *armed {
+                *armed = d;
+                q.schedule(d, Event::HopTimer { hop: h });
+            }
+        }
+    }
+
+    /// Hop `h`'s timer fired at `now`: if it was the pending one, none is pending.
+    #[inline]
+    pub fn fired(&mut self, h: u32, now: Time) {
+        if self.armed[h as usize] == now {
+            self.armed[h as usize] = Time::MAX;
+        }
+    }
+}
+
 pub struct TcpFlow {
     pub sender: TcpSender,
     pub receiver: TcpReceiver,
@@ -88,8 +122,7 @@ pub struct World {
     pub horizon: Time,
     /// Links first (in the spec's order), then radio access networks.
     pub hops: Vec<AnyHop>,
-    /// Earliest pending HopTimer per hop (Time::MAX: none).
-    pub hop_armed: Vec<Time>,
+    pub hop_timers: HopTimers,
     pub routes: Routes,
     pub flows: Vec<Flow>,
     pub counters: Counters,
@@ -154,19 +187,12 @@ impl World {
                 }
             }
         }
-        if let Some(d) = self.hops[h as usize].deadline() {
-            let armed = &mut self.hop_armed[h as usize];
-            if d < *armed {
-                *armed = d;
-                self.q.schedule(d, Event::HopTimer { hop: h });
-            }
-        }
+        let d = self.hops[h as usize].deadline();
+        self.hop_timers.arm(&mut self.q, h, d);
     }
 
     fn on_hop_timer(&mut self, now: Time, h: u32) {
-        if self.hop_armed[h as usize] == now {
-            self.hop_armed[h as usize] = Time::MAX;
-        }
+        self.hop_timers.fired(h, now);
         self.hops[h as usize].on_timer(now);
         self.drain(now, h);
     }
