@@ -1,5 +1,5 @@
 """Benchmark: a 1xEV-DO sector with N TCP users (PF, stationary channels,
-64 KB per-user queues, Liu et al.'s testbed delays) for a simulated hour.
+64 KB per-user queues, Liu et al.'s testbed delays, as `reproduce liu` builds it) for a simulated hour.
 
     python bench/sector.py [--users 8] [--hours 1] [--repeats 3]
 
@@ -21,31 +21,12 @@ from cdmasim import evdo
 SLOTS_PER_S = 600
 
 
-def scenario(users, hours, scheduler="pf", cc="cubic"):
-    t = f"""[simulation]
-duration = "{hours}h"
-seed = 1
-[[node]]
-name = "server"
-[[node]]
-name = "bs"
-[[link]]
-name = "wired"
-from = "server"
-to = "bs"
-rate = "100Mbps"
-delay = "19ms"
-queue = {{ kind = "droptail", limit = "1000pkt" }}
-[[sector]]
-name = "s1"
-node = "bs"
-scheduler = "{scheduler}"
-delay = "1ms"
-"""
-    for u in range(users):
-        t += f'[[user]]\nname = "u{u}"\nsector = "s1"\ndrc = {{ preset = "stationary" }}\n'
-        t += f'[[flow]]\nname = "f{u}"\nfrom = "server"\nto = "u{u}"\ntcp = {{ cc = "{cc}", timestamps = true, sack = true }}\n'
-    return t
+def scenario(users, hours, cc="cubic"):
+    """Liu et al.'s testbed with one PF sector (the scenario `reproduce liu` uses)."""
+    from cdmasim.reproduce.liu_sector import bulk, sector_doc
+
+    return sector_doc([(f"u{u}", {"preset": "stationary"}, {}, [bulk(f"f{u}", cc)]) for u in range(users)],
+                      int(hours * 3600))
 
 
 def main():
