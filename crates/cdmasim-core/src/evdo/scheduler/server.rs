@@ -61,13 +61,8 @@ impl SlotServer {
     /// `drc` and `backlog_bits` describe the current slot.
     #[inline]
     pub fn step<S: Scheduler + ?Sized>(&mut self, sched: &mut S, drc: &[u8], backlog_bits: Option<&[u64]>) -> Option<SlotOutcome> {
-        let k = self.phase;
-        self.phase += 1;
-        if self.phase == self.interlace {
-            self.phase = 0;
-        }
-        let view = SlotView { slot: self.slot, drc, backlog_bits };
-        self.slot += 1;
+        let (k, slot) = self.advance();
+        let view = SlotView { slot, drc, backlog_bits };
         let (tx, new_packet) = match self.active[k] {
             Some(t) => (t, false),
             None => match sched.pick(&view) {
@@ -99,12 +94,20 @@ impl SlotServer {
     /// A slot the forward traffic channel does not get (the control
     /// channel's): time and PF averages move on, packets on the air wait.
     pub fn skip<S: Scheduler + ?Sized>(&mut self, sched: &mut S) {
+        self.advance();
+        sched.end_slot(None);
+    }
+
+    /// Move to the next slot; returns the interlace and number of the slot left.
+    #[inline]
+    fn advance(&mut self) -> (usize, u64) {
+        let (k, slot) = (self.phase, self.slot);
         self.phase += 1;
         if self.phase == self.interlace {
             self.phase = 0;
         }
         self.slot += 1;
-        sched.end_slot(None);
+        (k, slot)
     }
 
     /// Whether a multi-slot packet is still on the air.
