@@ -16,3 +16,4 @@ pub mod tcp;
 pub mod app;
 pub mod evdo;
 pub mod channel;
+pub mod cdma2000;

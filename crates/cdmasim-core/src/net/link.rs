@@ -56,6 +56,9 @@ pub struct Link {
     tx_done_at: Option<Time>,
     /// Report `Transmit` for every packet that starts (a capture listens).
     pub tap: bool,
+    /// A rate change applies from the next packet on (ns-2's links), not in
+    /// the middle of the packet in service (the default, exact).
+    pub rate_from_next_packet: bool,
     /// Drops and transmissions to report; arrivals are reported straight
     /// from the wire list, up to `released` (no copy of the packet into a
     /// second queue on the per-packet path).
@@ -114,6 +117,7 @@ impl Link {
             service: None,
             tx_done_at: None,
             tap: false,
+            rate_from_next_packet: false,
             outbox: Default::default(),
             released: 0,
             in_flight: Default::default(),
@@ -136,6 +140,20 @@ impl Link {
             self.service = None;
             self.tx_done_at = None;
         }
+    }
+
+    pub fn rate_bps(&self) -> u64 {
+        self.rate_bps
+    }
+
+    /// Until when the link is busy (a packet waiting or in transmission),
+    /// if nothing more arrives: Time::MAX while packets wait or an outage
+    /// pauses one, the end of the current transmission, or 0 if there is none.
+    pub fn busy_until(&self) -> Time {
+        if self.queue.len_packets() > 0 {
+            return Time::MAX;
+        }
+        self.service.as_ref().map_or(0, |s| s.finish.unwrap_or(Time::MAX))
     }
 
     /// Ask for a wake-up at the end of the current service if packets wait.
@@ -185,13 +203,19 @@ impl Link {
         self.outbox.push_back(HopEvent::Drop { port: 0, pkt, reason: DropReason::RandomLoss });
     }
 
-    fn set_rate(&mut self, now: Time, rate: u64) {
+    /// The transmitter's rate becomes `rate` at `now` (a hop that owns the
+    /// link, such as a cdma2000 cell granting a supplemental channel).
+    pub fn set_rate(&mut self, now: Time, rate: u64) {
         self.touch(now);
         self.retire(now);
         let old = self.rate_bps;
         self.rate_bps = rate;
         self.queue.set_rate(rate);
         let Some(s) = self.service.as_mut() else { return self.start_next(now) };
+        if self.rate_from_next_packet && s.finish.is_some() {
+            // ns-2 computes a packet's transmission time when it starts.
+            return;
+        }
         // The bits sent at the old rate stay sent; the rest go at the new rate.
         let sent = bits_in(now - s.since, old).min(s.remaining_bits);
         s.remaining_bits -= sent;

@@ -6,6 +6,7 @@ pub mod spec;
 pub use spec::*;
 
 mod cc;
+mod cell;
 mod drc;
 mod error;
 mod flow;

@@ -4,6 +4,7 @@
 use super::error::ScenarioError;
 use super::flow::parse_flow;
 use super::link::parse_link;
+use super::cell::{parse_cell, parse_mobile};
 use super::sector::{parse_sector, parse_user};
 use super::presets;
 use super::raw::{Named, RawRoute, RawScenario};
@@ -13,7 +14,7 @@ use super::spec::ScenarioSpec;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-const TOP_KEYS: &[&str] = &["simulation", "preset", "dumbbell", "node", "link", "route", "flow", "sector", "user"];
+const TOP_KEYS: &[&str] = &["simulation", "preset", "dumbbell", "node", "link", "route", "flow", "sector", "user", "cell", "mobile"];
 
 /// Seed used when the file gives none.
 pub const DEFAULT_SEED: u64 = 1;
@@ -71,6 +72,12 @@ pub fn parse_str_seeded(text: &str, path: &str, seed: Option<u64>) -> Result<Sce
     }
     for v in each(&root, "user")? {
         raw.users.push(parse_user(&v)?);
+    }
+    for v in each(&root, "cell")? {
+        raw.cells.push(parse_cell(&v)?);
+    }
+    for v in each(&root, "mobile")? {
+        raw.mobiles.push(parse_mobile(&v)?);
     }
     resolve(raw, path)
 }

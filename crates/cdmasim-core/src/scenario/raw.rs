@@ -73,4 +73,6 @@ pub(crate) struct RawScenario {
     pub flows: Vec<RawFlow>,
     pub sectors: Vec<super::sector::RawSector>,
     pub users: Vec<super::sector::RawUser>,
+    pub cells: Vec<super::cell::RawCell>,
+    pub mobiles: Vec<super::cell::RawMobile>,
 }

@@ -203,6 +203,11 @@ impl<'a> Val<'a> {
         }
     }
 
+    /// Whether this is a table with `key` in it (no checking otherwise).
+    pub fn has(&self, key: &str) -> bool {
+        matches!(self.v.get_ref(), DeValue::Table(t) if t.contains_key(key))
+    }
+
     /// This value as a table whose keys must all be in `allowed`.
     pub fn table(&self, allowed: &[&str]) -> Res<Table<'a>> {
         let tbl = match self.v.get_ref() {

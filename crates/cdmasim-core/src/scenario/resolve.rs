@@ -3,6 +3,7 @@
 //! every flow (and its ACK path for TCP).
 
 use super::drc;
+use super::cell;
 use super::sector;
 use super::error::ScenarioError;
 use super::raw::{Named, RawScenario};
@@ -126,6 +127,7 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
 
     let mut node_specs: Vec<NodeSpec> = raw.nodes.iter().map(|n| NodeSpec { name: n.name.clone() }).collect();
     let rans = sector::resolve(&raw, file, &mut nodes, &mut node_specs, &mut links, &mut link_names)?;
+    let cells = cell::resolve(&raw, file, &mut nodes, &mut node_specs, &mut links, &mut link_names)?;
     let mut spec = ScenarioSpec {
         duration: raw.duration,
         seed: raw.seed,
@@ -135,6 +137,7 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
         routes,
         flows: Vec::new(),
         rans,
+        cells,
     };
     let router = spec.routes();
     let names: Vec<&str> = spec.nodes.iter().map(|n| n.name.as_str()).collect();

@@ -38,18 +38,27 @@ pub struct ScenarioSpec {
     /// each, with their users.
     #[serde(default)]
     pub rans: Vec<crate::evdo::config::RanConfig>,
+    /// cdma2000 1X cells: one BSC node each, with its mobiles.
+    #[serde(default)]
+    pub cells: Vec<crate::cdma2000::config::CellConfig>,
 }
 
 impl ScenarioSpec {
     /// The graph the router works on: each link is hop i (its index), then
-    /// each radio access network is one hop with a port per user.
+    /// each radio access network is one hop with a port per user, then each
+    /// cdma2000 cell is one hop with a port per mobile.
     pub fn edges(&self) -> Vec<Edge> {
         let links = self.links.iter().enumerate().map(|(i, l)| Edge { from: l.from as u32, to: l.to as u32, hop: i as u32, port: 0 });
         let rans = self.rans.iter().enumerate().flat_map(|(r, ran)| {
             let hop = (self.links.len() + r) as u32;
             ran.users.iter().enumerate().map(move |(u, user)| Edge { from: ran.node as u32, to: user.node as u32, hop, port: u as u32 })
         });
-        links.chain(rans).collect()
+        let first_cell = self.links.len() + self.rans.len();
+        let cells = self.cells.iter().enumerate().flat_map(move |(c, cell)| {
+            let hop = (first_cell + c) as u32;
+            cell.mobiles.iter().enumerate().map(move |(k, m)| Edge { from: cell.node as u32, to: m.node as u32, hop, port: k as u32 })
+        });
+        links.chain(rans).chain(cells).collect()
     }
 
     /// The routing table every packet follows (validation walks the same one).

@@ -6,6 +6,7 @@ use crate::app::{CbrSink, CbrSource};
 use crate::engine::{EventQueue, RngStreams};
 use super::hops::AnyHop;
 use crate::channel::{link_rate, ChannelError};
+use crate::cdma2000::cell::Cell;
 use crate::evdo::ran::EvdoRan;
 use crate::net::link::RateSteps;
 use crate::net::{queue, Hop, Link};
@@ -18,7 +19,7 @@ use crate::tcp::{cc, TcpReceiver, TcpSender};
 pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
     let rng = RngStreams::new(spec.seed);
     let mut q = EventQueue::new();
-    let mut hops: Vec<AnyHop> = Vec::with_capacity(spec.links.len() + spec.rans.len());
+    let mut hops: Vec<AnyHop> = Vec::with_capacity(spec.links.len() + spec.rans.len() + spec.cells.len());
     for l in &spec.links {
         let steps: RateSteps = match &l.drc {
             Some(d) => Box::new(link_rate::RateSteps::new(d.open()?, spec.duration)),
@@ -38,6 +39,9 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
     }
     for r in &spec.rans {
         hops.push(AnyHop::Evdo(Box::new(EvdoRan::new(r, &rng)?)));
+    }
+    for c in &spec.cells {
+        hops.push(AnyHop::Cell(Box::new(Cell::new(c, spec.nodes.len(), &rng))));
     }
     let mut hop_timers = HopTimers::new(hops.len());
     for (h, hop) in hops.iter().enumerate() {

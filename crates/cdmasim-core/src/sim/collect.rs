@@ -5,11 +5,12 @@ use super::delay::DelayStats;
 use super::sampler::delivered_bytes;
 use super::hops::AnyHop;
 use super::world::{FlowKind, World};
+use crate::cdma2000::cell::Cell;
 use crate::evdo::ran::EvdoRan;
 use crate::engine::time::secs;
 use crate::engine::Time;
 use crate::net::queue::{Queue, QueueMeter};
-use crate::net::DropReason;
+use crate::net::{DropReason, Link};
 use std::collections::BTreeMap;
 
 fn ts(v: impl Iterator<Item = Time>) -> Vec<f64> {
@@ -88,14 +89,12 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
         .collect();
     let mut queues = Vec::new();
     let (mut users, mut sectors) = (Vec::new(), Vec::new());
+    let (mut cells, mut mobiles) = (Vec::new(), Vec::new());
     for h in &w.hops {
         match h {
-            AnyHop::Link(l) => {
-                let s = &l.stats;
-                let utilization = if s.capacity_bits > 0.0 { s.bytes_sent as f64 * 8.0 / s.capacity_bits } else { 0.0 };
-                queues.push(queue_result(l.name.clone(), l.queue.as_ref(), &s.queue, horizon, utilization, s.bytes_sent));
-            }
+            AnyHop::Link(l) => queues.push(link_queue(l, horizon)),
             AnyHop::Evdo(r) => evdo_results(r, horizon, &mut queues, &mut users, &mut sectors),
+            AnyHop::Cell(c) => cell_results(c, horizon, &mut queues, &mut cells, &mut mobiles),
         }
     }
     let sm = &w.samples;
@@ -149,7 +148,44 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
         series,
         users,
         sectors,
+        cells,
+        mobiles,
     }
+}
+
+/// A link's row of the queues table.
+fn link_queue(l: &Link, horizon: Time) -> QueueResult {
+    let s = &l.stats;
+    let utilization = if s.capacity_bits > 0.0 { s.bytes_sent as f64 * 8.0 / s.capacity_bits } else { 0.0 };
+    queue_result(l.name.clone(), l.queue.as_ref(), &s.queue, horizon, utilization, s.bytes_sent)
+}
+
+/// A cdma2000 cell (its shared buffer and link buffers as rows of the
+/// queue table too) and its mobiles.
+fn cell_results(c: &Cell, horizon: Time, queues: &mut Vec<QueueResult>, cells: &mut Vec<CellResult>, mobiles: &mut Vec<MobileResult>) {
+    let run_s = secs(horizon.max(1));
+    queues.push(link_queue(&c.bsc, horizon));
+    for m in &c.mobiles {
+        queues.push(link_queue(&m.link, horizon));
+        mobiles.push(MobileResult {
+            name: m.name.clone(),
+            cell: c.name.clone(),
+            bts: m.bts + 1,
+            throughput_bps: m.stats.bytes_delivered as f64 * 8.0 / run_s,
+            packets_delivered: m.stats.packets_delivered,
+            sch_grants: m.stats.grants,
+            sch_s: secs(m.stats.sch_time),
+        });
+    }
+    cells.push(CellResult {
+        name: c.name.clone(),
+        mobiles: c.mobiles.len() as u64,
+        bsc_rate_bps: c.bsc.rate_bps() as f64,
+        dead_s: secs(c.dead.total),
+        rho_dead: secs(c.dead.total) / run_s,
+        dead_periods: c.dead.intervals.iter().map(|&(a, b)| (secs(a), secs(b))).collect(),
+        sch_grants: c.mobiles.iter().map(|m| m.stats.grants).sum(),
+    });
 }
 
 /// A queue's row of the queues table.

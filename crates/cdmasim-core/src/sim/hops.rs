@@ -1,6 +1,7 @@
 //! The world's hops: one enum over the kinds, dispatched by `match` (no
 //! virtual call on the per-packet path; measured on the dumbbell benchmark).
 
+use crate::cdma2000::cell::Cell;
 use crate::engine::Time;
 use crate::evdo::ran::EvdoRan;
 use crate::net::{Hop, HopEvent, Link, Packet, Port};
@@ -8,6 +9,7 @@ use crate::net::{Hop, HopEvent, Link, Packet, Port};
 pub enum AnyHop {
     Link(Link),
     Evdo(Box<EvdoRan>),
+    Cell(Box<Cell>),
 }
 
 macro_rules! each {
@@ -15,6 +17,7 @@ macro_rules! each {
         match $self {
             AnyHop::Link($h) => $e,
             AnyHop::Evdo($h) => $e,
+            AnyHop::Cell($h) => $e,
         }
     };
 }
@@ -25,6 +28,7 @@ impl AnyHop {
         match self {
             AnyHop::Link(l) => l.from,
             AnyHop::Evdo(r) => r.node,
+            AnyHop::Cell(c) => c.node,
         }
     }
 
@@ -34,6 +38,7 @@ impl AnyHop {
         match self {
             AnyHop::Link(l) => l.to,
             AnyHop::Evdo(r) => r.user_node(port),
+            AnyHop::Cell(c) => c.user_node(port),
         }
     }
 
@@ -43,6 +48,7 @@ impl AnyHop {
         match self {
             AnyHop::Link(l) => l.name.clone(),
             AnyHop::Evdo(r) => r.queue_name(port),
+            AnyHop::Cell(c) => c.place(port),
         }
     }
 
@@ -50,6 +56,7 @@ impl AnyHop {
         match self {
             AnyHop::Link(l) => l.stats.queue.drops.iter().sum(),
             AnyHop::Evdo(r) => r.drops_total(),
+            AnyHop::Cell(c) => c.drops_total(),
         }
     }
 

@@ -26,6 +26,42 @@ pub struct RunResult {
     pub users: Vec<UserResult>,
     #[serde(default)]
     pub sectors: Vec<SectorResult>,
+    /// cdma2000 1X cells and their mobiles (empty without cells).
+    #[serde(default)]
+    pub cells: Vec<CellResult>,
+    #[serde(default)]
+    pub mobiles: Vec<MobileResult>,
+}
+
+/// One cdma2000 1X cell over the run.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct CellResult {
+    pub name: String,
+    pub mobiles: u64,
+    pub bsc_rate_bps: f64,
+    /// Paliwal et al. §IV-E: time with the shared buffer and every link
+    /// buffer empty and nothing in transmission, and its fraction of the run.
+    pub dead_s: f64,
+    pub rho_dead: f64,
+    /// The dead intervals, [start, end) in seconds, in time order.
+    pub dead_periods: Vec<(f64, f64)>,
+    /// SCH grants over all mobiles.
+    pub sch_grants: u64,
+}
+
+/// One mobile of a cdma2000 cell.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct MobileResult {
+    pub name: String,
+    pub cell: String,
+    /// 1-based, as in the file.
+    pub bts: u32,
+    /// IP bytes delivered to it × 8 / run time, bit/s.
+    pub throughput_bps: f64,
+    pub packets_delivered: u64,
+    pub sch_grants: u64,
+    /// Time it held an SCH, seconds.
+    pub sch_s: f64,
 }
 
 /// One 1xEV-DO user (access terminal) over the run.

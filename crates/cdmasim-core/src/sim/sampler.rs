@@ -1,5 +1,6 @@
 //! Periodic samples, every `interval`: the queue length of every link and of
-//! every user's base-station queue, each EV-DO user's PF average and DRC
+//! every user's base-station queue, RED's average queue, a cdma2000 cell's
+//! buffers and its mobiles' radio rates, each EV-DO user's PF average and DRC
 //! rate, and the bytes delivered by every flow. Per-event series (cwnd,
 //! one-way delays) are kept by the endpoints themselves.
 
@@ -30,7 +31,26 @@ pub fn delivered_bytes(f: &Flow) -> u64 {
 fn each_hop_value(hops: &[AnyHop], mut f: impl FnMut(&'static str, &dyn Fn() -> String, f64)) {
     for h in hops {
         match h {
-            AnyHop::Link(l) => f("queue_pkts", &|| l.name.clone(), l.queue.len_packets() as f64),
+            AnyHop::Link(l) => {
+                f("queue_pkts", &|| l.name.clone(), l.queue.len_packets() as f64);
+                if let Some(avg) = l.queue.average() {
+                    f("red_avg", &|| l.name.clone(), avg);
+                }
+            }
+            AnyHop::Cell(c) => {
+                // Paliwal et al. Fig. 5(b): the shared buffer, RED's average
+                // (frozen while no packet arrives), the sum of the link buffers.
+                f("queue_pkts", &|| c.bsc.name.clone(), c.bsc.queue.len_packets() as f64);
+                if let Some(avg) = c.bsc.queue.average() {
+                    f("red_avg", &|| c.bsc.name.clone(), avg);
+                }
+                let links: usize = c.mobiles.iter().map(|m| m.link.queue.len_packets()).sum();
+                f("link_queue_pkts", &|| c.name.clone(), links as f64);
+                for m in &c.mobiles {
+                    f("queue_pkts", &|| m.link.name.clone(), m.link.queue.len_packets() as f64);
+                    f("rate_bps", &|| m.name.clone(), m.link.rate_bps() as f64);
+                }
+            }
             AnyHop::Evdo(r) => {
                 for (i, u) in r.users.iter().enumerate() {
                     f("queue_pkts", &|| format!("{}.down", u.name), u.queue.len_packets() as f64);

@@ -40,6 +40,10 @@ pub trait Queue {
     fn len_bytes(&self) -> u64;
     /// The link's service rate changed (RED's idle-time correction depends on it).
     fn set_rate(&mut self, _rate_bps: u64) {}
+    /// RED's average queue (packets, or bytes in byte mode); None for queues without one.
+    fn average(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// Whether a FIFO holding `fifo` may take one more packet of `size` bytes.

@@ -159,6 +159,10 @@ impl Queue for Red {
     fn set_rate(&mut self, rate_bps: u64) {
         self.typical_tx = Self::typical(&self.p, rate_bps);
     }
+
+    fn average(&self) -> Option<f64> {
+        Some(self.avg)
+    }
 }
 
 #[cfg(test)]

@@ -1,13 +1,14 @@
 //! Presets: a top-level `preset = "NAME"` plus a `[NAME]` table expand into
 //! the generic nodes, links and flows (which the file may then extend).
 
+pub(crate) mod cdma2000;
 pub(crate) mod dumbbell;
 
 use super::raw::RawScenario;
 use super::reader::{Res, Table};
 
 /// Names of the presets, for the top-level key list and error messages.
-pub(crate) const PRESETS: &[&str] = &["dumbbell"];
+pub(crate) const PRESETS: &[&str] = &["dumbbell", "cdma2000"];
 
 /// Expand the preset named by `root.preset`, if any.
 pub(crate) fn expand(root: &Table, raw: &mut RawScenario) -> Res<()> {
@@ -21,6 +22,7 @@ pub(crate) fn expand(root: &Table, raw: &mut RawScenario) -> Res<()> {
     };
     match p.str()? {
         "dumbbell" => dumbbell::expand(&root.req("dumbbell")?, raw),
+        "cdma2000" => cdma2000::expand(&root.req("cdma2000")?, raw),
         other => Err(p.err(format!("unknown preset '{other}' (known: {})", PRESETS.join(", ")))),
     }
 }

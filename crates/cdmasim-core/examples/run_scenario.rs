@@ -1,0 +1,11 @@
+//! Run a scenario file and print the summary JSON (for quick looks).
+fn main() {
+    let path = std::env::args().nth(1).expect("usage: run_scenario FILE.toml");
+    let spec = cdmasim_core::scenario::load(&path).unwrap_or_else(|e| panic!("{e}"));
+    let t = std::time::Instant::now();
+    let mut r = cdmasim_core::sim::run(&spec, Default::default()).unwrap();
+    eprintln!("wall {:.3}s events {}", t.elapsed().as_secs_f64(), r.events);
+    r.series.clear();
+    r.drops.clear();
+    println!("{}", serde_json::to_string(&r).unwrap());
+}

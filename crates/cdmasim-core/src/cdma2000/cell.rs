@@ -1,0 +1,276 @@
+//! A cdma2000 1X cell as a hop of the packet world (Paliwal et al. Fig. 2):
+//! the BSC's shared buffer B_cum, served at m·n·38.4 kb/s, feeds the BTSs
+//! (d^t later); each mobile's link buffer B^dl at its BTS is served at its
+//! radio rate R_ij = FCH + SCH and reaches the mobile d^m later.
+//!
+//! Both stages are `Link`s driven through the `Hop` methods, so queueing,
+//! service and rate changes have one implementation. The cell hands its
+//! links' wake-ups out in time order and keeps the dead-period meter.
+//! Ports: mobile k is port k; port N (the number of mobiles) names the
+//! shared buffer in drop reports.
+
+use super::config::{CellConfig, RateChange};
+use super::dead::DeadMeter;
+use super::sch::{self, Backlog, Grant, SchAllocator};
+use crate::engine::{RngStreams, Time};
+use crate::net::queue;
+use crate::net::{Hop, HopEvent, Link, Packet, Port};
+use std::collections::VecDeque;
+
+#[derive(Clone, Debug, Default)]
+pub struct MobileStats {
+    pub packets_delivered: u64,
+    pub bytes_delivered: u64,
+    /// SCH grants received, and the time an SCH was held.
+    pub grants: u64,
+    pub sch_time: Time,
+    sch_since: Option<Time>,
+}
+
+pub struct Mobile {
+    pub name: String,
+    pub node: u32,
+    pub bts: u32,
+    /// The link buffer and the radio link to the mobile.
+    pub link: Link,
+    pub sch_bps: u64,
+    pub stats: MobileStats,
+}
+
+pub struct Cell {
+    pub name: String,
+    pub node: u32,
+    /// The shared buffer and the BSC → BTS stage.
+    pub bsc: Link,
+    pub mobiles: Vec<Mobile>,
+    /// Port of each node (u32::MAX: not a mobile of this cell).
+    port_of: Vec<u32>,
+    fch_bps: u64,
+    sch: Box<dyn SchAllocator>,
+    pub dead: DeadMeter,
+    outbox: VecDeque<HopEvent>,
+    grants: Vec<Grant>,
+}
+
+impl Cell {
+    pub fn new(cfg: &CellConfig, nodes: usize, rng: &RngStreams) -> Self {
+        let no_steps = || Box::new(std::iter::empty()) as crate::net::link::RateSteps;
+        let next_packet = cfg.rate_change == RateChange::NextPacket;
+        let bsc_name = format!("{}.bsc", cfg.name);
+        let bsc = Link::new(
+            bsc_name.clone(),
+            cfg.node as u32,
+            cfg.node as u32,
+            cfg.bsc_rate_bps,
+            cfg.bts_delay,
+            queue::build(&cfg.bsc_queue, cfg.bsc_rate_bps, rng, &bsc_name),
+            0.0,
+            rng.stream(&format!("loss/{bsc_name}")),
+            no_steps(),
+        );
+        let mut port_of = vec![u32::MAX; nodes];
+        let mobiles = cfg
+            .mobiles
+            .iter()
+            .enumerate()
+            .map(|(k, m)| {
+                port_of[m.node] = k as u32;
+                let name = format!("{}.down", m.name);
+                let mut link = Link::new(
+                    name.clone(),
+                    cfg.node as u32,
+                    m.node as u32,
+                    cfg.fch_bps,
+                    cfg.radio_delay,
+                    queue::build(&m.queue, cfg.fch_bps, rng, &name),
+                    0.0,
+                    rng.stream(&format!("loss/{name}")),
+                    no_steps(),
+                );
+                link.rate_from_next_packet = next_packet;
+                Mobile { name: m.name.clone(), node: m.node as u32, bts: m.bts, link, sch_bps: 0, stats: MobileStats::default() }
+            })
+            .collect();
+        let mut bsc = bsc;
+        bsc.rate_from_next_packet = next_packet;
+        Cell {
+            name: cfg.name.clone(),
+            node: cfg.node as u32,
+            bsc,
+            mobiles,
+            port_of,
+            fch_bps: cfg.fch_bps,
+            sch: sch::build(&cfg.sch, &cfg.mobiles, rng),
+            dead: DeadMeter::default(),
+            outbox: VecDeque::new(),
+            grants: Vec::new(),
+        }
+    }
+
+    /// The port that names the shared buffer in drop reports.
+    pub fn bsc_port(&self) -> Port {
+        self.mobiles.len() as Port
+    }
+
+    pub fn user_node(&self, port: Port) -> u32 {
+        self.mobiles[port as usize].node
+    }
+
+    /// The name drops at `port` are reported under.
+    pub fn place(&self, port: Port) -> String {
+        match self.mobiles.get(port as usize) {
+            Some(m) => m.link.name.clone(),
+            None => self.bsc.name.clone(),
+        }
+    }
+
+    pub fn drops_total(&self) -> u64 {
+        let links = std::iter::once(&self.bsc).chain(self.mobiles.iter().map(|m| &m.link));
+        links.map(|l| l.stats.queue.drops.iter().sum::<u64>()).sum()
+    }
+
+    /// Until when any link of the cell is busy (see `dead`).
+    fn busy_until(&self) -> Time {
+        self.mobiles.iter().map(|m| m.link.busy_until()).fold(self.bsc.busy_until(), Time::max)
+    }
+
+    /// The earliest wake-up any part of the cell needs.
+    fn next_due(&self) -> Option<Time> {
+        let links = self.mobiles.iter().filter_map(|m| m.link.deadline());
+        links.chain(self.bsc.deadline()).chain(self.sch.deadline()).min()
+    }
+
+    /// Run everything due at or before `now`, earliest first.
+    fn run_due(&mut self, now: Time) {
+        while let Some(t) = self.next_due().filter(|&t| t <= now) {
+            self.dead.enter(t);
+            self.step(t);
+            let busy = self.busy_until();
+            self.dead.leave(t, busy);
+        }
+    }
+
+    /// Everything due at `t`: SCH changes first (a packet that starts at the
+    /// time of a grant goes at the new rate), then the shared buffer's
+    /// arrivals at the BTSs, then the radio links.
+    fn step(&mut self, t: Time) {
+        let mut g = std::mem::take(&mut self.grants);
+        if self.sch.deadline().is_some_and(|d| d <= t) {
+            self.sch.on_timer(t, &mut g);
+        }
+        self.apply(t, &mut g);
+        if self.bsc.deadline().is_some_and(|d| d <= t) {
+            self.bsc.on_timer(t);
+            self.drain_bsc(t, &mut g);
+        }
+        for k in 0..self.mobiles.len() {
+            if self.mobiles[k].link.deadline().is_some_and(|d| d <= t) {
+                self.mobiles[k].link.on_timer(t);
+                self.drain_mobile(t, k, &mut g);
+            }
+        }
+        self.grants = g;
+    }
+
+    /// Apply SCH changes (and those they cause, until none is left).
+    fn apply(&mut self, t: Time, g: &mut Vec<Grant>) {
+        while let Some((k, sch_bps)) = g.pop() {
+            let m = &mut self.mobiles[k];
+            let st = &mut m.stats;
+            match (m.sch_bps > 0, sch_bps > 0) {
+                (false, true) => {
+                    st.grants += 1;
+                    st.sch_since = Some(t);
+                }
+                (true, false) => st.sch_time += t - st.sch_since.take().unwrap_or(t),
+                _ => {}
+            }
+            m.sch_bps = sch_bps;
+            m.link.set_rate(t, self.fch_bps + sch_bps);
+            self.drain_mobile(t, k, g);
+        }
+    }
+
+    /// Hand on what the shared buffer has: arrivals go into their mobile's
+    /// link buffer, drops are reported at the shared buffer's port.
+    fn drain_bsc(&mut self, t: Time, g: &mut Vec<Grant>) {
+        while let Some(ev) = self.bsc.poll() {
+            match ev {
+                HopEvent::Deliver { pkt, .. } => {
+                    let k = self.port_of[pkt.dst as usize] as usize;
+                    self.mobiles[k].link.offer(t, 0, pkt);
+                    self.drain_mobile(t, k, g);
+                }
+                HopEvent::Drop { pkt, reason, .. } => self.outbox.push_back(HopEvent::Drop { port: self.bsc_port(), pkt, reason }),
+                HopEvent::Transmit { .. } => {}
+            }
+        }
+    }
+
+    /// Hand on what mobile `k`'s link has, and tell the allocator.
+    fn drain_mobile(&mut self, t: Time, k: usize, g: &mut Vec<Grant>) {
+        let port = k as Port;
+        let m = &mut self.mobiles[k];
+        while let Some(ev) = m.link.poll() {
+            self.outbox.push_back(match ev {
+                HopEvent::Deliver { pkt, .. } => {
+                    m.stats.packets_delivered += 1;
+                    m.stats.bytes_delivered += pkt.size as u64;
+                    HopEvent::Deliver { port, pkt }
+                }
+                HopEvent::Drop { pkt, reason, .. } => HopEvent::Drop { port, pkt, reason },
+                HopEvent::Transmit { pkt, .. } => HopEvent::Transmit { port, pkt },
+            });
+        }
+        if self.sch.wants_backlog() {
+            let b = Backlog { waiting_bytes: m.link.queue.len_bytes(), busy_until: m.link.busy_until() };
+            let before = g.len();
+            self.sch.on_backlog(t, k, b, g);
+            if g.len() > before {
+                self.apply(t, g);
+            }
+        }
+    }
+}
+
+impl Hop for Cell {
+    fn offer(&mut self, now: Time, _port: Port, pkt: Packet) {
+        // Wake-ups due by now come first (the world may offer before the
+        // cell's timer at the same instant fires).
+        self.run_due(now);
+        self.dead.enter(now);
+        self.bsc.offer(now, 0, pkt);
+        let mut g = std::mem::take(&mut self.grants);
+        self.drain_bsc(now, &mut g);
+        self.grants = g;
+        let busy = self.busy_until();
+        self.dead.leave(now, busy);
+    }
+
+    fn poll(&mut self) -> Option<HopEvent> {
+        self.outbox.pop_front()
+    }
+
+    fn deadline(&self) -> Option<Time> {
+        self.next_due()
+    }
+
+    fn on_timer(&mut self, now: Time) {
+        self.run_due(now);
+    }
+
+    fn packets_inside(&self) -> u64 {
+        self.bsc.packets_inside() + self.mobiles.iter().map(|m| m.link.packets_inside()).sum::<u64>()
+    }
+
+    fn finish(&mut self, now: Time) {
+        self.bsc.finish(now);
+        for m in &mut self.mobiles {
+            m.link.finish(now);
+            if let Some(s) = m.stats.sch_since.take() {
+                m.stats.sch_time += now - s;
+            }
+        }
+        self.dead.finish(now);
+    }
+}

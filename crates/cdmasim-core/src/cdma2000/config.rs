@@ -1,0 +1,103 @@
+//! Configuration of a cdma2000 1X cell, owned by the model; scenario/
+//! parses `[[cell]]`, `[[mobile]]` and the `cdma2000` preset into it.
+
+use crate::engine::{Time, NS_PER_MS};
+use crate::net::queue::{QueueLimit, QueueSpec};
+use serde::{Deserialize, Serialize};
+
+/// Rate Set 1's base rate: the FCH, and one "X" of an SCH (IS-2000).
+pub const BASE_RATE_BPS: u64 = 9_600;
+
+/// The SCH rates IS-2000 defines for Rate Set 1: 1X, 2X, 4X, 8X, 16X.
+pub const SCH_MULTIPLES: [u64; 5] = [1, 2, 4, 8, 16];
+
+/// Paliwal et al. Table I: the BSC's buffer is served at m·n·38.4 kb/s.
+pub const BSC_RATE_PER_MOBILE_BPS: u64 = 38_400;
+
+/// Table I: d^s, d^c, d^t and d^m are 37.5 ms each (300 ms round trip).
+pub const TABLE1_DELAY: Time = 37 * NS_PER_MS + NS_PER_MS / 2;
+
+/// Table I: a DropTail BSC buffer of 5 kB.
+pub fn default_bsc_queue() -> QueueSpec {
+    QueueSpec::DropTail { limit: QueueLimit::Bytes(5_000) }
+}
+
+/// Table I: the link buffer of a mobile has no limit.
+pub fn default_link_queue() -> QueueSpec {
+    QueueSpec::DropTail { limit: QueueLimit::Unlimited }
+}
+
+/// Whether a bit/s value is one of the SCH rates 1X–16X.
+pub fn is_sch_rate(bps: u64) -> bool {
+    SCH_MULTIPLES.iter().any(|&x| x * BASE_RATE_BPS == bps)
+}
+
+/// When a rate change takes effect on a packet in transmission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RateChange {
+    /// Bit-exact: the bits already sent stay sent, the rest go at the new rate.
+    Exact,
+    /// From the next packet on (ns-2's links, which the paper used).
+    NextPacket,
+}
+
+/// How the supplemental channels are allocated.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub enum SchPlan {
+    /// FCH only.
+    None,
+    /// Every mobile gets `sch_bps` at `at` (the worst case of §IV-B), until `until`.
+    At { at: Time, until: Option<Time>, sch_bps: u64 },
+    /// Mobiles switch up one after another from `start`, T_r/(m·n) apart (§IV-D).
+    Rise { start: Time, rise: Time, sch_bps: u64 },
+    /// Finite bursts (§IV-E): on for T_B, off for T_D, from `start`; mobile
+    /// k's up-switch in a cycle falls at a uniform point of the first
+    /// `spread`·T_B of it, its down-switch in the first `spread`·T_D after the burst.
+    Bursts { burst: Time, gap: Time, start: Time, spread: f64, sch_bps: u64 },
+    /// (time, mobile index, SCH bit/s) from a file, in time order.
+    List(Vec<(Time, usize, u64)>),
+    /// Demand-driven grants by the BSC.
+    Demand(DemandConfig),
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DemandConfig {
+    /// A mobile requests an SCH when more than this many bytes wait in its link buffer.
+    pub threshold_bytes: u64,
+    /// Time from the request to the grant (signalling, IS-2000's SCRM → ESCAM).
+    pub grant_delay: Time,
+    /// Longest grant; released earlier when the link buffer idles.
+    pub burst: Time,
+    /// The highest SCH rate granted.
+    pub max_sch_bps: u64,
+    /// SCH bit/s one BTS may have granted at once.
+    pub bts_budget_bps: u64,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct MobileConfig {
+    pub name: String,
+    /// The mobile's node (created for it).
+    pub node: usize,
+    /// Index of its BTS (0-based).
+    pub bts: u32,
+    /// Its link buffer B^dl at the BTS.
+    pub queue: QueueSpec,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CellConfig {
+    pub name: String,
+    /// The BSC node: packets for the mobiles enter here.
+    pub node: usize,
+    /// Service rate of the shared buffer B_cum.
+    pub bsc_rate_bps: u64,
+    pub bsc_queue: QueueSpec,
+    /// BSC → BTS (d^t) and BTS → mobile (d^m) one-way delays.
+    pub bts_delay: Time,
+    pub radio_delay: Time,
+    pub fch_bps: u64,
+    pub rate_change: RateChange,
+    pub sch: SchPlan,
+    pub mobiles: Vec<MobileConfig>,
+}

@@ -1,0 +1,187 @@
+//! Demand-driven SCH allocation: a mobile whose link buffer holds more than
+//! a threshold requests a supplemental channel; after the grant delay the
+//! BSC grants the highest of 1X–16X that its BTS's budget still allows, for
+//! at most one burst, and takes it back as soon as the buffer idles.
+//!
+//! The life cycle (request → grant → release) is the part an IS-2000 MAC
+//! shares; Dziong et al.'s MAC ranks the waiting requests and budgets power
+//! and Walsh codes instead of bit/s, which are `pick` and `Budget` here.
+
+use super::config::{DemandConfig, MobileConfig, BASE_RATE_BPS, SCH_MULTIPLES};
+use super::sch::{Backlog, Grant, SchAllocator};
+use crate::engine::Time;
+use std::collections::VecDeque;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum State {
+    Idle,
+    /// Asked; waiting for the grant delay or for budget.
+    Requested,
+    Granted { sch_bps: u64, until: Time, release_at: Option<Time> },
+}
+
+pub struct DemandAllocator {
+    cfg: DemandConfig,
+    bts: Vec<u32>,
+    state: Vec<State>,
+    /// The last backlog each mobile reported.
+    waiting: Vec<u64>,
+    /// Requests in the order made, with the time they may be granted.
+    delayed: VecDeque<(Time, usize)>,
+    /// Requests past their delay, waiting for budget (first come first served).
+    ready: VecDeque<usize>,
+    /// SCH bit/s granted per BTS.
+    used: Vec<u64>,
+    pub grants_made: u64,
+}
+
+impl DemandAllocator {
+    pub fn new(cfg: DemandConfig, mobiles: &[MobileConfig]) -> Self {
+        let n_bts = mobiles.iter().map(|m| m.bts + 1).max().unwrap_or(0) as usize;
+        DemandAllocator {
+            cfg,
+            bts: mobiles.iter().map(|m| m.bts).collect(),
+            state: vec![State::Idle; mobiles.len()],
+            waiting: vec![0; mobiles.len()],
+            delayed: VecDeque::new(),
+            ready: VecDeque::new(),
+            used: vec![0; n_bts],
+            grants_made: 0,
+        }
+    }
+
+    fn request(&mut self, now: Time, k: usize) {
+        self.state[k] = State::Requested;
+        self.delayed.push_back((now + self.cfg.grant_delay, k));
+    }
+
+    /// The highest SCH rate up to the maximum that the BTS's budget allows.
+    fn pick(&self, k: usize) -> Option<u64> {
+        let left = self.cfg.bts_budget_bps.saturating_sub(self.used[self.bts[k] as usize]);
+        SCH_MULTIPLES.iter().rev().map(|x| x * BASE_RATE_BPS).find(|&r| r <= self.cfg.max_sch_bps && r <= left)
+    }
+
+    fn release(&mut self, now: Time, k: usize, sch_bps: u64, grants: &mut Vec<Grant>) {
+        self.used[self.bts[k] as usize] -= sch_bps;
+        self.state[k] = State::Idle;
+        grants.push((k, 0));
+        // Still backlogged at the end of a burst: ask again.
+        if self.waiting[k] > self.cfg.threshold_bytes {
+            self.request(now, k);
+        }
+    }
+}
+
+impl SchAllocator for DemandAllocator {
+    fn deadline(&self) -> Option<Time> {
+        let held = self.state.iter().filter_map(|s| match *s {
+            State::Granted { until, release_at, .. } => Some(release_at.map_or(until, |r| r.min(until))),
+            _ => None,
+        });
+        held.chain(self.delayed.front().map(|d| d.0)).min()
+    }
+
+    fn on_timer(&mut self, now: Time, grants: &mut Vec<Grant>) {
+        for k in 0..self.state.len() {
+            if let State::Granted { sch_bps, until, release_at } = self.state[k] {
+                if until <= now || release_at.is_some_and(|r| r <= now) {
+                    self.release(now, k, sch_bps, grants);
+                }
+            }
+        }
+        while self.delayed.front().is_some_and(|d| d.0 <= now) {
+            let (_, k) = self.delayed.pop_front().expect("checked");
+            self.ready.push_back(k);
+        }
+        let mut still = VecDeque::new();
+        while let Some(k) = self.ready.pop_front() {
+            match self.pick(k) {
+                Some(r) => {
+                    self.used[self.bts[k] as usize] += r;
+                    self.state[k] = State::Granted { sch_bps: r, until: now + self.cfg.burst, release_at: None };
+                    self.grants_made += 1;
+                    grants.push((k, r));
+                }
+                None => still.push_back(k),
+            }
+        }
+        self.ready = still;
+    }
+
+    fn wants_backlog(&self) -> bool {
+        true
+    }
+
+    fn on_backlog(&mut self, now: Time, k: usize, b: Backlog, _grants: &mut Vec<Grant>) {
+        self.waiting[k] = b.waiting_bytes;
+        match &mut self.state[k] {
+            State::Idle if b.waiting_bytes > self.cfg.threshold_bytes => self.request(now, k),
+            // The buffer idles when its last packet has been sent: release then.
+            State::Granted { release_at, .. } => *release_at = (b.busy_until != Time::MAX).then_some(b.busy_until.max(now)),
+            _ => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NS_PER_MS;
+
+    fn alloc(budget: u64) -> DemandAllocator {
+        let mobiles: Vec<MobileConfig> = (0..3)
+            .map(|i| MobileConfig { name: format!("m{i}"), node: i, bts: 0, queue: super::super::config::default_link_queue() })
+            .collect();
+        let cfg = DemandConfig {
+            threshold_bytes: 1000,
+            grant_delay: 100 * NS_PER_MS,
+            burst: 2000 * NS_PER_MS,
+            max_sch_bps: 153_600,
+            bts_budget_bps: budget,
+        };
+        DemandAllocator::new(cfg, &mobiles)
+    }
+
+    const BUSY: Time = Time::MAX;
+
+    #[test]
+    fn grant_after_delay_highest_rate_the_budget_allows() {
+        let mut a = alloc(153_600 + 76_800);
+        let mut g = Vec::new();
+        a.on_backlog(0, 0, Backlog { waiting_bytes: 500, busy_until: BUSY }, &mut g);
+        assert_eq!(a.deadline(), None, "below the threshold: no request");
+        a.on_backlog(0, 0, Backlog { waiting_bytes: 3000, busy_until: BUSY }, &mut g);
+        a.on_backlog(10, 1, Backlog { waiting_bytes: 3000, busy_until: BUSY }, &mut g);
+        a.on_backlog(20, 2, Backlog { waiting_bytes: 3000, busy_until: BUSY }, &mut g);
+        assert_eq!(a.deadline(), Some(100 * NS_PER_MS));
+        a.on_timer(100 * NS_PER_MS, &mut g);
+        assert_eq!(g, vec![(0, 153_600)]);
+        g.clear();
+        a.on_timer(100 * NS_PER_MS + 10, &mut g);
+        // 76.8 kb/s left: 8X for the second, nothing for the third.
+        assert_eq!(g, vec![(1, 76_800)]);
+        g.clear();
+        a.on_timer(100 * NS_PER_MS + 20, &mut g);
+        assert!(g.is_empty());
+        // The first mobile's buffer empties at 1.5 s: its SCH goes back then
+        // and the third mobile, which waited, gets 16X.
+        a.on_backlog(NS_PER_MS * 1000, 0, Backlog { waiting_bytes: 0, busy_until: 1500 * NS_PER_MS }, &mut g);
+        assert_eq!(a.deadline(), Some(1500 * NS_PER_MS));
+        a.on_timer(1500 * NS_PER_MS, &mut g);
+        assert_eq!(g, vec![(0, 0), (2, 153_600)]);
+    }
+
+    #[test]
+    fn burst_ends_and_a_backlogged_mobile_asks_again() {
+        let mut a = alloc(1_000_000);
+        let mut g = Vec::new();
+        a.on_backlog(0, 0, Backlog { waiting_bytes: 5000, busy_until: BUSY }, &mut g);
+        a.on_timer(100 * NS_PER_MS, &mut g);
+        assert_eq!(g, vec![(0, 153_600)]);
+        g.clear();
+        assert_eq!(a.deadline(), Some(2100 * NS_PER_MS));
+        a.on_timer(2100 * NS_PER_MS, &mut g);
+        assert_eq!(g, vec![(0, 0)]);
+        assert_eq!(a.deadline(), Some(2200 * NS_PER_MS), "re-requested, granted after the delay");
+    }
+}

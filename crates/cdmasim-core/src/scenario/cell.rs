@@ -1,0 +1,346 @@
+//! `[[cell]]` and `[[mobile]]` tables → raw cdma2000 1X cells and mobiles
+//! (`resolve` makes each mobile a node with its reverse link and checks names).
+
+use super::error::ScenarioError;
+use super::queue::parse_queue;
+use super::raw::{Named, RawScenario};
+use super::reader::{At, Res, Val};
+use super::resolve::{err, Names};
+use super::spec::{LinkSpec, NodeSpec};
+use crate::cdma2000::config::{
+    default_bsc_queue, default_link_queue, is_sch_rate, CellConfig, DemandConfig, MobileConfig, RateChange, SchPlan,
+    BASE_RATE_BPS, BSC_RATE_PER_MOBILE_BPS, TABLE1_DELAY,
+};
+use crate::engine::time::secs;
+use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
+use crate::net::queue::QueueSpec;
+use std::collections::HashMap;
+use std::path::Path;
+
+const CELL_KEYS: &[&str] = &["name", "node", "bsc_rate", "bsc_queue", "bts_delay", "radio_delay", "fch_rate", "rate_change", "sch"];
+const MOBILE_KEYS: &[&str] = &["name", "cell", "bts", "queue", "reverse_rate", "reverse_queue"];
+
+#[derive(Clone, Debug)]
+pub(crate) enum RawSch {
+    Plan(SchPlan),
+    /// A file of (time, mobile name, rate) lines, read when the mobiles are known.
+    File { path: String, at: At },
+    /// Demand with the budget left to its default (the BTS's share of the BSC rate).
+    Demand { cfg: DemandConfig, budget_given: bool },
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct RawCell {
+    pub name: Named,
+    pub node: Named,
+    /// None: 38.4 kb/s per mobile (Table I).
+    pub bsc_rate_bps: Option<u64>,
+    pub bsc_queue: QueueSpec,
+    pub bts_delay: Time,
+    pub radio_delay: Time,
+    pub fch_bps: u64,
+    pub rate_change: RateChange,
+    pub sch: RawSch,
+    /// Where to blame a schedule that does not fit the run.
+    pub sch_at: At,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct RawMobile {
+    pub name: Named,
+    pub cell: Named,
+    /// 0-based (1-based in the file, as the paper's i).
+    pub bts: u32,
+    pub queue: QueueSpec,
+    pub reverse_rate_bps: u64,
+    pub reverse_queue: QueueSpec,
+}
+
+/// "1x".."16x", or a rate that is one of them.
+pub(crate) fn parse_sch_rate(v: &Val) -> Res<u64> {
+    let s = v.str()?;
+    let lower = s.trim().to_ascii_lowercase();
+    let bps = match lower.strip_suffix('x').map(|n| n.parse::<u64>()) {
+        Some(Ok(x)) => x.saturating_mul(BASE_RATE_BPS),
+        Some(Err(_)) => 0,
+        None => v.rate()?,
+    };
+    if !is_sch_rate(bps) {
+        return Err(v.err(format!("'{s}' is not an SCH rate: IS-2000 Rate Set 1 has 1x, 2x, 4x, 8x and 16x (9.6 to 153.6 kb/s)")));
+    }
+    Ok(bps)
+}
+
+fn positive_time(v: &Val, what: &str) -> Res<Time> {
+    let t = v.time()?;
+    if t == 0 {
+        return Err(v.err(format!("{what} must be positive")));
+    }
+    Ok(t)
+}
+
+const SCH_KEYS: &[&str] =
+    &["kind", "at", "until", "rate", "start", "rise_time", "burst", "gap", "spread", "path", "threshold", "grant_delay", "max_rate", "budget"];
+
+pub(crate) fn parse_sch(v: &Val) -> Res<RawSch> {
+    let all = v.table(SCH_KEYS)?;
+    let kind_v = all.req("kind")?;
+    let kind = kind_v.str()?;
+    let plan = match kind {
+        "none" => {
+            v.table(&["kind"])?;
+            SchPlan::None
+        }
+        "at" => {
+            let t = v.table(&["kind", "at", "until", "rate"])?;
+            let at = t.req("at")?.time()?;
+            let until = t.opt("until", |v| v.time())?;
+            if let Some(u) = until.filter(|&u| u <= at) {
+                return Err(t.get("until").unwrap().err(format!("until ({} s) must come after at ({} s)", secs(u), secs(at))));
+            }
+            SchPlan::At { at, until, sch_bps: parse_sch_rate(&t.req("rate")?)? }
+        }
+        "rise" => {
+            let t = v.table(&["kind", "start", "rise_time", "rate"])?;
+            SchPlan::Rise { start: t.req("start")?.time()?, rise: t.req("rise_time")?.time()?, sch_bps: parse_sch_rate(&t.req("rate")?)? }
+        }
+        "bursts" => {
+            let t = v.table(&["kind", "burst", "gap", "start", "spread", "rate"])?;
+            let spread = t.or("spread", 0.1, |v| v.number())?;
+            if !(0.0..1.0).contains(&spread) {
+                return Err(t.get("spread").unwrap().err(format!("spread is a fraction of T_B and T_D in [0, 1), not {spread}")));
+            }
+            SchPlan::Bursts {
+                burst: positive_time(&t.req("burst")?, "the burst duration T_B")?,
+                gap: positive_time(&t.req("gap")?, "the time between bursts T_D")?,
+                start: t.or("start", 0, |v| v.time())?,
+                spread,
+                sch_bps: parse_sch_rate(&t.req("rate")?)?,
+            }
+        }
+        "file" => {
+            let t = v.table(&["kind", "path"])?;
+            let p = t.req("path")?;
+            return Ok(RawSch::File { path: p.str()?.to_string(), at: p.at() });
+        }
+        "demand" => {
+            let t = v.table(&["kind", "threshold", "grant_delay", "burst", "max_rate", "budget"])?;
+            let budget = t.opt("budget", |v| v.rate())?;
+            if let Some(b) = budget.filter(|&b| b < BASE_RATE_BPS) {
+                return Err(t.get("budget").unwrap().err(format!("a budget of {b} bit/s cannot grant even a 1x SCH (9.6 kb/s)")));
+            }
+            let cfg = DemandConfig {
+                threshold_bytes: t.or("threshold", 2_000, |v| v.size())?,
+                grant_delay: t.or("grant_delay", 100 * NS_PER_MS, |v| v.time())?,
+                burst: match t.get("burst") {
+                    Some(b) => positive_time(&b, "the longest grant (burst)")?,
+                    None => 5_120 * NS_PER_MS,
+                },
+                max_sch_bps: t.or("max_rate", 16 * BASE_RATE_BPS, parse_sch_rate)?,
+                bts_budget_bps: budget.unwrap_or(0),
+            };
+            return Ok(RawSch::Demand { cfg, budget_given: budget.is_some() });
+        }
+        other => {
+            return Err(kind_v.err(format!("unknown sch kind '{other}' (known: none, at, rise, bursts, file, demand)")));
+        }
+    };
+    Ok(RawSch::Plan(plan))
+}
+
+pub(crate) fn parse_cell(v: &Val) -> Res<RawCell> {
+    let t = v.table(CELL_KEYS)?;
+    let rate_change = match t.get("rate_change") {
+        None => RateChange::Exact,
+        Some(r) => match r.str()? {
+            "exact" => RateChange::Exact,
+            "next_packet" => RateChange::NextPacket,
+            other => return Err(r.err(format!("unknown rate_change '{other}' (expected \"exact\" or \"next_packet\")"))),
+        },
+    };
+    let (sch, sch_at) = match t.get("sch") {
+        Some(s) => (parse_sch(&s)?, s.at()),
+        None => (RawSch::Plan(SchPlan::None), t.at()),
+    };
+    Ok(RawCell {
+        name: Named::new(t.name("name")?),
+        node: Named::new(t.name("node")?),
+        bsc_rate_bps: t.opt("bsc_rate", |v| v.positive_rate())?,
+        bsc_queue: t.or("bsc_queue", default_bsc_queue(), parse_queue)?,
+        bts_delay: t.or("bts_delay", TABLE1_DELAY, |v| v.time())?,
+        radio_delay: t.or("radio_delay", TABLE1_DELAY, |v| v.time())?,
+        fch_bps: t.or("fch_rate", BASE_RATE_BPS, |v| v.positive_rate())?,
+        rate_change,
+        sch,
+        sch_at,
+    })
+}
+
+pub(crate) fn parse_mobile(v: &Val) -> Res<RawMobile> {
+    let t = v.table(MOBILE_KEYS)?;
+    let bts = match t.get("bts") {
+        None => 0,
+        Some(b) => match b.count_u32()? {
+            0 => return Err(b.err("BTSs are numbered from 1 (the paper's i)")),
+            n => n - 1,
+        },
+    };
+    Ok(RawMobile {
+        name: Named::new(t.name("name")?),
+        cell: Named::new(t.name("cell")?),
+        bts,
+        queue: t.or("queue", default_link_queue(), parse_queue)?,
+        reverse_rate_bps: t.or("reverse_rate", BASE_RATE_BPS, |v| v.positive_rate())?,
+        reverse_queue: t.or("reverse_queue", default_link_queue(), parse_queue)?,
+    })
+}
+
+/// Check a schedule against the run and the cell's mobiles.
+fn check_plan(plan: &SchPlan, duration: Time, file: &str, at: &At) -> Result<(), ScenarioError> {
+    let late = |what: &str, t: Time| {
+        Err(err(file, at, format!("{what} at {} s is at or after the end of the run ({} s)", secs(t), secs(duration))))
+    };
+    match *plan {
+        SchPlan::At { at: t, .. } if t >= duration => late("the SCH allocation", t),
+        SchPlan::Rise { start, rise, .. } if start.saturating_add(rise) >= duration => {
+            late("the end of the rise (start + rise_time)", start.saturating_add(rise))
+        }
+        SchPlan::Bursts { start, .. } if start >= duration => late("the first burst", start),
+        _ => Ok(()),
+    }
+}
+
+/// Read an SCH schedule file: `TIME_S,MOBILE,RATE` per line (`#` comments).
+fn read_sch_file(path: &str, scenario_file: &str, at: &At, mobiles: &HashMap<&str, usize>, duration: Time) -> Result<SchPlan, ScenarioError> {
+    let dir = Path::new(scenario_file).parent().unwrap_or(Path::new(""));
+    let full = dir.join(path);
+    let shown = full.display().to_string();
+    let text = std::fs::read_to_string(&full).map_err(|e| err(scenario_file, at, format!("cannot read the SCH schedule '{shown}': {e}")))?;
+    let mut out = Vec::new();
+    let mut last = 0;
+    for (i, raw_line) in text.lines().enumerate() {
+        let line = raw_line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let bad = |field: &str, m: String| ScenarioError { file: shown.clone(), line: i + 1, field: field.into(), message: m };
+        let cols: Vec<&str> = line.split(',').map(str::trim).collect();
+        if cols.len() != 3 {
+            return Err(bad("", format!("expected TIME_S,MOBILE,RATE, found {} field(s)", cols.len())));
+        }
+        let t_s: f64 = cols[0].parse().map_err(|_| bad("time", format!("'{}' is not a number of seconds", cols[0])))?;
+        if !(t_s.is_finite() && t_s >= 0.0) {
+            return Err(bad("time", format!("'{}' is not a time in seconds", cols[0])));
+        }
+        let t = (t_s * NS_PER_SEC as f64).round() as Time;
+        if t < last {
+            return Err(bad("time", "times must not decrease".into()));
+        }
+        if t >= duration {
+            return Err(bad("time", format!("{t_s} s is at or after the end of the run")));
+        }
+        last = t;
+        let &k = mobiles.get(cols[1]).ok_or_else(|| bad("mobile", format!("no mobile named '{}' in this cell", cols[1])))?;
+        let r = cols[2].to_ascii_lowercase();
+        let bps = match r.as_str() {
+            "0" | "off" | "none" => 0,
+            x => match x.strip_suffix('x').and_then(|n| n.parse::<u64>().ok()) {
+                Some(m) if is_sch_rate(m * BASE_RATE_BPS) => m * BASE_RATE_BPS,
+                _ => return Err(bad("rate", format!("'{}' is not an SCH rate (1x, 2x, 4x, 8x, 16x, or off)", cols[2]))),
+            },
+        };
+        out.push((t, k, bps));
+    }
+    Ok(SchPlan::List(out))
+}
+
+/// Make each mobile a node with its reverse link (`MOBILE.up`, to the BSC),
+/// and resolve every name.
+pub(crate) fn resolve<'r>(
+    raw: &'r RawScenario,
+    file: &str,
+    nodes: &mut Names<'r>,
+    node_specs: &mut Vec<NodeSpec>,
+    links: &mut Vec<LinkSpec>,
+    link_names: &mut HashMap<String, (usize, usize)>,
+) -> Result<Vec<CellConfig>, ScenarioError> {
+    let mut cell_names = Names::new("cell");
+    let mut cells = Vec::new();
+    for (i, c) in raw.cells.iter().enumerate() {
+        cell_names.add(file, &c.name, i)?;
+        let node = nodes.get(file, &c.node)?;
+        if let Some(j) = raw.cells[..i].iter().position(|o| o.node.name == c.node.name) {
+            return Err(err(file, &c.node.at, format!("node '{}' is already the BSC of cell '{}'", c.node.name, raw.cells[j].name.name)));
+        }
+        cells.push(CellConfig {
+            name: c.name.name.clone(),
+            node,
+            bsc_rate_bps: 0,
+            bsc_queue: c.bsc_queue.clone(),
+            bts_delay: c.bts_delay,
+            radio_delay: c.radio_delay,
+            fch_bps: c.fch_bps,
+            rate_change: c.rate_change,
+            sch: SchPlan::None,
+            mobiles: Vec::new(),
+        });
+    }
+    let mut mobile_names = Names::new("mobile");
+    let mut reverse: Vec<(usize, &RawMobile)> = Vec::new();
+    for (k, m) in raw.mobiles.iter().enumerate() {
+        mobile_names.add(file, &m.name, k)?;
+        if nodes.find(&m.name.name).is_some() {
+            return Err(err(file, &m.name.at, format!("mobile '{}' has the name of a node: a mobile is a node of its own", m.name.name)));
+        }
+        let c = cell_names.get(file, &m.cell)?;
+        let node = node_specs.len();
+        nodes.add(file, &m.name, node)?;
+        node_specs.push(NodeSpec { name: m.name.name.clone() });
+        cells[c].mobiles.push(MobileConfig { name: m.name.name.clone(), node, bts: m.bts, queue: m.queue.clone() });
+        reverse.push((c, m));
+    }
+    for (c, raw_cell) in raw.cells.iter().enumerate() {
+        let cell = &mut cells[c];
+        if cell.mobiles.is_empty() {
+            return Err(err(file, &raw_cell.name.at, format!("cell '{}' has no mobile: add a [[mobile]] with cell = '{}'", cell.name, cell.name)));
+        }
+        let n = cell.mobiles.len() as u64;
+        cell.bsc_rate_bps = raw_cell.bsc_rate_bps.unwrap_or(n * BSC_RATE_PER_MOBILE_BPS);
+        let by_name: HashMap<&str, usize> = cell.mobiles.iter().enumerate().map(|(k, m)| (m.name.as_str(), k)).collect();
+        cell.sch = match &raw_cell.sch {
+            RawSch::Plan(p) => p.clone(),
+            RawSch::File { path, at } => read_sch_file(path, file, at, &by_name, raw.duration)?,
+            RawSch::Demand { cfg, budget_given } => {
+                let mut cfg = cfg.clone();
+                if !budget_given {
+                    // Each BTS may grant its share of the BSC's service rate.
+                    let n_bts = cell.mobiles.iter().map(|m| m.bts + 1).max().unwrap_or(1) as u64;
+                    cfg.bts_budget_bps = (cell.bsc_rate_bps / n_bts).max(BASE_RATE_BPS);
+                }
+                SchPlan::Demand(cfg)
+            }
+        };
+        check_plan(&cell.sch, raw.duration, file, &raw_cell.sch_at)?;
+    }
+    for (c, m) in reverse {
+        let up = format!("{}.up", m.name.name);
+        if let Some(&(_, line)) = link_names.get(&up) {
+            return Err(err(file, &m.name.at, format!("mobile '{}' needs the link name '{up}', taken on line {line}", m.name.name)));
+        }
+        link_names.insert(up.clone(), (links.len(), m.name.at.line));
+        let cell = &cells[c];
+        let node = cell.mobiles.iter().find(|x| x.name == m.name.name).expect("added above").node;
+        links.push(LinkSpec {
+            name: up,
+            from: node,
+            to: cell.node,
+            rate_bps: m.reverse_rate_bps,
+            delay: cell.radio_delay + cell.bts_delay,
+            queue: m.reverse_queue.clone(),
+            rate_schedule: Vec::new(),
+            drc: None,
+            loss: 0.0,
+        });
+    }
+    Ok(cells)
+}

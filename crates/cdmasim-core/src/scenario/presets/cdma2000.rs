@@ -1,0 +1,175 @@
+//! Paliwal et al.'s cdma2000 system (Fig. 2, Table I) from a few lines:
+//! m BTSs × n mobiles `ms{i}_{j}` (i, j from 1), each with a fixed host
+//! `fh{i}_{j}` behind a core router, a BSC `bsc` whose cell `cell` serves
+//! them, and one bulk Reno flow `ftp{i}_{j}` per mobile. Every hop has
+//! Table I's 37.5 ms (300 ms round trip) and the wired links 100 Mb/s.
+
+use super::super::cell::{parse_sch, RawCell, RawMobile, RawSch};
+use super::super::queue::parse_queue;
+use super::super::raw::{Named, RawFlow, RawLink, RawScenario};
+use super::super::reader::{Res, Val};
+use super::super::spec::{AppSpec, DelAck, QueueLimit, QueueSpec, TcpSpec};
+use super::super::tcp::parse_tcp;
+use crate::cdma2000::config::{default_bsc_queue, default_link_queue, RateChange, SchPlan, BASE_RATE_BPS, TABLE1_DELAY};
+use crate::engine::{RngStreams, Time, NS_PER_SEC};
+use crate::tcp::cc::CcAlgo;
+
+const KEYS: &[&str] = &[
+    "m",
+    "n",
+    "bsc_rate",
+    "bsc_queue",
+    "link_queue",
+    "fch_rate",
+    "reverse_rate",
+    "delay",
+    "wired_rate",
+    "rate_change",
+    "sch",
+    "tcp",
+    "start_spread",
+    "join",
+];
+
+/// Table I's TCP, where the `tcp` table leaves a key out: Reno, 1000-byte
+/// IP packets (960 B of payload), a 32-packet receiver window, one segment
+/// per ACK, minimum RTO 1 s, ns-2's initial window of 1.
+fn table1_tcp(v: Option<&Val>) -> Res<TcpSpec> {
+    let mut tcp = match v {
+        Some(v) => parse_tcp(v)?,
+        None => TcpSpec::default(),
+    };
+    let given = |k: &str| v.is_some_and(|v| v.has(k));
+    if !given("cc") {
+        tcp.cc = CcAlgo::Reno;
+    }
+    if !given("mss") {
+        tcp.mss = 960;
+    }
+    if !given("rcv_buffer") {
+        tcp.rcv_buffer = 32 * tcp.mss as u64;
+    }
+    if !given("initial_window") {
+        tcp.initial_window = 1;
+    }
+    if !given("delayed_ack") {
+        tcp.delayed_ack = DelAck::EverySegment;
+    }
+    if !given("min_rto") {
+        tcp.min_rto = NS_PER_SEC;
+    }
+    Ok(tcp)
+}
+
+pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
+    let t = v.table(KEYS)?;
+    let m_v = t.req("m")?;
+    let n_v = t.req("n")?;
+    let (m, n) = (m_v.count()?, n_v.count()?);
+    if m == 0 || n == 0 {
+        let bad = if m == 0 { &m_v } else { &n_v };
+        return Err(bad.err(format!("a cell needs at least one BTS and one mobile per BTS (m = {m}, n = {n})")));
+    }
+    if m.saturating_mul(n) > 10_000 {
+        return Err(m_v.err(format!("m·n = {} mobiles: at most 10000 in one cell", m.saturating_mul(n))));
+    }
+    let delay = t.or("delay", TABLE1_DELAY, |v| v.time())?;
+    let wired = t.or("wired_rate", 100_000_000, |v| v.positive_rate())?;
+    let fch = t.or("fch_rate", BASE_RATE_BPS, |v| v.positive_rate())?;
+    let reverse = t.or("reverse_rate", BASE_RATE_BPS, |v| v.positive_rate())?;
+    let link_queue = t.or("link_queue", default_link_queue(), parse_queue)?;
+    let rate_change = match t.get("rate_change") {
+        None => RateChange::Exact,
+        Some(r) => match r.str()? {
+            "exact" => RateChange::Exact,
+            "next_packet" => RateChange::NextPacket,
+            other => return Err(r.err(format!("unknown rate_change '{other}' (expected \"exact\" or \"next_packet\")"))),
+        },
+    };
+    let (sch, sch_at) = match t.get("sch") {
+        Some(s) => (parse_sch(&s)?, s.at()),
+        None => (RawSch::Plan(SchPlan::None), t.at()),
+    };
+    let tcp = table1_tcp(t.get("tcp").as_ref())?;
+    let spread: Time = t.or("start_spread", NS_PER_SEC, |v| v.time())?;
+    let (join_at, initial) = match t.get("join") {
+        None => (0, m * n),
+        Some(j) => {
+            let jt = j.table(&["at", "initial"])?;
+            let initial_v = jt.req("initial")?;
+            let initial = initial_v.count()?;
+            if initial >= m * n {
+                return Err(initial_v.err(format!("initial ({initial}) must be below the number of mobiles m·n = {}", m * n)));
+            }
+            (jt.req("at")?.time()?, initial)
+        }
+    };
+    if join_at >= raw.duration {
+        return Err(t.get("join").unwrap().err("the users join at or after the end of the run"));
+    }
+
+    let at = t.at();
+    let named = |s: String| Named { name: s, at: at.clone() };
+    let wired_link = |name: String, from: String, to: String| RawLink {
+        name: named(name),
+        from: named(from),
+        to: named(to),
+        rate_bps: wired,
+        reverse_rate_bps: wired,
+        delay,
+        duplex: true,
+        queue: QueueSpec::DropTail { limit: QueueLimit::Unlimited },
+        reverse_queue: QueueSpec::DropTail { limit: QueueLimit::Unlimited },
+        loss: 0.0,
+        reverse_loss: 0.0,
+        rate_schedule: Vec::new(),
+        drc: None,
+    };
+    raw.nodes.push(named("core".into()));
+    raw.nodes.push(named("bsc".into()));
+    raw.links.push(wired_link("core-bsc".into(), "core".into(), "bsc".into()));
+    raw.cells.push(RawCell {
+        name: named("cell".into()),
+        node: named("bsc".into()),
+        bsc_rate_bps: t.opt("bsc_rate", |v| v.positive_rate())?,
+        bsc_queue: t.or("bsc_queue", default_bsc_queue(), parse_queue)?,
+        bts_delay: delay,
+        radio_delay: delay,
+        fch_bps: fch,
+        rate_change,
+        sch,
+        sch_at,
+    });
+    // Flows start at uniform times within `start_spread` (drawn from the
+    // seed), so that 100 senders do not leave slow start in lock-step.
+    let mut rng = RngStreams::new(raw.seed).stream("cdma2000/start");
+    let mut k = 0;
+    for i in 1..=m {
+        for j in 1..=n {
+            let (ms, fh) = (format!("ms{i}_{j}"), format!("fh{i}_{j}"));
+            raw.nodes.push(named(fh.clone()));
+            raw.links.push(wired_link(format!("{fh}-core"), fh.clone(), "core".into()));
+            raw.mobiles.push(RawMobile {
+                name: named(ms.clone()),
+                cell: named("cell".into()),
+                bts: (i - 1) as u32,
+                queue: link_queue.clone(),
+                reverse_rate_bps: reverse,
+                reverse_queue: default_link_queue(),
+            });
+            let base = if k < initial { 0 } else { join_at };
+            let jitter = (rng.uniform() * spread as f64) as Time;
+            raw.flows.push(RawFlow {
+                name: named(format!("ftp{i}_{j}")),
+                from: named(fh),
+                to: named(ms),
+                start: base + jitter,
+                start_at: at.clone(),
+                stop: None,
+                app: AppSpec::Bulk { bytes: None, tcp: tcp.clone() },
+            });
+            k += 1;
+        }
+    }
+    Ok(())
+}
