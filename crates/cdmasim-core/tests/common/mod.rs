@@ -29,6 +29,7 @@ impl Net {
                 routes: vec![],
                 flows: vec![],
                 rans: vec![],
+                cells: vec![],
             },
         }
     }
