@@ -13,6 +13,10 @@ Columns (documented in README.md):
   users:  name, sector, throughput_bps, mean_drc_bps, utilisation, slots_served,
           slot_share, packets_delivered, handoffs (1xEV-DO users)
   sectors: name, scheduler, traffic_slots, utilisation, throughput_bps, jain
+  cells:  name, mobiles, bsc_rate_bps, dead_s, rho_dead, dead_periods (count),
+          sch_grants (cdma2000 1X cells)
+  mobiles: name, cell, bts, throughput_bps, packets_delivered, sch_grants, sch_s
+  dead_periods: cell, start_s, end_s (one row per dead interval of a cell)
 """
 
 import json
@@ -36,7 +40,10 @@ USER_COLUMNS = [
     "packets_delivered", "handoffs",
 ]
 SECTOR_COLUMNS = ["name", "scheduler", "traffic_slots", "utilisation", "throughput_bps", "jain"]
-TABLES = ("flows", "queues", "series", "drops", "users", "sectors")
+CELL_COLUMNS = ["name", "mobiles", "bsc_rate_bps", "dead_s", "rho_dead", "dead_periods", "sch_grants"]
+MOBILE_COLUMNS = ["name", "cell", "bts", "throughput_bps", "packets_delivered", "sch_grants", "sch_s"]
+DEAD_COLUMNS = ["cell", "start_s", "end_s"]
+TABLES = ("flows", "queues", "series", "drops", "users", "sectors", "cells", "mobiles", "dead_periods")
 
 
 class Result:
@@ -76,6 +83,46 @@ class Result:
     def sectors(self):
         """1xEV-DO sectors, one row each (empty without sectors)."""
         return self._rows("sectors", SECTOR_COLUMNS)
+
+    @property
+    def cells(self):
+        """cdma2000 1X cells, one row each (dead_periods: how many)."""
+        def build():
+            import pandas as pd
+
+            rows = [{**{c: x.get(c) for c in CELL_COLUMNS}, "dead_periods": len(x.get("dead_periods", []))}
+                    for x in self.summary.get("cells", [])]
+            return pd.DataFrame(rows, columns=CELL_COLUMNS)
+
+        return self._cached("cells", build)
+
+    @property
+    def mobiles(self):
+        """Mobiles of cdma2000 cells, one row each."""
+        return self._rows("mobiles", MOBILE_COLUMNS)
+
+    @property
+    def dead_periods(self):
+        """Every dead interval of every cell (Paliwal et al. section IV-E)."""
+        def build():
+            import pandas as pd
+
+            rows = [(c["name"], a, b) for c in self.summary.get("cells", []) for a, b in c.get("dead_periods", [])]
+            return pd.DataFrame(rows, columns=DEAD_COLUMNS).astype({"start_s": "float64", "end_s": "float64"})
+
+        return self._cached("dead_periods", build)
+
+    def dead_fraction(self, cell=None, start_s=0.0, end_s=None):
+        """rho_dead of `cell` (the only one if None) over [start_s, end_s)."""
+        cells = self.summary.get("cells", [])
+        c = cells[0] if cell is None and len(cells) == 1 else next((x for x in cells if x["name"] == cell), None)
+        if c is None:
+            from . import InputError
+
+            raise InputError(f"no cell named {cell!r} (cells: {', '.join(x['name'] for x in cells) or 'none'})")
+        end_s = self.summary["duration_s"] if end_s is None else end_s
+        dead = sum(max(0.0, min(b, end_s) - max(a, start_s)) for a, b in c.get("dead_periods", []))
+        return dead / (end_s - start_s)
 
     @property
     def queues(self):

@@ -1,6 +1,9 @@
 """Figures of a simulation run (`cdmasim run FILE --plot DIR`): each TCP
 flow's cwnd, ssthresh and advertised window, queue occupancy, goodput over time and the one-way
-delay of CBR streams — whichever series the run recorded."""
+delay of CBR streams — whichever series the run recorded — and, per
+cdma2000 cell, Paliwal et al.'s Fig. 5 (aggregate window and link queue;
+shared buffer, RED average and dead periods). Runs with more than
+MAX_PER_FLOW flows get aggregate figures instead of one per flow."""
 
 import os
 
@@ -10,6 +13,9 @@ HINTS = {
     "cwnd": "no cwnd series: set trace_cwnd = true in a flow's tcp table",
     "queue_pkts": "no queue or goodput series: set [simulation] sample_interval",
 }
+
+
+MAX_PER_FLOW = 12
 
 
 def _safe(name):
@@ -27,7 +33,8 @@ def plot_run(result, outdir):
 
     ssthresh = {s: (t, v) for s, t, v in by_metric.get("ssthresh", [])}
     rwnd = {s: (t, v) for s, t, v in by_metric.get("rwnd", [])}
-    for subject, t, v in by_metric.get("cwnd", []):
+    cwnds = by_metric.get("cwnd", [])
+    for subject, t, v in (cwnds if len(cwnds) <= MAX_PER_FLOW else []):
         fig, ax = plt.subplots(figsize=(9, 4.5))
         ax.step(t, v / 1000, where="post", label="cwnd", linewidth=0.9)
         if subject in ssthresh:
@@ -44,7 +51,9 @@ def plot_run(result, outdir):
         ax.legend(loc="upper right", fontsize=8)
         finish(plt, fig, ax, "kB", f"congestion window, {subject}", os.path.join(outdir, f"cwnd_{_safe(subject)}.png"), written)
 
-    queues = [(s, t, v) for s, t, v in by_metric.get("queue_pkts", []) if len(v) and v.max() > 0]
+    # A cell's link buffers are drawn summed, in its own figure.
+    per_mobile = {f"{m['name']}.down" for m in result.summary.get("mobiles", [])}
+    queues = [(s, t, v) for s, t, v in by_metric.get("queue_pkts", []) if len(v) and v.max() > 0 and s not in per_mobile]
     if queues:
         fig, ax = plt.subplots(figsize=(9, 4.5))
         for s, t, v in queues:
@@ -53,6 +62,10 @@ def plot_run(result, outdir):
         finish(plt, fig, ax, "packets", "queue occupancy (sampled)", os.path.join(outdir, "queues.png"), written)
 
     goodput = by_metric.get("goodput_bps", [])
+    if len(goodput) > MAX_PER_FLOW:
+        import numpy as np
+
+        goodput = [(f"all {len(goodput)} flows", goodput[0][1], np.sum([v for _, _, v in goodput], axis=0))]
     if goodput:
         fig, ax = plt.subplots(figsize=(9, 4.5))
         for s, t, v in goodput:
@@ -92,6 +105,9 @@ def plot_run(result, outdir):
         finish(plt, fig, ax, "%", "slot share and throughput / mean DRC per user",
                os.path.join(outdir, "evdo_shares.png"), written, xlabel="user")
 
+    for c in result.summary.get("cells", []):
+        _cell_figure(plt, c, by_metric, cwnds, os.path.join(outdir, f"cdma2000_{_safe(c['name'])}.png"), written)
+
     has_tcp = any(f.get("kind") == "tcp" for f in result.summary.get("flows", []))
     hints = []
     if has_tcp and "cwnd" not in by_metric:
@@ -99,3 +115,41 @@ def plot_run(result, outdir):
     if "queue_pkts" not in by_metric:
         hints.append(HINTS["queue_pkts"])
     return written, hints
+
+
+def _cell_figure(plt, cell, by_metric, cwnds, path, written):
+    """Paliwal et al. Fig. 5: (a) the senders' aggregate window and the
+    cell's aggregate link-buffer queue; (b) the shared buffer, RED's average
+    and the dead periods."""
+    import numpy as np
+
+    name = cell["name"]
+    links = {s: (t, v) for s, t, v in by_metric.get("link_queue_pkts", [])}
+    bsc = {s: (t, v) for s, t, v in by_metric.get("queue_pkts", [])}.get(f"{name}.bsc")
+    red = {s: (t, v) for s, t, v in by_metric.get("red_avg", [])}.get(f"{name}.bsc")
+    fig, axes = plt.subplots(2, 1, figsize=(9, 6.5), sharex=True)
+    if name in links:
+        t, v = links[name]
+        axes[0].step(t, v, where="post", label="aggregate link queue (packets)", linewidth=0.9)
+        if cwnds:
+            # Each flow's cwnd is a step function: read it at the sample times.
+            total = np.zeros(len(t))
+            for _, ct, cv in cwnds:
+                i = np.searchsorted(ct, t, side="right") - 1
+                total += np.where(i >= 0, cv[np.clip(i, 0, None)], 0.0)
+            axes[0].step(t, total / 1000, where="post", label="aggregate cwnd (kB)", linewidth=0.9)
+    axes[0].legend(loc="upper right", fontsize=8)
+    axes[0].set_title(f"cell {name}: (a) aggregate window and link queue")
+    if bsc is not None:
+        axes[1].step(bsc[0], bsc[1], where="post", label="shared buffer B_cum", linewidth=0.9)
+    if red is not None:
+        axes[1].plot(red[0], red[1], label="RED average", linewidth=0.9)
+    label = "dead period"
+    for a, b in cell.get("dead_periods", []):
+        if b - a >= 0.1:  # shorter ones would not show at this scale
+            axes[1].axvspan(a, b, color="#f0c0c0", alpha=0.6, label=label)
+            label = None
+    axes[1].legend(loc="upper right", fontsize=8)
+    fig.subplots_adjust(hspace=0.3)
+    finish(plt, fig, axes[1], "packets", f"(b) shared buffer; dead {cell.get('rho_dead', 0) * 100:.2f} % of the run",
+           path, written)

@@ -171,7 +171,7 @@ class Store:
         return out
 
     def table(self, key, name):
-        """One table of a done run (result.TABLES: 'flows', 'queues', 'series', 'drops', 'users', 'sectors')."""
+        """One table of a done run (result.TABLES: 'flows', 'queues', 'series', 'drops', 'users', 'sectors', 'cells', 'mobiles', 'dead_periods')."""
         import pandas as pd
 
         return pd.read_parquet(os.path.join(self.run_dir(key), f"{name}.parquet"))
@@ -189,7 +189,8 @@ def _figures(st, key):
     """A done run's flow and queue figures as flow.NAME.COL / queue.LINK.COL."""
     row = {}
     for table, label, prefix in (("flows", "name", "flow"), ("queues", "link", "queue"), ("users", "name", "user"),
-                                 ("sectors", "name", "sector")):
+                                 ("sectors", "name", "sector"), ("cells", "name", "cell"),
+                                 ("mobiles", "name", "mobile")):
         df = st.table(key, table)
         cols = _numeric(df, ("run",))
         for _, r in df.iterrows():
@@ -209,7 +210,8 @@ def load_sweep(path, sweep=None):
     sweep `sweep` if given): run key, sweep, seed, status, error, wall_s,
     the swept fields (one column per path), then each flow's figures as
     `flow.NAME.COLUMN` and each queue's as `queue.LINK.COLUMN` (1xEV-DO
-    users and sectors as `user.NAME.COLUMN` and `sector.NAME.COLUMN`)."""
+    users and sectors as `user.NAME.COLUMN` and `sector.NAME.COLUMN`, cdma2000
+    cells and mobiles as `cell.NAME.COLUMN` and `mobile.NAME.COLUMN`)."""
     import pandas as pd
 
     with _open(path) as st:

@@ -84,4 +84,25 @@ def format_summary(s: dict) -> str:
             f"{x.get('jain', 0):.4f}",
         ] for x in s.get("sectors", [])]
         out += ["", "1xEV-DO sectors"] + _table(["sector", "scheduler", "busy slots", "throughput", "Jain"], rows)
+    for c in s.get("cells", []):
+        periods = c.get("dead_periods", [])
+        longest = max(periods, key=lambda p: p[1] - p[0], default=None)
+        rows = [[
+            c["name"], c["mobiles"], fmt_rate(c.get("bsc_rate_bps")), f"{c.get('dead_s', 0):.2f} s",
+            f"{c.get('rho_dead', 0) * 100:.2f}%", len(periods),
+            f"{longest[0]:.2f}-{longest[1]:.2f} s" if longest else "-", c.get("sch_grants", 0),
+        ]]
+        head = ["cell", "mobiles", "BSC rate", "dead", "rho_dead", "dead periods", "longest", "SCH grants"]
+        out += ["", "cdma2000 cells"] + _table(head, rows)
+    mobiles = s.get("mobiles", [])
+    if mobiles:
+        shown = mobiles if len(mobiles) <= 12 else None
+        if shown is None:
+            tp = sorted(m.get("throughput_bps", 0) for m in mobiles)
+            out += ["", f"mobiles: {len(mobiles)}, throughput min {fmt_rate(tp[0])}, median {fmt_rate(tp[len(tp) // 2])}, "
+                    f"max {fmt_rate(tp[-1])} (all in the mobiles table)"]
+        else:
+            rows = [[m["name"], m["bts"], fmt_rate(m.get("throughput_bps")), m.get("sch_grants", 0),
+                     f"{m.get('sch_s', 0):.1f} s"] for m in mobiles]
+            out += ["", "mobiles"] + _table(["mobile", "BTS", "throughput", "SCH grants", "SCH time"], rows)
     return "\n".join(out)
