@@ -3,7 +3,8 @@
 //! - Handshake: SYN with MSS, SACK-permitted, window-scale and timestamp
 //!   options, retransmitted on the RTO; IW of `initial_window` segments
 //!   (RFC 6928/5681), one segment if the SYN had to be retransmitted
-//!   (RFC 6298 §5.7).
+//!   (RFC 6298 §5.7). Optionally none (`handshake = false`): data from the
+//!   start, as ns-2's one-way agents.
 //! - Loss recovery, chosen by the scenario:
 //!   Reno (RFC 5681 §3.2: fast retransmit, fast recovery ends on the first new ACK),
 //!   NewReno (RFC 6582: stay in recovery until `recover` is acknowledged,
@@ -301,6 +302,12 @@ impl TcpSender {
     pub fn poll(&mut self, now: Time) -> Option<TcpHeader> {
         match self.state {
             State::Idle | State::SynSent => None,
+            // One-way TCP (ns-2's Agent/TCP without syn_): no SYN; the
+            // connection is open from the start and data goes at once.
+            State::SynDue if !self.spec.handshake => {
+                self.establish(now, self.spec.rcv_buffer);
+                self.poll_data(now)
+            }
             State::SynDue => {
                 self.state = State::SynSent;
                 self.syn_sent_at = now;
@@ -473,13 +480,21 @@ impl TcpSender {
         if !self.syn_retransmitted {
             self.take_sample(now, now - self.syn_sent_at);
         }
+        self.establish(now, h.wnd);
+    }
+
+    /// The connection is open: sequence numbers start after the SYN's (also
+    /// without a handshake, so that payload byte k is always k + 1). `rwnd`
+    /// is the SYN-ACK's window, or without one the receiver's buffer (the
+    /// first ACK brings the real offer).
+    fn establish(&mut self, now: Time, rwnd: u64) {
         self.state = State::Established;
         self.snd_una = 1;
         self.snd_nxt = 1;
         self.snd_max = 1;
         self.recover = 1;
         self.high_rxt = 1;
-        self.rwnd = h.wnd;
+        self.rwnd = rwnd;
         if self.syn_retransmitted {
             self.w.cwnd = self.w.mss;
         }

@@ -284,3 +284,22 @@ fn without_sack_duplicate_acks_count_each_delivery_once() {
     s.on_segment(400, &TcpHeader { ack: recover, wnd: WND, flags: TcpFlags(TcpFlags::ACK), ..Default::default() });
     assert_eq!(s.rate.delivered, recover - 1);
 }
+
+#[test]
+fn without_handshake_data_leaves_at_the_start_and_the_rto_waits_for_a_data_sample() {
+    let spec = TcpSpec { mss: MSS as u32, initial_window: 2, handshake: false, initial_rto: 3_000 * MS, ..Default::default() };
+    let mut s = TcpSender::new(spec.clone(), cc::by_name(spec.cc), None);
+    assert!(s.poll(5 * MS).is_none(), "nothing before the application starts");
+    s.start();
+    let first = s.poll(5 * MS).expect("data at the start time");
+    assert!(!first.flags.has(TcpFlags::SYN) && first.syn_opts.is_none());
+    assert_eq!((first.seq, first.len), (1, MSS as u32), "payload byte k is still sequence number k + 1");
+    assert_eq!(drain(&mut s, 5 * MS), vec![1], "the rest of the initial window");
+    assert!(s.is_established());
+    // No handshake sample: the timer runs on initial_rto.
+    assert_eq!(s.stats.rtt_samples, 0);
+    assert_eq!(s.deadline(), Some(3_005 * MS));
+    ack(&mut s, 305 * MS, 1, &[]);
+    assert_eq!((s.stats.rtt_samples, s.srtt()), (1, Some(300 * MS)));
+    assert_eq!(s.bytes_acked(), MSS);
+}
