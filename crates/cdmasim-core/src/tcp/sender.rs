@@ -137,7 +137,10 @@ impl TcpSender {
             Recovery::NewReno
         };
         let mss = spec.mss as u64;
-        let rtt = RttEstimator::new(spec.initial_rto, spec.min_rto, spec.max_rto);
+        let rtt = match spec.timer_granularity {
+            None => RttEstimator::new(spec.initial_rto, spec.min_rto, spec.max_rto),
+            Some(tick) => RttEstimator::with_tick(spec.initial_rto, spec.min_rto, spec.max_rto, tick),
+        };
         TcpSender {
             mode,
             cc,
@@ -288,8 +291,9 @@ impl TcpSender {
         }
     }
 
-    fn take_sample(&mut self, now: Time, r: Time) {
-        self.rtt.sample(r);
+    /// `echo`: the sample is a timestamp's (TSecr), not a send time's.
+    fn take_sample(&mut self, now: Time, r: Time, echo: bool) {
+        self.rtt.sample_at(now, r, echo);
         self.cc.on_rtt_sample(now, r);
         let s = &mut self.stats;
         s.rtt_samples += 1;
@@ -478,7 +482,7 @@ impl TcpSender {
 
     fn on_syn_ack(&mut self, now: Time, h: &TcpHeader) {
         if !self.syn_retransmitted {
-            self.take_sample(now, now - self.syn_sent_at);
+            self.take_sample(now, now - self.syn_sent_at, false);
         }
         self.establish(now, h.wnd);
     }
@@ -520,14 +524,14 @@ impl TcpSender {
         let acked_segs = self.board.ack_through(h.ack, |s| rate.on_delivered(now, s.len, s.sent_at, s.retx, &s.rs));
         if let Some((sent_at, any_retx)) = acked_segs {
             if !any_retx {
-                sample = Some(now - sent_at);
+                sample = Some((now - sent_at, false));
             } else if let (true, Some((_, tsecr))) = (self.spec.timestamps, h.ts) {
                 // RFC 7323 §4.1: TSecr measures retransmitted segments unambiguously.
-                sample = Some((now - (tsecr as u64 * NS_PER_MS)).max(1));
+                sample = Some(((now - (tsecr as u64 * NS_PER_MS)).max(1), true));
             }
         }
-        if let Some(r) = sample {
-            self.take_sample(now, r);
+        if let Some((r, echo)) = sample {
+            self.take_sample(now, r, echo);
         }
         if self.spurious.is_some() {
             self.check_spurious_on_ack(now, h, acked, sample);
@@ -547,7 +551,7 @@ impl TcpSender {
                 self.set_state(now, CaState::Open);
             }
             if !self.cc.owns_cwnd() {
-                self.cc_on_ack(now, acked, self.rate.delivered - prior_delivered, prior_in_flight, sample);
+                self.cc_on_ack(now, acked, self.rate.delivered - prior_delivered, prior_in_flight, sample.map(|(r, _)| r));
             }
         }
         if restart {
@@ -559,12 +563,12 @@ impl TcpSender {
                 self.stats.completed_at = Some(now);
             }
         }
-        sample
+        sample.map(|(r, _)| r)
     }
 
     /// The first (Eifel) or first two (F-RTO) new ACKs after a timeout decide
     /// whether it was spurious.
-    fn check_spurious_on_ack(&mut self, now: Time, h: &TcpHeader, acked: u64, sample: Option<Time>) {
+    fn check_spurious_on_ack(&mut self, now: Time, h: &TcpHeader, acked: u64, sample: Option<(Time, bool)>) {
         let Some(mut c) = self.spurious.take() else { return };
         let spurious = match self.spec.spurious_detection {
             SpuriousDetection::Off => false,
@@ -609,8 +613,8 @@ impl TcpSender {
         self.w.cwnd = (flight + acked.min(iw)).min(c.pipe_prev + iw);
         self.w.ssthresh = c.pipe_prev.max(2 * self.w.mss);
         // §4: adapt the RTO to the delay that caused the timeout.
-        if let (true, Some(r)) = (self.spec.timestamps, sample) {
-            self.rtt.restart(r);
+        if let (true, Some((r, echo))) = (self.spec.timestamps, sample) {
+            self.rtt.restart(now, r, echo);
         }
         // Losses of data sent before the timeout may again start fast recovery.
         self.recover = h.ack;

@@ -303,3 +303,16 @@ fn without_handshake_data_leaves_at_the_start_and_the_rto_waits_for_a_data_sampl
     assert_eq!((s.stats.rtt_samples, s.srtt()), (1, Some(300 * MS)));
     assert_eq!(s.bytes_acked(), MSS);
 }
+
+#[test]
+fn a_500ms_timer_tick_arms_whole_ticks_from_the_handshake_sample() {
+    // The SYN-ACK comes back after 10 ns: less than a tick, counted as one
+    // (ns-2's t_rtt_ ≥ 1): srtt8 = 8, rttvar4 = 2, RTO = (16 + 8) >> 3 = 3 ticks.
+    // RFC 6298 arithmetic would give 10 ns + 1 ms, raised to min_rto (1 s).
+    for (tick, rto) in [(None, 1_000 * MS), (Some(500 * MS), 1_500 * MS)] {
+        let spec = TcpSpec { mss: MSS as u32, timer_granularity: tick, ..Default::default() };
+        let mut s = sender_with(spec);
+        assert_eq!(drain(&mut s, 20 * MS).len(), 2);
+        assert_eq!(s.deadline(), Some(20 * MS + rto), "tick {tick:?}");
+    }
+}
