@@ -15,7 +15,9 @@
 //!   go-back-N from snd_una with cwnd = 1 SMSS (RFC 5681 §3.1).
 //! - RTT samples come from per-segment send times of never-retransmitted
 //!   segments; with timestamps (RFC 7323 §4) retransmitted ones are measured
-//!   through TSecr too.
+//!   through TSecr too. Or (`rtt_sampling = "one_per_rtt"`) as BSD and ns-2
+//!   do: one segment timed per round trip, the timing cancelled by any
+//!   retransmission.
 
 use super::cc::{Ack, AckEvent, CaState, CongestionControl, CongestionEvent, Window};
 use super::rate::DeliveryRate;
@@ -24,7 +26,7 @@ use super::scoreboard::{Next, Scoreboard, Seg};
 use crate::engine::{Time, NS_PER_MS};
 use crate::net::packet::{SynOptions, TcpFlags, TcpHeader};
 use super::cc::CcAlgo;
-use super::config::{SpuriousDetection, TcpSpec};
+use super::config::{RttSampling, SpuriousDetection, TcpSpec};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -120,6 +122,9 @@ pub struct TcpSender {
     spurious: Option<SpuriousCheck>,
     /// F-RTO step 2b: new segments that may go beyond cwnd.
     frto_quota: u8,
+    /// `rtt_sampling = "one_per_rtt"`: the segment being timed, as (end
+    /// sequence number, send time).
+    timed: Option<(u64, Time)>,
     pub stats: SenderStats,
     /// (time, cwnd, ssthresh) at every change, when the spec asks for it.
     pub cwnd_trace: Vec<(Time, u64, u64)>,
@@ -169,6 +174,7 @@ impl TcpSender {
             pacing_blocked: false,
             spurious: None,
             frto_quota: 0,
+            timed: None,
             stats: SenderStats::default(),
             cwnd_trace: Vec::new(),
             pacing_trace: Vec::new(),
@@ -411,12 +417,20 @@ impl TcpSender {
         self.pace(now, len as u32);
         self.snd_max += len;
         self.snd_nxt = self.snd_max;
+        if self.spec.rtt_sampling == RttSampling::OnePerRtt && self.timed.is_none() {
+            // BSD / ns-2 (tcp.cc output: rtt_active_, rtt_seq_, rtt_ts_): time
+            // the first new segment sent while no timing runs.
+            self.timed = Some((self.snd_max, now));
+        }
         self.stats.segments_sent += 1;
         self.arm_if_idle(now);
         Some(self.header(now, seq, len as u32))
     }
 
     fn retransmit(&mut self, now: Time, i: usize) -> TcpHeader {
+        // Karn: any retransmission ends the timing (ns-2 clears rtt_active_
+        // in reset_rtx_timer, on timeouts and fast retransmits).
+        self.timed = None;
         let rs = self.rate.on_send(now, self.in_flight() == 0);
         let s = &mut self.board.segs[i];
         s.retx = true;
@@ -522,7 +536,14 @@ impl TcpSender {
         let mut sample = None;
         let rate = &mut self.rate;
         let acked_segs = self.board.ack_through(h.ack, |s| rate.on_delivered(now, s.len, s.sent_at, s.retx, &s.rs));
-        if let Some((sent_at, any_retx)) = acked_segs {
+        if self.spec.rtt_sampling == RttSampling::OnePerRtt {
+            // The timed segment's ACK gives the round trip's one sample; its
+            // timestamps, if any, give none (one sample per RTT either way).
+            if let Some((_, sent_at)) = self.timed.filter(|&(end, _)| h.ack >= end) {
+                sample = Some((now - sent_at, false));
+                self.timed = None;
+            }
+        } else if let Some((sent_at, any_retx)) = acked_segs {
             if !any_retx {
                 sample = Some((now - sent_at, false));
             } else if let (true, Some((_, tsecr))) = (self.spec.timestamps, h.ts) {
@@ -723,6 +744,7 @@ impl TcpSender {
         };
         self.high_rxt = self.snd_una;
         self.rtx_now = Some(self.snd_una);
+        self.timed = None;
         self.set_state(now, CaState::Recovery);
         self.trace(now);
     }
@@ -772,6 +794,7 @@ impl TcpSender {
             SpuriousDetection::Frto => first.then_some(check),
         };
         self.frto_quota = 0;
+        self.timed = None;
         // RFC 5681 §3.1: hold ssthresh if this segment was already retransmitted by the timer.
         if first {
             self.w.ssthresh = self.cc.ssthresh(&self.w, flight, CongestionEvent::Timeout, now);

@@ -316,3 +316,76 @@ fn a_500ms_timer_tick_arms_whole_ticks_from_the_handshake_sample() {
         assert_eq!(s.deadline(), Some(20 * MS + rto), "tick {tick:?}");
     }
 }
+
+/// A steady transfer over a 100 ms path: every segment sent at t is
+/// acknowledged alone at t + 100 ms. Returns the sender after `until`.
+fn steady(sampling: RttSampling, until: Time) -> TcpSender {
+    let spec = TcpSpec { mss: MSS as u32, initial_window: 2, rtt_sampling: sampling, ..Default::default() };
+    let mut s = sender_with(spec);
+    let mut acks = std::collections::VecDeque::new();
+    let mut now = 20 * MS;
+    loop {
+        for seg in drain(&mut s, now) {
+            acks.push_back((now + 100 * MS, seg + 1));
+        }
+        let Some((t, upto)) = acks.pop_front() else { break };
+        if t > until {
+            break;
+        }
+        now = t;
+        ack(&mut s, now, upto, &[]);
+    }
+    s
+}
+
+#[test]
+fn one_per_rtt_takes_one_sample_per_round_trip() {
+    // Timed segments leave at 20, 120, ..., 920 ms and are acked 100 ms
+    // later: ten samples by 1.02 s, plus the handshake's, each exactly 100 ms.
+    let s = steady(RttSampling::OnePerRtt, 1_020 * MS);
+    assert_eq!(s.stats.rtt_samples, 1 + 10);
+    assert_eq!(s.stats.rtt_sum, (10 + 10 * 100 * MS) as f64, "the handshake's 10 ns and ten of 100 ms");
+    // every_ack: one per ACK, by then hundreds (slow start doubles each round).
+    let e = steady(RttSampling::EveryAck, 1_020 * MS);
+    assert!(e.stats.rtt_samples > 500, "{}", e.stats.rtt_samples);
+    assert_eq!(e.bytes_acked(), s.bytes_acked(), "the sampling changes nothing else here");
+}
+
+#[test]
+fn one_per_rtt_drops_the_timing_on_a_retransmission_even_with_timestamps() {
+    for sampling in [RttSampling::EveryAck, RttSampling::OnePerRtt] {
+        let spec = TcpSpec { rtt_sampling: sampling, ..spurious_spec(SpuriousDetection::Off, false, true) };
+        let mut s = sender_with(spec);
+        // Segment 0, the timed one, is resent by the timeout; the ACK of all
+        // ten echoes the retransmission's timestamp.
+        let d = stall_until_timeout(&mut s);
+        assert_eq!(s.stats.rtt_samples, 1, "the handshake's");
+        ack_ts(&mut s, d + 100 * MS, 10, ts_clock(d));
+        let one = sampling == RttSampling::OnePerRtt;
+        // every_ack measures it through TSecr (RFC 7323); one_per_rtt takes no
+        // sample from a retransmitted timed segment (Karn), timestamps or not.
+        assert_eq!(s.stats.rtt_samples, if one { 1 } else { 2 }, "{sampling:?}");
+        // The next new segment is timed afresh.
+        assert_eq!(drain(&mut s, d + 100 * MS), vec![10, 11]);
+        ack_ts(&mut s, d + 200 * MS, 11, ts_clock(d + 100 * MS));
+        assert_eq!(s.stats.rtt_samples, if one { 2 } else { 3 }, "{sampling:?}");
+        assert_eq!(s.stats.rtt_max.filter(|_| one), one.then_some(100 * MS));
+    }
+}
+
+#[test]
+fn one_per_rtt_cancels_the_timing_on_a_fast_retransmit() {
+    let spec = TcpSpec { rtt_sampling: RttSampling::OnePerRtt, ..spurious_spec(SpuriousDetection::Off, false, false) };
+    let spec = TcpSpec { limited_transmit: false, ..spec };
+    let mut s = sender_with(spec);
+    // Segment 0 is timed (sample at 120), then segment 10, sent on its ACK.
+    // Segment 2 is lost: the third duplicate ACK retransmits it.
+    first_round(&mut s, 20);
+    assert_eq!((s.stats.rtt_samples, s.stats.fast_recoveries), (2, 1));
+    // The ACK of everything through `recover` covers segment 10, never
+    // retransmitted itself, but its timing was cancelled: no sample.
+    ack(&mut s, 300, 5, &[]);
+    let recover = s.recover;
+    s.on_segment(400, &TcpHeader { ack: recover, wnd: WND, flags: TcpFlags(TcpFlags::ACK), ..Default::default() });
+    assert_eq!(s.stats.rtt_samples, 2);
+}
