@@ -389,3 +389,42 @@ fn one_per_rtt_cancels_the_timing_on_a_fast_retransmit() {
     s.on_segment(400, &TcpHeader { ack: recover, wnd: WND, flags: TcpFlags(TcpFlags::ACK), ..Default::default() });
     assert_eq!(s.stats.rtt_samples, 2);
 }
+
+/// Seed 002's radio link at its base rate: 1000-byte packets (960 B
+/// segments) over 9.6 kb/s take 0.83 s each, on a 300 ms round trip. With
+/// the handshake, the SYN / SYN-ACK's sample (small packets: 0.34 s) seeds
+/// the RTO at 1 s (min_rto), armed when the first segments leave at 0.34 s;
+/// their ACK comes at 0.34 + 0.83 + 0.3 = 1.47 s: a spurious timeout at 1.34 s. Without the
+/// handshake the RTO waits on initial_rto (3 s here, in the range of ns-2's
+/// rtxcur_init_) and the first ACK at 1.13 s arrives in time.
+fn run_9k6(handshake: bool) -> (SenderStats, u64) {
+    let text = format!(
+        "[simulation]\nduration = \"20s\"\n[[node]]\nname = \"host\"\n[[node]]\nname = \"mobile\"\n\
+         [[link]]\nname = \"radio\"\nfrom = \"host\"\nto = \"mobile\"\nrate = \"9.6kbps\"\ndelay = \"150ms\"\nduplex = false\n\
+         queue = {{ kind = \"droptail\", limit = \"unlimited\" }}\n\
+         [[link]]\nname = \"uplink\"\nfrom = \"mobile\"\nto = \"host\"\nrate = \"100Mbps\"\ndelay = \"150ms\"\nduplex = false\n\
+         [[flow]]\nname = \"ftp\"\nfrom = \"host\"\nto = \"mobile\"\n\
+         [flow.tcp]\ncc = \"reno\"\nmss = \"960B\"\nrcv_buffer = \"32kB\"\nmin_rto = \"1s\"\ninitial_rto = \"3s\"\nhandshake = {handshake}\n"
+    );
+    let spec = crate::scenario::parse_str(&text, "t.toml").unwrap();
+    let mut w = crate::sim::build::build(&spec).unwrap();
+    crate::sim::run_world(&mut w, None).unwrap();
+    assert!(w.drop_log.is_empty(), "nothing is lost: any timeout is spurious");
+    match &w.flows[0].kind {
+        crate::sim::world::FlowKind::Tcp(t) => (t.sender.stats.clone(), t.sender.bytes_acked()),
+        _ => panic!("a TCP flow"),
+    }
+}
+
+#[test]
+fn at_9k6_the_handshake_sample_causes_a_spurious_timeout_near_1_3_s() {
+    let (on, on_acked) = run_9k6(true);
+    assert!(on.timeouts >= 1);
+    let first = on.congestion_events[0];
+    assert!((1_300 * MS..1_400 * MS).contains(&first), "first timeout at {first} ns");
+    // The SYN's 48 bytes (with options) take 40 ms at 9.6 kb/s: a 340 ms sample.
+    assert!(on.rtt_min.is_some_and(|r| (340 * MS..341 * MS).contains(&r)), "{:?}", on.rtt_min);
+    let (off, off_acked) = run_9k6(false);
+    assert_eq!((off.timeouts, off.congestion_events.len()), (0, 0));
+    assert!(off_acked > on_acked, "the go-back-N resend wasted the link: {off_acked} vs {on_acked}");
+}
