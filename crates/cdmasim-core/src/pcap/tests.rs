@@ -307,3 +307,29 @@ fn absurd_window_scale_does_not_panic() {
     let r = a.report(&AnalyzeOptions::default());
     assert_eq!(r.connections[0].a2b.max_win_adv, 65535u64.wrapping_shl(200));
 }
+
+/// A flow with `handshake = false` (one-way TCP, no SYN): the simulator still
+/// writes its capture, and the analysis takes it as a connection caught
+/// mid-stream (no SYNs, unscaled windows) with every data byte counted.
+#[test]
+fn simulated_capture_without_a_handshake_is_written_and_analysed() {
+    let text = "[simulation]\nduration = \"5s\"\n[[node]]\nname = \"a\"\n[[node]]\nname = \"b\"\n\
+        [[link]]\nname = \"ab\"\nfrom = \"a\"\nto = \"b\"\nrate = \"1Mbps\"\ndelay = \"10ms\"\n\
+        [[flow]]\nname = \"f\"\nfrom = \"a\"\nto = \"b\"\nbytes = \"50kB\"\n\
+        [flow.tcp]\nhandshake = false\nmss = \"1000B\"\ntimestamps = true\n";
+    let spec = crate::scenario::parse_str(text, "t.toml").unwrap();
+    let dir = std::env::temp_dir().join(format!("cdmasim-nosyn-{}", std::process::id()));
+    let opts = crate::sim::RunOptions { pcap_dir: Some(dir.clone()), ..Default::default() };
+    let res = crate::sim::run(&spec, opts).unwrap();
+    assert_eq!(res.flows[0].bytes_delivered, 50_000);
+    let an = AnalyzeOptions::default();
+    let mut a = super::analysis::analyze_file(&dir.join("ab.pcap"), &an).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let r = a.report(&an);
+    assert_eq!(r.connections.len(), 1);
+    let c = &r.connections[0];
+    assert_eq!((c.syns, c.a2b.syn_pkts_sent), (0, 0));
+    assert_eq!((c.a2b.unique_bytes_sent, c.a2b.rexmt_data_pkts), (50_000, 0));
+    assert!(c.a2b.rtt_samples > 0, "data segments are still timed from their ACKs");
+    assert_eq!(c.a2b.first_data_us, c.first_packet_us, "the first packet is data");
+}

@@ -3,7 +3,7 @@
 
 use super::reader::{Res, Table, Val};
 use super::cc::{parse_cc, parse_rwnd, CC_KEYS};
-use super::spec::{DelAck, SpuriousDetection, TcpSpec};
+use super::spec::{DelAck, RttSampling, SpuriousDetection, TcpSpec};
 use crate::engine::NS_PER_MS;
 
 const TCP_KEYS: &[&str] = &[
@@ -22,6 +22,9 @@ const TCP_KEYS: &[&str] = &[
     "spurious_detection",
     "eifel_response",
     "trace_cwnd",
+    "handshake",
+    "rtt_sampling",
+    "timer_granularity",
 ];
 
 /// Largest TCP payload in one IPv4 datagram (65535 - 20 IP - 20 TCP).
@@ -76,6 +79,18 @@ pub(crate) fn parse_tcp(v: &Val) -> Res<TcpSpec> {
             other => return Err(v.err(format!("unknown spurious_detection '{other}' (expected \"off\", \"eifel\" or \"frto\")"))),
         },
     };
+    let rtt_sampling = match t.get("rtt_sampling") {
+        None => d.rtt_sampling,
+        Some(v) => match v.str()? {
+            "every_ack" => RttSampling::EveryAck,
+            "one_per_rtt" => RttSampling::OnePerRtt,
+            other => return Err(v.err(format!("unknown rtt_sampling '{other}' (expected \"every_ack\" or \"one_per_rtt\")"))),
+        },
+    };
+    let timer_granularity = t.opt("timer_granularity", |v| v.time())?;
+    if timer_granularity == Some(0) {
+        return Err(t.get("timer_granularity").unwrap().err("timer_granularity must be positive"));
+    }
     Ok(TcpSpec {
         cc,
         sack: t.or("sack", d.sack, |v| v.bool())?,
@@ -93,6 +108,9 @@ pub(crate) fn parse_tcp(v: &Val) -> Res<TcpSpec> {
         eifel_response: t.or("eifel_response", d.eifel_response, |v| v.bool())?,
         rwnd,
         trace_cwnd: t.or("trace_cwnd", d.trace_cwnd, |v| v.bool())?,
+        handshake: t.or("handshake", d.handshake, |v| v.bool())?,
+        rtt_sampling,
+        timer_granularity,
     })
 }
 

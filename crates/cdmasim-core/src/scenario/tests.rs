@@ -214,3 +214,70 @@ fn crlf_and_byte_order_mark_keep_line_numbers() {
         assert_eq!((e.line, e.field.as_str()), (3, "simulation.colour"), "{e}");
     }
 }
+
+/// A two-node scenario whose one flow has the given `[flow.tcp]` lines (the
+/// first of them on line 18).
+fn with_tcp(lines: &str) -> String {
+    format!("{BASE}[[link]]\nname = \"l\"\nfrom = \"a\"\nto = \"b\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\n[[flow]]\nname = \"f\"\nfrom = \"a\"\nto = \"b\"\n[flow.tcp]\n{lines}")
+}
+
+fn tcp_of(s: &ScenarioSpec) -> &TcpSpec {
+    match &s.flows[0].app {
+        AppSpec::Bulk { tcp, .. } => tcp,
+        other => panic!("unexpected app {other:?}"),
+    }
+}
+
+#[test]
+fn handshake_rtt_sampling_and_timer_granularity_parse_with_todays_defaults() {
+    let s = parse_str(&with_tcp("sack = false\n"), "t.toml").unwrap();
+    let t = tcp_of(&s);
+    assert!(t.handshake);
+    assert_eq!((t.rtt_sampling, t.timer_granularity), (RttSampling::EveryAck, None));
+    let s = parse_str(&with_tcp("handshake = false\nrtt_sampling = \"one_per_rtt\"\ntimer_granularity = \"500ms\"\n"), "t.toml").unwrap();
+    let t = tcp_of(&s);
+    assert!(!t.handshake);
+    assert_eq!((t.rtt_sampling, t.timer_granularity), (RttSampling::OnePerRtt, Some(500 * NS_PER_MS)));
+    let s = parse_str(&with_tcp("rtt_sampling = \"every_ack\"\ntimer_granularity = \"10ms\"\n"), "t.toml").unwrap();
+    assert_eq!((tcp_of(&s).rtt_sampling, tcp_of(&s).timer_granularity), (RttSampling::EveryAck, Some(10 * NS_PER_MS)));
+}
+
+#[test]
+fn bad_tcp_timer_settings_name_line_and_field() {
+    let e = err(&with_tcp("sack = false\ntimer_granularity = \"0s\"\n"));
+    assert_eq!((e.line, e.field.as_str()), (19, "flow[0].tcp.timer_granularity"), "{e}");
+    assert!(e.message.contains("positive"), "{e}");
+    let e = err(&with_tcp("timer_granularity = 10\n"));
+    assert_eq!((e.line, e.field.as_str()), (18, "flow[0].tcp.timer_granularity"), "{e}");
+    let e = err(&with_tcp("rtt_sampling = \"sometimes\"\n"));
+    assert_eq!((e.line, e.field.as_str()), (18, "flow[0].tcp.rtt_sampling"), "{e}");
+    assert!(e.message.contains("one_per_rtt"), "{e}");
+    let e = err(&with_tcp("handshake = \"no\"\n"));
+    assert_eq!((e.line, e.field.as_str()), (18, "flow[0].tcp.handshake"), "{e}");
+}
+
+/// The catalogue tests/scenarios/bad/ (driven through the CLI by
+/// tests/test_bad_input.py): each file's `# expect: line=N field=F` first line
+/// holds for the parser too, where the parser is what rejects the file.
+#[test]
+fn bad_catalogue_expectations_hold_for_the_parser() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/scenarios/bad");
+    let mut checked = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|x| x != "toml") {
+            continue;
+        }
+        let text = std::fs::read_to_string(&path).unwrap();
+        let first = text.lines().next().unwrap();
+        let rest = first.strip_prefix("# expect: line=").unwrap_or_else(|| panic!("{}: no expect line", path.display()));
+        let (line, field) = rest.split_once(" field=").unwrap();
+        // Files the parser accepts fail later (e.g. at world building).
+        let Err(e) = load(&path) else { continue };
+        assert_eq!((e.line.to_string().as_str(), e.field.as_str()), (line, field.trim()), "{}: {e}", path.display());
+        checked.push(path.file_stem().unwrap().to_string_lossy().into_owned());
+    }
+    for name in ["timer_granularity_zero", "rtt_sampling_unknown"] {
+        assert!(checked.iter().any(|c| c == name), "{name} not checked: {checked:?}");
+    }
+}

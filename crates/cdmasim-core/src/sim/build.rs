@@ -62,7 +62,7 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
                 AppSpec::Bulk { bytes, tcp } => {
                     let sender = TcpSender::new(tcp.clone(), cc::by_name(tcp.cc), *bytes);
                     let receiver = TcpReceiver::new(tcp.clone(), hosts.policy(tcp.rwnd, tcp.mss, f.to as u32));
-                    FlowKind::Tcp(Box::new(TcpFlow::new(sender, receiver, tcp.rcv_buffer)))
+                    FlowKind::Tcp(Box::new(TcpFlow::new(sender, receiver, tcp.rcv_buffer, tcp.handshake)))
                 }
                 AppSpec::Cbr { packet_size, rate_bps } => {
                     FlowKind::Cbr { source: CbrSource::new(*packet_size, *rate_bps), sink: CbrSink::default() }

@@ -135,8 +135,11 @@ pub struct World {
 }
 
 impl TcpFlow {
-    pub fn new(sender: TcpSender, receiver: TcpReceiver, rcv_buffer: u64) -> Self {
-        TcpFlow { sender, receiver, armed: [None, None], rcv_wscale: wscale_for(rcv_buffer), owd: DelayStats::default() }
+    /// Without a handshake no SYN-ACK announces a window scale: the capture
+    /// shows windows unscaled (capped at 65535, as such a TCP could offer no more).
+    pub fn new(sender: TcpSender, receiver: TcpReceiver, rcv_buffer: u64, handshake: bool) -> Self {
+        let rcv_wscale = if handshake { wscale_for(rcv_buffer) } else { 0 };
+        TcpFlow { sender, receiver, armed: [None, None], rcv_wscale, owd: DelayStats::default() }
     }
 }
 

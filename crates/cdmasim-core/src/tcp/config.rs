@@ -26,6 +26,26 @@ pub enum DelAck {
     EverySecond { timeout: Time },
 }
 
+/// Which acknowledgements give the retransmission timer an RTT sample.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RttSampling {
+    /// Every new ACK of never-retransmitted data (Karn's rule), or, with
+    /// timestamps, every new ACK through its TSecr (RFC 7323 §4).
+    #[default]
+    EveryAck,
+    /// The classic BSD / ns-2 scheme: one segment timed at a time, the first
+    /// new one sent while no timing runs; the ACK that covers it gives the
+    /// sample; any retransmission (timeout or fast retransmit) before that
+    /// cancels the timing (Karn's rule). Timestamps, when on, do not add
+    /// samples: still one per round trip (ns-2's TcpAgent instead samples
+    /// every ACK when its timestamps are on).
+    OnePerRtt,
+}
+
+fn yes() -> bool {
+    true
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct TcpSpec {
     pub cc: CcAlgo,
@@ -57,6 +77,19 @@ pub struct TcpSpec {
     /// Record cwnd and ssthresh (and the advertised window, and a pacing
     /// algorithm's rate) every time they change.
     pub trace_cwnd: bool,
+    /// Open the connection with SYN / SYN-ACK. Without it the connection
+    /// starts established, as ns-2's one-way TCP agents do: data at the start
+    /// time, no handshake RTT sample (the RTO stays at `initial_rto` until
+    /// the first data sample).
+    #[serde(default = "yes")]
+    pub handshake: bool,
+    #[serde(default)]
+    pub rtt_sampling: RttSampling,
+    /// The retransmission timer's clock tick. None: RFC 6298 arithmetic on
+    /// nanosecond samples with G = 1 ms. Some(tick): ns-2's TcpAgent
+    /// arithmetic (tcp.cc rtt_update / rtt_timeout) in whole ticks.
+    #[serde(default)]
+    pub timer_granularity: Option<Time>,
 }
 
 impl Default for TcpSpec {
@@ -78,6 +111,9 @@ impl Default for TcpSpec {
             eifel_response: true,
             rwnd: RwndAlgo::Fixed,
             trace_cwnd: false,
+            handshake: true,
+            rtt_sampling: RttSampling::EveryAck,
+            timer_granularity: None,
         }
     }
 }

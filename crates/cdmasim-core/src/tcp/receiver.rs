@@ -103,10 +103,7 @@ impl TcpReceiver {
         if h.flags.has(TcpFlags::SYN) {
             // A new or retransmitted SYN: (re)send the SYN-ACK.
             if !self.established {
-                self.established = true;
-                self.rcv_nxt = 1;
-                self.last_ack_sent = 1;
-                self.policy.on_connection(now);
+                self.open(now);
             }
             if let Some((tsval, _)) = h.ts {
                 self.ts_recent = tsval;
@@ -115,7 +112,12 @@ impl TcpReceiver {
             return;
         }
         if !self.established {
-            return;
+            if self.spec.handshake {
+                return;
+            }
+            // No handshake (one-way TCP): the first data segment opens the
+            // connection, with the numbering a SYN would have set.
+            self.open(now);
         }
         if let Some((tsval, _)) = h.ts {
             if h.seq <= self.last_ack_sent {
@@ -138,6 +140,13 @@ impl TcpReceiver {
             self.insert_ooo(seq, end);
             self.due = AckDue::Now;
         }
+    }
+
+    fn open(&mut self, now: Time) {
+        self.established = true;
+        self.rcv_nxt = 1;
+        self.last_ack_sent = 1;
+        self.policy.on_connection(now);
     }
 
     fn in_order_ack(&mut self, now: Time) {
@@ -295,6 +304,24 @@ mod tests {
         // Out of order: at once.
         r.on_segment(240, &data(401, 100));
         assert_eq!(r.poll(240).unwrap().ack, 301);
+    }
+
+    #[test]
+    fn without_handshake_the_first_data_segment_opens_the_connection() {
+        for handshake in [true, false] {
+            let spec = TcpSpec { handshake, ..Default::default() };
+            let mut r = TcpReceiver::new(spec, Box::new(FixedBuffer));
+            r.on_segment(1, &data(1, 100));
+            if handshake {
+                // Data before any SYN belongs to no connection.
+                assert!(r.poll(1).is_none());
+                assert_eq!(r.delivered, 0);
+                continue;
+            }
+            let a = r.poll(1).expect("an ACK, not a SYN-ACK");
+            assert!(!a.flags.has(TcpFlags::SYN));
+            assert_eq!((a.ack, r.delivered, r.first_delivery), (101, 100, Some(1)));
+        }
     }
 
     #[test]

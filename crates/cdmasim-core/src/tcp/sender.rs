@@ -3,7 +3,8 @@
 //! - Handshake: SYN with MSS, SACK-permitted, window-scale and timestamp
 //!   options, retransmitted on the RTO; IW of `initial_window` segments
 //!   (RFC 6928/5681), one segment if the SYN had to be retransmitted
-//!   (RFC 6298 §5.7).
+//!   (RFC 6298 §5.7). Optionally none (`handshake = false`): data from the
+//!   start, as ns-2's one-way agents.
 //! - Loss recovery, chosen by the scenario:
 //!   Reno (RFC 5681 §3.2: fast retransmit, fast recovery ends on the first new ACK),
 //!   NewReno (RFC 6582: stay in recovery until `recover` is acknowledged,
@@ -14,7 +15,9 @@
 //!   go-back-N from snd_una with cwnd = 1 SMSS (RFC 5681 §3.1).
 //! - RTT samples come from per-segment send times of never-retransmitted
 //!   segments; with timestamps (RFC 7323 §4) retransmitted ones are measured
-//!   through TSecr too.
+//!   through TSecr too. Or (`rtt_sampling = "one_per_rtt"`) as BSD and ns-2
+//!   do: one segment timed per round trip, the timing cancelled by any
+//!   retransmission.
 
 use super::cc::{Ack, AckEvent, CaState, CongestionControl, CongestionEvent, Window};
 use super::rate::DeliveryRate;
@@ -23,7 +26,7 @@ use super::scoreboard::{Next, Scoreboard, Seg};
 use crate::engine::{Time, NS_PER_MS};
 use crate::net::packet::{SynOptions, TcpFlags, TcpHeader};
 use super::cc::CcAlgo;
-use super::config::{SpuriousDetection, TcpSpec};
+use super::config::{RttSampling, SpuriousDetection, TcpSpec};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -119,6 +122,9 @@ pub struct TcpSender {
     spurious: Option<SpuriousCheck>,
     /// F-RTO step 2b: new segments that may go beyond cwnd.
     frto_quota: u8,
+    /// `rtt_sampling = "one_per_rtt"`: the segment being timed, as (end
+    /// sequence number, send time).
+    timed: Option<(u64, Time)>,
     pub stats: SenderStats,
     /// (time, cwnd, ssthresh) at every change, when the spec asks for it.
     pub cwnd_trace: Vec<(Time, u64, u64)>,
@@ -136,7 +142,10 @@ impl TcpSender {
             Recovery::NewReno
         };
         let mss = spec.mss as u64;
-        let rtt = RttEstimator::new(spec.initial_rto, spec.min_rto, spec.max_rto);
+        let rtt = match spec.timer_granularity {
+            None => RttEstimator::new(spec.initial_rto, spec.min_rto, spec.max_rto),
+            Some(tick) => RttEstimator::with_tick(spec.initial_rto, spec.min_rto, spec.max_rto, tick),
+        };
         TcpSender {
             mode,
             cc,
@@ -165,6 +174,7 @@ impl TcpSender {
             pacing_blocked: false,
             spurious: None,
             frto_quota: 0,
+            timed: None,
             stats: SenderStats::default(),
             cwnd_trace: Vec::new(),
             pacing_trace: Vec::new(),
@@ -287,8 +297,9 @@ impl TcpSender {
         }
     }
 
-    fn take_sample(&mut self, now: Time, r: Time) {
-        self.rtt.sample(r);
+    /// `echo`: the sample is a timestamp's (TSecr), not a send time's.
+    fn take_sample(&mut self, now: Time, r: Time, echo: bool) {
+        self.rtt.sample_at(now, r, echo);
         self.cc.on_rtt_sample(now, r);
         let s = &mut self.stats;
         s.rtt_samples += 1;
@@ -301,6 +312,12 @@ impl TcpSender {
     pub fn poll(&mut self, now: Time) -> Option<TcpHeader> {
         match self.state {
             State::Idle | State::SynSent => None,
+            // One-way TCP (ns-2's Agent/TCP without syn_): no SYN; the
+            // connection is open from the start and data goes at once.
+            State::SynDue if !self.spec.handshake => {
+                self.establish(now, self.spec.rcv_buffer);
+                self.poll_data(now)
+            }
             State::SynDue => {
                 self.state = State::SynSent;
                 self.syn_sent_at = now;
@@ -400,12 +417,20 @@ impl TcpSender {
         self.pace(now, len as u32);
         self.snd_max += len;
         self.snd_nxt = self.snd_max;
+        if self.spec.rtt_sampling == RttSampling::OnePerRtt && self.timed.is_none() {
+            // BSD / ns-2 (tcp.cc output: rtt_active_, rtt_seq_, rtt_ts_): time
+            // the first new segment sent while no timing runs.
+            self.timed = Some((self.snd_max, now));
+        }
         self.stats.segments_sent += 1;
         self.arm_if_idle(now);
         Some(self.header(now, seq, len as u32))
     }
 
     fn retransmit(&mut self, now: Time, i: usize) -> TcpHeader {
+        // Karn: any retransmission ends the timing (ns-2 clears rtt_active_
+        // in reset_rtx_timer, on timeouts and fast retransmits).
+        self.timed = None;
         let rs = self.rate.on_send(now, self.in_flight() == 0);
         let s = &mut self.board.segs[i];
         s.retx = true;
@@ -471,15 +496,23 @@ impl TcpSender {
 
     fn on_syn_ack(&mut self, now: Time, h: &TcpHeader) {
         if !self.syn_retransmitted {
-            self.take_sample(now, now - self.syn_sent_at);
+            self.take_sample(now, now - self.syn_sent_at, false);
         }
+        self.establish(now, h.wnd);
+    }
+
+    /// The connection is open: sequence numbers start after the SYN's (also
+    /// without a handshake, so that payload byte k is always k + 1). `rwnd`
+    /// is the SYN-ACK's window, or without one the receiver's buffer (the
+    /// first ACK brings the real offer).
+    fn establish(&mut self, now: Time, rwnd: u64) {
         self.state = State::Established;
         self.snd_una = 1;
         self.snd_nxt = 1;
         self.snd_max = 1;
         self.recover = 1;
         self.high_rxt = 1;
-        self.rwnd = h.wnd;
+        self.rwnd = rwnd;
         if self.syn_retransmitted {
             self.w.cwnd = self.w.mss;
         }
@@ -503,16 +536,23 @@ impl TcpSender {
         let mut sample = None;
         let rate = &mut self.rate;
         let acked_segs = self.board.ack_through(h.ack, |s| rate.on_delivered(now, s.len, s.sent_at, s.retx, &s.rs));
-        if let Some((sent_at, any_retx)) = acked_segs {
+        if self.spec.rtt_sampling == RttSampling::OnePerRtt {
+            // The timed segment's ACK gives the round trip's one sample; its
+            // timestamps, if any, give none (one sample per RTT either way).
+            if let Some((_, sent_at)) = self.timed.filter(|&(end, _)| h.ack >= end) {
+                sample = Some((now - sent_at, false));
+                self.timed = None;
+            }
+        } else if let Some((sent_at, any_retx)) = acked_segs {
             if !any_retx {
-                sample = Some(now - sent_at);
+                sample = Some((now - sent_at, false));
             } else if let (true, Some((_, tsecr))) = (self.spec.timestamps, h.ts) {
                 // RFC 7323 §4.1: TSecr measures retransmitted segments unambiguously.
-                sample = Some((now - (tsecr as u64 * NS_PER_MS)).max(1));
+                sample = Some(((now - (tsecr as u64 * NS_PER_MS)).max(1), true));
             }
         }
-        if let Some(r) = sample {
-            self.take_sample(now, r);
+        if let Some((r, echo)) = sample {
+            self.take_sample(now, r, echo);
         }
         if self.spurious.is_some() {
             self.check_spurious_on_ack(now, h, acked, sample);
@@ -532,7 +572,7 @@ impl TcpSender {
                 self.set_state(now, CaState::Open);
             }
             if !self.cc.owns_cwnd() {
-                self.cc_on_ack(now, acked, self.rate.delivered - prior_delivered, prior_in_flight, sample);
+                self.cc_on_ack(now, acked, self.rate.delivered - prior_delivered, prior_in_flight, sample.map(|(r, _)| r));
             }
         }
         if restart {
@@ -544,12 +584,12 @@ impl TcpSender {
                 self.stats.completed_at = Some(now);
             }
         }
-        sample
+        sample.map(|(r, _)| r)
     }
 
     /// The first (Eifel) or first two (F-RTO) new ACKs after a timeout decide
     /// whether it was spurious.
-    fn check_spurious_on_ack(&mut self, now: Time, h: &TcpHeader, acked: u64, sample: Option<Time>) {
+    fn check_spurious_on_ack(&mut self, now: Time, h: &TcpHeader, acked: u64, sample: Option<(Time, bool)>) {
         let Some(mut c) = self.spurious.take() else { return };
         let spurious = match self.spec.spurious_detection {
             SpuriousDetection::Off => false,
@@ -594,8 +634,8 @@ impl TcpSender {
         self.w.cwnd = (flight + acked.min(iw)).min(c.pipe_prev + iw);
         self.w.ssthresh = c.pipe_prev.max(2 * self.w.mss);
         // §4: adapt the RTO to the delay that caused the timeout.
-        if let (true, Some(r)) = (self.spec.timestamps, sample) {
-            self.rtt.restart(r);
+        if let (true, Some((r, echo))) = (self.spec.timestamps, sample) {
+            self.rtt.restart(now, r, echo);
         }
         // Losses of data sent before the timeout may again start fast recovery.
         self.recover = h.ack;
@@ -704,6 +744,7 @@ impl TcpSender {
         };
         self.high_rxt = self.snd_una;
         self.rtx_now = Some(self.snd_una);
+        self.timed = None;
         self.set_state(now, CaState::Recovery);
         self.trace(now);
     }
@@ -753,6 +794,7 @@ impl TcpSender {
             SpuriousDetection::Frto => first.then_some(check),
         };
         self.frto_quota = 0;
+        self.timed = None;
         // RFC 5681 §3.1: hold ssthresh if this segment was already retransmitted by the timer.
         if first {
             self.w.ssthresh = self.cc.ssthresh(&self.w, flight, CongestionEvent::Timeout, now);

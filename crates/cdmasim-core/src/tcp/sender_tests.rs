@@ -284,3 +284,147 @@ fn without_sack_duplicate_acks_count_each_delivery_once() {
     s.on_segment(400, &TcpHeader { ack: recover, wnd: WND, flags: TcpFlags(TcpFlags::ACK), ..Default::default() });
     assert_eq!(s.rate.delivered, recover - 1);
 }
+
+#[test]
+fn without_handshake_data_leaves_at_the_start_and_the_rto_waits_for_a_data_sample() {
+    let spec = TcpSpec { mss: MSS as u32, initial_window: 2, handshake: false, initial_rto: 3_000 * MS, ..Default::default() };
+    let mut s = TcpSender::new(spec.clone(), cc::by_name(spec.cc), None);
+    assert!(s.poll(5 * MS).is_none(), "nothing before the application starts");
+    s.start();
+    let first = s.poll(5 * MS).expect("data at the start time");
+    assert!(!first.flags.has(TcpFlags::SYN) && first.syn_opts.is_none());
+    assert_eq!((first.seq, first.len), (1, MSS as u32), "payload byte k is still sequence number k + 1");
+    assert_eq!(drain(&mut s, 5 * MS), vec![1], "the rest of the initial window");
+    assert!(s.is_established());
+    // No handshake sample: the timer runs on initial_rto.
+    assert_eq!(s.stats.rtt_samples, 0);
+    assert_eq!(s.deadline(), Some(3_005 * MS));
+    ack(&mut s, 305 * MS, 1, &[]);
+    assert_eq!((s.stats.rtt_samples, s.srtt()), (1, Some(300 * MS)));
+    assert_eq!(s.bytes_acked(), MSS);
+}
+
+#[test]
+fn a_500ms_timer_tick_arms_whole_ticks_from_the_handshake_sample() {
+    // The SYN-ACK comes back after 10 ns: less than a tick, counted as one
+    // (ns-2's t_rtt_ ≥ 1): srtt8 = 8, rttvar4 = 2, RTO = (16 + 8) >> 3 = 3 ticks.
+    // RFC 6298 arithmetic would give 10 ns + 1 ms, raised to min_rto (1 s).
+    for (tick, rto) in [(None, 1_000 * MS), (Some(500 * MS), 1_500 * MS)] {
+        let spec = TcpSpec { mss: MSS as u32, timer_granularity: tick, ..Default::default() };
+        let mut s = sender_with(spec);
+        assert_eq!(drain(&mut s, 20 * MS).len(), 2);
+        assert_eq!(s.deadline(), Some(20 * MS + rto), "tick {tick:?}");
+    }
+}
+
+/// A steady transfer over a 100 ms path: every segment sent at t is
+/// acknowledged alone at t + 100 ms. Returns the sender after `until`.
+fn steady(sampling: RttSampling, until: Time) -> TcpSender {
+    let spec = TcpSpec { mss: MSS as u32, initial_window: 2, rtt_sampling: sampling, ..Default::default() };
+    let mut s = sender_with(spec);
+    let mut acks = std::collections::VecDeque::new();
+    let mut now = 20 * MS;
+    loop {
+        for seg in drain(&mut s, now) {
+            acks.push_back((now + 100 * MS, seg + 1));
+        }
+        let Some((t, upto)) = acks.pop_front() else { break };
+        if t > until {
+            break;
+        }
+        now = t;
+        ack(&mut s, now, upto, &[]);
+    }
+    s
+}
+
+#[test]
+fn one_per_rtt_takes_one_sample_per_round_trip() {
+    // Timed segments leave at 20, 120, ..., 920 ms and are acked 100 ms
+    // later: ten samples by 1.02 s, plus the handshake's, each exactly 100 ms.
+    let s = steady(RttSampling::OnePerRtt, 1_020 * MS);
+    assert_eq!(s.stats.rtt_samples, 1 + 10);
+    assert_eq!(s.stats.rtt_sum, (10 + 10 * 100 * MS) as f64, "the handshake's 10 ns and ten of 100 ms");
+    // every_ack: one per ACK, by then hundreds (slow start doubles each round).
+    let e = steady(RttSampling::EveryAck, 1_020 * MS);
+    assert!(e.stats.rtt_samples > 500, "{}", e.stats.rtt_samples);
+    assert_eq!(e.bytes_acked(), s.bytes_acked(), "the sampling changes nothing else here");
+}
+
+#[test]
+fn one_per_rtt_drops_the_timing_on_a_retransmission_even_with_timestamps() {
+    for sampling in [RttSampling::EveryAck, RttSampling::OnePerRtt] {
+        let spec = TcpSpec { rtt_sampling: sampling, ..spurious_spec(SpuriousDetection::Off, false, true) };
+        let mut s = sender_with(spec);
+        // Segment 0, the timed one, is resent by the timeout; the ACK of all
+        // ten echoes the retransmission's timestamp.
+        let d = stall_until_timeout(&mut s);
+        assert_eq!(s.stats.rtt_samples, 1, "the handshake's");
+        ack_ts(&mut s, d + 100 * MS, 10, ts_clock(d));
+        let one = sampling == RttSampling::OnePerRtt;
+        // every_ack measures it through TSecr (RFC 7323); one_per_rtt takes no
+        // sample from a retransmitted timed segment (Karn), timestamps or not.
+        assert_eq!(s.stats.rtt_samples, if one { 1 } else { 2 }, "{sampling:?}");
+        // The next new segment is timed afresh.
+        assert_eq!(drain(&mut s, d + 100 * MS), vec![10, 11]);
+        ack_ts(&mut s, d + 200 * MS, 11, ts_clock(d + 100 * MS));
+        assert_eq!(s.stats.rtt_samples, if one { 2 } else { 3 }, "{sampling:?}");
+        assert_eq!(s.stats.rtt_max.filter(|_| one), one.then_some(100 * MS));
+    }
+}
+
+#[test]
+fn one_per_rtt_cancels_the_timing_on_a_fast_retransmit() {
+    let spec = TcpSpec { rtt_sampling: RttSampling::OnePerRtt, ..spurious_spec(SpuriousDetection::Off, false, false) };
+    let spec = TcpSpec { limited_transmit: false, ..spec };
+    let mut s = sender_with(spec);
+    // Segment 0 is timed (sample at 120), then segment 10, sent on its ACK.
+    // Segment 2 is lost: the third duplicate ACK retransmits it.
+    first_round(&mut s, 20);
+    assert_eq!((s.stats.rtt_samples, s.stats.fast_recoveries), (2, 1));
+    // The ACK of everything through `recover` covers segment 10, never
+    // retransmitted itself, but its timing was cancelled: no sample.
+    ack(&mut s, 300, 5, &[]);
+    let recover = s.recover;
+    s.on_segment(400, &TcpHeader { ack: recover, wnd: WND, flags: TcpFlags(TcpFlags::ACK), ..Default::default() });
+    assert_eq!(s.stats.rtt_samples, 2);
+}
+
+/// Seed 002's radio link at its base rate: 1000-byte packets (960 B
+/// segments) over 9.6 kb/s take 0.83 s each, on a 300 ms round trip. With
+/// the handshake, the SYN / SYN-ACK's sample (small packets: 0.34 s) seeds
+/// the RTO at 1 s (min_rto), armed when the first segments leave at 0.34 s;
+/// their ACK comes at 0.34 + 0.83 + 0.3 = 1.47 s: a spurious timeout at 1.34 s. Without the
+/// handshake the RTO waits on initial_rto (3 s here, in the range of ns-2's
+/// rtxcur_init_) and the first ACK at 1.13 s arrives in time.
+fn run_9k6(handshake: bool) -> (SenderStats, u64) {
+    let text = format!(
+        "[simulation]\nduration = \"20s\"\n[[node]]\nname = \"host\"\n[[node]]\nname = \"mobile\"\n\
+         [[link]]\nname = \"radio\"\nfrom = \"host\"\nto = \"mobile\"\nrate = \"9.6kbps\"\ndelay = \"150ms\"\nduplex = false\n\
+         queue = {{ kind = \"droptail\", limit = \"unlimited\" }}\n\
+         [[link]]\nname = \"uplink\"\nfrom = \"mobile\"\nto = \"host\"\nrate = \"100Mbps\"\ndelay = \"150ms\"\nduplex = false\n\
+         [[flow]]\nname = \"ftp\"\nfrom = \"host\"\nto = \"mobile\"\n\
+         [flow.tcp]\ncc = \"reno\"\nmss = \"960B\"\nrcv_buffer = \"32kB\"\nmin_rto = \"1s\"\ninitial_rto = \"3s\"\nhandshake = {handshake}\n"
+    );
+    let spec = crate::scenario::parse_str(&text, "t.toml").unwrap();
+    let mut w = crate::sim::build::build(&spec).unwrap();
+    crate::sim::run_world(&mut w, None).unwrap();
+    assert!(w.drop_log.is_empty(), "nothing is lost: any timeout is spurious");
+    match &w.flows[0].kind {
+        crate::sim::world::FlowKind::Tcp(t) => (t.sender.stats.clone(), t.sender.bytes_acked()),
+        _ => panic!("a TCP flow"),
+    }
+}
+
+#[test]
+fn at_9k6_the_handshake_sample_causes_a_spurious_timeout_near_1_3_s() {
+    let (on, on_acked) = run_9k6(true);
+    assert!(on.timeouts >= 1);
+    let first = on.congestion_events[0];
+    assert!((1_300 * MS..1_400 * MS).contains(&first), "first timeout at {first} ns");
+    // The SYN's 48 bytes (with options) take 40 ms at 9.6 kb/s: a 340 ms sample.
+    assert!(on.rtt_min.is_some_and(|r| (340 * MS..341 * MS).contains(&r)), "{:?}", on.rtt_min);
+    let (off, off_acked) = run_9k6(false);
+    assert_eq!((off.timeouts, off.congestion_events.len()), (0, 0));
+    assert!(off_acked > on_acked, "the go-back-N resend wasted the link: {off_acked} vs {on_acked}");
+}
