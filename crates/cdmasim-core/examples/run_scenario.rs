@@ -5,7 +5,9 @@ fn main() {
     let t = std::time::Instant::now();
     let mut r = cdmasim_core::sim::run(&spec, Default::default()).unwrap();
     eprintln!("wall {:.3}s events {}", t.elapsed().as_secs_f64(), r.events);
-    r.series.clear();
+    if std::env::var_os("KEEP_SERIES").is_none() {
+        r.series.clear();
+    }
     r.drops.clear();
     println!("{}", serde_json::to_string(&r).unwrap());
 }

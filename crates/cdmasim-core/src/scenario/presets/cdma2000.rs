@@ -11,7 +11,8 @@ use super::super::reader::{Res, Val};
 use super::super::spec::{AppSpec, DelAck, QueueLimit, QueueSpec, TcpSpec};
 use super::super::tcp::parse_tcp;
 use crate::cdma2000::config::{default_bsc_queue, default_link_queue, RateChange, SchPlan, BASE_RATE_BPS, TABLE1_DELAY};
-use crate::engine::{RngStreams, Time, NS_PER_SEC};
+use crate::engine::{RngStreams, Time, NS_PER_MS, NS_PER_SEC};
+use crate::tcp::config::RttSampling;
 use crate::tcp::cc::CcAlgo;
 
 const KEYS: &[&str] = &[
@@ -33,7 +34,14 @@ const KEYS: &[&str] = &[
 
 /// Table I's TCP, where the `tcp` table leaves a key out: Reno, 1000-byte
 /// IP packets (960 B of payload), a 32-packet receiver window, one segment
-/// per ACK, minimum RTO 1 s, ns-2's initial window of 1.
+/// per ACK, minimum RTO 1 s; and ns-2.35's TCP agents (which the paper ran)
+/// besides: an initial window of 1, an initial RTO of 3 s (`rtxcur_init_`),
+/// one timed segment per round trip and a 10 ms timer tick (`tcpTick_`).
+/// The handshake stays on: its RTT sample (small packets) gives every flow
+/// a spurious timeout at about 1.3 s at 9.6 kb/s, after which it grows in
+/// congestion avoidance, which is what gives the paper's pre-switch window
+/// of about 9 packets per flow (without it every flow reaches its 32-packet
+/// receiver window by 50 s; docs/reproduce.md has the measurements).
 fn table1_tcp(v: Option<&Val>) -> Res<TcpSpec> {
     let mut tcp = match v {
         Some(v) => parse_tcp(v)?,
@@ -57,6 +65,15 @@ fn table1_tcp(v: Option<&Val>) -> Res<TcpSpec> {
     }
     if !given("min_rto") {
         tcp.min_rto = NS_PER_SEC;
+    }
+    if !given("initial_rto") {
+        tcp.initial_rto = 3 * NS_PER_SEC;
+    }
+    if !given("rtt_sampling") {
+        tcp.rtt_sampling = RttSampling::OnePerRtt;
+    }
+    if !given("timer_granularity") {
+        tcp.timer_granularity = Some(10 * NS_PER_MS);
     }
     Ok(tcp)
 }
