@@ -149,11 +149,12 @@ impl Link {
     /// Start the next queued packet if the transmitter is free and the rate
     /// is not zero. Its arrival time is known at once, so the end of its
     /// service needs a wake-up only if another packet waits behind it.
-    fn start_next(&mut self, now: Time) {
+    /// Returns whether a packet started (the wake-up is then asked for).
+    fn start_next(&mut self, now: Time) -> bool {
         if self.service.is_some() || self.rate_bps == 0 {
-            return;
+            return false;
         }
-        let Some(pkt) = self.queue.dequeue(now) else { return };
+        let Some(pkt) = self.queue.dequeue(now) else { return false };
         let bits = pkt.size as u64 * 8;
         let finish = now + tx_time_bits(bits, self.rate_bps);
         self.stats.pkts_sent += 1;
@@ -172,6 +173,7 @@ impl Link {
         }
         self.service = Some(Service { remaining_bits: bits, since: now, finish: Some(finish), lost });
         self.want_tx_done();
+        true
     }
 
     /// The loss module took the packet that starts service: it is reported
@@ -191,7 +193,10 @@ impl Link {
         let old = self.rate_bps;
         self.rate_bps = rate;
         self.queue.set_rate(rate);
-        let Some(s) = self.service.as_mut() else { return self.start_next(now) };
+        let Some(s) = self.service.as_mut() else {
+            self.start_next(now);
+            return;
+        };
         // The bits sent at the old rate stay sent; the rest go at the new rate.
         let sent = bits_in(now - s.since, old).min(s.remaining_bits);
         s.remaining_bits -= sent;
@@ -217,8 +222,11 @@ impl Hop for Link {
         }
         self.stats.queue.enqueued += 1;
         self.retire(now);
-        self.start_next(now);
-        self.want_tx_done();
+        // A packet that waits behind the one in service needs the wake-up at
+        // the end of that service (a packet that starts asked for its own).
+        if !self.start_next(now) {
+            self.want_tx_done();
+        }
         // Maximum of the waiting queue, after an idle transmitter took the packet.
         self.stats.queue.peak(self.queue.as_ref());
     }
