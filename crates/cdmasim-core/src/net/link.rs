@@ -167,11 +167,12 @@ impl Link {
     /// Start the next queued packet if the transmitter is free and the rate
     /// is not zero. Its arrival time is known at once, so the end of its
     /// service needs a wake-up only if another packet waits behind it.
-    fn start_next(&mut self, now: Time) {
+    /// Returns whether a packet started (the wake-up is then asked for).
+    fn start_next(&mut self, now: Time) -> bool {
         if self.service.is_some() || self.rate_bps == 0 {
-            return;
+            return false;
         }
-        let Some(pkt) = self.queue.dequeue(now) else { return };
+        let Some(pkt) = self.queue.dequeue(now) else { return false };
         let bits = pkt.size as u64 * 8;
         let finish = now + tx_time_bits(bits, self.rate_bps);
         self.stats.pkts_sent += 1;
@@ -190,6 +191,7 @@ impl Link {
         }
         self.service = Some(Service { remaining_bits: bits, since: now, finish: Some(finish), lost });
         self.want_tx_done();
+        true
     }
 
     /// The loss module took the packet that starts service: it is reported
@@ -211,7 +213,10 @@ impl Link {
         let old = self.rate_bps;
         self.rate_bps = rate;
         self.queue.set_rate(rate);
-        let Some(s) = self.service.as_mut() else { return self.start_next(now) };
+        let Some(s) = self.service.as_mut() else {
+            self.start_next(now);
+            return;
+        };
         if self.rate_from_next_packet && s.finish.is_some() {
             // ns-2 computes a packet's transmission time when it starts.
             return;
@@ -241,8 +246,11 @@ impl Hop for Link {
         }
         self.stats.queue.enqueued += 1;
         self.retire(now);
-        self.start_next(now);
-        self.want_tx_done();
+        // A packet that waits behind the one in service needs the wake-up at
+        // the end of that service (a packet that starts asked for its own).
+        if !self.start_next(now) {
+            self.want_tx_done();
+        }
         // Maximum of the waiting queue, after an idle transmitter took the packet.
         self.stats.queue.peak(self.queue.as_ref());
     }
@@ -252,11 +260,16 @@ impl Hop for Link {
         if let Some(e) = self.outbox.pop_front() {
             return Some(e);
         }
-        if self.in_flight.front().is_some_and(|e| e.0 <= self.released) {
-            let (_, pkt) = self.in_flight.pop_front().expect("front checked");
-            return Some(HopEvent::Deliver { port: 0, pkt });
+        // The packet is copied from the front of the wire list straight into
+        // the event, and the entry then discarded (popping it first would
+        // copy it twice: measured).
+        let front = self.in_flight.front()?;
+        if front.0 > self.released {
+            return None;
         }
-        None
+        let pkt = front.1;
+        self.in_flight.pop_front();
+        Some(HopEvent::Deliver { port: 0, pkt })
     }
 
     #[inline]

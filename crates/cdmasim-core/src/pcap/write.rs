@@ -126,10 +126,10 @@ impl<W: Write> PcapWriter<W> {
             b.extend_from_slice(&[1, 3, 3, o.wscale]);
         }
         if !h.sack.is_empty() {
-            b.extend_from_slice(&[1, 1, 5, 2 + 8 * h.sack.n]);
-            for (s, e) in h.sack.iter() {
-                b.extend_from_slice(&(s as u32).to_be_bytes());
-                b.extend_from_slice(&(e as u32).to_be_bytes());
+            b.extend_from_slice(&[1, 1, 5, 2 + 8 * h.sack.len() as u8]);
+            for (s, e) in h.sack.wire() {
+                b.extend_from_slice(&s.to_be_bytes());
+                b.extend_from_slice(&e.to_be_bytes());
             }
         }
     }

@@ -167,31 +167,48 @@ impl World {
     }
 
     /// Hand on what hop `h` has for the world, then re-arm its timer.
+    /// Small and inlined into its two callers (after an offer, after a
+    /// timer): usually the hop has nothing to hand on, and this is one poll,
+    /// one deadline and one comparison; the handing on is out of line.
+    #[inline(always)]
     fn drain(&mut self, now: Time, h: u32) {
-        while let Some(ev) = self.hops[h as usize].poll() {
-            match &ev {
-                HopEvent::Deliver { port, pkt } => {
-                    if self.captures(h, true) {
-                        self.capture(now, h, pkt);
-                    }
-                    let node = self.hops[h as usize].exit_node(*port);
-                    self.forward(now, node, pkt);
-                }
-                &HopEvent::Drop { port, pkt, reason } => {
-                    let node = self.hops[h as usize].entry_node();
-                    self.drop_log.push(DropRecord { t: now, hop: h, port, node, reason, pkt });
-                }
-                // Outgoing packets are captured as their transmission starts,
-                // as tcpdump stamps them when the driver takes them.
-                HopEvent::Transmit { pkt, .. } => {
-                    if self.captures(h, false) {
-                        self.capture(now, h, pkt);
-                    }
+        loop {
+            let hop = &mut self.hops[h as usize];
+            match hop.poll() {
+                Some(ev) => self.hand_on(now, h, ev),
+                None => {
+                    let d = hop.deadline();
+                    self.hop_timers.arm(&mut self.q, h, d);
+                    return;
                 }
             }
         }
-        let d = self.hops[h as usize].deadline();
-        self.hop_timers.arm(&mut self.q, h, d);
+    }
+
+    /// One thing hop `h` handed on: forward a delivered packet from the node
+    /// behind its port, log a drop, capture a transmission.
+    #[inline(never)]
+    fn hand_on(&mut self, now: Time, h: u32, ev: HopEvent) {
+        match &ev {
+            HopEvent::Deliver { port, pkt } => {
+                if self.captures(h, true) {
+                    self.capture(now, h, pkt);
+                }
+                let node = self.hops[h as usize].exit_node(*port);
+                self.forward(now, node, pkt);
+            }
+            &HopEvent::Drop { port, pkt, reason } => {
+                let node = self.hops[h as usize].entry_node();
+                self.drop_log.push(DropRecord { t: now, hop: h, port, node, reason, pkt });
+            }
+            // Outgoing packets are captured as their transmission starts,
+            // as tcpdump stamps them when the driver takes them.
+            HopEvent::Transmit { pkt, .. } => {
+                if self.captures(h, false) {
+                    self.capture(now, h, pkt);
+                }
+            }
+        }
     }
 
     fn on_hop_timer(&mut self, now: Time, h: u32) {

@@ -462,7 +462,7 @@ impl TcpSender {
         let mut sacked = 0;
         if self.mode == Recovery::Sack {
             let rate = &mut self.rate;
-            let blocks = h.sack.iter().filter(|b| b.1 > h.ack);
+            let blocks = h.sack.iter(h.ack).filter(|b| b.1 > h.ack);
             sacked = self.board.apply_sack(blocks, |s| rate.on_delivered(now, s.len, s.sent_at, s.retx, &s.rs));
             if sacked > 0 {
                 // IsLost depends only on what is SACKed above a segment: refresh it
