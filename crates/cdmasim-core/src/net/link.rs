@@ -236,7 +236,7 @@ impl Link {
 }
 
 impl Hop for Link {
-    #[inline]
+    #[inline(always)]
     fn offer(&mut self, now: Time, _port: Port, pkt: Packet) {
         self.touch(now);
         if let Err((pkt, reason)) = self.queue.enqueue(now, pkt) {
@@ -255,7 +255,7 @@ impl Hop for Link {
         self.stats.queue.peak(self.queue.as_ref());
     }
 
-    #[inline]
+    #[inline(always)]
     fn poll(&mut self) -> Option<HopEvent> {
         if let Some(e) = self.outbox.pop_front() {
             return Some(e);
@@ -272,7 +272,7 @@ impl Hop for Link {
         Some(HopEvent::Deliver { port: 0, pkt })
     }
 
-    #[inline]
+    #[inline(always)]
     fn deadline(&self) -> Option<Time> {
         // Plain comparisons: this runs after every packet's every step. An
         // arrival of Time::MAX is a packet paused by an outage (no deadline).
@@ -286,7 +286,7 @@ impl Hop for Link {
         (d != Time::MAX).then_some(d)
     }
 
-    #[inline]
+    #[inline(always)]
     fn on_timer(&mut self, now: Time) {
         // Rate steps first: a packet whose service ends at the very time of a
         // step is finished either way, and the next one starts at the new rate.
