@@ -121,3 +121,30 @@ def test_examples_sample_their_series(name):
     n = spec["duration"] // spec["sample_interval"]
     assert q.groupby("subject").size().between(n, n + 1).all()
     assert q["t_s"].max() <= spec["duration"] / 1e9
+
+
+def test_cdma2000_cell_worst_case_goes_dead_after_the_switch(tmp_path):
+    """examples/cdma2000_cell.toml: 100 mobiles at 9.6 kb/s, all switched to
+    163.2 kb/s at 50 s behind a 3.84 Mb/s RED shared buffer (Paliwal et al. Fig. 5)."""
+    r = cdmasim.run(EXAMPLES / "cdma2000_cell.toml")
+    cell = r.cells.iloc[0]
+    assert cell["mobiles"] == 100 and cell["bsc_rate_bps"] == 3.84e6 and cell["sch_grants"] == 100
+    # Capacity bound: nothing reaches the mobiles faster than their radio
+    # links before the switch, or the shared buffer after it.
+    ip_bytes = r.mobiles["throughput_bps"].sum() * 100 / 8
+    assert ip_bytes <= (100 * 9600 * 50 + 3.84e6 * 50) / 8
+    # Only the shared buffer drops, and only after the switch.
+    assert set(r.drops["place"]) == {"cell.bsc"} and r.drops["t_s"].min() >= 50
+    # The dead period: the links drain at 163.2 kb/s, the senders wait for
+    # their timeouts (RTOs inflated at 9.6 kb/s), and nothing is queued.
+    d = r.dead_periods
+    long = d[d.end_s - d.start_s > 2]
+    assert len(long) >= 1 and (long.start_s > 50).all()
+    assert abs(r.dead_fraction() - cell["rho_dead"]) < 1e-12
+    assert r.dead_fraction(start_s=50.0) > r.dead_fraction(end_s=50.0)
+    # RED's average is frozen while no packet arrives (the paper's Fig. 5(b)).
+    s = r.series
+    red = s[(s.metric == "red_avg") & (s.subject == "cell.bsc")]
+    a, b = long.iloc[0].start_s, long.iloc[0].end_s
+    during = red[(red.t_s > a + 0.2) & (red.t_s < b - 0.2)].value
+    assert len(during) > 10 and during.max() == during.min() > 0

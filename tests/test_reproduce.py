@@ -120,3 +120,23 @@ def test_all_prefixes_each_item_and_figure_with_its_paper():
     assert [i["id"] for i in r["items"]] == ["liu.fig6.dead_s", "paliwal.fig6.dead_s"]
     assert [f["items"] for f in r["figures"]] == [["liu.fig6.dead_s"], ["paliwal.fig6.dead_s"]]
     assert item["id"] == "fig6.dead_s"  # the papers' own reports are left as they are
+
+
+def test_paliwal_cell_items_are_reported(out):
+    r, _ = reproduce("paliwal", out, "--quick")
+    items = {it["id"]: it for it in r["items"]}
+    for i in ("fig5.window_pkts", "fig5.drops", "fig5.dead_start_s", "fig5.dead_end_s", "fig6.dead_s",
+              "fig7.dead_s.tr_0.0003", "fig7.dead_s.tr_1", "fig7.dead_s.tr_2", "fig7.dead_s.tr_5",
+              "table2.mean", "table2.spearman", "table2.tb_5.td_5", "table2.tb_8.td_8"):
+        assert i in items, i
+    # Published items carry the paper's numbers, not ours.
+    assert items["fig5.window_pkts"]["published"] == 915 and items["fig5.drops"]["published"] == 729
+    assert items["table2.tb_8.td_5"]["published"] == 19.84
+    # The mechanism the paper describes holds: a dead period after the
+    # simultaneous switch, none when users join instead, RED frozen.
+    assert items["fig5.dead_end_s"]["measured"] - items["fig5.dead_start_s"]["measured"] > 5
+    assert items["fig6.dead_s"]["verdict"] == "agrees"
+    assert items["fig5.red_avg_change_while_dead_pkts"]["measured"] == 0
+    assert items["fig7.dead_s.tr_0.0003"]["measured"] > items["fig7.dead_s.tr_5"]["measured"]
+    figures = {f["id"] for f in r["figures"]}
+    assert {"fig5", "fig6", "fig7", "table2"} <= figures
