@@ -15,7 +15,8 @@ use super::sch::{self, Backlog, Grant, SchAllocator};
 use crate::engine::{RngStreams, Time};
 use crate::net::queue;
 use crate::net::{Hop, HopEvent, Link, Packet, Port};
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 #[derive(Clone, Debug, Default)]
 pub struct MobileStats {
@@ -50,6 +51,87 @@ pub struct Cell {
     pub dead: DeadMeter,
     outbox: VecDeque<HopEvent>,
     grants: Vec<Grant>,
+    index: LinkIndex,
+}
+
+/// The mobiles' links by deadline (earliest first) and by busy time (latest
+/// first), so that a step costs O(log N) per mobile it touches instead of a
+/// scan of all N: heaps with lazy invalidation (an entry counts only while
+/// it equals the link's current value), rebuilt when stale entries pile up
+/// so that memory follows the number of mobiles, not the length of the run.
+#[derive(Default)]
+struct LinkIndex {
+    due: Vec<Option<Time>>,
+    busy: Vec<Time>,
+    by_due: BinaryHeap<Reverse<(Time, u32)>>,
+    by_busy: BinaryHeap<(Time, u32)>,
+}
+
+impl LinkIndex {
+    fn new(n: usize) -> Self {
+        LinkIndex { due: vec![None; n], busy: vec![0; n], ..Default::default() }
+    }
+
+    /// Mobile `k`'s link changed.
+    fn update(&mut self, k: usize, link: &Link) {
+        let d = link.deadline();
+        if d != self.due[k] {
+            self.due[k] = d;
+            if let Some(t) = d {
+                self.by_due.push(Reverse((t, k as u32)));
+            }
+        }
+        let b = link.busy_until();
+        if b != self.busy[k] {
+            self.busy[k] = b;
+            self.by_busy.push((b, k as u32));
+        }
+        let limit = 4 * self.due.len() + 64;
+        if self.by_due.len() > limit {
+            self.by_due = self.due.iter().enumerate().filter_map(|(k, d)| d.map(|t| Reverse((t, k as u32)))).collect();
+        }
+        if self.by_busy.len() > limit {
+            self.by_busy = self.busy.iter().enumerate().map(|(k, &b)| (b, k as u32)).collect();
+        }
+        self.clean_top();
+    }
+
+    /// The earliest deadline (the tops are kept valid by every change).
+    fn next_due(&self) -> Option<Time> {
+        self.by_due.peek().map(|r| r.0 .0)
+    }
+
+    /// A mobile whose deadline is at or before `t`, taken off the index.
+    fn pop_due(&mut self, t: Time) -> Option<usize> {
+        let &Reverse((d, k)) = self.by_due.peek()?;
+        if d > t {
+            return None;
+        }
+        self.by_due.pop();
+        self.due[k as usize] = None;
+        self.clean_top();
+        Some(k as usize)
+    }
+
+    /// Drop stale entries from the tops.
+    fn clean_top(&mut self) {
+        while let Some(&Reverse((d, k))) = self.by_due.peek() {
+            if self.due[k as usize] == Some(d) {
+                break;
+            }
+            self.by_due.pop();
+        }
+        while let Some(&(b, k)) = self.by_busy.peek() {
+            if self.busy[k as usize] == b {
+                break;
+            }
+            self.by_busy.pop();
+        }
+    }
+
+    fn busy_until(&self) -> Time {
+        self.by_busy.peek().map_or(0, |x| x.0)
+    }
 }
 
 impl Cell {
@@ -104,6 +186,7 @@ impl Cell {
             dead: DeadMeter::default(),
             outbox: VecDeque::new(),
             grants: Vec::new(),
+            index: LinkIndex::new(cfg.mobiles.len()),
         }
     }
 
@@ -131,13 +214,12 @@ impl Cell {
 
     /// Until when any link of the cell is busy (see `dead`).
     fn busy_until(&self) -> Time {
-        self.mobiles.iter().map(|m| m.link.busy_until()).fold(self.bsc.busy_until(), Time::max)
+        self.index.busy_until().max(self.bsc.busy_until())
     }
 
     /// The earliest wake-up any part of the cell needs.
     fn next_due(&self) -> Option<Time> {
-        let links = self.mobiles.iter().filter_map(|m| m.link.deadline());
-        links.chain(self.bsc.deadline()).chain(self.sch.deadline()).min()
+        [self.index.next_due(), self.bsc.deadline(), self.sch.deadline()].into_iter().flatten().min()
     }
 
     /// Run everything due at or before `now`, earliest first.
@@ -163,11 +245,9 @@ impl Cell {
             self.bsc.on_timer(t);
             self.drain_bsc(t, &mut g);
         }
-        for k in 0..self.mobiles.len() {
-            if self.mobiles[k].link.deadline().is_some_and(|d| d <= t) {
-                self.mobiles[k].link.on_timer(t);
-                self.drain_mobile(t, k, &mut g);
-            }
+        while let Some(k) = self.index.pop_due(t) {
+            self.mobiles[k].link.on_timer(t);
+            self.drain_mobile(t, k, &mut g);
         }
         self.grants = g;
     }
@@ -222,6 +302,7 @@ impl Cell {
                 HopEvent::Transmit { pkt, .. } => HopEvent::Transmit { port, pkt },
             });
         }
+        self.index.update(k, &m.link);
         if self.sch.wants_backlog() {
             let b = Backlog { waiting_bytes: m.link.queue.len_bytes(), busy_until: m.link.busy_until() };
             let before = g.len();
