@@ -28,6 +28,8 @@ def _table(headers, rows):
 # Queues below this utilisation that dropped nothing are left out of the
 # table (a dumbbell has two idle access queues per flow); --json lists all.
 QUIET_UTILIZATION = 0.05
+#: Beyond this many mobiles, their rows are summarised (all are in the tables).
+MAX_ROWS = 12
 
 
 def _busy(q):
@@ -55,7 +57,11 @@ def format_summary(s: dict) -> str:
     else:
         out += ["", "flows: none"]
     all_queues = s.get("queues", [])
-    queues = [q for q in all_queues if _busy(q)]
+    # A cell's link buffers are summarised in its mobiles' line below when
+    # there are too many to list.
+    mobiles = s.get("mobiles", [])
+    link_buffers = {f"{m['name']}.{d}" for m in mobiles for d in ("down", "up")} if len(mobiles) > MAX_ROWS else set()
+    queues = [q for q in all_queues if _busy(q) and q["link"] not in link_buffers]
     if queues:
         rows = []
         for q in queues:
@@ -68,9 +74,11 @@ def format_summary(s: dict) -> str:
         out += ["", "queues"] + _table(["link", "kind", "drops", "max pkts", "avg pkts", "utilization"], rows)
     else:
         out += ["", "queues: none" if not all_queues else "queues: all idle"]
-    hidden = len(all_queues) - len(queues)
+    hidden = len(all_queues) - len(queues) - len(link_buffers)
     if hidden:
         out.append(f"({hidden} queues with no drops and under {QUIET_UTILIZATION:.0%} utilization not shown)")
+    if link_buffers:
+        out.append(f"({len(mobiles)} mobiles' link buffers MOBILE.down and reverse links MOBILE.up in the queues table)")
     users = s.get("users", [])
     if users:
         rows = [[
@@ -96,7 +104,7 @@ def format_summary(s: dict) -> str:
         out += ["", "cdma2000 cells"] + _table(head, rows)
     mobiles = s.get("mobiles", [])
     if mobiles:
-        shown = mobiles if len(mobiles) <= 12 else None
+        shown = mobiles if len(mobiles) <= MAX_ROWS else None
         if shown is None:
             tp = sorted(m.get("throughput_bps", 0) for m in mobiles)
             out += ["", f"mobiles: {len(mobiles)}, throughput min {fmt_rate(tp[0])}, median {fmt_rate(tp[len(tp) // 2])}, "
