@@ -323,3 +323,41 @@ sch = { kind = "demand", threshold = "2kB", grant_delay = "100ms", burst = "2s",
         }
     }
 }
+
+/// An SCH schedule file's errors name the schedule file, its line and the
+/// column at fault.
+#[test]
+fn sch_file_errors_name_the_file_line_and_column() {
+    let dir = std::env::temp_dir().join(format!("cdmasim-schfile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let scenario = dir.join("s.toml");
+    let text = r#"
+[simulation]
+duration = "10s"
+[[node]]
+name = "bsc"
+[[cell]]
+name = "c"
+node = "bsc"
+sch = { kind = "file", path = "sch.csv" }
+[[mobile]]
+name = "ms1"
+cell = "c"
+"#;
+    let cases = [
+        ("1.0,ms1,16x\n2.0,ms2,16x\n", 2, "mobile"),
+        ("# header\n1.0,ms1,32x\n", 2, "rate"),
+        ("3.0,ms1,16x\n2.0,ms1,off\n", 2, "time"),
+        ("1.0,ms1\n", 1, ""),
+        ("12.0,ms1,1x\n", 1, "time"),
+    ];
+    for (csv, line, field) in cases {
+        std::fs::write(dir.join("sch.csv"), csv).unwrap();
+        let e = parse_str(text, scenario.to_str().unwrap()).expect_err(csv);
+        assert!(e.file.ends_with("sch.csv"), "{e}");
+        assert_eq!((e.line, e.field.as_str()), (line, field), "{csv:?}: {e}");
+    }
+    std::fs::remove_file(dir.join("sch.csv")).unwrap();
+    let e = parse_str(text, scenario.to_str().unwrap()).expect_err("missing file");
+    assert_eq!((e.line, e.field.as_str()), (9, "cell[0].sch.path"), "{e}");
+}
