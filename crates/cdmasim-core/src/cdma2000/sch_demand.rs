@@ -10,7 +10,8 @@
 use super::config::{DemandConfig, MobileConfig, BASE_RATE_BPS, SCH_MULTIPLES};
 use super::sch::{Backlog, Grant, SchAllocator};
 use crate::engine::Time;
-use std::collections::VecDeque;
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum State {
@@ -32,7 +33,19 @@ pub struct DemandAllocator {
     ready: VecDeque<usize>,
     /// SCH bit/s granted per BTS.
     used: Vec<u64>,
+    /// When each grant ends (burst over or buffer idle): a heap whose entries
+    /// count only while they match the grant's current end (`ends`), kept
+    /// clean at the top, so that the deadline is O(1) with many mobiles.
+    releases: BinaryHeap<Reverse<(Time, usize)>>,
     pub grants_made: u64,
+}
+
+/// The time a grant ends: its burst, or earlier the buffer's idling.
+fn end_of(s: State) -> Option<Time> {
+    match s {
+        State::Granted { until, release_at, .. } => Some(release_at.map_or(until, |r| r.min(until))),
+        _ => None,
+    }
 }
 
 impl DemandAllocator {
@@ -46,12 +59,32 @@ impl DemandAllocator {
             delayed: VecDeque::new(),
             ready: VecDeque::new(),
             used: vec![0; n_bts],
+            releases: BinaryHeap::new(),
             grants_made: 0,
         }
     }
 
+    /// Mobile `k`'s state became `s`.
+    fn set(&mut self, k: usize, s: State) {
+        let before = end_of(self.state[k]);
+        self.state[k] = s;
+        if let Some(t) = end_of(s).filter(|&t| Some(t) != before) {
+            self.releases.push(Reverse((t, k)));
+        }
+        if self.releases.len() > 4 * self.state.len() + 64 {
+            let live = self.state.iter().enumerate().filter_map(|(k, &s)| end_of(s).map(|t| Reverse((t, k))));
+            self.releases = live.collect();
+        }
+        while let Some(&Reverse((t, k))) = self.releases.peek() {
+            if end_of(self.state[k]) == Some(t) {
+                break;
+            }
+            self.releases.pop();
+        }
+    }
+
     fn request(&mut self, now: Time, k: usize) {
-        self.state[k] = State::Requested;
+        self.set(k, State::Requested);
         self.delayed.push_back((now + self.cfg.grant_delay, k));
     }
 
@@ -63,7 +96,7 @@ impl DemandAllocator {
 
     fn release(&mut self, now: Time, k: usize, sch_bps: u64, grants: &mut Vec<Grant>) {
         self.used[self.bts[k] as usize] -= sch_bps;
-        self.state[k] = State::Idle;
+        self.set(k, State::Idle);
         grants.push((k, 0));
         // Still backlogged at the end of a burst: ask again.
         if self.waiting[k] > self.cfg.threshold_bytes {
@@ -74,20 +107,18 @@ impl DemandAllocator {
 
 impl SchAllocator for DemandAllocator {
     fn deadline(&self) -> Option<Time> {
-        let held = self.state.iter().filter_map(|s| match *s {
-            State::Granted { until, release_at, .. } => Some(release_at.map_or(until, |r| r.min(until))),
-            _ => None,
-        });
-        held.chain(self.delayed.front().map(|d| d.0)).min()
+        let release = self.releases.peek().map(|r| r.0 .0);
+        release.into_iter().chain(self.delayed.front().map(|d| d.0)).min()
     }
 
     fn on_timer(&mut self, now: Time, grants: &mut Vec<Grant>) {
-        for k in 0..self.state.len() {
-            if let State::Granted { sch_bps, until, release_at } = self.state[k] {
-                if until <= now || release_at.is_some_and(|r| r <= now) {
-                    self.release(now, k, sch_bps, grants);
-                }
+        // Grants that end by now, in time order (then mobile order).
+        while let Some(&Reverse((t, k))) = self.releases.peek() {
+            if t > now {
+                break;
             }
+            let State::Granted { sch_bps, .. } = self.state[k] else { unreachable!("the top is kept valid") };
+            self.release(now, k, sch_bps, grants);
         }
         while self.delayed.front().is_some_and(|d| d.0 <= now) {
             let (_, k) = self.delayed.pop_front().expect("checked");
@@ -98,7 +129,7 @@ impl SchAllocator for DemandAllocator {
             match self.pick(k) {
                 Some(r) => {
                     self.used[self.bts[k] as usize] += r;
-                    self.state[k] = State::Granted { sch_bps: r, until: now + self.cfg.burst, release_at: None };
+                    self.set(k, State::Granted { sch_bps: r, until: now + self.cfg.burst, release_at: None });
                     self.grants_made += 1;
                     grants.push((k, r));
                 }
@@ -114,10 +145,13 @@ impl SchAllocator for DemandAllocator {
 
     fn on_backlog(&mut self, now: Time, k: usize, b: Backlog, _grants: &mut Vec<Grant>) {
         self.waiting[k] = b.waiting_bytes;
-        match &mut self.state[k] {
+        match self.state[k] {
             State::Idle if b.waiting_bytes > self.cfg.threshold_bytes => self.request(now, k),
             // The buffer idles when its last packet has been sent: release then.
-            State::Granted { release_at, .. } => *release_at = (b.busy_until != Time::MAX).then_some(b.busy_until.max(now)),
+            State::Granted { sch_bps, until, .. } => {
+                let release_at = (b.busy_until != Time::MAX).then_some(b.busy_until.max(now));
+                self.set(k, State::Granted { sch_bps, until, release_at });
+            }
             _ => {}
         }
     }
