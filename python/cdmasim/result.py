@@ -3,8 +3,8 @@
 Columns (documented in README.md):
   flows:  name, kind, bytes_delivered, goodput_bps, packets_sent, retransmits,
           retransmitted_fraction, timeouts, spurious_timeouts, fast_recoveries,
-          rtt_min_s, rtt_avg_s, rtt_max_s, owd_min_s, excess_owd_mean_s,
-          excess_owd_std_s, packets_received, completed_at_s
+          rtt_min_s, rtt_avg_s, rtt_max_s (TCP), owd_min_s, owd_avg_s, owd_max_s,
+          excess_owd_mean_s, excess_owd_std_s, packets_received, completed_at_s
   queues: link, kind, enqueued, drops (total), drops_<reason> for each reason
           seen, max_packets, max_bytes, avg_packets, avg_bytes, utilization,
           bytes_sent
@@ -27,7 +27,7 @@ from .summary import format_summary
 FLOW_COLUMNS = [
     "name", "kind", "bytes_delivered", "goodput_bps", "packets_sent", "retransmits", "retransmitted_fraction",
     "timeouts", "spurious_timeouts", "fast_recoveries", "rtt_min_s", "rtt_avg_s", "rtt_max_s", "owd_min_s",
-    "excess_owd_mean_s", "excess_owd_std_s", "packets_received", "completed_at_s",
+    "owd_avg_s", "owd_max_s", "excess_owd_mean_s", "excess_owd_std_s", "packets_received", "completed_at_s",
 ]
 QUEUE_COLUMNS = [
     "link", "kind", "enqueued", "drops", "max_packets", "max_bytes", "avg_packets", "avg_bytes",

@@ -47,7 +47,8 @@ def format_summary(s: dict) -> str:
     if flows:
         rows = []
         for f in flows:
-            rtt = "/".join(_ms(f.get(k)) for k in ("rtt_min_s", "rtt_avg_s", "rtt_max_s"))
+            # A CBR stream is one-way: it has no RTT, its delay is in the excess OWD column.
+            rtt = "/".join(_ms(f.get(k)) for k in ("rtt_min_s", "rtt_avg_s", "rtt_max_s")) if f["kind"] == "tcp" else "-"
             excess = "/".join(_ms(f.get(k)) for k in ("excess_owd_mean_s", "excess_owd_std_s"))
             rexmt = f"{f.get('retransmits', 0)} ({100 * f.get('retransmitted_fraction', 0):.1f}%)"
             tos = f"{f.get('timeouts', 0)}" + (f" ({f['spurious_timeouts']} spurious)" if f.get("spurious_timeouts") else "")

@@ -93,7 +93,7 @@ fn one_user_on_a_constant_drc_is_a_link_of_the_same_rate() {
     let (s, l) = (one_user(cbr, true), one_user(cbr, false));
     assert_eq!(s.flows[0].packets_received, l.flows[0].packets_received);
     let extra = s.flows[0].owd_min_s.unwrap() - l.flows[0].owd_min_s.unwrap();
-    let worst = s.flows[0].rtt_max_s.unwrap() - l.flows[0].rtt_max_s.unwrap();
+    let worst = s.flows[0].owd_max_s.unwrap() - l.flows[0].owd_max_s.unwrap();
     println!("cbr: extra delay min {extra:.6} s, max {worst:.6} s");
     assert!(extra >= -1e-9 && worst <= 1.0 / 600.0 + 1e-9, "{extra} {worst}");
 }

@@ -84,7 +84,7 @@ fn outcome(name: &'static str, cc: CcAlgo, voip: bool) -> Outcome {
         o.goodput += d.goodput_bps / k;
         o.excess_ms += d.excess_owd_mean_s.unwrap() * 1e3 / k;
         o.avg_queue_pkts += q.avg_packets / k;
-        o.stream_delay_ms += r.flows.get(1).map_or(f64::NAN, |f| f.rtt_avg_s.unwrap() * 1e3) / k;
+        o.stream_delay_ms += r.flows.get(1).map_or(f64::NAN, |f| f.owd_avg_s.unwrap() * 1e3) / k;
     }
     println!(
         "{:9} goodput {:.0} kb/s utilisation {:.3} excess OWD {:.1} ms queue {:.1} pkts stream {:.1} ms",

@@ -169,7 +169,7 @@ def fig11(ctx):
         "grid": {"flow[0].tcp.cc": list(VARIANTS)},
     })
     g = df.groupby("flow[0].tcp.cc")
-    delay = g["flow.voip.rtt_avg_s"].mean().to_dict()  # a CBR flow's "RTT" columns carry its one-way delay
+    delay = g["flow.voip.owd_avg_s"].mean().to_dict()
     tput = g["flow.ftp.goodput_bps"].mean().to_dict()
     over = f"(mean of {len(seeds)} runs x {dur} s)"
     for cc in VARIANTS:

@@ -19,6 +19,8 @@ fn ts(v: impl Iterator<Item = Time>) -> Vec<f64> {
 
 fn set_owd(r: &mut FlowResult, d: &DelayStats) {
     r.owd_min_s = d.min_s();
+    r.owd_avg_s = d.mean_s();
+    r.owd_max_s = d.max_s();
     r.excess_owd_mean_s = d.excess_mean_s();
     r.excess_owd_std_s = d.std_s();
 }
@@ -43,6 +45,7 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
                     r.timeouts = s.timeouts;
                     r.spurious_timeouts = s.spurious_timeouts;
                     set_owd(&mut r, &t.owd);
+                    r.packets_received = t.owd.count();
                     r.fast_recoveries = s.fast_recoveries;
                     r.rtt_min_s = s.rtt_min.map(secs);
                     r.rtt_max_s = s.rtt_max.map(secs);
@@ -70,8 +73,6 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
                     r.packets_received = sink.received;
                     let mut owd = DelayStats::default();
                     sink.delays.iter().for_each(|d| owd.add(d.1));
-                    // A CBR flow's "RTT" columns carry its one-way delay.
-                    (r.rtt_min_s, r.rtt_avg_s, r.rtt_max_s) = (owd.min_s(), owd.mean_s(), owd.max_s());
                     set_owd(&mut r, &owd);
                     series.push(Series {
                         metric: "owd".into(),

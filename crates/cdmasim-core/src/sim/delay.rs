@@ -27,6 +27,11 @@ impl DelayStats {
         self.max = self.max.max(d);
     }
 
+    /// Packets measured.
+    pub fn count(&self) -> u64 {
+        self.n
+    }
+
     /// Smallest delay, seconds.
     pub fn min_s(&self) -> Option<f64> {
         self.min.map(secs)

@@ -133,7 +133,7 @@ pub struct FlowResult {
     #[serde(default)]
     pub spurious_timeouts: u64,
     pub fast_recoveries: u64,
-    /// TCP: RTT samples (seconds) seen by the sender; CBR: one-way delay.
+    /// TCP: RTT samples (seconds) seen by the sender; CBR: none (one-way).
     pub rtt_min_s: Option<f64>,
     pub rtt_avg_s: Option<f64>,
     pub rtt_max_s: Option<f64>,
@@ -143,10 +143,15 @@ pub struct FlowResult {
     #[serde(default)]
     pub owd_min_s: Option<f64>,
     #[serde(default)]
+    pub owd_avg_s: Option<f64>,
+    #[serde(default)]
+    pub owd_max_s: Option<f64>,
+    #[serde(default)]
     pub excess_owd_mean_s: Option<f64>,
     #[serde(default)]
     pub excess_owd_std_s: Option<f64>,
-    /// CBR: packets received and lost.
+    /// Packets that reached the receiver (TCP: data segments, each
+    /// transmission counted; CBR: datagrams).
     pub packets_received: u64,
     /// Time the transfer completed (bulk with a byte count), seconds.
     pub completed_at_s: Option<f64>,
