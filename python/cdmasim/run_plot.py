@@ -34,10 +34,19 @@ def plot_run(result, outdir):
     ssthresh = {s: (t, v) for s, t, v in by_metric.get("ssthresh", [])}
     rwnd = {s: (t, v) for s, t, v in by_metric.get("rwnd", [])}
     cwnds = by_metric.get("cwnd", [])
+    pacing = {s: (t, v) for s, t, v in by_metric.get("pacing_rate_bps", [])}
     for subject, t, v in (cwnds if len(cwnds) <= MAX_PER_FLOW else []):
         fig, ax = plt.subplots(figsize=(9, 4.5))
         ax.step(t, v / 1000, where="post", label="cwnd", linewidth=0.9)
-        if subject in ssthresh:
+        if subject in pacing:
+            # A model-based algorithm (BBR) paces and keeps no ssthresh worth
+            # drawing: its pacing rate goes on a second axis instead.
+            pt, pv = pacing[subject]
+            ax2 = ax.twinx()
+            ax2.step(pt, pv / 1e6, where="post", color="#e67e22", label="pacing rate", linewidth=0.8)
+            ax2.set_ylabel("pacing rate (Mbit/s)")
+            ax2.legend(loc="upper left", fontsize=8)
+        elif subject in ssthresh:
             st, sv = ssthresh[subject]
             # Before the first loss ssthresh is "infinite": leave it off the scale.
             shown = sv <= 2 * max(v.max(), 1)
@@ -62,16 +71,11 @@ def plot_run(result, outdir):
         finish(plt, fig, ax, "packets", "queue occupancy (sampled)", os.path.join(outdir, "queues.png"), written)
 
     goodput = by_metric.get("goodput_bps", [])
-    if len(goodput) > MAX_PER_FLOW:
-        import numpy as np
-
-        goodput = [(f"all {len(goodput)} flows", goodput[0][1], np.sum([v for _, _, v in goodput], axis=0))]
     if goodput:
-        fig, ax = plt.subplots(figsize=(9, 4.5))
-        for s, t, v in goodput:
-            ax.plot(t, v / 1e6, label=s, linewidth=0.9)
-        ax.legend(loc="upper right", fontsize=8)
-        finish(plt, fig, ax, "Mbit/s", "goodput per sample interval", os.path.join(outdir, "goodput.png"), written)
+        _goodput_figure(plt, goodput, os.path.join(outdir, "goodput.png"), written)
+    drops = result.drops
+    if len(drops):
+        _drops_figure(plt, drops, os.path.join(outdir, "drops.png"), written)
 
     for subject, t, v in by_metric.get("owd", []):
         fig, ax = plt.subplots(figsize=(9, 4.5))
@@ -115,6 +119,45 @@ def plot_run(result, outdir):
     if "queue_pkts" not in by_metric:
         hints.append(HINTS["queue_pkts"])
     return written, hints
+
+
+#: Goodput is smoothed over this many seconds: a sample interval's delivery
+#: jumps above the link rate when a retransmission releases the data queued
+#: behind it, which says nothing about the rate.
+GOODPUT_WINDOW_S = 2.0
+
+
+def _goodput_figure(plt, goodput, path, written):
+    """Goodput per flow, as a moving average over GOODPUT_WINDOW_S, stacked
+    (the top edge is the total), so that ten flows read as shares of one
+    link rather than as crossing lines."""
+    import numpy as np
+
+    t = goodput[0][1]
+    dt = float(t[1] - t[0]) if len(t) > 1 else 1.0
+    k = max(1, int(round(GOODPUT_WINDOW_S / dt)))
+    kernel = np.ones(k) / k
+    smooth = [np.convolve(v, kernel, mode="same") / 1e6 for _, _, v in goodput]
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    if len(goodput) > MAX_PER_FLOW:
+        ax.plot(t, np.sum(smooth, axis=0), label=f"all {len(goodput)} flows", linewidth=0.9)
+    else:
+        ax.stackplot(t, smooth, labels=[s for s, _, _ in goodput], linewidth=0.3)
+    ax.legend(loc="upper right", fontsize=8)
+    finish(plt, fig, ax, "Mbit/s", f"goodput, stacked, {k * dt:g} s moving average", path, written)
+
+
+def _drops_figure(plt, drops, path, written):
+    """Every drop: when, where (one row per place) and why (colour)."""
+    places = sorted(drops.place.unique())
+    fig, ax = plt.subplots(figsize=(9, max(2.5, 0.5 * len(places) + 1.5)))
+    y = drops.place.map({p: i for i, p in enumerate(places)})
+    for reason, g in drops.groupby("reason"):
+        ax.plot(g.t_s, y[g.index], "|", markersize=9, label=f"{reason} ({len(g)})")
+    ax.set_yticks(range(len(places)))
+    ax.set_yticklabels(places, fontsize=8)
+    ax.legend(loc="upper right", fontsize=8)
+    finish(plt, fig, ax, "", "drops: time, place and reason", path, written)
 
 
 def _cell_figure(plt, cell, by_metric, cwnds, path, written):
