@@ -218,13 +218,14 @@ def test_progress_callback_is_called_and_can_stop_a_long_run():
 
 
 def test_cli_plot_draws_the_recorded_series(tmp_path):
-    # The testbed traces cwnd and samples queues: cwnd, queue, goodput and
-    # the stream's delay; each a real PNG. The dumbbell samples queues and
-    # goodput but traces no cwnd: two figures, and a note on how to get cwnd.
+    # The testbed traces cwnd and samples queues: cwnd, queue, goodput, the
+    # stream's delay and (it drops packets) the drops; each a real PNG. The
+    # dumbbell samples queues and goodput but traces no cwnd: its figures,
+    # and a note on how to get cwnd.
     p = cli("run", "examples/evdo_testbed.toml", "--quiet", "--plot", str(tmp_path / "a"))
     assert p.returncode == 0, p.stderr
     names = sorted(f.name for f in (tmp_path / "a").iterdir())
-    assert names == ["cwnd_ftp.png", "goodput.png", "owd_voip.png", "queues.png"]
+    assert names == ["cwnd_ftp.png", "drops.png", "goodput.png", "owd_voip.png", "queues.png"]
     for f in (tmp_path / "a").iterdir():
         assert f.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f.stat().st_size > 5000
     assert "note" not in p.stderr
@@ -233,4 +234,5 @@ def test_cli_plot_draws_the_recorded_series(tmp_path):
     p = cli("run", str(tmp_path / "d.toml"), "--quiet", "--plot", str(tmp_path / "b"))
     assert p.returncode == 0, p.stderr
     assert "trace_cwnd = true" in p.stderr and "sample_interval" not in p.stderr
-    assert sorted(f.name for f in (tmp_path / "b").iterdir()) == ["goodput.png", "queues.png"]
+    drops = ["drops.png"] if cdmasim.run(str(tmp_path / "d.toml")).summary["conservation"]["dropped"] else []
+    assert sorted(f.name for f in (tmp_path / "b").iterdir()) == sorted(["goodput.png", "queues.png"] + drops)
