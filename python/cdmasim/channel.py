@@ -288,11 +288,16 @@ def plot(results, outdir):
         a.set_ylabel(lab)
     save(fig, "fig3_mean_std_modal.png")
     # Fig. 4 middle/right: sojourn time and eq. 4 RMSE.
+    # Bars on a linear scale, from zero (a bar's length on a log axis starts
+    # at an arbitrary floor: 94.5 and 102 slots looked tenfold apart), with
+    # the values written on them; the RMSE spans decades, so it is drawn as
+    # points on a log axis, where only positions count.
     fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))
-    ax[0].bar(xs, [results[n]["whole"]["mean_sojourn_slots"] for n in names])
-    ax[0].set_yscale("log")
-    ax[0].set(ylabel="mean sojourn (slots)", title="Time in any state")
-    ax[1].bar(xs, [max(results[n]["whole"]["sojourn_rmse"], 1e-9) for n in names])
+    sojourn = [results[n]["whole"]["mean_sojourn_slots"] for n in names]
+    bars = ax[0].bar(xs, sojourn)
+    ax[0].bar_label(bars, labels=[f"{v:.3g}" for v in sojourn], fontsize=7)
+    ax[0].set(ylabel="mean sojourn (slots)", title="Time in any state", ylim=(0, max(sojourn + [1]) * 1.15))
+    ax[1].plot(xs, [max(results[n]["whole"]["sojourn_rmse"], 1e-9) for n in names], "o")
     ax[1].set_yscale("log")
     ax[1].set(ylabel="RMSE (eq. 4)", title="Observed vs one-step Markov sojourn")
     for a in ax:
@@ -304,8 +309,12 @@ def plot(results, outdir):
         w = results[nm]["whole"]
         ax[0].plot(range(1, len(w["cond_entropy"]) + 1), w["cond_entropy"], marker="o", label=label[nm])
         ax[1].plot(range(1, len(w["lag_entropy"]) + 1), w["lag_entropy"], label=label[nm])
-    ax[0].set(xlabel="history n (slots)", ylabel="H(X_i | past n) / H(X)", title="Conditional entropy vs depth")
-    ax[1].set(xlabel="lag d (slots)", ylabel="H(X_{i+d} | X_i) / H(X)", title="Conditional entropy vs lag")
+    # Normalised entropies lie in [0, 1]: the full range, so that a flat
+    # curve looks flat instead of being zoomed into.
+    ax[0].set(xlabel="history n (slots)", ylabel="H(X_i | past n) / H(X)", title="Conditional entropy vs depth",
+              ylim=(0, 1.05))
+    ax[1].set(xlabel="lag d (slots)", ylabel="H(X_{i+d} | X_i) / H(X)", title="Conditional entropy vs lag",
+              ylim=(0, 1.05))
     ax[0].legend(fontsize=7)
     save(fig, "fig5_memory.png")
     return files
