@@ -42,10 +42,8 @@ class SweepError(InputError):
 
 
 def _tomllib():
-    try:
-        import tomllib
-    except ImportError:  # Python < 3.11
-        import tomli as tomllib
+    import tomllib  # Python 3.11+, what the project is tested on (pyproject.toml)
+
     return tomllib
 
 
