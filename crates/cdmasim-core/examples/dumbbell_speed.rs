@@ -13,7 +13,7 @@ fn main() {
     let duplex = |spec: &mut ScenarioSpec, a: usize, b: usize, rate: u64, delay: u64, q: QueueSpec| {
         for (f, t) in [(a, b), (b, a)] {
             let name = format!("{}-{}", spec.nodes[f].name, spec.nodes[t].name);
-            spec.links.push(LinkSpec { name, from: f, to: t, rate_bps: rate, delay, queue: q.clone(), rate_schedule: vec![], drc: None, loss: 0.0 });
+            spec.links.push(LinkSpec { name, from: f, to: t, rate_bps: rate, delay, queue: q.clone(), rate_schedule: vec![], rate_period: None, drc: None, loss: 0.0 });
         }
     };
     let r1 = node(&mut spec, "r1".into());

@@ -23,25 +23,12 @@ PENDING = []
 
 MSS = 1460
 RENO64_BUFFER = f"{64 * MSS}B"
-STALL_EVERY_S, STALL_S, RATE = 2.56, 0.30, "153.6kbps"
-
-
-def _stall_schedule(duration_s):
-    """153.6 kb/s with a 300 ms stall every 2.56 s, for any duration (the
-    example file spells out 40 s of it)."""
-    sched, k = [{"at": "0s", "rate": RATE}], 1
-    while k * STALL_EVERY_S < duration_s:
-        t = k * STALL_EVERY_S
-        sched += [{"at": f"{t:.2f}s", "rate": "0bps"}, {"at": f"{t + STALL_S:.2f}s", "rate": RATE}]
-        k += 1
-    return sched
 
 
 def _scenario(n_flows, gap_s, duration_s):
     doc = example_doc("rbsmq_cdma1x")
     doc["simulation"]["duration"] = f"{duration_s}s"
-    radio = next(link for link in doc["link"] if link["name"] == "radio")
-    radio["rate_schedule"] = _stall_schedule(duration_s)
+    # The example's outage pattern is periodic: it runs to any duration.
     # RBSMQ's parameters are its defaults (the example spells them out);
     # rcv_buffer is the Reno-64 window, and RBSMQ's max_window caps at 64.
     doc["flow"] = [{

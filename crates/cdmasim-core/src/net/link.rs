@@ -18,6 +18,35 @@ use crate::engine::{Rng, Time, NS_PER_SEC};
 /// fixed list or a lazily drawn DRC sequence (`channel::link_rate`).
 pub type RateSteps = Box<dyn Iterator<Item = (Time, u64)> + Send>;
 
+/// `steps` (times in [0, period), the first at 0) repeated every `period`
+/// from `start` until `until`, drawn lazily: a periodic outage costs no list.
+pub fn periodic_steps(steps: Vec<(Time, u64)>, start: Time, period: Time, until: Time) -> RateSteps {
+    Box::new(Periodic { steps, period, until, base: start, i: 0 })
+}
+
+struct Periodic {
+    steps: Vec<(Time, u64)>,
+    period: Time,
+    until: Time,
+    /// Start of the current period, and the next step in it.
+    base: Time,
+    i: usize,
+}
+
+impl Iterator for Periodic {
+    type Item = (Time, u64);
+    fn next(&mut self) -> Option<(Time, u64)> {
+        if self.i == self.steps.len() {
+            self.i = 0;
+            self.base = self.base.checked_add(self.period)?;
+        }
+        let (at, rate) = self.steps[self.i];
+        let t = self.base.checked_add(at).filter(|&t| t <= self.until)?;
+        self.i += 1;
+        Some((t, rate))
+    }
+}
+
 /// The transmitter's current packet. The packet itself is already on the
 /// wire list (unless the loss module took it), with the arrival time its
 /// service will give it.

@@ -338,6 +338,7 @@ pub(crate) fn resolve<'r>(
             delay: cell.radio_delay + cell.bts_delay,
             queue: m.reverse_queue.clone(),
             rate_schedule: Vec::new(),
+            rate_period: None,
             drc: None,
             loss: 0.0,
         });

@@ -38,12 +38,14 @@ pub(crate) fn parse_link(v: &Val) -> Res<RawLink> {
             }
         }
     }
-    let rate_schedule = match t.get("rate_schedule") {
+    let (rate_schedule, rate_period) = match t.get("rate_schedule") {
         Some(s) => parse_schedule(&s)?,
-        None => Vec::new(),
+        None => (Vec::new(), None),
     };
-    // The rate at time 0: `rate`, or the schedule's step at 0 s.
-    let step0 = rate_schedule.first().filter(|(at, _)| *at == 0).map(|&(_, r)| r);
+    // The rate at time 0: `rate`, or the schedule's step at 0 s (a periodic
+    // schedule's first step is at its start).
+    let starts_at_0 = rate_period.map_or(true, |(start, _)| start == 0);
+    let step0 = rate_schedule.first().filter(|(at, _)| *at == 0 && starts_at_0).map(|&(_, r)| r);
     let rate_bps = match (t.get("rate"), step0) {
         (Some(r), None) => r.positive_rate()?,
         (Some(r), Some(s0)) => {
@@ -81,13 +83,42 @@ pub(crate) fn parse_link(v: &Val) -> Res<RawLink> {
         reverse_loss: t.or("reverse_loss", loss, |v| v.probability())?,
         loss,
         rate_schedule,
+        rate_period,
         drc,
     })
 }
 
 /// `rate_schedule = [{at = "0s", rate = "9.6kbps"}, ...]`: strictly increasing
-/// times; a rate of 0 is an outage.
-fn parse_schedule(v: &Val) -> Res<Vec<(Time, u64)>> {
+/// times; a rate of 0 is an outage. Or `{every = "2.56s", steps = [...],
+/// start = "0s"}`: the steps (from 0 s, all within one period) repeat every
+/// period from `start` to the end (before `start` the link has `rate`).
+fn parse_schedule(v: &Val) -> Res<(Vec<(Time, u64)>, Option<(Time, Time)>)> {
+    if v.array().is_ok() {
+        return Ok((parse_steps(v)?, None));
+    }
+    let t = v.table(&["every", "steps", "start"])?;
+    let start = t.or("start", 0, |v| v.time())?;
+    let every_v = t.req("every")?;
+    let every = every_v.time()?;
+    if every == 0 {
+        return Err(every_v.err("the period must be positive"));
+    }
+    let steps_v = t.req("steps")?;
+    let steps = parse_steps(&steps_v)?;
+    if steps[0].0 != 0 {
+        return Err(steps_v.err("a periodic schedule's first step must be at 0s (the rate each period starts with)"));
+    }
+    if let Some(&(last, _)) = steps.last().filter(|s| s.0 >= every) {
+        return Err(steps_v.err(format!(
+            "a step at {} s is not within the period of {} s",
+            crate::engine::time::secs(last),
+            crate::engine::time::secs(every)
+        )));
+    }
+    Ok((steps, Some((start, every))))
+}
+
+fn parse_steps(v: &Val) -> Res<Vec<(Time, u64)>> {
     let mut steps: Vec<(Time, u64)> = Vec::new();
     for item in v.array()? {
         let t = item.table(&["at", "rate"])?;

@@ -39,6 +39,8 @@ pub(crate) struct RawLink {
     pub reverse_loss: f64,
     /// Forward direction only.
     pub rate_schedule: Vec<(Time, u64)>,
+    /// The schedule repeats: (first start, period).
+    pub rate_period: Option<(Time, Time)>,
     /// Forward rate from a DRC sequence (then `rate_schedule` is empty).
     pub drc: Option<RawDrc>,
 }

@@ -76,6 +76,7 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
             delay: l.delay,
             queue: l.queue.clone(),
             rate_schedule: l.rate_schedule.clone(),
+            rate_period: l.rate_period,
             drc,
             loss: l.loss,
         };
@@ -90,6 +91,7 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
                 delay: l.delay,
                 queue: l.reverse_queue.clone(),
                 rate_schedule: Vec::new(),
+                rate_period: None,
                 drc: None,
                 loss: l.reverse_loss,
             };

@@ -352,6 +352,7 @@ pub(crate) fn resolve<'r>(
             delay: rans[r].delay,
             queue: u.reverse_queue.clone(),
             rate_schedule: Vec::new(),
+            rate_period: None,
             drc: None,
             loss: 0.0,
         });

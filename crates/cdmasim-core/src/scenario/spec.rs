@@ -86,6 +86,10 @@ pub struct LinkSpec {
     /// Piecewise-constant rate: (time, bit/s) steps in increasing time. A rate
     /// of 0 is an outage: service pauses and resumes where it stopped.
     pub rate_schedule: Vec<(Time, u64)>,
+    /// `rate_schedule` repeats every `.1` from `.0` until the end of the run
+    /// (its times lie in [0, period), the first at 0), drawn as the run goes.
+    #[serde(default)]
+    pub rate_period: Option<(Time, Time)>,
     /// The forward rate follows this channel's DRC sequence slot by slot
     /// (drawn as the run goes; `rate_schedule` is then empty).
     #[serde(default)]

@@ -281,3 +281,42 @@ fn bad_catalogue_expectations_hold_for_the_parser() {
         assert!(checked.iter().any(|c| c == name), "{name} not checked: {checked:?}");
     }
 }
+
+#[test]
+fn periodic_rate_schedule_repeats_to_the_end_of_the_run() {
+    let text = r#"
+[simulation]
+duration = "6s"
+[[node]]
+name = "a"
+[[node]]
+name = "b"
+[[link]]
+name = "radio"
+from = "a"
+to = "b"
+delay = "10ms"
+rate_schedule = { every = "2.56s", steps = [{ at = "0s", rate = "153.6kbps" }, { at = "2.26s", rate = "0bps" }] }
+"#;
+    let s = parse_str(text, "t.toml").unwrap();
+    let l = link(&s, "radio");
+    assert_eq!(l.rate_period, Some((0, 2_560_000_000)));
+    assert_eq!(l.rate_bps, 153_600);
+    let steps: Vec<_> = crate::net::link::periodic_steps(l.rate_schedule.clone(), 0, 2_560_000_000, s.duration).collect();
+    let ms = 1_000_000;
+    assert_eq!(steps, vec![(0, 153_600), (2260 * ms, 0), (2560 * ms, 153_600), (4820 * ms, 0), (5120 * ms, 153_600)]);
+    // From a start: the rate before it is `rate`.
+    let late = text.replace(r#"{ every = "2.56s","#, r#"{ start = "2.56s", every = "2.56s","#).replace(r#"delay = "10ms""#, "delay = \"10ms\"\nrate = \"1Mbps\"");
+    let s2 = parse_str(&late, "t.toml").unwrap();
+    assert_eq!(link(&s2, "radio").rate_bps, 1_000_000);
+    assert_eq!(link(&s2, "radio").rate_period, Some((2_560_000_000, 2_560_000_000)));
+    for (bad, what) in [
+        (r#"{ every = "2s", steps = [{ at = "1s", rate = "1Mbps" }] }"#, "first step must be at 0s"),
+        (r#"{ every = "2s", steps = [{ at = "0s", rate = "1Mbps" }, { at = "2s", rate = "0bps" }] }"#, "not within the period"),
+        (r#"{ every = "0s", steps = [{ at = "0s", rate = "1Mbps" }] }"#, "period must be positive"),
+    ] {
+        let e = parse_str(&text.replace(r#"{ every = "2.56s", steps = [{ at = "0s", rate = "153.6kbps" }, { at = "2.26s", rate = "0bps" }] }"#, bad), "t.toml")
+            .expect_err(bad);
+        assert!(e.message.contains(what) && e.line == 13 && e.field.starts_with("link[0].rate_schedule"), "{e}");
+    }
+}

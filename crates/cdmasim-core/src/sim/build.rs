@@ -23,7 +23,10 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
     for l in &spec.links {
         let steps: RateSteps = match &l.drc {
             Some(d) => Box::new(link_rate::RateSteps::new(d.open()?, spec.duration)),
-            None => Box::new(l.rate_schedule.clone().into_iter()),
+            None => match l.rate_period {
+                Some((start, period)) => crate::net::link::periodic_steps(l.rate_schedule.clone(), start, period, spec.duration),
+                None => Box::new(l.rate_schedule.clone().into_iter()),
+            },
         };
         hops.push(AnyHop::Link(Link::new(
             l.name.clone(),

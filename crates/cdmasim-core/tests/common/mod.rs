@@ -42,7 +42,7 @@ impl Net {
     /// A one-way link.
     pub fn link(&mut self, from: usize, to: usize, rate_bps: u64, delay: Time, queue: QueueSpec) -> usize {
         let name = format!("{}-{}", self.spec.nodes[from].name, self.spec.nodes[to].name);
-        self.spec.links.push(LinkSpec { name, from, to, rate_bps, delay, queue, rate_schedule: vec![], drc: None, loss: 0.0 });
+        self.spec.links.push(LinkSpec { name, from, to, rate_bps, delay, queue, rate_schedule: vec![], rate_period: None, drc: None, loss: 0.0 });
         self.spec.links.len() - 1
     }
 

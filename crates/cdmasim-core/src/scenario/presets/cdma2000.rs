@@ -140,6 +140,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
         loss: 0.0,
         reverse_loss: 0.0,
         rate_schedule: Vec::new(),
+        rate_period: None,
         drc: None,
     };
     raw.nodes.push(named("core".into()));

@@ -72,6 +72,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
         loss: 0.0,
         reverse_loss: 0.0,
         rate_schedule: Vec::new(),
+        rate_period: None,
         drc: None,
     };
 
