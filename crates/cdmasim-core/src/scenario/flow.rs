@@ -5,9 +5,10 @@ use super::reader::{Res, Val};
 use super::spec::{AppSpec, TcpSpec};
 use super::tcp::parse_tcp;
 
-const BULK_KEYS: &[&str] = &["name", "from", "to", "start", "stop", "kind", "bytes", "tcp"];
-const CBR_KEYS: &[&str] = &["name", "from", "to", "start", "stop", "kind", "packet_size", "rate"];
-const ALL_KEYS: &[&str] = &["name", "from", "to", "start", "stop", "kind", "bytes", "tcp", "packet_size", "rate"];
+const BULK_KEYS: &[&str] = &["name", "from", "to", "start", "start_jitter", "stop", "kind", "bytes", "tcp"];
+const CBR_KEYS: &[&str] = &["name", "from", "to", "start", "start_jitter", "stop", "kind", "packet_size", "rate"];
+const ALL_KEYS: &[&str] =
+    &["name", "from", "to", "start", "start_jitter", "stop", "kind", "bytes", "tcp", "packet_size", "rate"];
 
 /// Largest UDP payload in one IPv4 datagram (65535 - 20 IP - 8 UDP).
 const MAX_UDP_PAYLOAD: u64 = 65_507;
@@ -37,9 +38,10 @@ pub(crate) fn parse_flow(v: &Val) -> Res<RawFlow> {
     };
     let start_v = t.get("start");
     let start = t.or("start", 0, |v| v.time())?;
+    let start_jitter = t.or("start_jitter", 0, |v| v.time())?;
     let stop = t.opt("stop", |v| v.time())?;
     if let Some(stop) = stop {
-        if stop <= start {
+        if stop <= start.saturating_add(start_jitter) {
             return Err(t.get("stop").unwrap().err("stop must come after start"));
         }
     }
@@ -51,6 +53,7 @@ pub(crate) fn parse_flow(v: &Val) -> Res<RawFlow> {
         from,
         to,
         start,
+        start_jitter,
         stop,
         app,
     })

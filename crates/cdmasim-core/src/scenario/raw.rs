@@ -58,6 +58,9 @@ pub(crate) struct RawFlow {
     pub from: Named,
     pub to: Named,
     pub start: Time,
+    /// The flow starts at a uniform time in [start, start + start_jitter),
+    /// drawn from the scenario's seed and the flow's name.
+    pub start_jitter: Time,
     /// Where to blame a start time beyond the end of the run.
     pub start_at: At,
     pub stop: Option<Time>,

@@ -9,6 +9,7 @@ use super::error::ScenarioError;
 use super::raw::{Named, RawScenario};
 use super::reader::At;
 use super::spec::*;
+use crate::engine::RngStreams;
 use crate::net::routing::PathError;
 use std::collections::HashMap;
 
@@ -157,15 +158,21 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
         if from == to {
             return Err(err(file, &f.to.at, format!("a flow from '{}' to itself", f.to.name)));
         }
-        if f.start >= raw.duration {
+        if f.start.saturating_add(f.start_jitter) > raw.duration || f.start >= raw.duration {
             return Err(err(file, &f.start_at, format!("flow '{}' starts at or after the end of the simulation", f.name.name)));
         }
+        // Start jitter: the same seed gives the same starts, another seed others.
+        let start = f.start
+            + match f.start_jitter {
+                0 => 0,
+                j => RngStreams::new(raw.seed).stream(&format!("start/{}", f.name.name)).below(j),
+            };
         let (a, b) = (&f.from.name, &f.to.name);
         router.path(from as u32, to as u32).map_err(|m| err(file, &f.to.at, format!("no path from '{a}' to '{b}': {}", why(m))))?;
         if matches!(f.app, AppSpec::Bulk { .. }) {
             router.path(to as u32, from as u32).map_err(|m| err(file, &f.to.at, format!("no return path for ACKs from '{b}' to '{a}': {}", why(m))))?;
         }
-        flows.push(FlowSpec { name: f.name.name.clone(), from, to, start: f.start, stop: f.stop, app: f.app.clone() });
+        flows.push(FlowSpec { name: f.name.name.clone(), from, to, start, stop: f.stop, app: f.app.clone() });
     }
 
     spec.flows = flows;

@@ -37,7 +37,8 @@ fn dumbbell_expands_to_the_documented_topology() {
     assert_eq!(s.flows.len(), 10);
     let f = &s.flows[7];
     assert_eq!((f.name.as_str(), s.nodes[f.from].name.as_str(), s.nodes[f.to].name.as_str()), ("flow7", "s7", "d7"));
-    assert_eq!(f.start, 70 * NS_PER_MS);
+    // i × 10 ms plus up to 10 ms of start jitter (the example's).
+    assert!(f.start >= 70 * NS_PER_MS && f.start < 80 * NS_PER_MS, "{}", f.start);
     match &f.app {
         AppSpec::Bulk { bytes, tcp } => {
             assert_eq!(*bytes, None);
@@ -319,4 +320,26 @@ rate_schedule = { every = "2.56s", steps = [{ at = "0s", rate = "153.6kbps" }, {
             .expect_err(bad);
         assert!(e.message.contains(what) && e.line == 13 && e.field.starts_with("link[0].rate_schedule"), "{e}");
     }
+}
+
+#[test]
+fn start_jitter_is_drawn_from_the_seed() {
+    let text = |seed: u64| {
+        format!(
+            "preset = \"dumbbell\"\n[simulation]\nduration = \"10s\"\nseed = {seed}\n[dumbbell]\nflows = 4\nbottleneck_rate = \"1Mbps\"\nbottleneck_delay = \"10ms\"\nstart_spacing = \"1s\"\nstart_jitter = \"500ms\"\n"
+        )
+    };
+    let starts = |seed| parse_str(&text(seed), "t.toml").unwrap().flows.iter().map(|f| f.start).collect::<Vec<_>>();
+    let (a, b) = (starts(1), starts(2));
+    assert_eq!(a, starts(1), "same seed, same starts");
+    assert_ne!(a, b, "another seed, other starts");
+    for s in [&a, &b] {
+        for (i, &t) in s.iter().enumerate() {
+            let base = i as u64 * NS_PER_SEC;
+            assert!(t >= base && t < base + NS_PER_SEC / 2, "flow {i} at {t}");
+        }
+    }
+    let late = text(1).replace("start_spacing = \"1s\"", "start_spacing = \"3s\"").replace("500ms", "2s");
+    let e = parse_str(&late, "t.toml").expect_err("flow3 may start at 9 + 2 s > 10 s");
+    assert!(e.message.contains("starts at or after the end"), "{e}");
 }

@@ -11,7 +11,7 @@ use super::super::reader::{Res, Val};
 use super::super::spec::{AppSpec, DelAck, QueueLimit, QueueSpec, TcpSpec};
 use super::super::tcp::parse_tcp;
 use crate::cdma2000::config::{default_bsc_queue, default_link_queue, RateChange, SchPlan, BASE_RATE_BPS, TABLE1_DELAY};
-use crate::engine::{RngStreams, Time, NS_PER_MS, NS_PER_SEC};
+use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
 use crate::tcp::config::RttSampling;
 use crate::tcp::cc::CcAlgo;
 
@@ -28,7 +28,7 @@ const KEYS: &[&str] = &[
     "rate_change",
     "sch",
     "tcp",
-    "start_spread",
+    "start_jitter",
     "join",
 ];
 
@@ -108,7 +108,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
         None => (RawSch::Plan(SchPlan::None), t.at()),
     };
     let tcp = table1_tcp(t.get("tcp").as_ref())?;
-    let spread: Time = t.or("start_spread", NS_PER_SEC, |v| v.time())?;
+    let jitter: Time = t.or("start_jitter", NS_PER_SEC, |v| v.time())?;
     let (join_at, initial) = match t.get("join") {
         None => (0, m * n),
         Some(j) => {
@@ -158,9 +158,9 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
         sch,
         sch_at,
     });
-    // Flows start at uniform times within `start_spread` (drawn from the
-    // seed), so that 100 senders do not leave slow start in lock-step.
-    let mut rng = RngStreams::new(raw.seed).stream("cdma2000/start");
+    // Flows start at uniform times within `start_jitter` (drawn from the
+    // seed when names are resolved), so that 100 senders do not leave slow
+    // start in lock-step.
     let mut k = 0;
     for i in 1..=m {
         for j in 1..=n {
@@ -175,14 +175,14 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
                 reverse_rate_bps: reverse,
                 reverse_queue: default_link_queue(),
             });
-            let base = if k < initial { 0 } else { join_at };
-            let jitter = (rng.uniform() * spread as f64) as Time;
+            let start = if k < initial { 0 } else { join_at };
             raw.flows.push(RawFlow {
                 name: named(format!("ftp{i}_{j}")),
                 from: named(fh),
                 to: named(ms),
-                start: base + jitter,
+                start,
                 start_at: at.clone(),
+                start_jitter: jitter,
                 stop: None,
                 app: AppSpec::Bulk { bytes: None, tcp: tcp.clone() },
             });

@@ -19,6 +19,7 @@ const KEYS: &[&str] = &[
     "access_rate",
     "access_delay",
     "start_spacing",
+    "start_jitter",
     "queue",
     "access_queue",
     "bytes",
@@ -48,6 +49,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
     let access_rate = t.or("access_rate", 100_000_000, |v| v.positive_rate())?;
     let access_delay = t.or("access_delay", NS_PER_MS, |v| v.time())?;
     let spacing: Time = t.or("start_spacing", 10 * NS_PER_MS, |v| v.time())?;
+    let start_jitter: Time = t.or("start_jitter", 0, |v| v.time())?;
     let queue = t.or("queue", QueueSpec::DropTail { limit: QueueLimit::Packets(100) }, parse_queue)?;
     let access_queue = t.or("access_queue", QueueSpec::DropTail { limit: QueueLimit::Packets(1000) }, parse_queue)?;
     let bytes = t.opt("bytes", |v| v.size())?;
@@ -99,6 +101,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
             to: named(d.clone(), "flows"),
             start: spacing.checked_mul(i as u64).ok_or_else(|| t.get("start_spacing").unwrap().err("too large"))?,
             start_at: start_at.clone(),
+            start_jitter,
             stop: None,
             app: AppSpec::Bulk { bytes, tcp: tcp.clone() },
         });
