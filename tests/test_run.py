@@ -231,8 +231,41 @@ def test_cli_plot_draws_the_recorded_series(tmp_path):
     assert "note" not in p.stderr
     toml = (EXAMPLES / "dumbbell.toml").read_text().replace('duration = "60s"', 'duration = "2s"')
     (tmp_path / "d.toml").write_text(toml)
-    p = cli("run", str(tmp_path / "d.toml"), "--quiet", "--plot", str(tmp_path / "b"))
+    p = cli("run", str(tmp_path / "d.toml"), "--plot", str(tmp_path / "b"))
     assert p.returncode == 0, p.stderr
     assert "trace_cwnd = true" in p.stderr and "sample_interval" not in p.stderr
+    # --quiet silences the notes too.
+    p = cli("run", str(tmp_path / "d.toml"), "--quiet", "--plot", str(tmp_path / "b"))
+    assert p.returncode == 0 and p.stderr == "" and p.stdout == "", p.stderr
     drops = ["drops.png"] if cdmasim.run(str(tmp_path / "d.toml")).summary["conservation"]["dropped"] else []
     assert sorted(f.name for f in (tmp_path / "b").iterdir()) == sorted(["goodput.png", "queues.png"] + drops)
+
+
+def test_usage_errors_are_one_line_exit_2():
+    for args in (["run"], ["run", "x.toml", "--bogus"], ["channel", "stats"], ["nosuchcommand"]):
+        p = cli(*args)
+        assert p.returncode == 2, (args, p.stderr)
+        assert len(p.stderr.splitlines()) == 1 and "error:" in p.stderr and "Traceback" not in p.stderr, (args, p.stderr)
+
+
+def test_a_closed_pipe_or_a_full_device_gives_no_traceback():
+    # A reader that stops after one byte: the summary's write hits a closed pipe.
+    p = subprocess.run(f"{sys.executable} -m cdmasim.cli run examples/dumbbell.toml --json | head -c 1",
+                       shell=True, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert "Traceback" not in p.stderr and "BrokenPipeError" not in p.stderr, p.stderr
+    with open("/dev/full", "w") as full:
+        p = subprocess.run([sys.executable, "-m", "cdmasim.cli", "run", "examples/dumbbell.toml"], cwd=ROOT,
+                           stdout=full, stderr=subprocess.PIPE, text=True, timeout=120)
+    assert p.returncode == 2 and "no space left" in p.stderr and "Traceback" not in p.stderr, p.stderr
+
+
+def test_output_places_are_checked_before_the_run(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("x")
+    for flag in ("--out", "--plot"):
+        for bad in (blocker, blocker / "sub"):
+            p = cli("run", "examples/dumbbell.toml", flag, str(bad))
+            assert p.returncode == 2 and len(p.stderr.splitlines()) == 1 and flag in p.stderr, p.stderr
+            assert p.stdout == ""
+    p = cli("run", "examples/dumbbell.toml", "--format", "csv")
+    assert p.returncode == 2 and "--format" in p.stderr and p.stdout == "", p.stderr

@@ -1,18 +1,29 @@
 """The `cdmasim` command: a thin dispatcher over cdmasim.commands.*."""
 
 import argparse
+import errno
 import importlib
+import os
 import sys
 
 from . import InputError, __version__
 from .commands import GROUPS
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """Usage errors as one line on stderr, exit 2, like every other bad input
+    (argparse prints the usage block first, 2-9 lines). `--help` still
+    shows the usage."""
+
+    def error(self, message):
+        self.exit(2, f"{self.prog}: error: {message} (see {self.prog} --help)\n")
+
+
 def build_parser(only=None) -> argparse.ArgumentParser:
     """The parser for every command group, or for `only` (the group named on
     the command line): building all eleven sub-parsers costs more start-up
     time than a short simulation."""
-    p = argparse.ArgumentParser(prog="cdmasim", description="TCP and applications over 3G CDMA data networks")
+    p = OneLineParser(prog="cdmasim", description="TCP and applications over 3G CDMA data networks")
     p.add_argument("--version", action="version", version=f"cdmasim {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
     for name in GROUPS if only is None else [only]:
@@ -32,6 +43,16 @@ def main(argv=None) -> int:
     except KeyboardInterrupt:
         print("cdmasim: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`cdmasim ... | head`): stop quietly, as Unix
+        # tools do, and keep Python from complaining again at exit.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 141
+    except OSError as e:
+        if e.errno != errno.ENOSPC:
+            raise
+        print(f"cdmasim: error: {e.filename or 'output'}: no space left on the device", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

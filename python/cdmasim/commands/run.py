@@ -12,10 +12,10 @@ def register(subparsers):
     p.add_argument("file", help="scenario TOML file")
     p.add_argument("--seed", type=int, help="override [simulation].seed")
     p.add_argument("--out", metavar="DIR", help="write summary.json and the flows/queues/series/drops/users/sectors tables here")
-    p.add_argument("--format", choices=["parquet", "csv"], default="parquet", help="table format for --out (default parquet)")
+    p.add_argument("--format", choices=["parquet", "csv"], help="table format for --out (default parquet)")
     p.add_argument("--pcap", metavar="DIR", help="write pcap captures here (one per pair of adjacent nodes)")
     p.add_argument("--plot", metavar="DIR", help="write figures here: cwnd/ssthresh per TCP flow, queues, goodput, one-way delay")
-    p.add_argument("--quiet", action="store_true", help="no progress bar and no summary table")
+    p.add_argument("--quiet", action="store_true", help="no progress bar, no summary table, no notes")
     p.add_argument("--json", action="store_true", help="print the summary as JSON instead of a table")
     p.set_defaults(func=main)
 
@@ -26,11 +26,19 @@ def main(args):
 
     if args.seed is not None and not 0 <= args.seed < 2**64:
         raise InputError(f"--seed must be in [0, 2^64), got {args.seed}")
+    if args.format and not args.out:
+        raise InputError("--format: it sets the table format of --out; give --out DIR too")
+    # Output places are checked before the run, so that a long simulation is
+    # not lost to a path that cannot be written (the core creates --pcap's
+    # folder before it starts, and says so itself).
+    for flag, path in (("--out", args.out), ("--plot", args.plot)):
+        if path:
+            check_output_dir(flag, path)
     progress = not args.quiet and sys.stderr.isatty()
     result = run(args.file, seed=args.seed, pcap_dir=args.pcap, progress=progress)
     if args.out:
         try:
-            result.to_dir(args.out, fmt=args.format)
+            result.to_dir(args.out, fmt=args.format or "parquet")
         except OSError as e:
             raise InputError(f"{args.out}: cannot write: {e.strerror or e}") from None
     if args.plot:
@@ -40,9 +48,10 @@ def main(args):
             files, hints = plot_run(result, args.plot)
         except OSError as e:
             raise InputError(f"{args.plot}: cannot write: {e.strerror or e}") from None
-        for h in hints:
-            print(f"cdmasim: note: {h}", file=sys.stderr)
-        print(f"wrote {len(files)} figure(s) to {args.plot}", file=sys.stderr)
+        if not args.quiet:
+            for h in hints:
+                print(f"cdmasim: note: {h}", file=sys.stderr)
+            print(f"wrote {len(files)} figure(s) to {args.plot}", file=sys.stderr)
     if args.json:
         sys.stdout.write(result.summary_json())
     elif not args.quiet:
@@ -50,3 +59,24 @@ def main(args):
 
         print(format_summary(result.summary))
     return 0
+
+
+def check_output_dir(flag, path):
+    """`path` can become a directory we write into: it is one already, or
+    its nearest existing parent is a writable directory."""
+    import os
+
+    from .. import InputError
+
+    p = os.path.abspath(path)
+    if os.path.exists(p):
+        if not os.path.isdir(p):
+            raise InputError(f"{flag}: {path}: exists and is not a directory")
+        if not os.access(p, os.W_OK | os.X_OK):
+            raise InputError(f"{flag}: {path}: not writable")
+        return
+    parent = os.path.dirname(p)
+    while not os.path.exists(parent):
+        parent = os.path.dirname(parent)
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
+        raise InputError(f"{flag}: {path}: cannot be created ({parent} is not a writable directory)")
