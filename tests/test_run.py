@@ -269,3 +269,23 @@ def test_output_places_are_checked_before_the_run(tmp_path):
             assert p.stdout == ""
     p = cli("run", "examples/dumbbell.toml", "--format", "csv")
     assert p.returncode == 2 and "--format" in p.stderr and p.stdout == "", p.stderr
+
+
+@pytest.mark.parametrize("args", [
+    ["run", "examples/dumbbell.toml", "--seed", "-1"],
+    ["run", "examples/dumbbell.toml", "--seed", str(2**64)],
+    ["evdo", "schedule", "--preset", "stationary", "--users", "-1"],
+    ["evdo", "schedule", "--preset", "stationary", "--users", "100000"],
+    ["evdo", "schedule", "--preset", "stationary", "--slots", "1000000000000"],
+    ["channel", "generate", "stationary", "--slots", "10000000000000", "--out", "OUT/x.drc"],
+    ["channel", "generate", "stationary", "--slots", "100", "--seed", "-1", "--out", "OUT/x.drc"],
+    ["channel", "fit", "x.drc", "--order", str(2**70), "--out", "OUT/m.json"],
+    ["channel", "stats", "x.drc", "--max-order", "-1"],
+    ["channel", "stats", "x.drc", "--max-lag", "1000000000"],
+    ["sweep", "x.toml", "--store", "OUT/s", "--jobs", "0"],
+    ["reproduce", "jung", "--out", "OUT/r", "--jobs", "-2"],
+])
+def test_out_of_range_numbers_are_one_line_before_anything_runs(args, tmp_path):
+    p = cli(*[a.replace("OUT", str(tmp_path / "o")) for a in args])
+    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr, p.stderr
+    assert not (tmp_path / "o").exists(), "nothing written"

@@ -17,10 +17,40 @@ def _parse(name, text, what):
         raise InputError(f"{what}: {e}") from None
 
 
-def slots(text, what="value", allow_bare=False):
+def integer(lo, hi, what="value"):
+    """An argparse `type` for an integer option within [lo, hi]: a value out of
+    range is a one-line usage error, not an OverflowError from the core."""
+    import argparse
+
+    def parse(text):
+        try:
+            n = int(str(text).strip(), 10)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not an integer") from None
+        if not lo <= n <= hi:
+            raise argparse.ArgumentTypeError(f"{n} is out of range: {what} must be in [{lo}, {hi}]")
+        return n
+
+    parse.__name__ = "integer"
+    return parse
+
+
+#: A seed is a u64 in the core.
+seed = integer(0, 2**64 - 1, "a seed")
+
+
+def slots(text, what="value", allow_bare=False, at_most=None):
     """'1h', '30min', '20s', '100ms', '2160000slots' -> slots (int).
 
-    A bare integer is accepted only where the option counts slots."""
+    A bare integer is accepted only where the option counts slots; `at_most`
+    bounds the result (a run that would not fit in memory is refused up front)."""
+    n = _slots(text, what, allow_bare)
+    if at_most is not None and n > at_most:
+        raise InputError(f"{what}: {n} slots is more than the {at_most} this command keeps in memory")
+    return n
+
+
+def _slots(text, what, allow_bare):
     t = str(text).strip()
     for suffix in ("slots", "slot"):
         if t.endswith(suffix):

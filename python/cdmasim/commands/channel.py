@@ -2,6 +2,13 @@
 
 import sys
 
+from .._units import integer, seed
+
+#: Slots held in memory at once: `generate` keeps the trace (5 bytes a slot
+#: with SINR, so 5 GB at the bound); `stats` keeps lag tables per lag.
+MAX_TRACE_SLOTS = 10**9
+MAX_LAG_SLOTS = 100_000
+
 
 def register(sub):
     p = sub.add_parser("channel", help="analyse, fit and generate per-slot DRC channels")
@@ -11,7 +18,7 @@ def register(sub):
     s.add_argument("files", nargs="+", metavar="FILE")
     _fmt_args(s)
     s.add_argument("--window", default="1h", help="window for per-window statistics (default 1h; 0s for none)")
-    s.add_argument("--max-order", type=int, default=4, help="deepest history n of H(X_i | past n) (<= 4)")
+    s.add_argument("--max-order", type=integer(1, 4, "--max-order"), default=4, help="deepest history n of H(X_i | past n) (1 to 4)")
     s.add_argument("--max-lag", default="200", help="largest lag d in slots (default 200)")
     s.add_argument("--json", action="store_true", help="print all results as JSON")
     s.add_argument("--plot", metavar="DIR", help="write figures like Liu et al. Figs. 1-5 into DIR")
@@ -19,7 +26,7 @@ def register(sub):
 
     f = cs.add_parser("fit", help="fit a Markov chain of order K to a trace")
     f.add_argument("file", metavar="FILE")
-    f.add_argument("--order", type=int, required=True)
+    f.add_argument("--order", type=integer(0, 64, "--order"), required=True)
     f.add_argument("--out", required=True, metavar="MODEL")
     _fmt_args(f)
     f.set_defaults(func=_fit)
@@ -27,7 +34,7 @@ def register(sub):
     g = cs.add_parser("generate", help="generate a trace from a model file, a preset or constant:N")
     g.add_argument("source", metavar="MODEL|PRESET")
     g.add_argument("--slots", required=True, help="number of slots, or a duration (24h, 20s)")
-    g.add_argument("--seed", type=int, default=1)
+    g.add_argument("--seed", type=seed, default=1)
     g.add_argument("--out", required=True, metavar="FILE", help="output (binary if it ends in .drc, else text)")
     g.add_argument("--drc-only", action="store_true", help="leave out the SINR column")
     g.set_defaults(func=_generate)
@@ -52,7 +59,7 @@ def _stats(args):
     from .._units import slots
 
     window = slots(args.window, "--window")
-    max_lag = slots(args.max_lag, "--max-lag", allow_bare=True)
+    max_lag = slots(args.max_lag, "--max-lag", allow_bare=True, at_most=MAX_LAG_SLOTS)
     if max_lag < 1:
         from .. import InputError
 
@@ -99,7 +106,7 @@ def _generate(args):
     from .. import channel
     from .._units import slots
 
-    n = slots(args.slots, "--slots", allow_bare=True)
+    n = slots(args.slots, "--slots", allow_bare=True, at_most=MAX_TRACE_SLOTS)
     r = channel.generate(args.source, n, args.seed, args.out, drc_only=args.drc_only)
     print(f"{r['slots']} slots{' with SINR' if r['sinr'] else ''}, {r['handoffs']} hand-offs -> {args.out}")
     return 0

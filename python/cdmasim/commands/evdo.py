@@ -1,5 +1,14 @@
 """`cdmasim evdo schedule|drc-table`: the full-buffer scheduler study (Liu et al. section 6)."""
 
+from .._units import integer, seed
+
+#: A 1xEV-DO Rev. 0 sector addresses at most 59 users (MAC indices 5-63);
+#: 1000 leaves room for studies beyond it while refusing a mistyped count.
+MAX_USERS = 1000
+#: 10^9 slots is 19 days of channel: a mistyped count is refused rather
+#: than run until memory or patience runs out.
+MAX_SLOTS = 10**9
+
 
 def register(sub):
     p = sub.add_parser("evdo", help="1xEV-DO forward link: DRC table, scheduler study")
@@ -11,9 +20,9 @@ def register(sub):
     src = s.add_mutually_exclusive_group(required=True)
     src.add_argument("--preset", help="channel preset for every user (stationary, mobile)")
     src.add_argument("--trace", nargs="+", metavar="FILE", help="trace per user (shared with random starts if fewer)")
-    s.add_argument("--users", type=int, default=4)
+    s.add_argument("--users", type=integer(1, MAX_USERS, "--users"), default=4)
     s.add_argument("--slots", default="1000000", help="slots or a duration (e.g. 1000000, 30min)")
-    s.add_argument("--seed", type=int, default=1)
+    s.add_argument("--seed", type=seed, default=1)
     s.add_argument("--scheduler", default="pf,rr", help="comma-separated: pf, rr, maxci")
     s.add_argument("--alpha", type=float, default=1e-3, help="PF averaging constant (default 1/1000)")
     s.add_argument("--interlace", type=int, choices=[0, 1, 4], default=4,
@@ -43,7 +52,7 @@ def _schedule(args):
     from .. import InputError, evdo
     from .._units import rate, slots
 
-    n = slots(args.slots, "--slots", allow_bare=True)
+    n = slots(args.slots, "--slots", allow_bare=True, at_most=MAX_SLOTS)
     he = None
     if args.handoff_every:
         parts = args.handoff_every.split("-")

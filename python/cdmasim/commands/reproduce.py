@@ -4,6 +4,8 @@
 import json
 import sys
 
+from .._units import integer
+
 CHOICES = ("liu", "lee", "paliwal", "jung", "dziong", "all")
 
 
@@ -15,7 +17,7 @@ def register(subparsers):
     p.add_argument("paper", metavar="PAPER", help="liu | lee | paliwal | jung | dziong | all")
     p.add_argument("--out", metavar="DIR", default="reproduce-out", help="output directory (default reproduce-out)")
     p.add_argument("--quick", action="store_true", help="shorter experiments (under a minute for all papers)")
-    p.add_argument("--jobs", type=int, metavar="N", help="worker processes for the sweeps (default: all cores)")
+    p.add_argument("--jobs", type=integer(1, 1024, "--jobs"), metavar="N", help="worker processes for the sweeps (default: all cores)")
     p.add_argument("--pcap", nargs="+", metavar="FILE", help="lee: run the paper's analysis on these captures too")
     p.add_argument("--json", action="store_true", help="print the report as one JSON line on stdout")
     p.set_defaults(func=main)
@@ -49,8 +51,6 @@ def main(args):
 
         for path in args.pcap:          # before minutes of simulation, not after
             _check_file(path)
-    if args.jobs is not None and args.jobs < 1:
-        raise InputError(f"--jobs must be at least 1, got {args.jobs}")
     try:
         os.makedirs(args.out, exist_ok=True)
     except OSError as e:

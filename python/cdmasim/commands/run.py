@@ -6,11 +6,13 @@ are imported only when --out writes tables."""
 import json
 import sys
 
+from .._units import seed
+
 
 def register(subparsers):
     p = subparsers.add_parser("run", help="simulate a scenario file", description="Simulate a scenario file (see docs/scenario.md).")
     p.add_argument("file", help="scenario TOML file")
-    p.add_argument("--seed", type=int, help="override [simulation].seed")
+    p.add_argument("--seed", type=seed, help="override [simulation].seed")
     p.add_argument("--out", metavar="DIR", help="write summary.json and the flows/queues/series/drops/users/sectors tables here")
     p.add_argument("--format", choices=["parquet", "csv"], help="table format for --out (default parquet)")
     p.add_argument("--pcap", metavar="DIR", help="write pcap captures here (one per pair of adjacent nodes)")
@@ -24,8 +26,6 @@ def main(args):
     from .. import InputError
     from ..simulate import run
 
-    if args.seed is not None and not 0 <= args.seed < 2**64:
-        raise InputError(f"--seed must be in [0, 2^64), got {args.seed}")
     if args.format and not args.out:
         raise InputError("--format: it sets the table format of --out; give --out DIR too")
     # Output places are checked before the run, so that a long simulation is

@@ -1,5 +1,7 @@
 """`cdmasim sweep SWEEP.toml --store DIR`: run a sweep (docs/sweeps.md)."""
 
+from .._units import integer
+
 
 def register(subparsers):
     p = subparsers.add_parser(
@@ -7,7 +9,7 @@ def register(subparsers):
         description="Run every point and seed of a sweep file that the store does not hold yet (see docs/sweeps.md).")
     p.add_argument("file", help="sweep TOML file")
     p.add_argument("--store", metavar="DIR", required=True, help="result store directory (created if missing)")
-    p.add_argument("--jobs", type=int, metavar="N", help="worker processes (default: all cores)")
+    p.add_argument("--jobs", type=integer(1, 1024, "--jobs"), metavar="N", help="worker processes (default: all cores)")
     p.add_argument("--dask", metavar="ADDRESS", help="run on a Dask cluster: tcp://HOST:PORT, or 'local' for a LocalCluster")
     p.add_argument("--pcap", action="store_true", help="keep each run's pcap captures in the store")
     p.add_argument("--quiet", action="store_true", help="no progress bar and no summary line")
