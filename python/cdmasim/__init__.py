@@ -12,6 +12,17 @@ class InputError(ValueError):
     one-line message and exits with status 2."""
 
 
+#: The public API: functions and classes loaded on first use, and the
+#: submodules (cdmasim.channel, .evdo, .pcap, .models, .reproduce).
+_LAZY = ("run", "parse", "ScenarioError", "sweep", "load_sweep", "Result")
+_SUBMODULES = ("channel", "evdo", "pcap", "models", "reproduce", "store", "sweeps")
+__all__ = ["InputError", "__version__", *_LAZY, *_SUBMODULES]
+
+
+def __dir__():
+    return sorted(set(globals()) | set(__all__))
+
+
 def __getattr__(name):
     # cdmasim.run / parse / ScenarioError / Result / sweep / load_sweep, loaded on first use so that
     # `import cdmasim` (and every CLI command) does not load the compiled core.
@@ -31,4 +42,8 @@ def __getattr__(name):
         from .result import Result
 
         return Result
+    if name in _SUBMODULES:
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
     raise AttributeError(f"module 'cdmasim' has no attribute {name!r}")

@@ -39,6 +39,36 @@ def integer(lo, hi, what="value"):
 seed = integer(0, 2**64 - 1, "a seed")
 
 
+def count(value, what, lo=0, hi=2**64 - 1):
+    """An integer argument of the Python API within [lo, hi]: Python and
+    numpy integers, not bools or floats; InputError otherwise (never an
+    OverflowError from the core)."""
+    import operator
+
+    if isinstance(value, bool):
+        raise InputError(f"{what} must be an integer in [{lo}, {hi}], got {value!r}")
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise InputError(f"{what} must be an integer in [{lo}, {hi}], got {value!r}") from None
+    if not lo <= n <= hi:
+        raise InputError(f"{what} must be an integer in [{lo}, {hi}], got {n}")
+    return n
+
+
+def positive(value, what):
+    """A finite positive number."""
+    import math
+
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise InputError(f"{what} must be a positive number, got {value!r}") from None
+    if isinstance(value, bool) or not (math.isfinite(x) and x > 0):
+        raise InputError(f"{what} must be a positive number, got {value!r}")
+    return x
+
+
 def slots(text, what="value", allow_bare=False, at_most=None):
     """'1h', '30min', '20s', '100ms', '2160000slots' -> slots (int).
 

@@ -79,7 +79,10 @@ def stats(source, sinr=None, window_slots=2_160_000, max_order=4, max_lag=200, f
     else:
         import numpy as np
 
-        drc = np.ascontiguousarray(source, dtype=np.uint8)
+        values = np.asarray(source)
+        if values.dtype.kind not in "iu" or (values.size and (values.min() < 0 or values.max() > 14)):
+            raise InputError("a DRC array holds integer DRC indices 0-14")
+        drc = np.ascontiguousarray(values, dtype=np.uint8)
         sb = None if sinr is None else np.ascontiguousarray(sinr, dtype="<f4").tobytes()
         out = _call(c.channel_stats_bytes, drc.tobytes(), sb, window_slots, max_order, max_lag)
     r = json.loads(out)
@@ -136,7 +139,10 @@ def presets():
 def generate(source, slots, seed, out, drc_only=False):
     """Write `slots` slots from a preset, 'constant:N' or a model file to `out`
     (binary if it ends in .drc). Returns {'slots', 'sinr', 'handoffs'}."""
-    n, has_sinr, ho = _call(_core().channel_generate, str(source), int(slots), int(seed), str(out), bool(drc_only))
+    from ._units import count
+
+    n, has_sinr, ho = _call(_core().channel_generate, str(source), count(slots, "slots"), count(seed, "seed"), str(out),
+                            bool(drc_only))
     return {"slots": n, "sinr": has_sinr, "handoffs": ho}
 
 
@@ -144,7 +150,9 @@ def sample(source, slots, seed):
     """Draw from a preset / 'constant:N' / model file into memory (same shape as read())."""
     import numpy as np
 
-    drc, sinr, ho = _call(_core().channel_sample, str(source), int(slots), int(seed))
+    from ._units import count
+
+    drc, sinr, ho = _call(_core().channel_sample, str(source), count(slots, "slots"), count(seed, "seed"))
     return {
         "drc": np.frombuffer(drc, dtype=np.uint8),
         "sinr": None if sinr is None else np.frombuffer(sinr, dtype="<f4"),

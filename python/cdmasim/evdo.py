@@ -28,8 +28,10 @@ def schedule(users, slots, seed=1, preset=None, traces=None, schedulers=("pf", "
     policy) and 'gain' (T_PF / T_RR per policy)."""
     if (preset is None) == (not traces):
         raise InputError("give either a preset or trace files")
+    from ._units import count
+
     out = _call(
-        _core().evdo_schedule, int(users), int(slots), int(seed), preset,
+        _core().evdo_schedule, count(users, "users", 1), count(slots, "slots"), count(seed, "seed"), preset,
         [str(t) for t in traces] if traces else None, list(schedulers), float(alpha), int(interlace), handoff,
         tuple(handoff_every) if handoff_every else None, format, mahimahi_window_ms, float(pf_initial_avg_bps),
     )

@@ -79,10 +79,13 @@ def analyze_raw(path, peer=None, series=False, checksums=True, mtu=1500.0, b=2.0
     """The core's report dicts: (report, owd report or None)."""
     from . import _core
 
+    from ._units import positive
+
     path = os.fspath(path)
+    mtu, b = positive(mtu, "mtu"), positive(b, "b (packets per ACK)")
     _check_file(path)
     try:
-        report = json.loads(_core.pcap_analyze_json(path, series, checksums, float(mtu), float(b)))
+        report = json.loads(_core.pcap_analyze_json(path, series, checksums, mtu, b))
         owd = None
         if peer is not None:
             peer = os.fspath(peer)

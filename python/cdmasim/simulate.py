@@ -31,11 +31,36 @@ def _looks_like_toml(s: str) -> bool:
     return "\n" in s or "=" in s
 
 
+class ParsedScenario(dict):
+    """What `parse` returns: the validated spec as a dict, which remembers the
+    scenario it came from so that `run(parse(x))` runs x."""
+
+    def __init__(self, spec, text, shown):
+        super().__init__(spec)
+        self._source = (text, shown, json.dumps(spec, sort_keys=True))
+
+
+def as_seed(seed, what="seed"):
+    """None, or an integer in [0, 2^64)."""
+    from ._units import count
+
+    return None if seed is None else count(seed, what)
+
+
 def scenario_text(scenario):
-    """(toml_text, shown_path) for a path, a TOML string or a dict."""
+    """(toml_text, shown_path) for a path, a TOML string, a dict or a parsed scenario."""
+    if isinstance(scenario, ParsedScenario):
+        text, shown, frozen = scenario._source
+        if json.dumps(scenario, sort_keys=True) != frozen:
+            raise InputError("a parsed scenario was changed after parse(): edit the scenario (file, TOML or dict) "
+                             "and parse or run that instead")
+        return text, shown
     if isinstance(scenario, dict):
         try:
             return _core().scenario_toml_from_json(json.dumps(scenario)), "<dict>"
+        except RecursionError:
+            msg = "nested too deeply to be a scenario"
+            raise ScenarioError(f"<dict>: {msg}", file="<dict>", message=msg) from None
         except (TypeError, ValueError) as e:
             raise ScenarioError(f"<dict>: {e}", file="<dict>", message=str(e)) from None
     if isinstance(scenario, os.PathLike) or (isinstance(scenario, str) and not _looks_like_toml(scenario)):
@@ -72,7 +97,7 @@ def parse(scenario) -> dict:
     text, shown = scenario_text(scenario)
     core = _core()
     try:
-        return json.loads(core.parse_scenario(text, shown))
+        return ParsedScenario(json.loads(core.parse_scenario(text, shown)), text, shown)
     except core.ScenarioError as e:
         raise _translate(e, shown) from None
 
@@ -91,8 +116,7 @@ def run(scenario, seed=None, pcap_dir=None, progress=False):
     from .result import Result
 
     text, shown = scenario_text(scenario)
-    if seed is not None and (not isinstance(seed, int) or seed < 0 or seed >= 2**64):
-        raise InputError(f"seed must be an integer in [0, 2^64), got {seed!r}")
+    seed = as_seed(seed)
     if pcap_dir is not None:
         pcap_dir = os.fspath(pcap_dir)
         try:
