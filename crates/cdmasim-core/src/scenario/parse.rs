@@ -32,7 +32,14 @@ pub fn parse_str_seeded(text: &str, path: &str, seed: Option<u64>) -> Result<Sce
     let src = Source::new(path, text);
     let doc = DeTable::parse(text).map_err(|e| {
         let line = e.span().map(|s| src.line(s.start)).unwrap_or(0);
-        src.error(line, "", format!("invalid TOML: {}", e.message()))
+        let mut message = e.message().trim().to_string();
+        // The TOML parser's span covers the offending key: name it.
+        if message == "duplicate key" {
+            if let Some(key) = e.span().and_then(|s| text.get(s)).map(str::trim).filter(|k| !k.is_empty()) {
+                message = format!("duplicate key '{key}' (a key may appear once in a table)");
+            }
+        }
+        src.error(line, "", format!("invalid TOML: {message}"))
     })?;
     let span = doc.span();
     let root_value = Spanned::new(span, DeValue::Table(doc.into_inner()));

@@ -343,3 +343,10 @@ fn start_jitter_is_drawn_from_the_seed() {
     let e = parse_str(&late, "t.toml").expect_err("flow3 may start at 9 + 2 s > 10 s");
     assert!(e.message.contains("starts at or after the end"), "{e}");
 }
+
+#[test]
+fn a_duplicate_key_is_named() {
+    let e = parse_str("[simulation]\nduration = \"10s\"\nduration = \"20s\"\n", "t.toml").unwrap_err();
+    assert_eq!(e.line, 3);
+    assert!(e.message.contains("duplicate key 'duration'"), "{e}");
+}
