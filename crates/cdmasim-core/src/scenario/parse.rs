@@ -16,6 +16,9 @@ use toml::Spanned;
 
 const TOP_KEYS: &[&str] = &["simulation", "preset", "dumbbell", "node", "link", "route", "flow", "sector", "user", "cell", "mobile"];
 
+/// Most samples per series a run may take.
+const MAX_SAMPLES: u64 = 10_000_000;
+
 /// Seed used when the file gives none.
 pub const DEFAULT_SEED: u64 = 1;
 
@@ -130,6 +133,14 @@ fn parse_simulation(root: &Table, raw: &mut RawScenario) -> Res<()> {
     raw.sample_interval = t.opt("sample_interval", |v| v.time())?;
     if raw.sample_interval == Some(0) {
         return Err(t.get("sample_interval").unwrap().err("sample_interval must be positive"));
+    }
+    // Every sample keeps a value per series: bound their number so that a
+    // typo ("1ns") is refused here instead of exhausting memory in the run.
+    if let Some(i) = raw.sample_interval.filter(|&i| raw.duration / i > MAX_SAMPLES) {
+        return Err(t.get("sample_interval").unwrap().err(format!(
+            "{} samples over the run (at most {MAX_SAMPLES}): give a longer sample_interval",
+            raw.duration / i
+        )));
     }
     Ok(())
 }
