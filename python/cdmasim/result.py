@@ -17,6 +17,11 @@ Columns (documented in README.md):
           sch_grants (cdma2000 1X cells)
   mobiles: name, cell, bts, throughput_bps, packets_delivered, sch_grants, sch_s
   dead_periods: cell, start_s, end_s (one row per dead interval of a cell)
+  objects: flow, page, index (0: the page's main object), request_bytes,
+          size_bytes, start_s, finish_s, delay_s, normalized_s_per_kb
+          (web objects of kind = "http" flows; unfinished: finish_s empty)
+  pages:  flow, page, objects, size_bytes, start_s, finish_s, delay_s,
+          normalized_s_per_kb
 """
 
 import json
@@ -43,7 +48,12 @@ SECTOR_COLUMNS = ["name", "scheduler", "traffic_slots", "utilisation", "throughp
 CELL_COLUMNS = ["name", "mobiles", "bsc_rate_bps", "dead_s", "rho_dead", "dead_periods", "sch_grants"]
 MOBILE_COLUMNS = ["name", "cell", "bts", "throughput_bps", "packets_delivered", "sch_grants", "sch_s"]
 DEAD_COLUMNS = ["cell", "start_s", "end_s"]
-TABLES = ("flows", "queues", "series", "drops", "users", "sectors", "cells", "mobiles", "dead_periods")
+OBJECT_COLUMNS = [
+    "flow", "page", "index", "request_bytes", "size_bytes", "start_s", "finish_s", "delay_s", "normalized_s_per_kb",
+]
+PAGE_COLUMNS = ["flow", "page", "objects", "size_bytes", "start_s", "finish_s", "delay_s", "normalized_s_per_kb"]
+TABLES = ("flows", "queues", "series", "drops", "users", "sectors", "cells", "mobiles", "dead_periods",
+          "objects", "pages")
 
 
 class Result:
@@ -65,12 +75,13 @@ class Result:
     def flows(self):
         return self._rows("flows", FLOW_COLUMNS)
 
-    def _rows(self, key, columns):
+    def _rows(self, key, columns, floats=()):
         def build():
             import pandas as pd
 
             rows = [{c: x.get(c) for c in columns} for x in self.summary.get(key, [])]
-            return pd.DataFrame(rows, columns=columns)
+            # Columns that may be null: float (NaN), not object, whatever the rows hold.
+            return pd.DataFrame(rows, columns=columns).astype({c: "float64" for c in floats})
 
         return self._cached(key, build)
 
@@ -100,6 +111,16 @@ class Result:
     def mobiles(self):
         """Mobiles of cdma2000 cells, one row each."""
         return self._rows("mobiles", MOBILE_COLUMNS)
+
+    @property
+    def objects(self):
+        """Web objects of `kind = "http"` flows (Dziong et al. section 5.1), one row each."""
+        return self._rows("objects", OBJECT_COLUMNS, floats=("start_s", "finish_s", "delay_s", "normalized_s_per_kb"))
+
+    @property
+    def pages(self):
+        """Web pages of `kind = "http"` flows, one row each."""
+        return self._rows("pages", PAGE_COLUMNS, floats=("finish_s", "delay_s", "normalized_s_per_kb"))
 
     @property
     def dead_periods(self):

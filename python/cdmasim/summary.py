@@ -114,4 +114,27 @@ def format_summary(s: dict) -> str:
             rows = [[m["name"], m["bts"], fmt_rate(m.get("throughput_bps")), m.get("sch_grants", 0),
                      f"{m.get('sch_s', 0):.1f} s"] for m in mobiles]
             out += ["", "mobiles"] + _table(["mobile", "BTS", "throughput", "SCH grants", "SCH time"], rows)
+    out += _web_lines(s)
     return "\n".join(out)
+
+
+def _mean(xs):
+    return sum(xs) / len(xs) if xs else None
+
+
+def _web_lines(s):
+    """One row per browsing user: pages and objects finished and their mean delays."""
+    rows = []
+    for f in (f for f in s.get("flows", []) if f.get("kind") == "http"):
+        objs = [o for o in s.get("objects", []) if o["flow"] == f["name"]]
+        pages = [p for p in s.get("pages", []) if p["flow"] == f["name"]]
+        od = [o["delay_s"] for o in objs if o.get("delay_s") is not None]
+        pd_ = [p["delay_s"] for p in pages if p.get("delay_s") is not None]
+        norm = [o["normalized_s_per_kb"] for o in objs if o.get("normalized_s_per_kb") is not None]
+        fmt = lambda x, unit: "-" if x is None else f"{x:.3f} {unit}"  # noqa: E731
+        rows.append([f["name"], f"{len(pd_)}/{len(pages)}", f"{len(od)}/{len(objs)}", fmt(_mean(od), "s"),
+                     fmt(_mean(pd_), "s"), fmt(_mean(norm), "s/KB")])
+    if not rows:
+        return []
+    head = ["web flow", "pages done", "objects done", "object delay", "page delay", "object s/KB"]
+    return ["", "web browsing (means over finished objects and pages)"] + _table(head, rows)

@@ -85,6 +85,14 @@ impl Rng {
     pub fn exponential(&mut self, mean: f64) -> f64 {
         -mean * (1.0 - self.uniform()).ln()
     }
+
+    /// Standard normal (Box–Muller; one draw of the pair is used, so a
+    /// stream's sequence does not depend on how calls interleave).
+    pub fn normal(&mut self) -> f64 {
+        let u1 = 1.0 - self.uniform(); // (0, 1]
+        let u2 = self.uniform();
+        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+    }
 }
 
 #[cfg(test)]

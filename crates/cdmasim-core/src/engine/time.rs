@@ -12,6 +12,12 @@ pub fn secs(t: Time) -> f64 {
     t as f64 / NS_PER_SEC as f64
 }
 
+/// Nanoseconds from seconds drawn by a model (think times and the like):
+/// rounded to the nanosecond, negative and NaN as 0, saturating.
+pub fn from_secs(s: f64) -> Time {
+    (s * NS_PER_SEC as f64).round() as Time
+}
+
 /// Time to serialise `bytes` at `rate_bps`, rounded up to the next nanosecond
 /// so that a link never transmits faster than its rate.
 pub fn tx_time(bytes: u64, rate_bps: u64) -> Time {

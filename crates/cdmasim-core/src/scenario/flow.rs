@@ -1,14 +1,19 @@
-//! `[[flow]]` tables → [`RawFlow`]: kind = "bulk" (TCP) or "cbr" (UDP).
+//! `[[flow]]` tables → [`RawFlow`]: kind = "bulk" (TCP), "cbr" (UDP) or
+//! "http" (a web-browsing user: `from` is the server, `to` the browser).
 
 use super::raw::{Named, RawFlow};
 use super::reader::{Res, Val};
-use super::spec::{AppSpec, TcpSpec};
-use super::tcp::parse_tcp;
+use super::spec::{AppSpec, CcAlgo, TcpSpec};
+use super::tcp::{parse_tcp, parse_tcp_over};
+use super::web::{parse_http, HTTP_KEYS};
 
 const BULK_KEYS: &[&str] = &["name", "from", "to", "start", "start_jitter", "stop", "kind", "bytes", "tcp"];
 const CBR_KEYS: &[&str] = &["name", "from", "to", "start", "start_jitter", "stop", "kind", "packet_size", "rate"];
-const ALL_KEYS: &[&str] =
-    &["name", "from", "to", "start", "start_jitter", "stop", "kind", "bytes", "tcp", "packet_size", "rate"];
+const COMMON_KEYS: &[&str] = &["name", "from", "to", "start", "start_jitter", "stop", "kind"];
+const ALL_KEYS: &[&str] = &[
+    "name", "from", "to", "start", "start_jitter", "stop", "kind", "bytes", "tcp", "packet_size", "rate",
+    "parallel", "persistent", "pages", "request_size", "objects_per_page", "object_size", "think_time",
+];
 
 /// Largest UDP payload in one IPv4 datagram (65535 - 20 IP - 8 UDP).
 const MAX_UDP_PAYLOAD: u64 = 65_507;
@@ -17,12 +22,21 @@ pub(crate) fn parse_flow(v: &Val) -> Res<RawFlow> {
     let kind = match v.table(ALL_KEYS)?.get("kind") {
         None => "bulk",
         Some(k) => match k.str()? {
-            s @ ("bulk" | "cbr") => s,
-            other => return Err(k.err(format!("unknown flow kind '{other}' (expected \"bulk\" or \"cbr\")"))),
+            s @ ("bulk" | "cbr" | "http") => s,
+            other => return Err(k.err(format!("unknown flow kind '{other}' (expected \"bulk\", \"cbr\" or \"http\")"))),
         },
     };
-    let t = v.table(if kind == "bulk" { BULK_KEYS } else { CBR_KEYS })?;
-    let app = if kind == "bulk" {
+    let http_keys: Vec<&str> = COMMON_KEYS.iter().chain(&["tcp"]).chain(HTTP_KEYS).copied().collect();
+    let t = v.table(match kind {
+        "bulk" => BULK_KEYS,
+        "cbr" => CBR_KEYS,
+        _ => &http_keys,
+    })?;
+    let app = if kind == "http" {
+        // Seed 004, Table 1: Reno, MSS 576 B, a 32 KB receiver buffer.
+        let default = TcpSpec { cc: CcAlgo::Reno, mss: 576, rcv_buffer: 32 * 1024, ..TcpSpec::default() };
+        AppSpec::Http { http: parse_http(&t)?, tcp: t.or("tcp", default.clone(), |v| parse_tcp_over(v, &default))? }
+    } else if kind == "bulk" {
         let bytes = t.opt("bytes", |v| v.size())?;
         if bytes == Some(0) {
             return Err(t.get("bytes").unwrap().err("bytes must be positive (leave it out for an unbounded transfer)"));

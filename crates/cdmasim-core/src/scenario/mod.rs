@@ -20,6 +20,7 @@ mod reader;
 mod resolve;
 mod sector;
 mod tcp;
+mod web;
 pub mod units;
 
 pub use error::ScenarioError;

@@ -203,6 +203,10 @@ impl<'a> Val<'a> {
         }
     }
 
+    pub fn is_table(&self) -> bool {
+        matches!(self.v.get_ref(), DeValue::Table(_))
+    }
+
     /// Whether this is a table with `key` in it (no checking otherwise).
     pub fn has(&self, key: &str) -> bool {
         matches!(self.v.get_ref(), DeValue::Table(t) if t.contains_key(key))

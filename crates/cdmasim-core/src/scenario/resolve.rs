@@ -169,8 +169,14 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
             };
         let (a, b) = (&f.from.name, &f.to.name);
         router.path(from as u32, to as u32).map_err(|m| err(file, &f.to.at, format!("no path from '{a}' to '{b}': {}", why(m))))?;
-        if matches!(f.app, AppSpec::Bulk { .. }) {
-            router.path(to as u32, from as u32).map_err(|m| err(file, &f.to.at, format!("no return path for ACKs from '{b}' to '{a}': {}", why(m))))?;
+        match f.app {
+            AppSpec::Bulk { .. } => {
+                router.path(to as u32, from as u32).map_err(|m| err(file, &f.to.at, format!("no return path for ACKs from '{b}' to '{a}': {}", why(m))))?;
+            }
+            AppSpec::Http { .. } => {
+                router.path(to as u32, from as u32).map_err(|m| err(file, &f.to.at, format!("no path for requests from '{b}' to '{a}': {}", why(m))))?;
+            }
+            AppSpec::Cbr { .. } => {}
         }
         flows.push(FlowSpec { name: f.name.name.clone(), from, to, start, stop: f.stop, app: f.app.clone() });
     }

@@ -31,9 +31,14 @@ const TCP_KEYS: &[&str] = &[
 const MAX_MSS: u64 = 65_495;
 
 pub(crate) fn parse_tcp(v: &Val) -> Res<TcpSpec> {
+    parse_tcp_over(v, &TcpSpec::default())
+}
+
+/// The table's keys over `d` (a flow kind's or preset's own defaults).
+pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
     let keys: Vec<&str> = TCP_KEYS.iter().chain(CC_KEYS).copied().collect();
     let t = v.table(&keys)?;
-    let d = TcpSpec::default();
+    let d = d.clone();
     let cc = parse_cc(&t, d.cc)?;
     let rwnd = parse_rwnd(&t)?;
     let mss = t.or("mss", d.mss as u64, |v| v.size())?;

@@ -2,7 +2,9 @@
 
 use super::sampler::Sampler;
 use super::world::{Counters, Event, Flow, FlowKind, HopTimers, TcpFlow, World};
+use crate::app::http::HttpClient;
 use crate::app::{CbrSink, CbrSource};
+use super::web::WebFlow;
 use crate::engine::{EventQueue, RngStreams};
 use super::hops::AnyHop;
 use crate::channel::{link_rate, ChannelError};
@@ -70,16 +72,12 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
                 AppSpec::Cbr { packet_size, rate_bps } => {
                     FlowKind::Cbr { source: CbrSource::new(*packet_size, *rate_bps), sink: CbrSink::default() }
                 }
+                AppSpec::Http { http, tcp } => {
+                    let client = HttpClient::new(http.clone(), rng.stream(&format!("web/{}", f.name)));
+                    FlowKind::Web(Box::new(WebFlow::new(client, tcp.clone())))
+                }
             };
-            Flow {
-                name: f.name.clone(),
-                from: f.from as u32,
-                to: f.to as u32,
-                start: f.start,
-                stop: f.stop,
-                kind,
-                packets_sent: 0,
-            }
+            Flow { stop: f.stop, ..Flow::new(f.name.clone(), f.from as u32, f.to as u32, f.start, kind) }
         })
         .collect();
     if spec.sample_interval.is_some() {
@@ -92,6 +90,8 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
         routes: spec.routes(),
         hops,
         hop_timers,
+        spec_flows: flows.len(),
+        free_flows: Vec::new(),
         flows,
         counters: Counters::default(),
         drop_log: Vec::new(),

@@ -4,7 +4,8 @@ use super::result::*;
 use super::delay::DelayStats;
 use super::sampler::delivered_bytes;
 use super::hops::AnyHop;
-use super::world::{FlowKind, World};
+use super::web::WebFlow;
+use super::world::{Flow, FlowKind, World};
 use crate::cdma2000::cell::Cell;
 use crate::evdo::ran::EvdoRan;
 use crate::engine::time::secs;
@@ -28,8 +29,8 @@ fn set_owd(r: &mut FlowResult, d: &DelayStats) {
 pub fn collect(w: &World, seed: u64) -> RunResult {
     let horizon = w.horizon;
     let mut series = Vec::new();
-    let flows = w
-        .flows
+    let (mut objects, mut pages) = (Vec::new(), Vec::new());
+    let flows = w.flows[..w.spec_flows]
         .iter()
         .map(|f| {
             let mut r = FlowResult { name: f.name.clone(), bytes_delivered: delivered_bytes(f), ..Default::default() };
@@ -82,6 +83,11 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
                     });
                     if f.stop.is_some_and(|st| st < horizon) { sink.last_arrival } else { horizon }
                 }
+                FlowKind::Web(web) => {
+                    web_results(w, f, web, &mut r, &mut objects, &mut pages);
+                    horizon
+                }
+                FlowKind::Free => unreachable!("the scenario's flows are never freed"),
             };
             let active = end.saturating_sub(f.start);
             r.goodput_bps = if active > 0 { r.bytes_delivered as f64 * 8.0 / secs(active) } else { 0.0 };
@@ -105,7 +111,7 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
             series.push(Series { metric: metric.to_string(), subject: subject.clone(), t_s: t_s.clone(), value: v.clone() });
         }
         let dt = sm.interval.map_or(1.0, secs);
-        for (f, v) in w.flows.iter().zip(&sm.delivered) {
+        for (f, v) in w.flows[..w.spec_flows].iter().zip(&sm.delivered) {
             let value = v.iter().scan(0u64, |prev, x| {
                 let g = (x - *prev) as f64 * 8.0 / dt;
                 *prev = *x;
@@ -151,6 +157,60 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
         sectors,
         cells,
         mobiles,
+        objects,
+        pages,
+    }
+}
+
+/// A browsing user's row (its connections summed: the closed ones' totals
+/// and the halves still open) and its objects and pages.
+fn web_results(w: &World, f: &Flow, web: &WebFlow, r: &mut FlowResult, objects: &mut Vec<ObjectResult>, pages: &mut Vec<PageResult>) {
+    r.kind = "http".into();
+    let s = &web.stats;
+    let (mut segs, mut rtx, mut tos, mut frs, mut pkts) = (s.segments_sent, s.retransmits, s.timeouts, s.fast_recoveries, s.packets_sent);
+    for fi in web.live_flows() {
+        let h = &w.flows[fi as usize];
+        pkts += h.packets_sent;
+        if let FlowKind::Tcp(t) = &h.kind {
+            let st = &t.sender.stats;
+            (segs, rtx, tos, frs) = (segs + st.segments_sent, rtx + st.retransmits, tos + st.timeouts, frs + st.fast_recoveries);
+            if h.from == f.from {
+                r.bytes_delivered += t.receiver.delivered;
+            }
+        }
+    }
+    r.packets_sent = pkts;
+    r.retransmits = rtx;
+    r.retransmitted_fraction = if segs > 0 { rtx as f64 / segs as f64 } else { 0.0 };
+    r.timeouts = tos;
+    r.fast_recoveries = frs;
+    let per_kb = |d: f64, bytes: u64| d / (bytes as f64 / 1000.0);
+    for o in &web.client.objects {
+        let delay = o.finish.zip(o.start).map(|(f, s)| secs(f - s));
+        objects.push(ObjectResult {
+            flow: f.name.clone(),
+            page: o.page,
+            index: o.index,
+            request_bytes: o.request,
+            size_bytes: o.size,
+            start_s: o.start.map(secs),
+            finish_s: o.finish.map(secs),
+            delay_s: delay,
+            normalized_s_per_kb: delay.map(|d| per_kb(d, o.size)),
+        });
+    }
+    for (i, p) in web.client.pages.iter().enumerate() {
+        let delay = p.finish.map(|t| secs(t - p.start));
+        pages.push(PageResult {
+            flow: f.name.clone(),
+            page: i as u32,
+            objects: p.objects,
+            size_bytes: p.size,
+            start_s: secs(p.start),
+            finish_s: p.finish.map(secs),
+            delay_s: delay,
+            normalized_s_per_kb: delay.map(|d| per_kb(d, p.size)),
+        });
     }
 }
 

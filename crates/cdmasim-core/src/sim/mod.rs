@@ -6,6 +6,7 @@ pub mod delay;
 pub mod hops;
 pub mod result;
 pub mod sampler;
+pub mod web;
 pub mod world;
 pub use result::*;
 

@@ -31,6 +31,44 @@ pub struct RunResult {
     pub cells: Vec<CellResult>,
     #[serde(default)]
     pub mobiles: Vec<MobileResult>,
+    /// Web objects and pages of `kind = "http"` flows (seed 004 §5.1).
+    #[serde(default)]
+    pub objects: Vec<ObjectResult>,
+    #[serde(default)]
+    pub pages: Vec<PageResult>,
+}
+
+/// One web object: requested at `start_s`, whole at the browser at
+/// `finish_s` (None: not by the end of the run).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct ObjectResult {
+    pub flow: String,
+    /// Page number within its flow, from 0.
+    pub page: u32,
+    /// 0: the page's main object (the response to the page request).
+    pub index: u32,
+    pub request_bytes: u64,
+    pub size_bytes: u64,
+    /// None: the run ended before the browser requested it.
+    pub start_s: Option<f64>,
+    pub finish_s: Option<f64>,
+    pub delay_s: Option<f64>,
+    /// Seed 004 §5.1.1's normalized delay: delay over size, seconds per KB (1000 bytes).
+    pub normalized_s_per_kb: Option<f64>,
+}
+
+/// One web page: its main object and its embedded objects.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct PageResult {
+    pub flow: String,
+    pub page: u32,
+    pub objects: u32,
+    pub size_bytes: u64,
+    pub start_s: f64,
+    pub finish_s: Option<f64>,
+    pub delay_s: Option<f64>,
+    /// Seed 004 §5.1.2: page delay over page size, seconds per KB (1000 bytes).
+    pub normalized_s_per_kb: Option<f64>,
 }
 
 /// One cdma2000 1X cell over the run.
@@ -114,7 +152,7 @@ pub struct DropEvent {
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct FlowResult {
     pub name: String,
-    /// "tcp" or "cbr".
+    /// "tcp", "cbr" or "http" (a browsing user: its connections summed).
     pub kind: String,
     /// Payload bytes delivered in order to the receiving application.
     pub bytes_delivered: u64,

@@ -24,6 +24,9 @@ pub fn delivered_bytes(f: &Flow) -> u64 {
     match &f.kind {
         FlowKind::Tcp(t) => t.receiver.delivered,
         FlowKind::Cbr { sink, .. } => sink.bytes,
+        // Closed connections' bytes are in the totals; open ones are added by the caller.
+        FlowKind::Web(w) => w.stats.bytes_delivered,
+        FlowKind::Free => 0,
     }
 }
 

@@ -9,6 +9,7 @@ use crate::app::{CbrSink, CbrSource};
 use crate::engine::{EventQueue, Time};
 use crate::net::packet::{Body, Packet};
 use super::hops::AnyHop;
+use super::web::{Owner, WebFlow};
 use crate::net::routing::{Routes, NO_ROUTE};
 use crate::net::{DropReason, Hop, HopEvent, Port};
 use crate::pcap::write::PcapWriter;
@@ -27,6 +28,8 @@ pub enum Event {
     /// An endpoint deadline (side 0: sender, 1: receiver).
     Timer { flow: u32, side: u8 },
     CbrSend { flow: u32 },
+    /// A web flow's think time may be over.
+    AppTimer { flow: u32 },
     Sample,
 }
 
@@ -81,11 +84,17 @@ pub struct TcpFlow {
     pub rcv_wscale: u8,
     /// One-way delay of every data segment that reached the receiver.
     pub owd: DelayStats,
+    /// The web connection this is a half of (None: a scenario's bulk flow).
+    pub owner: Option<Owner>,
 }
 
 pub enum FlowKind {
     Tcp(Box<TcpFlow>),
     Cbr { source: CbrSource, sink: CbrSink },
+    /// A browsing user; its connections' halves are `Tcp` flows made at run time.
+    Web(Box<WebFlow>),
+    /// A slot on the free list (a closed connection's half).
+    Free,
 }
 
 pub struct Flow {
@@ -96,6 +105,17 @@ pub struct Flow {
     pub stop: Option<Time>,
     pub kind: FlowKind,
     pub packets_sent: u64,
+    /// Its packets now in the network (a closed connection's slot is reused
+    /// only once none is left, so no late packet reaches a new connection).
+    pub inflight: u32,
+    /// A closed connection's half waiting for `inflight` to reach 0.
+    pub retired: bool,
+}
+
+impl Flow {
+    pub fn new(name: String, from: u32, to: u32, start: Time, kind: FlowKind) -> Self {
+        Flow { name, from, to, start, stop: None, kind, packets_sent: 0, inflight: 0, retired: false }
+    }
 }
 
 /// One dropped packet.
@@ -124,7 +144,11 @@ pub struct World {
     pub hops: Vec<AnyHop>,
     pub hop_timers: HopTimers,
     pub routes: Routes,
+    /// The scenario's flows first (`spec_flows` of them), then web
+    /// connections' halves, made and freed at run time.
     pub flows: Vec<Flow>,
+    pub spec_flows: usize,
+    pub free_flows: Vec<u32>,
     pub counters: Counters,
     pub drop_log: Vec<DropRecord>,
     pub pcaps: Vec<Capture>,
@@ -139,7 +163,7 @@ impl TcpFlow {
     /// shows windows unscaled (capped at 65535, as such a TCP could offer no more).
     pub fn new(sender: TcpSender, receiver: TcpReceiver, rcv_buffer: u64, handshake: bool) -> Self {
         let rcv_wscale = if handshake { wscale_for(rcv_buffer) } else { 0 };
-        TcpFlow { sender, receiver, armed: [None, None], rcv_wscale, owd: DelayStats::default() }
+        TcpFlow { sender, receiver, armed: [None, None], rcv_wscale, owd: DelayStats::default(), owner: None }
     }
 }
 
@@ -151,14 +175,15 @@ impl World {
 
     /// Inject a packet at `node` (from a local endpoint or off a hop).
     /// (By reference: a packet is copied only into the hop that takes it.)
-    fn forward(&mut self, now: Time, node: u32, pkt: &Packet) {
+    pub(super) fn forward(&mut self, now: Time, node: u32, pkt: &Packet) {
         if node == pkt.dst {
             self.deliver(now, pkt);
             return;
         }
         let Some(e) = self.routes.next(node, pkt.dst) else {
             self.counters.no_route += 1;
-            self.drop_log.push(DropRecord { t: now, hop: NO_ROUTE, port: 0, node, reason: DropReason::NoRoute, pkt: *pkt });
+            self.log_drop(DropRecord { t: now, hop: NO_ROUTE, port: 0, node, reason: DropReason::NoRoute, pkt: *pkt });
+            self.gone(pkt);
             return;
         };
         let (h, port) = (e.hop, e.port);
@@ -199,7 +224,8 @@ impl World {
             }
             &HopEvent::Drop { port, pkt, reason } => {
                 let node = self.hops[h as usize].entry_node();
-                self.drop_log.push(DropRecord { t: now, hop: h, port, node, reason, pkt });
+                self.log_drop(DropRecord { t: now, hop: h, port, node, reason, pkt });
+                self.gone(&pkt);
             }
             // Outgoing packets are captured as their transmission starts,
             // as tcpdump stamps them when the driver takes them.
@@ -217,9 +243,50 @@ impl World {
         self.drain(now, h);
     }
 
+    /// Log a drop under the scenario's flow: a web connection's half under
+    /// its web flow (the half's slot may be reused by the end of the run).
+    fn log_drop(&mut self, mut d: DropRecord) {
+        if let FlowKind::Tcp(t) = &self.flows[d.pkt.flow as usize].kind {
+            if let Some(o) = t.owner {
+                d.pkt.flow = o.web;
+            }
+        }
+        self.drop_log.push(d);
+    }
+
+    /// A packet left the network by a drop: its flow has one fewer inside;
+    /// a web connection hears of it.
+    fn gone(&mut self, pkt: &Packet) {
+        let f = &mut self.flows[pkt.flow as usize];
+        f.inflight -= 1;
+        if f.retired {
+            self.free_if_done(pkt.flow);
+        } else if let FlowKind::Tcp(t) = &f.kind {
+            if let Some(o) = t.owner {
+                self.web_dropped(o, pkt);
+            }
+        }
+    }
+
     fn deliver(&mut self, now: Time, pkt: &Packet) {
         self.counters.delivered += 1;
         let fi = pkt.flow;
+        let f = &mut self.flows[fi as usize];
+        f.inflight -= 1;
+        if f.retired {
+            // A late packet of a closed connection.
+            self.free_if_done(fi);
+            return;
+        }
+        let owner = match &f.kind {
+            FlowKind::Tcp(t) => t.owner,
+            _ => None,
+        };
+        if let Some(o) = owner {
+            if self.web_closing_packet(now, o, fi, pkt) {
+                return;
+            }
+        }
         match (&mut self.flows[fi as usize].kind, &pkt.body) {
             (FlowKind::Tcp(t), Body::Tcp(h)) => {
                 if pkt.forward {
@@ -231,6 +298,9 @@ impl World {
                     t.sender.on_segment(now, h);
                 }
                 self.pump(now, fi);
+                if let Some(o) = owner {
+                    self.web_step(now, o);
+                }
             }
             (FlowKind::Cbr { sink, .. }, &Body::Udp { len, .. }) => sink.on_packet(now, pkt.created, len),
             _ => unreachable!("packet body does not match its flow"),
@@ -238,7 +308,7 @@ impl World {
     }
 
     /// Send whatever a TCP flow's endpoints have to send, then re-arm their timers.
-    fn pump(&mut self, now: Time, fi: u32) {
+    pub(super) fn pump(&mut self, now: Time, fi: u32) {
         let (from, to) = (self.flows[fi as usize].from, self.flows[fi as usize].to);
         // One segment at a time, without a buffer: forwarding only puts the
         // packet on a link, so the endpoints are polled again unchanged.
@@ -252,7 +322,9 @@ impl World {
                 break;
             };
             self.counters.created += 1;
-            self.flows[fi as usize].packets_sent += 1;
+            let f = &mut self.flows[fi as usize];
+            f.packets_sent += 1;
+            f.inflight += 1;
             self.forward(now, node, &pkt);
         }
         let FlowKind::Tcp(t) = &mut self.flows[fi as usize].kind else { return };
@@ -277,7 +349,11 @@ impl World {
         } else {
             t.receiver.on_timer(now);
         }
+        let owner = t.owner;
         self.pump(now, fi);
+        if let Some(o) = owner {
+            self.web_step(now, o);
+        }
     }
 
     /// Whether hop `h`'s capture sees its packets as they leave (`arriving`
@@ -307,6 +383,8 @@ impl World {
                 self.q.schedule(now, Event::CbrSend { flow: fi });
                 return;
             }
+            FlowKind::Web(_) => return self.web_start(now, fi),
+            FlowKind::Free => return,
         }
         self.pump(now, fi);
     }
@@ -315,6 +393,8 @@ impl World {
         match &mut self.flows[fi as usize].kind {
             FlowKind::Tcp(t) => t.sender.stop(),
             FlowKind::Cbr { source, .. } => source.running = false,
+            FlowKind::Web(_) => self.web_stop(fi),
+            FlowKind::Free => {}
         }
     }
 
@@ -328,6 +408,7 @@ impl World {
         let (seq, len, interval) = (source.next_seq, source.packet_size, source.interval);
         source.next_seq += 1;
         f.packets_sent += 1;
+        f.inflight += 1;
         self.q.schedule(now + interval, Event::CbrSend { flow: fi });
         let uid = self.new_uid();
         self.forward(now, from, &Packet::udp(uid, fi, from, to, now, seq, len));
@@ -340,6 +421,7 @@ impl World {
             Event::FlowStop { flow } => self.on_flow_stop(now, flow),
             Event::Timer { flow, side } => self.on_timer(now, flow, side),
             Event::CbrSend { flow } => self.on_cbr_send(now, flow),
+            Event::AppTimer { flow } => self.on_app_timer(now, flow),
             Event::Sample => {
                 // A radio access network runs its idle slots only when woken:
                 // bring each up to now so that its channels and PF averages are current.

@@ -212,6 +212,20 @@ impl TcpSender {
         self.app_limit = Some(self.app_limit.map_or(written, |l| l.min(written)));
     }
 
+    /// The application writes `bytes` more (an HTTP request or response on
+    /// a connection kept open). A bulk sender without a limit ignores it.
+    pub fn write(&mut self, bytes: u64) {
+        if let Some(l) = &mut self.app_limit {
+            *l += bytes;
+            self.stats.completed_at = None;
+        }
+    }
+
+    /// Everything the application wrote is acknowledged (false while unbounded).
+    pub fn all_acked(&self) -> bool {
+        self.app_limit.is_some_and(|l| self.state == State::Established && self.snd_una > l)
+    }
+
     /// When the sender next needs `on_timer`.
     pub fn deadline(&self) -> Option<Time> {
         match (self.rto_deadline, self.pacing_blocked) {

@@ -1,0 +1,227 @@
+//! An HTTP/1.0 web browser as Dziong et al. model it (seed 004, §3.1 and
+//! Fig. 2): a page is a main object (the response to the page request)
+//! and then its embedded objects, fetched over at most C parallel
+//! connections once the main object is in; then the user reads for a think
+//! time and requests the next page.
+//!
+//! Sans I/O: this is the page and object bookkeeping only. The world opens
+//! the TCP connections, asks which object to fetch next whenever a
+//! connection is free, and reports each object's completion.
+
+use super::workload::{bytes, count, WebWorkload};
+use crate::engine::time::from_secs;
+use crate::engine::{Rng, Time};
+use serde::{Deserialize, Serialize};
+
+/// One `kind = "http"` flow: a browsing user.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct HttpSpec {
+    pub workload: WebWorkload,
+    /// C: most connections open at once (Table 1: 1; §5.1.1 also 4).
+    pub parallel: u32,
+    /// Keep a connection for the next object of the same page (HTTP/1.0
+    /// keep-alive) instead of one connection per object.
+    pub persistent: bool,
+    /// Stop after this many pages (None: browse until the run ends).
+    pub pages: Option<u64>,
+}
+
+impl Default for HttpSpec {
+    fn default() -> Self {
+        HttpSpec { workload: WebWorkload::default(), parallel: 1, persistent: false, pages: None }
+    }
+}
+
+/// One object: the page's main object has index 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjectRecord {
+    pub page: u32,
+    pub index: u32,
+    pub request: u64,
+    pub size: u64,
+    /// When the browser issued the request (opened its connection, or
+    /// wrote the request on a kept-alive one); None: not yet.
+    pub start: Option<Time>,
+    /// When its last byte reached the browser.
+    pub finish: Option<Time>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PageRecord {
+    pub start: Time,
+    pub finish: Option<Time>,
+    /// Objects including the main one.
+    pub objects: u32,
+    /// Bytes of all its objects (main response included, §5.1.2).
+    pub size: u64,
+}
+
+pub struct HttpClient {
+    spec: HttpSpec,
+    rng: Rng,
+    pub pages: Vec<PageRecord>,
+    pub objects: Vec<ObjectRecord>,
+    /// Objects of the current page not yet requested (indices into `objects`).
+    next: std::collections::VecDeque<u32>,
+    /// First object of the current page, and its objects not yet finished.
+    page_first: usize,
+    unfinished: u32,
+    main_done: bool,
+    think_until: Option<Time>,
+    stopped: bool,
+}
+
+impl HttpClient {
+    pub fn new(spec: HttpSpec, rng: Rng) -> Self {
+        HttpClient {
+            spec,
+            rng,
+            pages: Vec::new(),
+            objects: Vec::new(),
+            next: Default::default(),
+            page_first: 0,
+            unfinished: 0,
+            main_done: false,
+            think_until: None,
+            stopped: false,
+        }
+    }
+
+    pub fn spec(&self) -> &HttpSpec {
+        &self.spec
+    }
+
+    /// The user starts browsing: the first page request.
+    pub fn start(&mut self, now: Time) {
+        if self.pages.is_empty() && !self.stopped {
+            self.begin_page(now);
+        }
+    }
+
+    /// No new page after this (the flow's stop time); objects under way finish.
+    pub fn stop(&mut self) {
+        self.stopped = true;
+        self.think_until = None;
+    }
+
+    fn begin_page(&mut self, now: Time) {
+        let w = &self.spec.workload;
+        let page = self.pages.len() as u32;
+        let embedded = count(&w.objects_per_page, &mut self.rng);
+        self.page_first = self.objects.len();
+        let mut size = 0;
+        for index in 0..=embedded {
+            let request = bytes(&w.request_size, &mut self.rng);
+            let obj_size = bytes(&w.object_size, &mut self.rng);
+            size += obj_size;
+            self.objects.push(ObjectRecord { page, index, request, size: obj_size, start: None, finish: None });
+        }
+        self.pages.push(PageRecord { start: now, finish: None, objects: embedded + 1, size });
+        self.next.clear();
+        self.next.push_back(self.page_first as u32);
+        self.unfinished = embedded + 1;
+        self.main_done = false;
+    }
+
+    /// The next object to request now, if the page allows one: the main
+    /// object first, the embedded ones only once it is in (Fig. 2).
+    pub fn next_object(&mut self, now: Time) -> Option<u32> {
+        let o = self.next.pop_front()?;
+        self.objects[o as usize].start = Some(now);
+        Some(o)
+    }
+
+    /// Whether an object is waiting for a connection.
+    pub fn has_next(&self) -> bool {
+        !self.next.is_empty()
+    }
+
+    pub fn on_object_done(&mut self, now: Time, o: u32) {
+        self.objects[o as usize].finish = Some(now);
+        self.unfinished -= 1;
+        if !self.main_done {
+            self.main_done = true;
+            let end = self.objects.len() as u32;
+            self.next.extend(self.page_first as u32 + 1..end);
+        }
+        if self.unfinished == 0 {
+            self.pages.last_mut().expect("a page is under way").finish = Some(now);
+            let more = self.spec.pages.is_none_or(|n| (self.pages.len() as u64) < n);
+            if more && !self.stopped {
+                let think = self.spec.workload.think_time.sample(&mut self.rng);
+                self.think_until = Some(now + from_secs(think));
+            }
+        }
+    }
+
+    /// The end of the current think time.
+    pub fn deadline(&self) -> Option<Time> {
+        self.think_until
+    }
+
+    pub fn on_timer(&mut self, now: Time) {
+        if self.think_until.is_some_and(|t| t <= now) {
+            self.think_until = None;
+            self.begin_page(now);
+        }
+    }
+
+    pub fn object(&self, o: u32) -> &ObjectRecord {
+        &self.objects[o as usize]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::app::workload::Dist;
+    use crate::engine::RngStreams;
+
+    fn client(objects: f64) -> HttpClient {
+        let mut spec = HttpSpec { pages: Some(2), ..Default::default() };
+        spec.workload.objects_per_page = Dist::Fixed(objects);
+        spec.workload.think_time = Dist::Fixed(30.0);
+        HttpClient::new(spec, RngStreams::new(3).stream("web"))
+    }
+
+    #[test]
+    fn main_object_first_then_embedded_then_think() {
+        let mut c = client(3.0);
+        c.start(0);
+        let main = c.next_object(0).unwrap();
+        assert_eq!(c.object(main).index, 0);
+        assert!(c.next_object(0).is_none(), "embedded objects wait for the main one");
+        c.on_object_done(5, main);
+        let got: Vec<u32> = std::iter::from_fn(|| c.next_object(6)).collect();
+        assert_eq!(got.len(), 3);
+        for o in &got {
+            assert_eq!(c.object(*o).start, Some(6));
+            c.on_object_done(9, *o);
+        }
+        assert_eq!(c.pages[0].finish, Some(9));
+        assert_eq!(c.pages[0].size, c.objects.iter().map(|o| o.size).sum::<u64>());
+        assert_eq!(c.deadline(), Some(9 + 30_000_000_000));
+        c.on_timer(9 + 30_000_000_000);
+        assert_eq!(c.pages.len(), 2);
+        let m2 = c.next_object(40).unwrap();
+        assert_eq!((c.object(m2).page, c.object(m2).index), (1, 0));
+    }
+
+    #[test]
+    fn page_limit_ends_browsing() {
+        let mut c = client(1.0);
+        c.start(0);
+        for _ in 0..2 {
+            let m = c.next_object(0).unwrap();
+            c.on_object_done(1, m);
+            let e = c.next_object(1).unwrap();
+            c.on_object_done(2, e);
+            if let Some(t) = c.deadline() {
+                c.on_timer(t);
+            }
+        }
+        assert_eq!(c.pages.len(), 2);
+        assert_eq!(c.deadline(), None);
+        assert!(!c.has_next());
+    }
+}

@@ -1,0 +1,108 @@
+//! The keys of a `kind = "http"` flow → [`HttpSpec`]: C, persistence, a page
+//! limit and the four laws of the web workload, each a plain quantity (a
+//! fixed value) or a table `{ dist = "exponential", mean = ... }` /
+//! `{ dist = "lognormal", median = ..., sigma = ..., max = ... }`.
+
+use super::reader::{Res, Table, Val};
+use crate::app::http::HttpSpec;
+use crate::app::workload::Dist;
+use crate::engine::time::secs;
+
+pub(crate) const HTTP_KEYS: &[&str] =
+    &["parallel", "persistent", "pages", "request_size", "objects_per_page", "object_size", "think_time"];
+
+/// Largest C: browsers open a handful; a thousand is already absurd.
+const MAX_PARALLEL: u32 = 1_000;
+
+fn bytes(v: &Val) -> Res<f64> {
+    Ok(v.size()? as f64)
+}
+
+fn seconds(v: &Val) -> Res<f64> {
+    Ok(secs(v.time()?))
+}
+
+fn objects(v: &Val) -> Res<f64> {
+    Ok(v.count_u32()? as f64)
+}
+
+/// A law in `unit` (a parser of the quantity); `positive`: a fixed value must be > 0.
+fn parse_dist(v: &Val, unit: fn(&Val) -> Res<f64>, positive: bool) -> Res<Dist> {
+    if !v.is_table() {
+        let x = unit(v)?;
+        if positive && x <= 0.0 {
+            return Err(v.err("must be positive"));
+        }
+        return Ok(Dist::Fixed(x));
+    }
+    let kind_v = v.table(&["dist", "mean", "median", "sigma", "max"])?.req("dist")?;
+    let d = match kind_v.str()? {
+        "exponential" => {
+            let t = v.table(&["dist", "mean"])?;
+            let mean_v = t.req("mean")?;
+            let mean = unit(&mean_v)?;
+            if mean <= 0.0 {
+                return Err(mean_v.err("mean must be positive"));
+            }
+            Dist::Exponential { mean }
+        }
+        "lognormal" => {
+            let t = v.table(&["dist", "median", "sigma", "max"])?;
+            let median_v = t.req("median")?;
+            let median = unit(&median_v)?;
+            if median <= 0.0 {
+                return Err(median_v.err("median must be positive"));
+            }
+            let sigma_v = t.req("sigma")?;
+            let sigma = sigma_v.number()?;
+            if !(0.0..=10.0).contains(&sigma) {
+                return Err(sigma_v.err("sigma must be between 0 and 10"));
+            }
+            let max = match t.get("max") {
+                Some(m) => {
+                    let x = unit(&m)?;
+                    if x < median {
+                        return Err(m.err("max must not be below the median"));
+                    }
+                    x
+                }
+                None => f64::INFINITY,
+            };
+            Dist::Lognormal { median, sigma, max }
+        }
+        other => return Err(kind_v.err(format!("unknown dist '{other}' (expected \"exponential\" or \"lognormal\")"))),
+    };
+    Ok(d)
+}
+
+pub(crate) fn parse_http(t: &Table) -> Res<HttpSpec> {
+    let mut s = HttpSpec::default();
+    if let Some(v) = t.get("parallel") {
+        s.parallel = v.count_u32()?;
+        if !(1..=MAX_PARALLEL).contains(&s.parallel) {
+            return Err(v.err(format!("parallel must be between 1 and {MAX_PARALLEL} connections")));
+        }
+    }
+    s.persistent = t.or("persistent", false, |v| v.bool())?;
+    if let Some(v) = t.get("pages") {
+        let n = v.count()?;
+        if n == 0 {
+            return Err(v.err("pages must be at least 1 (leave it out to browse until the end)"));
+        }
+        s.pages = Some(n);
+    }
+    let w = &mut s.workload;
+    if let Some(v) = t.get("request_size") {
+        w.request_size = parse_dist(&v, bytes, true)?;
+    }
+    if let Some(v) = t.get("objects_per_page") {
+        w.objects_per_page = parse_dist(&v, objects, true)?;
+    }
+    if let Some(v) = t.get("object_size") {
+        w.object_size = parse_dist(&v, bytes, true)?;
+    }
+    if let Some(v) = t.get("think_time") {
+        w.think_time = parse_dist(&v, seconds, false)?;
+    }
+    Ok(s)
+}
