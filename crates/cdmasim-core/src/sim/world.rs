@@ -159,6 +159,19 @@ pub struct World {
 }
 
 impl TcpFlow {
+    /// A segment reached this connection: data to the receiver, ACKs to the sender.
+    #[inline]
+    fn on_packet(&mut self, now: Time, pkt: &Packet, h: &crate::net::packet::TcpHeader) {
+        if pkt.forward {
+            if h.len > 0 {
+                self.owd.add(now - pkt.created);
+            }
+            self.receiver.on_segment(now, h);
+        } else {
+            self.sender.on_segment(now, h);
+        }
+    }
+
     /// Without a handshake no SYN-ACK announces a window scale: the capture
     /// shows windows unscaled (capped at 65535, as such a TCP could offer no more).
     pub fn new(sender: TcpSender, receiver: TcpReceiver, rcv_buffer: u64, handshake: bool) -> Self {
@@ -273,38 +286,35 @@ impl World {
         let fi = pkt.flow;
         let f = &mut self.flows[fi as usize];
         f.inflight -= 1;
-        if f.retired {
-            // A late packet of a closed connection.
-            self.free_if_done(fi);
-            return;
-        }
-        let owner = match &f.kind {
-            FlowKind::Tcp(t) => t.owner,
-            _ => None,
-        };
-        if let Some(o) = owner {
-            if self.web_closing_packet(now, o, fi, pkt) {
-                return;
-            }
-        }
-        match (&mut self.flows[fi as usize].kind, &pkt.body) {
+        match (&mut f.kind, &pkt.body) {
             (FlowKind::Tcp(t), Body::Tcp(h)) => {
-                if pkt.forward {
-                    if h.len > 0 {
-                        t.owd.add(now - pkt.created);
-                    }
-                    t.receiver.on_segment(now, h);
-                } else {
-                    t.sender.on_segment(now, h);
+                if let Some(o) = t.owner {
+                    return self.deliver_to_connection(now, o, pkt);
                 }
+                t.on_packet(now, pkt, h);
                 self.pump(now, fi);
-                if let Some(o) = owner {
-                    self.web_step(now, o);
-                }
             }
             (FlowKind::Cbr { sink, .. }, &Body::Udp { len, .. }) => sink.on_packet(now, pkt.created, len),
             _ => unreachable!("packet body does not match its flow"),
         }
+    }
+
+    /// A packet of a web connection's half (out of line: the bulk path
+    /// above stays one branch longer than it was).
+    #[inline(never)]
+    fn deliver_to_connection(&mut self, now: Time, o: Owner, pkt: &Packet) {
+        let fi = pkt.flow;
+        if self.flows[fi as usize].retired {
+            // A late packet of a closed connection.
+            return self.free_if_done(fi);
+        }
+        if self.web_closing_packet(now, o, fi, pkt) {
+            return;
+        }
+        let (FlowKind::Tcp(t), Body::Tcp(h)) = (&mut self.flows[fi as usize].kind, &pkt.body) else { unreachable!() };
+        t.on_packet(now, pkt, h);
+        self.pump(now, fi);
+        self.web_step(now, o);
     }
 
     /// Send whatever a TCP flow's endpoints have to send, then re-arm their timers.
