@@ -17,3 +17,4 @@ pub mod app;
 pub mod evdo;
 pub mod channel;
 pub mod cdma2000;
+pub mod is2000;

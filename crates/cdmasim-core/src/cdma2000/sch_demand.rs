@@ -3,9 +3,11 @@
 //! BSC grants the highest of 1X–16X that its BTS's budget still allows, for
 //! at most one burst, and takes it back as soon as the buffer idles.
 //!
-//! The life cycle (request → grant → release) is the part an IS-2000 MAC
-//! shares; Dziong et al.'s MAC ranks the waiting requests and budgets power
-//! and Walsh codes instead of bit/s, which are `pick` and `Budget` here.
+//! The life cycle (request → delay → grant → burst or idle → release) is
+//! this file's; what a grant costs, whether it fits and in which order
+//! waiting requests are served is a [`Budget`]: per BTS in bit/s here
+//! (`BtsBudget`, Paliwal et al.), power and Walsh codes with a priority
+//! order in the IS-2000 MAC (`is2000::budget`, Dziong et al.).
 
 use super::config::{DemandConfig, MobileConfig, BASE_RATE_BPS, SCH_MULTIPLES};
 use super::sch::{Backlog, Grant, SchAllocator};
@@ -21,18 +23,60 @@ enum State {
     Granted { sch_bps: u64, until: Time, release_at: Option<Time> },
 }
 
-pub struct DemandAllocator {
-    cfg: DemandConfig,
+/// What SCH grants cost and who is served first.
+pub trait Budget: Send {
+    /// The SCH bit/s mobile `k` gets now (at most `max_bps`; `waiting`:
+    /// bytes in its buffer), charged to the budget; None if nothing fits.
+    fn take(&mut self, k: usize, waiting: u64, max_bps: u64) -> Option<u64>;
+
+    /// Mobile `k` gives back an SCH of `sch_bps`.
+    fn give_back(&mut self, k: usize, sch_bps: u64);
+
+    /// The order to serve waiting requests in (`ready` holds mobiles,
+    /// oldest request first; `waiting` is every mobile's backlog). First
+    /// come first served unless overridden.
+    fn order(&self, _ready: &mut [usize], _waiting: &[u64]) {}
+}
+
+/// Paliwal et al.'s BSC: SCH bit/s per BTS up to a budget, first come first served.
+pub struct BtsBudget {
+    budget_bps: u64,
     bts: Vec<u32>,
+    used: Vec<u64>,
+}
+
+impl BtsBudget {
+    pub fn new(budget_bps: u64, mobiles: &[MobileConfig]) -> Self {
+        let n_bts = mobiles.iter().map(|m| m.bts + 1).max().unwrap_or(0) as usize;
+        BtsBudget { budget_bps, bts: mobiles.iter().map(|m| m.bts).collect(), used: vec![0; n_bts] }
+    }
+}
+
+impl Budget for BtsBudget {
+    /// The highest SCH rate up to the maximum that the BTS's budget allows.
+    fn take(&mut self, k: usize, _waiting: u64, max_bps: u64) -> Option<u64> {
+        let used = &mut self.used[self.bts[k] as usize];
+        let left = self.budget_bps.saturating_sub(*used);
+        let r = SCH_MULTIPLES.iter().rev().map(|x| x * BASE_RATE_BPS).find(|&r| r <= max_bps && r <= left)?;
+        *used += r;
+        Some(r)
+    }
+
+    fn give_back(&mut self, k: usize, sch_bps: u64) {
+        self.used[self.bts[k] as usize] -= sch_bps;
+    }
+}
+
+pub struct DemandAllocator<B: Budget = BtsBudget> {
+    cfg: DemandConfig,
+    pub budget: B,
     state: Vec<State>,
     /// The last backlog each mobile reported.
     waiting: Vec<u64>,
     /// Requests in the order made, with the time they may be granted.
     delayed: VecDeque<(Time, usize)>,
-    /// Requests past their delay, waiting for budget (first come first served).
-    ready: VecDeque<usize>,
-    /// SCH bit/s granted per BTS.
-    used: Vec<u64>,
+    /// Requests past their delay, waiting for budget (oldest first).
+    ready: Vec<usize>,
     /// When each grant ends (burst over or buffer idle): a heap whose entries
     /// count only while they match the grant's current end (`ends`), kept
     /// clean at the top, so that the deadline is O(1) with many mobiles.
@@ -48,19 +92,32 @@ fn end_of(s: State) -> Option<Time> {
     }
 }
 
-impl DemandAllocator {
+impl DemandAllocator<BtsBudget> {
     pub fn new(cfg: DemandConfig, mobiles: &[MobileConfig]) -> Self {
-        let n_bts = mobiles.iter().map(|m| m.bts + 1).max().unwrap_or(0) as usize;
+        let budget = BtsBudget::new(cfg.bts_budget_bps, mobiles);
+        DemandAllocator::with_budget(cfg, budget, mobiles.len())
+    }
+}
+
+impl<B: Budget> DemandAllocator<B> {
+    pub fn with_budget(cfg: DemandConfig, budget: B, mobiles: usize) -> Self {
         DemandAllocator {
             cfg,
-            bts: mobiles.iter().map(|m| m.bts).collect(),
-            state: vec![State::Idle; mobiles.len()],
-            waiting: vec![0; mobiles.len()],
+            budget,
+            state: vec![State::Idle; mobiles],
+            waiting: vec![0; mobiles],
             delayed: VecDeque::new(),
-            ready: VecDeque::new(),
-            used: vec![0; n_bts],
+            ready: Vec::new(),
             releases: BinaryHeap::new(),
             grants_made: 0,
+        }
+    }
+
+    /// Mobile `k`'s SCH bit/s now (0: none).
+    pub fn sch_bps(&self, k: usize) -> u64 {
+        match self.state[k] {
+            State::Granted { sch_bps, .. } => sch_bps,
+            _ => 0,
         }
     }
 
@@ -88,14 +145,8 @@ impl DemandAllocator {
         self.delayed.push_back((now + self.cfg.grant_delay, k));
     }
 
-    /// The highest SCH rate up to the maximum that the BTS's budget allows.
-    fn pick(&self, k: usize) -> Option<u64> {
-        let left = self.cfg.bts_budget_bps.saturating_sub(self.used[self.bts[k] as usize]);
-        SCH_MULTIPLES.iter().rev().map(|x| x * BASE_RATE_BPS).find(|&r| r <= self.cfg.max_sch_bps && r <= left)
-    }
-
     fn release(&mut self, now: Time, k: usize, sch_bps: u64, grants: &mut Vec<Grant>) {
-        self.used[self.bts[k] as usize] -= sch_bps;
+        self.budget.give_back(k, sch_bps);
         self.set(k, State::Idle);
         grants.push((k, 0));
         // Still backlogged at the end of a burst: ask again.
@@ -105,7 +156,7 @@ impl DemandAllocator {
     }
 }
 
-impl SchAllocator for DemandAllocator {
+impl<B: Budget> SchAllocator for DemandAllocator<B> {
     fn deadline(&self) -> Option<Time> {
         let release = self.releases.peek().map(|r| r.0 .0);
         release.into_iter().chain(self.delayed.front().map(|d| d.0)).min()
@@ -122,21 +173,23 @@ impl SchAllocator for DemandAllocator {
         }
         while self.delayed.front().is_some_and(|d| d.0 <= now) {
             let (_, k) = self.delayed.pop_front().expect("checked");
-            self.ready.push_back(k);
+            self.ready.push(k);
         }
-        let mut still = VecDeque::new();
-        while let Some(k) = self.ready.pop_front() {
-            match self.pick(k) {
+        if self.ready.is_empty() {
+            return;
+        }
+        let mut ready = std::mem::take(&mut self.ready);
+        self.budget.order(&mut ready, &self.waiting);
+        for k in ready {
+            match self.budget.take(k, self.waiting[k], self.cfg.max_sch_bps) {
                 Some(r) => {
-                    self.used[self.bts[k] as usize] += r;
                     self.set(k, State::Granted { sch_bps: r, until: now + self.cfg.burst, release_at: None });
                     self.grants_made += 1;
                     grants.push((k, r));
                 }
-                None => still.push_back(k),
+                None => self.ready.push(k),
             }
         }
-        self.ready = still;
     }
 
     fn wants_backlog(&self) -> bool {

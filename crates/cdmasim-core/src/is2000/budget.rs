@@ -1,0 +1,155 @@
+//! The IS-2000 MAC's grant budget (Dziong et al. §2, §3.4): users with
+//! backlog are ranked by priority — backlog over the power a 9.6 kb/s
+//! channel costs them, so a full buffer and a good channel come first — and
+//! each in turn gets the highest SCH rate that the power and Walsh codes
+//! left allow, no more than its backlog can use in one burst. The request,
+//! delay, burst and release life cycle is `cdma2000::sch_demand`'s.
+
+use super::radio::RadioConfig;
+use crate::cdma2000::config::{BASE_RATE_BPS, SCH_MULTIPLES};
+use crate::cdma2000::sch_demand::Budget;
+use crate::engine::{time::secs, Rng, Time};
+
+pub struct Is2000Budget {
+    radio: RadioConfig,
+    /// The grant's length: a rate beyond backlog·8 / burst would idle.
+    burst: Time,
+    /// Each user's normalised distance from the base station.
+    distance: Vec<f64>,
+    /// Whether it holds an FCH (power and a code) and a Walsh code for it.
+    fch_power: Vec<bool>,
+    fch_code: Vec<bool>,
+    sch: Vec<u64>,
+    power_used: f64,
+    codes_used: u32,
+}
+
+impl Is2000Budget {
+    pub fn new(radio: RadioConfig, burst: Time, users: usize) -> Self {
+        Is2000Budget {
+            radio,
+            burst,
+            distance: vec![1.0; users],
+            fch_power: vec![false; users],
+            fch_code: vec![false; users],
+            sch: vec![0; users],
+            power_used: 0.0,
+            codes_used: 0,
+        }
+    }
+
+    /// Place user `k` anew, uniformly over the cell's area (d = √U).
+    pub fn relocate(&mut self, k: usize, rng: &mut Rng) {
+        self.distance[k] = rng.uniform().sqrt();
+    }
+
+    pub fn distance(&self, k: usize) -> f64 {
+        self.distance[k]
+    }
+
+    /// User `k`'s FCH: `power` (transmitting) and `code` (held). The FCH is
+    /// admitted whatever the budget says: every admitted user has one (§2).
+    pub fn set_fch(&mut self, k: usize, power: bool, code: bool) {
+        let p = self.radio.power(self.distance[k], BASE_RATE_BPS);
+        if power != self.fch_power[k] {
+            self.power_used += if power { p } else { -p };
+            self.fch_power[k] = power;
+        }
+        if code != self.fch_code[k] {
+            if code {
+                self.codes_used += 1;
+            } else {
+                self.codes_used -= 1;
+            }
+            self.fch_code[k] = code;
+        }
+    }
+
+    /// Fraction of the sector's power in use, common channels included.
+    pub fn power_fraction(&self) -> f64 {
+        (self.radio.overhead + self.power_used).max(self.radio.overhead)
+    }
+
+    pub fn codes_used(&self) -> u32 {
+        self.codes_used + self.radio.reserved_codes
+    }
+}
+
+impl Budget for Is2000Budget {
+    fn take(&mut self, k: usize, waiting: u64, max_bps: u64) -> Option<u64> {
+        let power_left = self.radio.traffic_power() - self.power_used;
+        let codes_left = self.radio.traffic_codes().saturating_sub(self.codes_used);
+        // The smallest rate that moves the backlog within one burst.
+        let useful = (waiting as f64 * 8.0 / secs(self.burst).max(1e-3)).ceil() as u64;
+        let d = self.distance[k];
+        let fits = |r: u64| r <= max_bps && self.radio.power(d, r) <= power_left + 1e-12 && self.radio.codes_for(r) <= codes_left;
+        let rates = || SCH_MULTIPLES.iter().map(|x| x * BASE_RATE_BPS);
+        let want = rates().find(|&r| r >= useful).unwrap_or(16 * BASE_RATE_BPS);
+        let r = rates().rev().filter(|&r| r <= want).find(|&r| fits(r))?;
+        self.power_used += self.radio.power(d, r);
+        self.codes_used += self.radio.codes_for(r);
+        self.sch[k] = r;
+        Some(r)
+    }
+
+    fn give_back(&mut self, k: usize, sch_bps: u64) {
+        self.power_used -= self.radio.power(self.distance[k], sch_bps);
+        self.codes_used -= self.radio.codes_for(sch_bps);
+        self.sch[k] = 0;
+    }
+
+    /// Highest priority first: backlog per unit of power (stable: the
+    /// older request first among equals).
+    fn order(&self, ready: &mut [usize], waiting: &[u64]) {
+        let prio = |k: usize| waiting[k] as f64 / self.radio.unit_power(self.distance[k]);
+        ready.sort_by(|&a, &b| prio(b).total_cmp(&prio(a)));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NS_PER_SEC;
+
+    fn budget(d: &[f64]) -> Is2000Budget {
+        let mut b = Is2000Budget::new(RadioConfig::default(), NS_PER_SEC, d.len());
+        b.distance = d.to_vec();
+        b
+    }
+
+    #[test]
+    fn rate_follows_location_backlog_and_what_is_left() {
+        let mut b = budget(&[1.0, 0.3, 0.3]);
+        // At the edge 16X needs 96 % of the power: 8X (48 %) is the most.
+        assert_eq!(b.take(0, 1_000_000, 153_600), Some(76_800));
+        // Near the BS 16X is cheap, but 2 KB in one second needs only 16 kb/s: 2X.
+        assert_eq!(b.take(1, 2_000, 153_600), Some(19_200));
+        assert_eq!(b.take(2, 1_000_000, 153_600), Some(153_600));
+        let used = 0.48 + 2.0 * b.radio.unit_power(0.3) + 16.0 * b.radio.unit_power(0.3);
+        assert!((b.power_fraction() - 0.2 - used).abs() < 1e-12);
+        assert_eq!(b.codes_used(), 3 + 8 + 2 + 16);
+        b.give_back(0, 76_800);
+        assert_eq!(b.codes_used(), 3 + 2 + 16);
+    }
+
+    #[test]
+    fn no_power_no_grant_and_walsh_codes_bound_it_too() {
+        let mut b = budget(&[1.0, 1.0]);
+        assert_eq!(b.take(0, 1_000_000, 153_600), Some(76_800));
+        // 32 % of power left: an edge user gets 4X (24 %), not 8X.
+        assert_eq!(b.take(1, 1_000_000, 153_600), Some(38_400));
+        let mut c = budget(&vec![0.0; 70]);
+        for k in 0..61 {
+            c.set_fch(k, false, true);
+        }
+        assert_eq!(c.take(61, 1_000_000, 153_600), None, "every traffic code is held");
+    }
+
+    #[test]
+    fn priority_is_backlog_per_unit_power() {
+        let b = budget(&[1.0, 0.2, 0.2]);
+        let mut ready = vec![0, 1, 2];
+        b.order(&mut ready, &[10_000, 1_000, 5_000]);
+        assert_eq!(ready, vec![2, 1, 0], "the edge user's 10 KB ranks below 1 KB near the BS");
+    }
+}
