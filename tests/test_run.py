@@ -102,13 +102,15 @@ def test_progress_callback_can_stop_the_run():
         calls.append((now, horizon))
         return False
 
-    # Either the run is shorter than one progress period (no call, it completes)
-    # or the first call stops it with KeyboardInterrupt: never anything else.
-    try:
-        r = cdmasim.run(SHORT, progress=progress)
-        assert not calls and r.summary["seed"] == 5
-    except KeyboardInterrupt:
-        assert calls and all(0 <= n <= h for n, h in calls)
+    # Either the run is shorter than one progress period (no call, it
+    # completes) or the first call stops it and the result covers the run
+    # up to then.
+    r = cdmasim.run(SHORT, progress=progress)
+    assert r.summary["seed"] == 5
+    if calls:
+        assert len(calls) == 1 and r.summary["stopped_at_s"] == pytest.approx(calls[0][0], abs=1e-6)
+    else:
+        assert "stopped_at_s" not in r.summary
 
 
 @pytest.mark.parametrize("fmt", ["parquet", "csv"])
@@ -211,10 +213,23 @@ def test_progress_callback_is_called_and_can_stop_a_long_run():
         calls.append((now, horizon))
         return len(calls) < 2
 
-    with pytest.raises(KeyboardInterrupt):
-        cdmasim.run(LONG, progress=progress)
+    r = cdmasim.run(LONG, progress=progress)
     assert len(calls) == 2
     assert calls[0][0] < calls[1][0] < calls[1][1] == 3600.0
+    # Stopped at the second call: the result is the run so far, consistent.
+    stop = r.summary["stopped_at_s"]
+    assert stop == pytest.approx(calls[1][0], abs=1e-6) and r.summary["duration_s"] == pytest.approx(stop)
+    c = r.summary["conservation"]
+    assert c["sent"] == c["delivered"] + c["dropped"] + c["in_network"] > 0
+    assert (r.series.t_s <= stop).all()
+
+
+def test_a_failing_progress_callback_raises_its_exception():
+    def progress(now, horizon):
+        raise ValueError("callback broke")
+
+    with pytest.raises(ValueError, match="callback broke"):
+        cdmasim.run(LONG, progress=progress)
 
 
 def test_cli_plot_draws_the_recorded_series(tmp_path):

@@ -27,9 +27,12 @@ def run_scenario(
     seed_override: int | None = None,
     pcap_dir: str | None = None,
     progress: object | None = None,
+    drop_log: str | None = None,
 ) -> tuple[str, list[tuple[str, str, bytes, bytes]]]:
     """(pretty summary JSON, [(metric, subject, t f64 LE bytes, value f64 LE bytes)]).
-    progress(now_s, horizon_s) -> bool | None is called at most every 0.2 s."""
+    progress(now_s, horizon_s) -> bool | None is called at most every 0.2 s;
+    False stops the run there (summary "stopped_at_s"). drop_log: stream the
+    drops to this CSV file (t_s,place,reason,flow,sent_s,seq)."""
 
 def parse_time_ns(text: str) -> int:
     """'37.5ms' -> nanoseconds (scenario unit rules); ValueError on bad input."""

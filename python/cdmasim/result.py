@@ -9,7 +9,8 @@ Columns (documented in README.md):
           seen, max_packets, max_bytes, avg_packets, avg_bytes, utilization,
           bytes_sent
   series: metric, subject, t_s, value (long format, one row per sample)
-  drops:  t_s, place, reason, flow, sent_s, seq (one row per dropped packet)
+  drops:  t_s, place, reason, flow, sent_s, seq (one row per dropped packet;
+          streamed to a file during the run, not kept in summary.json)
   users:  name, sector, throughput_bps, mean_drc_bps, utilisation, slots_served,
           slot_share, packets_delivered, handoffs (1xEV-DO users)
   sectors: name, scheduler, traffic_slots, utilisation, throughput_bps, jain
@@ -57,8 +58,11 @@ TABLES = ("flows", "queues", "series", "drops", "users", "sectors", "cells", "mo
 
 
 class Result:
-    def __init__(self, summary: dict, series_raw=(), text=None):
+    def __init__(self, summary: dict, series_raw=(), text=None, drops_path=None):
         self.summary = summary
+        # The run's drop log (CSV, streamed by the core); None: the drops
+        # are in the summary (results of older versions, or none at all).
+        self._drops_path = drops_path
         # The core's pretty JSON of `summary`, written out as it is: encoding
         # with indent= runs Python's slow pure-Python encoder.
         self._text = text
@@ -198,8 +202,12 @@ class Result:
         def build():
             import pandas as pd
 
-            df = pd.DataFrame(self.summary.get("drops", []), columns=DROP_COLUMNS)
-            return df.astype({"t_s": "float64", "sent_s": "float64", "seq": "uint64"})
+            if self._drops_path is not None:
+                df = pd.read_csv(self._drops_path, dtype={"place": str, "reason": str, "flow": str},
+                                 keep_default_na=False)
+            else:
+                df = pd.DataFrame(self.summary.get("drops", []), columns=DROP_COLUMNS)
+            return df[DROP_COLUMNS].astype({"t_s": "float64", "sent_s": "float64", "seq": "uint64"})
 
         return self._cached("drops", build)
 

@@ -110,9 +110,16 @@ def run(scenario, seed=None, pcap_dir=None, progress=False):
     seed: overrides [simulation].seed. pcap_dir: write pcap captures there
     (one per pair of adjacent nodes, both directions).
     progress: False, True (a bar on stderr when it is a terminal), or a callable
-    progress(now_s, horizon_s) that may return False to stop the run.
-    Returns a cdmasim.result.Result. Raises ScenarioError (an InputError) on a
-    bad scenario and KeyboardInterrupt on Ctrl-C."""
+    progress(now_s, horizon_s) that may return False to stop the run: the
+    Result then covers the run up to that time (summary["stopped_at_s"]).
+    Returns a cdmasim.result.Result; its drops stream to a temporary CSV file
+    during the run (removed with the Result), so memory does not grow with
+    the number of drops. Raises ScenarioError (an InputError) on a bad
+    scenario and KeyboardInterrupt on Ctrl-C."""
+    import shutil
+    import tempfile
+    import weakref
+
     from .result import Result
 
     text, shown = scenario_text(scenario)
@@ -131,14 +138,23 @@ def run(scenario, seed=None, pcap_dir=None, progress=False):
     elif progress is False:
         progress = None
     core = _core()
+    tmp = tempfile.mkdtemp(prefix="cdmasim-drops-")
+    drops = os.path.join(tmp, "drops.csv")
     try:
-        summary_json, series = core.run_scenario(text, shown, seed, pcap_dir, progress)
+        summary_json, series = core.run_scenario(text, shown, seed, pcap_dir, progress, drops)
     except core.ScenarioError as e:
+        shutil.rmtree(tmp, ignore_errors=True)
         raise _translate(e, shown) from None
     except OSError as e:
-        # The engine could not write its pcap files.
-        raise InputError(f"cannot write pcap: {e}") from None
+        shutil.rmtree(tmp, ignore_errors=True)
+        # The engine could not write its pcap files (or the drop log).
+        raise InputError(f"cannot write pcap: {e}" if pcap_dir is not None else f"cannot write the drop log: {e}") from None
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
     finally:
         if bar is not None:
             bar.close()
-    return Result(json.loads(summary_json), series, text=summary_json)
+    result = Result(json.loads(summary_json), series, text=summary_json, drops_path=drops)
+    weakref.finalize(result, shutil.rmtree, tmp, True)
+    return result

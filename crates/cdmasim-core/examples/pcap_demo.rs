@@ -12,6 +12,6 @@ fn main() {
     }
     let tcp = TcpSpec { sack: true, timestamps: true, rcv_buffer: 256 * 1024, ..Default::default() };
     spec.flows.push(FlowSpec { name: "bulk".into(), from: 0, to: 1, start: 0, stop: None, app: AppSpec::Bulk { bytes: Some(1_000_000), tcp } });
-    let r = run(&spec, RunOptions { pcap_dir: Some(dir.into()), progress: None }).unwrap();
+    let r = run(&spec, RunOptions { pcap_dir: Some(dir.into()), ..Default::default() }).unwrap();
     println!("{}", serde_json::to_string(&r.flows).unwrap());
 }

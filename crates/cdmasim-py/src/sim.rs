@@ -78,9 +78,11 @@ fn scenario_toml_from_json(json: &str) -> PyResult<String> {
 /// pretty JSON, and a list of `(metric, subject, t_bytes, value_bytes)` whose
 /// byte strings are little-endian float64 arrays (for numpy.frombuffer).
 /// `progress(now_s, horizon_s)` is called at most every 0.2 s of wall time;
-/// returning False stops the run (raised as KeyboardInterrupt).
+/// returning False stops the run there and the result covers it up to then
+/// (`stopped_at_s` in the summary); an exception in it (or Ctrl-C) is raised.
+/// `drop_log`: stream drops to this CSV file instead of the summary.
 #[pyfunction]
-#[pyo3(signature = (text, path = "<string>", seed_override = None, pcap_dir = None, progress = None))]
+#[pyo3(signature = (text, path = "<string>", seed_override = None, pcap_dir = None, progress = None, drop_log = None))]
 fn run_scenario(
     py: Python<'_>,
     text: &str,
@@ -88,6 +90,7 @@ fn run_scenario(
     seed_override: Option<u64>,
     pcap_dir: Option<PathBuf>,
     progress: Option<PyObject>,
+    drop_log: Option<PathBuf>,
 ) -> PyResult<(String, Py<PyList>)> {
     // The override acts during parsing: it also draws DRC preset sequences.
     let spec = parse(py, text, path, seed_override)?;
@@ -121,16 +124,17 @@ fn run_scenario(
                     }
                 })
             };
-            let opts = RunOptions { pcap_dir, progress: Some(Box::new(hook)) };
+            let opts = RunOptions { pcap_dir, progress: Some(Box::new(hook)), drop_log };
             Ok(sim::run(&spec, opts))
         })
     })?;
+    // Ctrl-C or a failing callback: raise that; a callback's False gave a partial result.
+    if let Some(e) = pending.lock().unwrap_or_else(|p| p.into_inner()).take() {
+        return Err(e);
+    }
     let result = match outcome {
         Ok(r) => r,
-        Err(RunError::Interrupted) => {
-            let e = pending.lock().unwrap_or_else(|p| p.into_inner()).take();
-            return Err(e.unwrap_or_else(|| PyKeyboardInterrupt::new_err("run stopped by the progress callback")));
-        }
+        Err(RunError::Interrupted) => return Err(PyKeyboardInterrupt::new_err("run interrupted")),
         Err(e @ (RunError::Io { .. } | RunError::Channel(_))) => return Err(PyOSError::new_err(e.to_string())),
     };
     convert(py, result)

@@ -94,7 +94,7 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
         free_flows: Vec::new(),
         flows,
         counters: Counters::default(),
-        drop_log: Vec::new(),
+        drop_log: Default::default(),
         pcaps: Vec::new(),
         pcap_of_hop: Vec::new(),
     })

@@ -122,6 +122,7 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
     }
     let drops = w
         .drop_log
+        .records()
         .iter()
         .map(|d| DropEvent {
             t_s: secs(d.t),
@@ -133,10 +134,7 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
             reason: d.reason.as_str().into(),
             flow: w.flows[d.pkt.flow as usize].name.clone(),
             sent_s: secs(d.pkt.created),
-            seq: match d.pkt.body {
-                crate::net::packet::Body::Tcp(h) => h.seq,
-                crate::net::packet::Body::Udp { seq, .. } => seq,
-            },
+            seq: super::drop_log::seq_of(&d.pkt),
         })
         .collect();
     RunResult {
@@ -159,6 +157,7 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
         mobiles,
         objects,
         pages,
+        stopped_at_s: None,
     }
 }
 

@@ -3,6 +3,7 @@
 pub mod build;
 pub mod collect;
 pub mod delay;
+pub mod drop_log;
 pub mod hops;
 pub mod result;
 pub mod sampler;
@@ -23,8 +24,12 @@ pub struct RunOptions {
     /// node, both directions in it.
     pub pcap_dir: Option<PathBuf>,
     /// Called now and then with (simulated now, horizon), for progress bars.
-    /// Returning false stops the run early (e.g. on Ctrl-C).
+    /// Returning false stops the run there: the result covers the run up
+    /// to that time (`RunResult.stopped_at_s`).
     pub progress: Option<Box<dyn FnMut(Time, Time) -> bool>>,
+    /// Stream drops to this CSV file (`drop_log::CSV_HEADER`) instead of
+    /// keeping them in memory for `RunResult.drops`.
+    pub drop_log: Option<PathBuf>,
 }
 
 #[derive(Debug)]
@@ -57,6 +62,9 @@ fn pcap_name(link: &str) -> String {
 /// Run a scenario to its horizon.
 pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError> {
     let mut w = build::build(spec).map_err(|e| RunError::Channel(e.to_string()))?;
+    if let Some(path) = &opts.drop_log {
+        w.drop_log = drop_log::DropLog::to_file(path.clone()).map_err(|error| RunError::Io { path: path.clone(), error })?;
+    }
     let mut pcap_paths = Vec::new();
     if let Some(dir) = &opts.pcap_dir {
         // One capture per pair of nodes, both directions in it, as tcpdump on
@@ -86,15 +94,24 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
             }
         }
     }
-    run_world(&mut w, opts.progress)?;
+    let stopped = match run_world(&mut w, opts.progress) {
+        Ok(()) => None,
+        Err(RunError::Interrupted) => Some(w.horizon),
+        Err(e) => return Err(e),
+    };
     for (c, path) in w.pcaps.iter_mut().zip(pcap_paths) {
         c.writer.flush().map_err(|error| RunError::Io { path, error })?;
     }
-    Ok(collect::collect(&w, spec.seed))
+    w.drop_log.finish().map_err(|(path, error)| RunError::Io { path, error })?;
+    let mut r = collect::collect(&w, spec.seed);
+    r.stopped_at_s = stopped.map(crate::engine::time::secs);
+    Ok(r)
 }
 
 /// Run a built world to its horizon and close its statistics. Tests that
 /// need the endpoints' internals call this and then inspect the world.
+/// Stopped by the progress callback, it closes them at the time it stopped
+/// (which becomes the world's horizon) and says Interrupted.
 pub fn run_world(w: &mut world::World, mut progress: Option<Box<dyn FnMut(Time, Time) -> bool>>) -> Result<(), RunError> {
     let mut countdown = PROGRESS_EVERY;
     while let Some(t) = w.q.peek_time() {
@@ -108,6 +125,10 @@ pub fn run_world(w: &mut world::World, mut progress: Option<Box<dyn FnMut(Time, 
             countdown = PROGRESS_EVERY;
             if let Some(p) = progress.as_mut() {
                 if !p(now, w.horizon) {
+                    w.horizon = now;
+                    for h in &mut w.hops {
+                        h.finish(now);
+                    }
                     return Err(RunError::Interrupted);
                 }
             }

@@ -18,9 +18,15 @@ pub struct RunResult {
     /// the Python front receives them separately, as arrays).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub series: Vec<Series>,
-    /// Every drop: when, where, why, and which flow's packet.
-    #[serde(default)]
+    /// Every drop: when, where, why, and which flow's packet; empty when the
+    /// run streamed them to a file (`RunOptions::drop_log`), and then left
+    /// out of the JSON (the counts are in `queues` and `conservation`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub drops: Vec<DropEvent>,
+    /// The run was stopped early (by its progress callback) at this time:
+    /// everything covers [0, stopped_at_s).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stopped_at_s: Option<f64>,
     /// 1xEV-DO users and sectors (empty without radio access networks).
     #[serde(default)]
     pub users: Vec<UserResult>,

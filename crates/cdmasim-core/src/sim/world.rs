@@ -150,7 +150,7 @@ pub struct World {
     pub spec_flows: usize,
     pub free_flows: Vec<u32>,
     pub counters: Counters,
-    pub drop_log: Vec<DropRecord>,
+    pub drop_log: super::drop_log::DropLog,
     pub pcaps: Vec<Capture>,
     /// Capture of each hop (index into `pcaps`; links only).
     pub pcap_of_hop: Vec<u32>,
@@ -264,7 +264,9 @@ impl World {
                 d.pkt.flow = o.web;
             }
         }
-        self.drop_log.push(d);
+        let (hops, flows) = (&self.hops, &self.flows);
+        let place = || if d.hop == NO_ROUTE { format!("node:{}", d.node) } else { hops[d.hop as usize].place(d.port) };
+        self.drop_log.push(d, place, || flows[d.pkt.flow as usize].name.clone());
     }
 
     /// A packet left the network by a drop: its flow has one fewer inside;
