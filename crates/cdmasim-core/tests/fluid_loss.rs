@@ -50,11 +50,11 @@ fn simulate(mu_lh: u64, w_pkts: u64, t: f64) -> u64 {
     let FlowKind::Tcp(f) = &w.flows[0].kind else { unreachable!() };
     let t0: Time = s(T0);
     assert!(
-        !w.drop_log.iter().any(|d| d.t < t0),
+        !w.drop_log.records().iter().any(|d| d.t < t0),
         "no drop may happen before the switch (steady state at mu_ll)"
     );
     let reaction = f.sender.stats.congestion_events.iter().copied().find(|e| *e >= t0).unwrap_or(Time::MAX);
-    w.drop_log.iter().filter(|d| d.hop == shared as u32 && d.pkt.created <= reaction).count() as u64
+    w.drop_log.records().iter().filter(|d| d.hop == shared as u32 && d.pkt.created <= reaction).count() as u64
 }
 
 #[test]

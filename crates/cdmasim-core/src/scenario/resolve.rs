@@ -13,6 +13,10 @@ use crate::engine::RngStreams;
 use crate::net::routing::PathError;
 use std::collections::HashMap;
 
+/// Most nodes in a scenario: the router keeps a next hop for every pair of
+/// nodes (4·N² bytes, 400 MB here), found before anything is built.
+pub const MAX_NODES: usize = 10_000;
+
 pub(crate) fn err(file: &str, at: &At, message: impl Into<String>) -> ScenarioError {
     ScenarioError { file: file.to_string(), line: at.line, field: at.field.clone(), message: message.into() }
 }
@@ -131,6 +135,14 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
     let mut node_specs: Vec<NodeSpec> = raw.nodes.iter().map(|n| NodeSpec { name: n.name.clone() }).collect();
     let rans = sector::resolve(&raw, file, &mut nodes, &mut node_specs, &mut links, &mut link_names)?;
     let cells = cell::resolve(&raw, file, &mut nodes, &mut node_specs, &mut links, &mut link_names)?;
+    if node_specs.len() > MAX_NODES {
+        // Blame the first node table past the limit, or the last one there is.
+        let at = raw.nodes.get(MAX_NODES).or(raw.nodes.last()).map_or(At { line: 0, field: "node".into() }, |n| n.at.clone());
+        return Err(err(file, &at, format!(
+            "{} nodes (with the users' and mobiles'): at most {MAX_NODES} (the routing table takes 4 bytes per pair of nodes)",
+            node_specs.len()
+        )));
+    }
     let mut spec = ScenarioSpec {
         duration: raw.duration,
         seed: raw.seed,

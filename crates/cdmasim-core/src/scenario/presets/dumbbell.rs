@@ -30,8 +30,10 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
     let t = v.table(KEYS)?;
     let flows_v = t.req("flows")?;
     let n = flows_v.count()?;
-    if n == 0 || n > 100_000 {
-        return Err(flows_v.err("flows must be between 1 and 100000"));
+    // Two end hosts per flow and the two routers: the scenario's node limit.
+    let most = (super::super::resolve::MAX_NODES as u64 - 2) / 2;
+    if n == 0 || n > most {
+        return Err(flows_v.err(format!("flows must be between 1 and {most} (two hosts each, at most {} nodes)", super::super::resolve::MAX_NODES)));
     }
     // The bottleneck's forward rate: constant, or a DRC sequence.
     let drc = t.opt("bottleneck_drc", parse_drc)?;
