@@ -25,6 +25,7 @@ const TCP_KEYS: &[&str] = &[
     "handshake",
     "rtt_sampling",
     "timer_granularity",
+    "cwnd_validation",
 ];
 
 /// Largest TCP payload in one IPv4 datagram (65535 - 20 IP - 20 TCP).
@@ -116,6 +117,7 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
         handshake: t.or("handshake", d.handshake, |v| v.bool())?,
         rtt_sampling,
         timer_granularity,
+        cwnd_validation: t.or("cwnd_validation", d.cwnd_validation, |v| v.bool())?,
     })
 }
 

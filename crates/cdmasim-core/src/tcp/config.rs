@@ -85,6 +85,11 @@ pub struct TcpSpec {
     pub handshake: bool,
     #[serde(default)]
     pub rtt_sampling: RttSampling,
+    /// RFC 7661 §4.3: grow cwnd only while the sender uses it (not while the
+    /// receiver's window or the application is the limit), as Linux does.
+    /// Off: cwnd grows on every ACK, as ns-2's agents do.
+    #[serde(default = "yes")]
+    pub cwnd_validation: bool,
     /// The retransmission timer's clock tick. None: RFC 6298 arithmetic on
     /// nanosecond samples with G = 1 ms. Some(tick): ns-2's TcpAgent
     /// arithmetic (tcp.cc rtt_update / rtt_timeout) in whole ticks.
@@ -114,6 +119,7 @@ impl Default for TcpSpec {
             handshake: true,
             rtt_sampling: RttSampling::EveryAck,
             timer_granularity: None,
+            cwnd_validation: true,
         }
     }
 }

@@ -538,8 +538,13 @@ impl TcpSender {
 
     /// The algorithm's per-ACK window hook (see `CongestionControl::on_ack`).
     fn cc_on_ack(&mut self, now: Time, bytes_acked: u64, bytes_delivered: u64, prior_in_flight: u64, rtt: Option<Time>) {
-        let ack =
-            Ack { now, bytes_acked, bytes_delivered, prior_in_flight, in_flight: self.in_flight(), rtt, state: self.ca_state };
+        // RFC 7661 §4.3 (as Linux's tcp_is_cwnd_limited): in slow start the
+        // window is in use if at least half of it was in flight, in
+        // congestion avoidance if all but one segment was.
+        let (cwnd, mss) = (self.w.cwnd, self.w.mss);
+        let used = if self.w.in_slow_start() { 2 * prior_in_flight >= cwnd } else { prior_in_flight + mss >= cwnd };
+        let cwnd_limited = used || !self.spec.cwnd_validation;
+        let ack = Ack { now, bytes_acked, bytes_delivered, prior_in_flight, in_flight: self.in_flight(), rtt, state: self.ca_state, cwnd_limited };
         self.cc.on_ack(&mut self.w, &ack);
         self.trace(now);
     }

@@ -36,7 +36,8 @@ const KEYS: &[&str] = &[
 /// IP packets (960 B of payload), a 32-packet receiver window, one segment
 /// per ACK, minimum RTO 1 s; and ns-2.35's TCP agents (which the paper ran)
 /// besides: an initial window of 1, an initial RTO of 3 s (`rtxcur_init_`),
-/// one timed segment per round trip and a 10 ms timer tick (`tcpTick_`).
+/// one timed segment per round trip, a 10 ms timer tick (`tcpTick_`) and
+/// cwnd growth on every ACK (no RFC 7661 validation).
 /// The handshake stays on: its RTT sample (small packets) gives every flow
 /// a spurious timeout at about 1.3 s at 9.6 kb/s, after which it grows in
 /// congestion avoidance, which is what gives the paper's pre-switch window
@@ -71,6 +72,10 @@ fn table1_tcp(v: Option<&Val>) -> Res<TcpSpec> {
     }
     if !given("rtt_sampling") {
         tcp.rtt_sampling = RttSampling::OnePerRtt;
+    }
+    // ns-2's agents grow cwnd on every ACK, used or not (no RFC 7661).
+    if !given("cwnd_validation") {
+        tcp.cwnd_validation = false;
     }
     if !given("timer_granularity") {
         tcp.timer_granularity = Some(10 * NS_PER_MS);

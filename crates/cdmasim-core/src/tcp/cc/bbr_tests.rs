@@ -251,7 +251,7 @@ fn a_duplicate_ack_without_sack_counts_and_conserves_packets() {
     let before = d.b.delivered;
     d.b.ssthresh(&d.w, 70_000, CongestionEvent::FastRetransmit, d.now);
     for (i, in_flight) in [60_000u64, 60_000, 61_000].into_iter().enumerate() {
-        let ack = Ack { now: d.now, bytes_acked: 0, bytes_delivered: MSS, prior_in_flight: in_flight, in_flight, rtt: None, state: CaState::Recovery };
+        let ack = Ack { now: d.now, bytes_acked: 0, bytes_delivered: MSS, prior_in_flight: in_flight, in_flight, rtt: None, state: CaState::Recovery, cwnd_limited: true };
         d.b.on_ack(&mut d.w, &ack);
         assert_eq!(d.b.delivered, before + (i as u64 + 1) * MSS);
         assert_eq!(d.w.cwnd, in_flight + MSS, "packet conservation");

@@ -8,7 +8,7 @@ const MSS: u64 = 1000;
 
 /// An ACK to a window-limited sender: the window was full before it.
 fn ack_full(now: Time, bytes: u64, w: &Window) -> Ack {
-    Ack { now, bytes_acked: bytes, bytes_delivered: bytes, prior_in_flight: w.cwnd, in_flight: w.cwnd - bytes, rtt: None, state: CaState::Open }
+    Ack { now, bytes_acked: bytes, bytes_delivered: bytes, prior_in_flight: w.cwnd, in_flight: w.cwnd - bytes, rtt: None, state: CaState::Open, cwnd_limited: true }
 }
 
 fn segs(w: &Window) -> f64 {
@@ -218,7 +218,7 @@ fn hystart_exit_starts_cubic_at_k_zero() {
             // The sender filled the window after the previous ACK; this one
             // takes a segment out of flight.
             let in_flight = w.cwnd - MSS;
-            let a = Ack { now: t, bytes_acked: MSS, bytes_delivered: MSS, prior_in_flight: in_flight + MSS, in_flight, rtt: Some(rtt), state: CaState::Open };
+            let a = Ack { now: t, bytes_acked: MSS, bytes_delivered: MSS, prior_in_flight: in_flight + MSS, in_flight, rtt: Some(rtt), state: CaState::Open, cwnd_limited: true };
             c.on_rtt_sample(t, rtt);
             c.on_ack(&mut w, &a);
         }

@@ -181,6 +181,7 @@ mod tests {
             in_flight,
             rtt: Some(rtt),
             state: CaState::Open,
+            cwnd_limited: true,
         }
     }
 

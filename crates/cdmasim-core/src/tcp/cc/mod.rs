@@ -76,6 +76,10 @@ pub struct Ack {
     /// RTT sample this ACK gave, if any (Karn-safe).
     pub rtt: Option<Time>,
     pub state: CaState,
+    /// The window was the limit before this ACK (RFC 7661 §4.3: a window
+    /// the sender does not use is not grown), or validation is off. The
+    /// Reno family grows cwnd only then; Cubic keeps its own §5.8 test.
+    pub cwnd_limited: bool,
 }
 
 /// Every ACK the sender accepts, new or duplicate, in any state, before the

@@ -35,6 +35,9 @@ impl CongestionControl for Reno {
     }
 
     fn on_ack(&mut self, w: &mut Window, ack: &Ack) {
+        if !ack.cwnd_limited {
+            return;
+        }
         let mut acked = ack.bytes_acked;
         if w.in_slow_start() {
             acked = slow_start(w, acked);
@@ -51,7 +54,7 @@ mod tests {
     use super::*;
 
     fn ack(bytes: u64) -> Ack {
-        Ack { now: 0, bytes_acked: bytes, bytes_delivered: bytes, prior_in_flight: 0, in_flight: 0, rtt: None, state: super::super::CaState::Open }
+        Ack { now: 0, bytes_acked: bytes, bytes_delivered: bytes, prior_in_flight: 0, in_flight: 0, rtt: None, state: super::super::CaState::Open, cwnd_limited: true }
     }
 
     #[test]
@@ -68,5 +71,15 @@ mod tests {
             r.on_ack(&mut w, &ack(1000));
         }
         assert_eq!(w.cwnd, 11_000);
+    }
+
+    #[test]
+    fn a_window_not_in_use_does_not_grow() {
+        let mut r = Reno::default();
+        let mut w = Window { cwnd: 10_000, ssthresh: 5000, mss: 1000 };
+        for _ in 0..50 {
+            r.on_ack(&mut w, &Ack { cwnd_limited: false, ..ack(1000) });
+        }
+        assert_eq!(w.cwnd, 10_000);
     }
 }

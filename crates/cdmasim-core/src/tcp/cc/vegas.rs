@@ -186,7 +186,7 @@ impl Vegas {
             }
             Some(left) => self.round_left = Some(left - ack.bytes_acked),
         }
-        if w.in_slow_start() && self.ss_grow && decided != Some(Decision::LeaveSlowStart) {
+        if w.in_slow_start() && self.ss_grow && ack.cwnd_limited && decided != Some(Decision::LeaveSlowStart) {
             reno::slow_start(w, ack.bytes_acked);
         }
         decided
@@ -241,7 +241,7 @@ mod tests {
     const MSS: u64 = 1000;
 
     fn ack(bytes: u64, in_flight: u64) -> Ack {
-        Ack { now: 0, bytes_acked: bytes, bytes_delivered: bytes, prior_in_flight: in_flight + bytes, in_flight, rtt: None, state: CaState::Open }
+        Ack { now: 0, bytes_acked: bytes, bytes_delivered: bytes, prior_in_flight: in_flight + bytes, in_flight, rtt: None, state: CaState::Open, cwnd_limited: true }
     }
 
     /// One one-segment ACK with the flight equal to cwnd.

@@ -184,7 +184,7 @@ mod tests {
         let mut ww = Westwood::new(WestwoodParams::default());
         ww.on_rtt_sample(0, 1); // SYN-ACK at t = 0
         let mut w = Window { cwnd: 10 * MSS, ssthresh: 5 * MSS, mss: MSS };
-        let a = Ack { now: 0, bytes_acked: 0, bytes_delivered: 0, prior_in_flight: 0, in_flight: 0, rtt: None, state: CaState::Open };
+        let a = Ack { now: 0, bytes_acked: 0, bytes_delivered: 0, prior_in_flight: 0, in_flight: 0, rtt: None, state: CaState::Open, cwnd_limited: true };
         ww.on_ack(&mut w, &a);
         ww.data_acked = true;
         ww.on_rtt_sample(0, rtt_ms * NS_PER_MS);
