@@ -18,3 +18,4 @@ pub mod evdo;
 pub mod channel;
 pub mod cdma2000;
 pub mod is2000;
+pub mod rlp;

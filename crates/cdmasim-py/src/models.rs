@@ -1,7 +1,7 @@
 //! Bindings for the closed forms in cdmasim_core::models: plain floats in
 //! and out (python/cdmasim/models.py names the results and documents the
 //! equations); a parameter outside a model's validity range is a ValueError.
-use cdmasim_core::models::{fluid_loss, jain, markov, reno_buffer, tcp_throughput};
+use cdmasim_core::models::{fluid_loss, jain, markov, reno_buffer, rlp_buffer, tcp_throughput};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 
@@ -102,6 +102,13 @@ fn model_jain_index(xs: Vec<f64>) -> PyResult<f64> {
     })
 }
 
+/// Dziong et al. §5.1.4: the largest RLP retransmission buffer, bytes.
+#[pyfunction]
+fn model_rlp_max_retransmission_buffer(rounds: u32, delay_s: f64, guard_s: f64, rate_bps: f64, window: f64) -> PyResult<f64> {
+    rlp_buffer::validate(rounds, delay_s, guard_s, rate_bps, window).map_err(PyValueError::new_err)?;
+    Ok(rlp_buffer::max_retransmission_buffer(rounds, delay_s, guard_s, rate_bps, window))
+}
+
 /// Sizes on the command line ('16kB', '1460B', '64KiB'), by the scenario rules.
 #[pyfunction]
 fn parse_size_bytes(text: &str) -> PyResult<u64> {
@@ -118,6 +125,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(model_mean_sojourn_slots, m)?)?;
     m.add_function(wrap_pyfunction!(model_stationary_distribution, m)?)?;
     m.add_function(wrap_pyfunction!(model_jain_index, m)?)?;
+    m.add_function(wrap_pyfunction!(model_rlp_max_retransmission_buffer, m)?)?;
     m.add_function(wrap_pyfunction!(parse_size_bytes, m)?)?;
     Ok(())
 }

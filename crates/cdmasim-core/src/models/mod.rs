@@ -5,4 +5,5 @@ pub mod fluid_loss;
 pub mod jain;
 pub mod markov;
 pub mod reno_buffer;
+pub mod rlp_buffer;
 pub mod tcp_throughput;

@@ -17,16 +17,20 @@ pub enum DropReason {
     /// Queued for a user when it was handed off to a sector that does not
     /// take over the old sector's queue.
     Handoff,
+    /// An RLP receiver gave up on a missing frame after its last NAK round
+    /// (IS-707 RLP3's abort): the IP packet with the hole is not delivered.
+    RlpAbort,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 6] = [
+    pub const ALL: [DropReason; 7] = [
         DropReason::Overflow,
         DropReason::RedEarly,
         DropReason::RedForced,
         DropReason::RandomLoss,
         DropReason::NoRoute,
         DropReason::Handoff,
+        DropReason::RlpAbort,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -37,6 +41,7 @@ impl DropReason {
             DropReason::RandomLoss => "random_loss",
             DropReason::NoRoute => "no_route",
             DropReason::Handoff => "handoff",
+            DropReason::RlpAbort => "rlp_abort",
         }
     }
 

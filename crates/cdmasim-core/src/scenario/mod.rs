@@ -15,6 +15,7 @@ mod link;
 mod parse;
 mod presets;
 mod queue;
+mod radio_link;
 mod raw;
 mod reader;
 mod resolve;

@@ -14,7 +14,8 @@ use super::spec::ScenarioSpec;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-const TOP_KEYS: &[&str] = &["simulation", "preset", "dumbbell", "node", "link", "route", "flow", "sector", "user", "cell", "mobile"];
+const TOP_KEYS: &[&str] =
+    &["simulation", "preset", "dumbbell", "node", "link", "route", "flow", "sector", "user", "cell", "mobile", "radio_link"];
 
 /// Most samples per series a run may take.
 const MAX_SAMPLES: u64 = 10_000_000;
@@ -88,6 +89,9 @@ pub fn parse_str_seeded(text: &str, path: &str, seed: Option<u64>) -> Result<Sce
     }
     for v in each(&root, "mobile")? {
         raw.mobiles.push(parse_mobile(&v)?);
+    }
+    for v in each(&root, "radio_link")? {
+        raw.radio_links.push(super::radio_link::parse_radio_link(&v)?);
     }
     resolve(raw, path)
 }

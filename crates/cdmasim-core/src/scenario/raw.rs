@@ -80,4 +80,5 @@ pub(crate) struct RawScenario {
     pub users: Vec<super::sector::RawUser>,
     pub cells: Vec<super::cell::RawCell>,
     pub mobiles: Vec<super::cell::RawMobile>,
+    pub radio_links: Vec<super::radio_link::RawRadioLink>,
 }

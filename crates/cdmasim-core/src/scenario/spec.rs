@@ -41,12 +41,16 @@ pub struct ScenarioSpec {
     /// cdma2000 1X cells: one BSC node each, with its mobiles.
     #[serde(default)]
     pub cells: Vec<crate::cdma2000::config::CellConfig>,
+    /// IS-2000 radio links with RLP3: one hop each, port 0 forward, 1 reverse.
+    #[serde(default)]
+    pub radio_links: Vec<crate::rlp::link::RadioLinkConfig>,
 }
 
 impl ScenarioSpec {
     /// The graph the router works on: each link is hop i (its index), then
     /// each radio access network is one hop with a port per user, then each
-    /// cdma2000 cell is one hop with a port per mobile.
+    /// cdma2000 cell is one hop with a port per mobile, then each radio link
+    /// one hop with two ports (forward, reverse).
     pub fn edges(&self) -> Vec<Edge> {
         let links = self.links.iter().enumerate().map(|(i, l)| Edge { from: l.from as u32, to: l.to as u32, hop: i as u32, port: 0 });
         let rans = self.rans.iter().enumerate().flat_map(|(r, ran)| {
@@ -58,7 +62,15 @@ impl ScenarioSpec {
             let hop = (first_cell + c) as u32;
             cell.mobiles.iter().enumerate().map(move |(k, m)| Edge { from: cell.node as u32, to: m.node as u32, hop, port: k as u32 })
         });
-        links.chain(rans).chain(cells).collect()
+        let first_radio = first_cell + self.cells.len();
+        let radios = self.radio_links.iter().enumerate().flat_map(move |(k, r)| {
+            let hop = (first_radio + k) as u32;
+            [
+                Edge { from: r.bsc as u32, to: r.mobile as u32, hop, port: 0 },
+                Edge { from: r.mobile as u32, to: r.bsc as u32, hop, port: 1 },
+            ]
+        });
+        links.chain(rans).chain(cells).chain(radios).collect()
     }
 
     /// The routing table every packet follows (validation walks the same one).

@@ -10,6 +10,7 @@ use super::hops::AnyHop;
 use crate::channel::{link_rate, ChannelError};
 use crate::cdma2000::cell::Cell;
 use crate::evdo::ran::EvdoRan;
+use crate::rlp::link::RlpLink;
 use crate::net::link::RateSteps;
 use crate::net::{queue, Hop, Link};
 use crate::scenario::{AppSpec, ScenarioSpec};
@@ -47,6 +48,9 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
     }
     for c in &spec.cells {
         hops.push(AnyHop::Cell(Box::new(Cell::new(c, spec.nodes.len(), &rng))));
+    }
+    for r in &spec.radio_links {
+        hops.push(AnyHop::Rlp(Box::new(RlpLink::new(r, &rng))));
     }
     let mut hop_timers = HopTimers::new(hops.len());
     for (h, hop) in hops.iter().enumerate() {

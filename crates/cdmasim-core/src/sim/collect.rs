@@ -8,6 +8,8 @@ use super::web::WebFlow;
 use super::world::{Flow, FlowKind, World};
 use crate::cdma2000::cell::Cell;
 use crate::evdo::ran::EvdoRan;
+use crate::rlp::link::RlpLink;
+use crate::rlp::meter::Meter;
 use crate::engine::time::secs;
 use crate::engine::Time;
 use crate::net::queue::{Queue, QueueMeter};
@@ -97,11 +99,13 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
     let mut queues = Vec::new();
     let (mut users, mut sectors) = (Vec::new(), Vec::new());
     let (mut cells, mut mobiles) = (Vec::new(), Vec::new());
+    let mut radio_links = Vec::new();
     for h in &w.hops {
         match h {
             AnyHop::Link(l) => queues.push(link_queue(l, horizon)),
             AnyHop::Evdo(r) => evdo_results(r, horizon, &mut queues, &mut users, &mut sectors),
             AnyHop::Cell(c) => cell_results(c, horizon, &mut queues, &mut cells, &mut mobiles),
+            AnyHop::Rlp(r) => radio_links.extend(radio_link_results(r)),
         }
     }
     let sm = &w.samples;
@@ -157,8 +161,58 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
         mobiles,
         objects,
         pages,
+        radio_links,
         stopped_at_s: None,
     }
+}
+
+/// A CDF as (upper edge of each occupied bin, scaled by `unit`, fraction at or below).
+fn cdf(m: &Meter, unit: f64) -> Vec<(f64, f64)> {
+    let total: f64 = m.weights.iter().sum();
+    let mut acc = 0.0;
+    let w = m.bin_width() as f64;
+    m.weights
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &x)| {
+            acc += x;
+            (x > 0.0).then(|| ((i as f64 + 1.0) * w * unit, acc / total))
+        })
+        .collect()
+}
+
+/// Both directions of an RLP radio link.
+fn radio_link_results(r: &RlpLink) -> Vec<RadioLinkResult> {
+    r.dirs
+        .iter()
+        .zip(["down", "up"])
+        .map(|(d, dir)| {
+            let s = &d.arq.stats;
+            RadioLinkResult {
+                name: r.name.clone(),
+                direction: dir.into(),
+                rate_bps: d.rate_bps as f64,
+                packets_in: s.ip_in,
+                packets_delivered: s.ip_delivered,
+                packets_aborted: s.ip_aborted,
+                frames_sent: d.frames_sent,
+                frames_new: s.frames_new,
+                frames_retransmitted: s.frames_retransmitted,
+                frames_idle: s.frames_idle,
+                frames_lost: d.frames_lost,
+                fer: if d.frames_sent > 0 { d.frames_lost as f64 / d.frames_sent as f64 } else { 0.0 },
+                naks_sent: s.naks_sent,
+                new_data_mean_bytes: d.new_data.mean(),
+                new_data_max_bytes: d.new_data.max,
+                rtx_mean_bytes: d.rtx_buffer.mean(),
+                rtx_max_bytes: d.rtx_buffer.max,
+                new_data_cdf: cdf(&d.new_data, 1.0),
+                rtx_cdf: cdf(&d.rtx_buffer, 1.0),
+                on_periods: d.on_runs.weights.iter().sum::<f64>() as u64,
+                on_time_cdf: cdf(&d.on_runs, secs(crate::rlp::link::FRAME)),
+            }
+        })
+        .collect()
 }
 
 /// A browsing user's row (its connections summed: the closed ones' totals

@@ -4,12 +4,14 @@
 use crate::cdma2000::cell::Cell;
 use crate::engine::Time;
 use crate::evdo::ran::EvdoRan;
+use crate::rlp::link::RlpLink;
 use crate::net::{Hop, HopEvent, Link, Packet, Port};
 
 pub enum AnyHop {
     Link(Link),
     Evdo(Box<EvdoRan>),
     Cell(Box<Cell>),
+    Rlp(Box<RlpLink>),
 }
 
 macro_rules! each {
@@ -18,6 +20,7 @@ macro_rules! each {
             AnyHop::Link($h) => $e,
             AnyHop::Evdo($h) => $e,
             AnyHop::Cell($h) => $e,
+            AnyHop::Rlp($h) => $e,
         }
     };
 }
@@ -29,6 +32,7 @@ impl AnyHop {
             AnyHop::Link(l) => l.from,
             AnyHop::Evdo(r) => r.node,
             AnyHop::Cell(c) => c.node,
+            AnyHop::Rlp(r) => r.entry_node(0),
         }
     }
 
@@ -39,6 +43,7 @@ impl AnyHop {
             AnyHop::Link(l) => l.to,
             AnyHop::Evdo(r) => r.user_node(port),
             AnyHop::Cell(c) => c.user_node(port),
+            AnyHop::Rlp(r) => r.user_node(port),
         }
     }
 
@@ -49,6 +54,7 @@ impl AnyHop {
             AnyHop::Link(l) => l.name.clone(),
             AnyHop::Evdo(r) => r.queue_name(port),
             AnyHop::Cell(c) => c.place(port),
+            AnyHop::Rlp(r) => r.place(port),
         }
     }
 
@@ -57,6 +63,7 @@ impl AnyHop {
             AnyHop::Link(l) => l.stats.queue.drops.iter().sum(),
             AnyHop::Evdo(r) => r.drops_total(),
             AnyHop::Cell(c) => c.drops_total(),
+            AnyHop::Rlp(r) => r.drops_total(),
         }
     }
 
@@ -78,6 +85,7 @@ macro_rules! radio {
             AnyHop::Link(_) => unreachable!("links take the inlined arm"),
             AnyHop::Evdo($h) => $e,
             AnyHop::Cell($h) => $e,
+            AnyHop::Rlp($h) => $e,
         }
     };
 }

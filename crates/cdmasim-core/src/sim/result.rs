@@ -42,6 +42,45 @@ pub struct RunResult {
     pub objects: Vec<ObjectResult>,
     #[serde(default)]
     pub pages: Vec<PageResult>,
+    /// IS-2000 radio links with RLP3: one row per link and direction.
+    #[serde(default)]
+    pub radio_links: Vec<RadioLinkResult>,
+}
+
+/// One direction of a radio link over the run (seed 004 §3.3, §5.1.4).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct RadioLinkResult {
+    pub name: String,
+    /// "down" (forward, to the mobile) or "up".
+    pub direction: String,
+    /// The rate at the end of the run, bit/s.
+    pub rate_bps: f64,
+    pub packets_in: u64,
+    pub packets_delivered: u64,
+    /// IP packets dropped because RLP gave up on one of their frames.
+    pub packets_aborted: u64,
+    pub frames_sent: u64,
+    pub frames_new: u64,
+    pub frames_retransmitted: u64,
+    pub frames_idle: u64,
+    pub frames_lost: u64,
+    /// frames_lost / frames_sent.
+    pub fer: f64,
+    /// NAKs the receiver of this direction sent (in the other direction's frames).
+    pub naks_sent: u64,
+    /// The RLP sender's buffers, bytes: time-average and maximum.
+    pub new_data_mean_bytes: f64,
+    pub new_data_max_bytes: u64,
+    pub rtx_mean_bytes: f64,
+    pub rtx_max_bytes: u64,
+    /// Their distributions over the run: (bytes, fraction of the time at
+    /// or below), at the upper edge of each occupied 24-byte bin.
+    pub new_data_cdf: Vec<(f64, f64)>,
+    pub rtx_cdf: Vec<(f64, f64)>,
+    /// Channel ON periods (consecutive frames carrying data, §5.2.3): how
+    /// many and their distribution as (seconds, fraction of periods at or below).
+    pub on_periods: u64,
+    pub on_time_cdf: Vec<(f64, f64)>,
 }
 
 /// One web object: requested at `start_s`, whole at the browser at

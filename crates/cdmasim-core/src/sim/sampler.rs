@@ -54,6 +54,14 @@ fn each_hop_value(hops: &[AnyHop], mut f: impl FnMut(&'static str, &dyn Fn() -> 
                     f("rate_bps", &|| m.name.clone(), m.link.rate_bps() as f64);
                 }
             }
+            AnyHop::Rlp(r) => {
+                // Seed 004 Figs. 9-12: the RLP sender's buffers, each way.
+                for (d, dir) in r.dirs.iter().zip(["down", "up"]) {
+                    f("rlp_new_data_bytes", &|| format!("{}.{dir}", r.name), d.arq.new_data_bytes() as f64);
+                    f("rlp_rtx_bytes", &|| format!("{}.{dir}", r.name), d.arq.rtx_buffer_bytes() as f64);
+                    f("rate_bps", &|| format!("{}.{dir}", r.name), d.rate_bps as f64);
+                }
+            }
             AnyHop::Evdo(r) => {
                 for (i, u) in r.users.iter().enumerate() {
                     f("queue_pkts", &|| format!("{}.down", u.name), u.queue.len_packets() as f64);

@@ -30,6 +30,7 @@ impl Net {
                 flows: vec![],
                 rans: vec![],
                 cells: vec![],
+                radio_links: vec![],
             },
         }
     }

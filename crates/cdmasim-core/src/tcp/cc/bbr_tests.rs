@@ -38,7 +38,7 @@ impl Driver {
         let span = ((rate * rtt as f64 / 1e9) as u64).clamp(MSS, self.delivered);
         let rs = RateSample { delivered: span, interval: rtt, prior_delivered: self.delivered - span, app_limited, rtt: Some(rtt) };
         self.b.on_rate_sample(self.now, &rs);
-        let ack = Ack { now: self.now, bytes_acked: MSS, bytes_delivered: MSS, prior_in_flight: in_flight, in_flight, rtt: Some(rtt), state };
+        let ack = Ack { now: self.now, bytes_acked: MSS, bytes_delivered: MSS, prior_in_flight: in_flight, in_flight, rtt: Some(rtt), state, cwnd_limited: true };
         self.b.on_ack(&mut self.w, &ack);
     }
 

@@ -1,0 +1,289 @@
+//! An IS-2000 radio link with RLP3 in both directions, as one hop (Dziong
+//! et al. Fig. 5: the air link between the base station side and the
+//! mobile). Port 0 is the forward link (entry: the network-side node, exit:
+//! the mobile), port 1 the reverse link (entry: the mobile, exit: the
+//! network side). The forward direction's NAKs and V(N) travel in the
+//! reverse direction's frames and the other way round, so they take the
+//! delay and suffer the frame errors of that direction.
+//!
+//! Time is slotted in 20 ms frames from t = 0. In each slot a direction
+//! with a non-zero rate sends one frame of rate × 20 ms / 8 bytes (24 B at
+//! 9.6 kb/s, 96 B at 38.4 kb/s, 384 B at 153.6 kb/s: Table 1's N_rlp·S_rlp)
+//! if it has data, unconfirmed data (an idle frame), or control for the
+//! other direction; the frame arrives after the one-way delay D unless the
+//! channel's frame-error model loses it. The hop wakes only while a
+//! direction has something to do: an idle link costs nothing.
+
+use super::arq::{Arq, Frame};
+use super::frame_errors::{self, ErrorModel, FrameErrors};
+use super::meter::Meter;
+use crate::engine::{RngStreams, Time, NS_PER_MS};
+use crate::net::{DropReason, Hop, HopEvent, Packet, Port};
+use serde::{Deserialize, Serialize};
+use std::collections::VecDeque;
+
+pub const FRAME: Time = 20 * NS_PER_MS;
+
+/// One direction's radio channel.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChannelConfig {
+    pub rate_bps: u64,
+    pub fer: f64,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RlpConfig {
+    /// NAKs in each round (Table 1: rounds of 1, 2 and 3; §3.3's scheme is
+    /// [2, 3]); empty: no retransmission, a lost frame's packet is dropped.
+    pub naks: Vec<u32>,
+    /// The guard time G between rounds (Table 1: 60 ms).
+    pub guard: Time,
+}
+
+impl Default for RlpConfig {
+    fn default() -> Self {
+        RlpConfig { naks: vec![1, 2, 3], guard: 60 * NS_PER_MS }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RadioLinkConfig {
+    pub name: String,
+    /// The network-side node (BSC/PDSN) and the mobile's node.
+    pub bsc: usize,
+    pub mobile: usize,
+    /// Forward (port 0) and reverse (port 1) channels.
+    pub down: ChannelConfig,
+    pub up: ChannelConfig,
+    /// One-way latency D (Table 1: 100 ms), at least one frame.
+    pub delay: Time,
+    pub errors: ErrorModel,
+    pub rlp: RlpConfig,
+}
+
+/// A frame on its way, and whether the channel lost it.
+struct InFlight {
+    arrive: Time,
+    lost: bool,
+    frame: Frame,
+}
+
+pub struct Direction {
+    pub rate_bps: u64,
+    pub arq: Arq,
+    errors: Box<dyn FrameErrors>,
+    flying: VecDeque<InFlight>,
+    /// Frames sent, and lost on the air.
+    pub frames_sent: u64,
+    pub frames_lost: u64,
+    /// Time-weighted occupancy of the new-data and retransmission buffers (bytes).
+    pub new_data: Meter,
+    pub rtx_buffer: Meter,
+    /// Channel ON periods: runs of consecutive slots carrying data, in frames.
+    pub on_runs: Meter,
+    run: u64,
+}
+
+impl Direction {
+    fn new(rate_bps: u64, arq: Arq, errors: Box<dyn FrameErrors>) -> Self {
+        Direction {
+            rate_bps,
+            arq,
+            errors,
+            flying: VecDeque::new(),
+            frames_sent: 0,
+            frames_lost: 0,
+            new_data: Meter::new(24),
+            rtx_buffer: Meter::new(24),
+            on_runs: Meter::new(1),
+            run: 0,
+        }
+    }
+
+    /// Payload bytes one frame carries at the current rate.
+    pub fn frame_bytes(&self) -> u64 {
+        self.rate_bps * FRAME / 8_000_000_000
+    }
+
+    fn record(&mut self, now: Time) {
+        self.new_data.set(now, self.arq.new_data_bytes());
+        self.rtx_buffer.set(now, self.arq.rtx_buffer_bytes());
+    }
+}
+
+pub struct RlpLink {
+    pub name: String,
+    pub bsc: u32,
+    pub mobile: u32,
+    delay: Time,
+    /// [forward, reverse].
+    pub dirs: [Direction; 2],
+    /// The next slot not yet run.
+    next_slot: u64,
+    outbox: VecDeque<HopEvent>,
+}
+
+impl RlpLink {
+    pub fn new(cfg: &RadioLinkConfig, rng: &RngStreams) -> Self {
+        let round = (2 * cfg.delay + cfg.rlp.guard).div_ceil(FRAME) as u32;
+        let dir = |ch: &ChannelConfig, which: &str| {
+            let errors = frame_errors::build(&cfg.errors, ch.fer, rng.stream(&format!("fer/{}/{which}", cfg.name)));
+            Direction::new(ch.rate_bps, Arq::new(cfg.rlp.naks.clone(), round), errors)
+        };
+        RlpLink {
+            name: cfg.name.clone(),
+            bsc: cfg.bsc as u32,
+            mobile: cfg.mobile as u32,
+            delay: cfg.delay.max(FRAME),
+            dirs: [dir(&cfg.down, "down"), dir(&cfg.up, "up")],
+            next_slot: 0,
+            outbox: VecDeque::new(),
+        }
+    }
+
+    /// A MAC changes a direction's rate (0: the channel is released); from the next frame on.
+    pub fn set_rate(&mut self, dir: usize, bps: u64) {
+        self.dirs[dir].rate_bps = bps;
+    }
+
+    /// Whether direction `d` would send a frame in a slot now.
+    fn wants_frame(&self, d: usize) -> bool {
+        let (me, other) = (&self.dirs[d], &self.dirs[1 - d]);
+        me.rate_bps > 0 && (me.arq.sender_busy() || other.arq.nak_due() || other.arq.sender_busy())
+    }
+
+    /// The link has work only while a direction sends, a frame flies, or a
+    /// receiver waits on a timer (kept running by the other side's frames).
+    fn next_slot_needed(&self) -> bool {
+        (0..2).any(|d| self.wants_frame(d))
+    }
+
+    fn next_arrival(&self) -> Option<Time> {
+        self.dirs.iter().filter_map(|d| d.flying.front().map(|f| f.arrive)).min()
+    }
+
+    fn run_slot(&mut self, slot: u64) {
+        let now = slot * FRAME;
+        for d in 0..2 {
+            if !self.wants_frame(d) {
+                let dir = &mut self.dirs[d];
+                dir.on_runs.add_sample(dir.run);
+                dir.run = 0;
+                continue;
+            }
+            let (vn, nak) = self.dirs[1 - d].arq.control();
+            let dir = &mut self.dirs[d];
+            let cap = dir.frame_bytes();
+            let (data, retransmission) = dir.arq.take_data(cap);
+            let frame = Frame { data, retransmission, vs: dir.arq.vs(), vn, nak };
+            if data.is_some() {
+                dir.run += 1;
+            } else {
+                dir.on_runs.add_sample(dir.run);
+                dir.run = 0;
+            }
+            let lost = dir.errors.lost(slot);
+            dir.frames_sent += 1;
+            dir.frames_lost += lost as u64;
+            dir.flying.push_back(InFlight { arrive: now + self.delay, lost, frame });
+            dir.record(now);
+        }
+    }
+
+    fn arrive(&mut self, d: usize) {
+        let f = self.dirs[d].flying.pop_front().expect("a frame in flight");
+        if f.lost {
+            return;
+        }
+        let out = self.dirs[d].arq.on_frame(&f.frame);
+        self.dirs[1 - d].arq.on_control(f.frame.vn, f.frame.nak);
+        for (d2, dir) in self.dirs.iter_mut().enumerate() {
+            let _ = d2;
+            dir.record(f.arrive);
+        }
+        let port = d as Port;
+        for pkt in out.delivered {
+            self.outbox.push_back(HopEvent::Deliver { port, pkt });
+        }
+        for pkt in out.aborted {
+            self.outbox.push_back(HopEvent::Drop { port, pkt, reason: DropReason::RlpAbort });
+        }
+    }
+
+    pub fn drops_total(&self) -> u64 {
+        self.dirs.iter().map(|d| d.arq.stats.ip_aborted).sum()
+    }
+
+    pub fn user_node(&self, port: Port) -> u32 {
+        if port == 0 { self.mobile } else { self.bsc }
+    }
+
+    pub fn entry_node(&self, port: Port) -> u32 {
+        if port == 0 { self.bsc } else { self.mobile }
+    }
+
+    /// `NAME.down` or `NAME.up`.
+    pub fn place(&self, port: Port) -> String {
+        format!("{}.{}", self.name, if port == 0 { "down" } else { "up" })
+    }
+}
+
+impl Hop for RlpLink {
+    fn offer(&mut self, now: Time, port: Port, pkt: Packet) {
+        let dir = &mut self.dirs[port as usize];
+        dir.arq.push(pkt);
+        dir.record(now);
+        // A packet that arrives while the link slept waits for the next slot.
+        let next = now.div_ceil(FRAME);
+        if self.next_slot < next {
+            self.next_slot = next;
+        }
+    }
+
+    fn poll(&mut self) -> Option<HopEvent> {
+        self.outbox.pop_front()
+    }
+
+    fn deadline(&self) -> Option<Time> {
+        let slot = self.next_slot_needed().then_some(self.next_slot * FRAME);
+        match (slot, self.next_arrival()) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        }
+    }
+
+    fn on_timer(&mut self, now: Time) {
+        loop {
+            // Arrivals before a slot at the same time: the slot's frame then
+            // carries what they taught (a NAK, a newer V(N)).
+            let arrival = self.dirs.iter().enumerate().filter_map(|(d, x)| x.flying.front().map(|f| (f.arrive, d))).min();
+            let slot = self.next_slot_needed().then_some(self.next_slot * FRAME);
+            match (arrival, slot) {
+                (Some((t, d)), s) if t <= now && s.is_none_or(|s| t <= s) => self.arrive(d),
+                (_, Some(s)) if s <= now => {
+                    self.run_slot(self.next_slot);
+                    self.next_slot += 1;
+                }
+                _ => break,
+            }
+        }
+        // Asleep, the slot clock jumps to the present when work comes back.
+        if !self.next_slot_needed() {
+            self.next_slot = self.next_slot.max(now.div_ceil(FRAME));
+        }
+    }
+
+    fn packets_inside(&self) -> u64 {
+        self.dirs.iter().map(|d| d.arq.packets_inside()).sum()
+    }
+
+    fn finish(&mut self, now: Time) {
+        for d in &mut self.dirs {
+            d.record(now);
+            d.new_data.finish(now);
+            d.rtx_buffer.finish(now);
+            d.on_runs.add_sample(d.run);
+            d.run = 0;
+        }
+    }
+}

@@ -1,0 +1,115 @@
+//! `[[radio_link]]` tables → [`RadioLinkConfig`]: an IS-2000 air link with
+//! RLP3 between a network-side node and a mobile (seed 004, Table 1).
+
+use super::error::ScenarioError;
+use super::raw::{Named, RawScenario};
+use super::reader::{Res, Val};
+use super::resolve::{err, Names};
+use crate::engine::{Time, NS_PER_MS};
+use crate::rlp::frame_errors::ErrorModel;
+use crate::rlp::link::{ChannelConfig, RadioLinkConfig, RlpConfig, FRAME};
+
+const KEYS: &[&str] = &[
+    "name", "bsc", "mobile", "rate_down", "rate_up", "delay", "fer", "fer_down", "fer_up", "fading", "speed_kmh",
+    "carrier_mhz", "rlp",
+];
+
+/// Most NAK rounds and NAKs per round (RLP3 has three rounds of at most three).
+const MAX_ROUNDS: usize = 8;
+const MAX_NAKS: u32 = 8;
+
+#[derive(Clone, Debug)]
+pub(crate) struct RawRadioLink {
+    pub name: Named,
+    pub bsc: Named,
+    pub mobile: Named,
+    /// The config with node indices still to fill in.
+    pub cfg: RadioLinkConfig,
+}
+
+fn parse_rlp(v: &Val) -> Res<RlpConfig> {
+    let t = v.table(&["naks", "guard"])?;
+    let mut c = RlpConfig::default();
+    if let Some(n) = t.get("naks") {
+        let items = n.array()?;
+        if items.len() > MAX_ROUNDS {
+            return Err(n.err(format!("at most {MAX_ROUNDS} NAK rounds")));
+        }
+        c.naks = items.iter().map(|x| x.count_u32()).collect::<Res<_>>()?;
+        if let Some((i, _)) = c.naks.iter().enumerate().find(|(_, &k)| k == 0 || k > MAX_NAKS) {
+            return Err(items[i].err(format!("NAKs per round must be between 1 and {MAX_NAKS}")));
+        }
+    }
+    c.guard = t.or("guard", c.guard, |v| v.time())?;
+    Ok(c)
+}
+
+fn positive(v: &Val, what: &str) -> Res<f64> {
+    let x = v.number()?;
+    if x <= 0.0 {
+        return Err(v.err(format!("{what} must be positive")));
+    }
+    Ok(x)
+}
+
+pub(crate) fn parse_radio_link(v: &Val) -> Res<RawRadioLink> {
+    let t = v.table(KEYS)?;
+    let down = t.req("rate_down")?.positive_rate()?;
+    let up = t.or("rate_up", down, |v| v.positive_rate())?;
+    let delay_v = t.get("delay");
+    let delay: Time = t.or("delay", 100 * NS_PER_MS, |v| v.time())?;
+    if delay < FRAME {
+        return Err(delay_v.expect("given").err("delay must be at least one 20 ms frame"));
+    }
+    let fer = t.or("fer", 0.0, |v| v.probability())?;
+    let fer_down = t.or("fer_down", fer, |v| v.probability())?;
+    let fer_up = t.or("fer_up", fer, |v| v.probability())?;
+    let errors = match t.get("fading") {
+        None => ErrorModel::Iid,
+        Some(f) => match f.str()? {
+            "iid" => ErrorModel::Iid,
+            "rayleigh" => {
+                let speed_kmh = t.get("speed_kmh").map_or(Ok(3.0), |v| positive(&v, "speed_kmh"))?;
+                let carrier_mhz = t.get("carrier_mhz").map_or(Ok(1900.0), |v| positive(&v, "carrier_mhz"))?;
+                ErrorModel::Rayleigh { speed_mps: speed_kmh / 3.6, carrier_hz: carrier_mhz * 1e6 }
+            }
+            other => return Err(f.err(format!("unknown fading '{other}' (expected \"iid\" or \"rayleigh\")"))),
+        },
+    };
+    if !matches!(errors, ErrorModel::Rayleigh { .. }) {
+        if let Some(k) = ["speed_kmh", "carrier_mhz"].iter().find_map(|k| t.get(k)) {
+            return Err(k.err("speed_kmh and carrier_mhz apply to fading = \"rayleigh\""));
+        }
+    }
+    let rlp = t.or("rlp", RlpConfig::default(), parse_rlp)?;
+    Ok(RawRadioLink {
+        name: Named::new(t.name("name")?),
+        bsc: Named::new(t.name("bsc")?),
+        mobile: Named::new(t.name("mobile")?),
+        cfg: RadioLinkConfig {
+            name: String::new(),
+            bsc: 0,
+            mobile: 0,
+            down: ChannelConfig { rate_bps: down, fer: fer_down },
+            up: ChannelConfig { rate_bps: up, fer: fer_up },
+            delay,
+            errors,
+            rlp,
+        },
+    })
+}
+
+pub(crate) fn resolve(raw: &RawScenario, file: &str, nodes: &Names) -> Result<Vec<RadioLinkConfig>, ScenarioError> {
+    let mut names = Names::new("radio link");
+    let mut out = Vec::new();
+    for (i, r) in raw.radio_links.iter().enumerate() {
+        names.add(file, &r.name, i)?;
+        let bsc = nodes.get(file, &r.bsc)?;
+        let mobile = nodes.get(file, &r.mobile)?;
+        if bsc == mobile {
+            return Err(err(file, &r.mobile.at, "a radio link joins two different nodes"));
+        }
+        out.push(RadioLinkConfig { name: r.name.name.clone(), bsc, mobile, ..r.cfg.clone() });
+    }
+    Ok(out)
+}

@@ -1,0 +1,115 @@
+//! The IS-2000 radio link with RLP3 (Dziong et al. §3.3, §5.1.4): delay
+//! and order without errors, the retransmission buffer against its closed
+//! form, NAK rounds repairing frame errors, and every packet accounted for.
+//! Every run is made twice: same scenario and seed, same result.
+
+mod common;
+use cdmasim_core::models::rlp_buffer::max_retransmission_buffer;
+use cdmasim_core::scenario::parse_str;
+use cdmasim_core::sim::{self, RadioLinkResult, RunOptions, RunResult};
+use common::assert_conserved;
+
+fn run(text: &str) -> RunResult {
+    let spec = parse_str(text, "t.toml").unwrap_or_else(|e| panic!("{e}"));
+    let r = sim::run(&spec, RunOptions::default()).unwrap();
+    assert_eq!(r, sim::run(&spec, RunOptions::default()).unwrap(), "not deterministic");
+    assert_conserved(&r);
+    r
+}
+
+/// A CBR source at `rate` through a 38.4 kb/s radio link (D = 100 ms) with `air` extra keys.
+fn cbr(duration: &str, rate: &str, air: &str) -> String {
+    format!(
+        r#"
+[simulation]
+duration = "{duration}"
+seed = 9
+[[node]]
+name = "pdsn"
+[[node]]
+name = "ue"
+[[radio_link]]
+name = "air"
+bsc = "pdsn"
+mobile = "ue"
+rate_down = "38.4kbps"
+{air}
+[[flow]]
+name = "stream"
+kind = "cbr"
+from = "pdsn"
+to = "ue"
+packet_size = "172B"
+rate = "{rate}"
+"#
+    )
+}
+
+fn down(r: &RunResult) -> &RadioLinkResult {
+    r.radio_links.iter().find(|x| x.direction == "down").expect("the forward direction")
+}
+
+#[test]
+fn without_errors_a_packet_takes_its_slots_and_d() {
+    // 200-byte datagrams every 100 ms at 38.4 kb/s: each fits in three 96-byte
+    // frames, sent from the next 20 ms boundary; it is whole when its last
+    // frame arrives, D = 100 ms after that frame was sent.
+    let r = run(&cbr("20s", "13760bps", ""));
+    let f = &r.flows[0];
+    assert_eq!(f.packets_received, f.packets_sent - r.conservation.in_network);
+    let owd = f.owd_max_s.unwrap();
+    // Sent at multiples of 100 ms (on a frame boundary): slots at +0, +20, +40 ms.
+    assert!((f.owd_min_s.unwrap() - 0.140).abs() < 1e-9 && (owd - 0.140).abs() < 1e-9, "{:?} {owd}", f.owd_min_s);
+    let d = down(&r);
+    assert_eq!((d.frames_lost, d.frames_retransmitted, d.packets_aborted), (0, 0, 0));
+}
+
+#[test]
+fn retransmission_buffer_reaches_two_d_of_data_without_errors() {
+    // A saturating source: the buffer holds the frames of one round trip,
+    // 2D = 200 ms = 10 frames of 96 B, the paper's 0.96 KB — below the
+    // closed form's 1056 B (which adds the frame in transmission).
+    let r = run(&cbr("30s", "50kbps", ""));
+    let d = down(&r);
+    assert_eq!(d.rtx_max_bytes, 960);
+    assert!((d.rtx_max_bytes as f64) <= max_retransmission_buffer(0, 0.1, 0.06, 38_400.0, f64::INFINITY));
+}
+
+#[test]
+fn nak_rounds_repair_frame_errors_within_the_bound() {
+    // FER 10 % each way, rounds of 1, 2, 3 NAKs, G = 60 ms.
+    let r = run(&cbr("600s", "30kbps", "fer = 0.1"));
+    let d = down(&r);
+    let bound = max_retransmission_buffer(3, 0.1, 0.06, 38_400.0, f64::INFINITY);
+    assert!(d.rtx_max_bytes as f64 <= bound, "rtx buffer {} > bound {bound}", d.rtx_max_bytes);
+    assert!(d.rtx_max_bytes > 1_500, "errors keep frames longer: {}", d.rtx_max_bytes);
+    assert!((d.fer - 0.1).abs() < 0.01, "measured FER {}", d.fer);
+    // A data frame is lost with p = 0.1, its retransmission too, and each
+    // round's NAKs cross the reverse link (FER 10 %): about p/(1 − p) of
+    // new frames are sent again.
+    let ratio = d.frames_retransmitted as f64 / d.frames_new as f64;
+    assert!((0.09..0.16).contains(&ratio), "retransmitted / new = {ratio}");
+    // Without RLP a 172 + 28 byte datagram (3 frames) is lost with
+    // 1 − 0.9³ = 27 %; with three rounds the residual is a hole surviving
+    // six NAKs and their retransmissions: well under 0.1 %.
+    let residual = d.packets_aborted as f64 / d.packets_in as f64;
+    assert!(residual < 1e-3, "residual loss {residual}");
+}
+
+#[test]
+fn without_naks_a_lost_frame_loses_its_packet() {
+    let r = run(&cbr("300s", "10kbps", "fer = 0.1\nrlp = { naks = [] }"));
+    let d = down(&r);
+    assert_eq!(d.frames_retransmitted, 0);
+    let lost = d.packets_aborted as f64 / d.packets_in as f64;
+    // Three frames per packet, or four when it straddles slots (200 B in 96 B frames).
+    assert!((0.25..0.36).contains(&lost), "lost {lost}");
+}
+
+#[test]
+fn rayleigh_fading_is_accepted_and_meets_its_fer() {
+    let r = run(&cbr("600s", "20kbps", "fer = 0.05\nfading = \"rayleigh\"\nspeed_kmh = 3"));
+    let d = down(&r);
+    assert!((d.fer - 0.05).abs() < 0.02, "measured FER {}", d.fer);
+    assert!(d.packets_aborted <= d.packets_in / 100);
+}
