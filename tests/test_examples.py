@@ -110,7 +110,7 @@ def test_rbsmq_example_keeps_the_radio_queue_short_and_shares_it():
     assert g.sum() ** 2 / (2 * (g**2).sum()) >= 0.9
 
 
-@pytest.mark.parametrize("name", ["dumbbell", "generic", "cdma2000_switch", "rbsmq_cdma1x", "evdo_testbed"])
+@pytest.mark.parametrize("name", ["dumbbell", "generic", "cdma2000_switch", "rbsmq_cdma1x", "evdo_testbed", "web_browsing"])
 def test_examples_sample_their_series(name):
     r = cdmasim.run(EXAMPLES / f"{name}.toml")
     s = r.series
@@ -148,3 +148,31 @@ def test_cdma2000_cell_worst_case_goes_dead_after_the_switch(tmp_path):
     a, b = long.iloc[0].start_s, long.iloc[0].end_s
     during = red[(red.t_s > a + 0.2) & (red.t_s < b - 0.2)].value
     assert len(during) > 10 and during.max() == during.min() > 0
+
+
+def test_web_browsing_pages_objects_and_rlp():
+    """examples/web_browsing.toml: one user, Table 2's pages over C = 1
+    connections, RLP3 at 38.4 kb/s with 1 % frame errors (Dziong et al.)."""
+    r = cdmasim.run(EXAMPLES / "web_browsing.toml")
+    objs, pages = r.objects, r.pages
+    done = pages[pages.finish_s.notna()]
+    assert len(done) >= 20
+    for _, p in done.iterrows():
+        o = objs[objs.page == p.page]
+        # The page is its objects: its size is theirs, it starts with the
+        # main object and ends with the last one.
+        assert o.size_bytes.sum() == p.size_bytes and len(o) == p.objects
+        assert o[o["index"] == 0].start_s.iloc[0] == p.start_s
+        assert o.finish_s.max() == p.finish_s
+        # C = 1: one object at a time, the embedded ones after the main one.
+        f = o.sort_values("start_s")
+        assert (f.start_s.iloc[1:].values >= f.finish_s.iloc[:-1].values - 1e-9).all()
+    # Every object needs at least two round trips of 2 (100 + 80) ms.
+    assert objs.delay_s.dropna().min() > 0.72
+    down = r.radio_links.set_index("direction").loc["down"]
+    assert 0.005 < down.fer < 0.02 and down.frames_retransmitted > 0
+    bound = cdmasim.models.rlp_max_retransmission_buffer(3, 0.1, 0.06, 38_400)
+    assert down.rtx_max_bytes <= bound
+    cdf = r.rlp_cdf
+    rtx = cdf[(cdf.direction == "down") & (cdf.quantity == "rtx_bytes")]
+    assert rtx.cdf.is_monotonic_increasing and abs(rtx.cdf.iloc[-1] - 1) < 1e-9

@@ -131,6 +131,29 @@ def jain_index(values):
         raise InputError(str(e)) from None
 
 
+def rlp_max_retransmission_buffer(rounds, delay_s, guard_s, rate_bps, window_bytes=float("inf")):
+    """Dziong et al. section 5.1.4: the largest RLP retransmission buffer, bytes,
+    min{W, [(2n + 2) D + n G + 1] N_rlp S_rlp} with n NAK rounds, D and G in
+    20 ms frames and N_rlp S_rlp = rate x 20 ms / 8 (4800 B for n = 3,
+    D = 100 ms, G = 60 ms at 38.4 kb/s)."""
+    _check(delay_s=delay_s, guard_s=guard_s, rate_bps=rate_bps)
+    _positive(rate_bps=rate_bps)
+    if window_bytes != float("inf"):
+        _check(window_bytes=window_bytes)
+    n = _units_count(rounds, "rounds")
+    try:
+        return _core().model_rlp_max_retransmission_buffer(n, float(delay_s), float(guard_s), float(rate_bps),
+                                                          float(window_bytes) if window_bytes != float("inf") else 1e300)
+    except (ValueError, TypeError) as e:
+        raise InputError(str(e)) from None
+
+
+def _units_count(value, name):
+    from ._units import count
+
+    return count(value, name, lo=0, hi=64)
+
+
 def _positive(**values):
     for name, v in values.items():
         if v <= 0:

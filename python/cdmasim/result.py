@@ -23,6 +23,14 @@ Columns (documented in README.md):
           (web objects of kind = "http" flows; unfinished: finish_s empty)
   pages:  flow, page, objects, size_bytes, start_s, finish_s, delay_s,
           normalized_s_per_kb
+  radio_links: name, direction, rate_bps, packets_in, packets_delivered,
+          packets_aborted, frames_sent, frames_new, frames_retransmitted,
+          frames_idle, frames_lost, fer, naks_sent, new_data_mean_bytes,
+          new_data_max_bytes, rtx_mean_bytes, rtx_max_bytes, on_periods
+          (one row per RLP radio link and direction)
+  rlp_cdf: name, direction, quantity ("new_data_bytes", "rtx_bytes" or
+          "on_time_s"), value, cdf (fraction of the time, or of the ON
+          periods, at or below value)
 """
 
 import json
@@ -53,8 +61,14 @@ OBJECT_COLUMNS = [
     "flow", "page", "index", "request_bytes", "size_bytes", "start_s", "finish_s", "delay_s", "normalized_s_per_kb",
 ]
 PAGE_COLUMNS = ["flow", "page", "objects", "size_bytes", "start_s", "finish_s", "delay_s", "normalized_s_per_kb"]
+RADIO_COLUMNS = [
+    "name", "direction", "rate_bps", "packets_in", "packets_delivered", "packets_aborted", "frames_sent", "frames_new",
+    "frames_retransmitted", "frames_idle", "frames_lost", "fer", "naks_sent", "new_data_mean_bytes",
+    "new_data_max_bytes", "rtx_mean_bytes", "rtx_max_bytes", "on_periods",
+]
+RLP_CDF_COLUMNS = ["name", "direction", "quantity", "value", "cdf"]
 TABLES = ("flows", "queues", "series", "drops", "users", "sectors", "cells", "mobiles", "dead_periods",
-          "objects", "pages")
+          "objects", "pages", "radio_links", "rlp_cdf")
 
 
 class Result:
@@ -125,6 +139,24 @@ class Result:
     def pages(self):
         """Web pages of `kind = "http"` flows, one row each."""
         return self._rows("pages", PAGE_COLUMNS, floats=("finish_s", "delay_s", "normalized_s_per_kb"))
+
+    @property
+    def radio_links(self):
+        """RLP radio links (Dziong et al.), one row per link and direction."""
+        return self._rows("radio_links", RADIO_COLUMNS)
+
+    @property
+    def rlp_cdf(self):
+        """The RLP buffers' and channel ON periods' distributions (Figs. 9-12, 17), long format."""
+        def build():
+            import pandas as pd
+
+            keys = (("new_data_cdf", "new_data_bytes"), ("rtx_cdf", "rtx_bytes"), ("on_time_cdf", "on_time_s"))
+            rows = [(r["name"], r["direction"], q, x, c)
+                    for r in self.summary.get("radio_links", []) for key, q in keys for x, c in r.get(key, [])]
+            return pd.DataFrame(rows, columns=RLP_CDF_COLUMNS).astype({"value": "float64", "cdf": "float64"})
+
+        return self._cached("rlp_cdf", build)
 
     @property
     def dead_periods(self):

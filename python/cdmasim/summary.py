@@ -114,8 +114,24 @@ def format_summary(s: dict) -> str:
             rows = [[m["name"], m["bts"], fmt_rate(m.get("throughput_bps")), m.get("sch_grants", 0),
                      f"{m.get('sch_s', 0):.1f} s"] for m in mobiles]
             out += ["", "mobiles"] + _table(["mobile", "BTS", "throughput", "SCH grants", "SCH time"], rows)
+    out += _radio_lines(s)
     out += _web_lines(s)
     return "\n".join(out)
+
+
+def _radio_lines(s):
+    """One row per RLP radio link and direction."""
+    rows = [[
+        r["name"], r["direction"], fmt_rate(r.get("rate_bps")), f"{r.get('fer', 0) * 100:.2f}%",
+        f"{r.get('frames_retransmitted', 0)}/{r.get('frames_new', 0)}", r.get("naks_sent", 0),
+        r.get("packets_aborted", 0), f"{r.get('new_data_mean_bytes', 0):.0f}/{r.get('new_data_max_bytes', 0)}",
+        f"{r.get('rtx_mean_bytes', 0):.0f}/{r.get('rtx_max_bytes', 0)}",
+    ] for r in s.get("radio_links", []) if r.get("frames_sent", 0)]
+    if not rows:
+        return []
+    head = ["radio link", "dir", "rate", "FER", "rexmit/new frames", "NAKs", "aborted", "new-data B avg/max",
+            "rtx B avg/max"]
+    return ["", "RLP radio links"] + _table(head, rows)
 
 
 def _mean(xs):
