@@ -65,6 +65,9 @@ def main(args):
             _print_text(r)
         if not r["items"]:
             print(f"cdmasim: note: {paper}: no items: " + "; ".join(r["pending"]), file=sys.stderr)
+        elif args.json and r["pending"]:
+            # The text report lists what is pending; with --json say it here.
+            print(f"cdmasim: note: {paper}: not built yet: " + "; ".join(r["pending"]), file=sys.stderr)
     path = write_report(args.out)
     if not args.json:
         print(f"report: {path}")

@@ -125,6 +125,17 @@ def fig6_fig7(ctx):
                     ctx.item(id, f"Fig. {6 if what == 'object' else 7}: normalized {what} delay, {lo:g}-{hi:g} KB, "
                              f"{rate:g} kb/s, FER 1 % ({n} {what}s)", y, "s/KB")
                     ids.append(id)
+    # Section 5.1.1's reading of Fig. 6: the faster link helps large objects
+    # a lot and small ones hardly (request/response round trips dominate).
+    b38 = _binned(runs["r38.4"][1].table(runs["r38.4"][2], "objects"))
+    b153 = _binned(runs["r153.6"][1].table(runs["r153.6"][2], "objects"))
+    small, large = b153[0][1] / b38[0][1], b153[-1][1] / b38[-1][1]
+    ctx.item("fig6.ratio_153_over_38.small", "Fig. 6: normalized delay at 153.6 over 38.4 kb/s, objects of 0.1-1 KB "
+             "('for smaller objects the difference ... is very small'; read as at least 0.8)", small, "ratio",
+             published=1.0, tolerance=Tolerance.within(0.8, 1.0))
+    ctx.item("fig6.ratio_153_over_38.large", "Fig. 6: the same ratio for 100-1000 KB objects ('significantly lower "
+             "for larger objects'; read as at most 0.6)", large, "ratio", published=0.6, tolerance=Tolerance.at_most(0.6))
+    ids += ["fig6.ratio_153_over_38.small", "fig6.ratio_153_over_38.large"]
     for ax, what in ((axes[0], "object"), (axes[1], "page")):
         ax.set_xscale("log")
         ax.set_yscale("log")
@@ -144,7 +155,7 @@ def fig8(ctx):
             for c in (1, 4) for fer in fers}
     runs = _runs(ctx, "dziong_fig8", docs)
     fig, ax = subplots()
-    ids = []
+    ids, tputs = [], {}
     for c in (1, 4):
         ys = []
         for fer in fers:
@@ -157,23 +168,94 @@ def fig8(ctx):
             ids.append(id)
             ys.append(tput)
         ax.plot(fers, ys, marker="o", label=f"C = {c}")
+        tputs[c] = ys
+    for fer, one, four in zip(fers, tputs[1], tputs[4]):
+        id = f"fig8.c4_over_c1.fer_{fer:g}"
+        ctx.item(id, f"Fig. 8: page throughput with C = 4 over C = 1, FER {fer:g} ('the throughput is higher when up "
+                 "to 4 simultaneous TCP connections are allowed')", four / one, "ratio", published=1.0,
+                 tolerance=Tolerance.at_least(1.0))
+        ids.append(id)
     finish(ctx, fig, ax, "fig8", "Fig. 8: page throughput, 100-500 KB pages, 153.6 kb/s", "FER", "page throughput (kb/s)",
            ids)
 
 
+#: Section 5.1.4, 38.4 kb/s, W = 8 KB: new-data buffer empty (fraction of the
+#: time) and above 5 KB ("overwritten" with a 5 KB buffer), C = 1 and C = 4.
+NEW_DATA_EMPTY = {(1, 0.0): 0.58, (1, 0.1): 0.63}
+NEW_DATA_OVER_5KB = {(1, 0.0): 0.16, (1, 0.1): 0.10, (4, 0.0): 0.18, (4, 0.1): 0.16}
+
+
+def _during_pages(store, key, series):
+    """The samples of `series` (subject air.down) taken while a page downloads."""
+    import numpy as np
+
+    s = store.table(key, "series")
+    s = s[(s.metric == series) & (s.subject == "air.down")].sort_values("t_s")
+    pages = store.table(key, "pages")
+    pages = pages[pages.finish_s.notna()]
+    t = s.t_s.to_numpy()
+    inside = np.zeros(len(t), dtype=bool)
+    for a, b in zip(pages.start_s, pages.finish_s):
+        inside |= (t >= a) & (t < b)
+    return s.value.to_numpy()[inside]
+
+
 def rlp_buffers(ctx):
     """Figs. 9-12 and section 5.1.4: RLP buffers at 38.4 kb/s with an 8 KB TCP window."""
+    import numpy as np
+
     from ..models import rlp_max_retransmission_buffer
 
     duration = 1500 if ctx.quick else 6000
     docs = {f"c{c}_fer{fer:g}": scenario(duration, 38.4, fer, http={"parallel": c}, tcp={"rcv_buffer": "8KiB"},
                                          seed=4, sample="20ms")
-            for c in (1, 4) for fer in (0.0, 0.10)}
+            for c in (1, 4) for fer in (0.0, 0.1)}
     runs = _runs(ctx, "dziong_rlp", docs)
-    return runs, rlp_max_retransmission_buffer
+    fig, axes = subplots(2, figsize=(10, 3.6))
+    ids = []
+    for c in (1, 4):
+        for fer in (0.0, 0.1):
+            _, store, key = runs[f"c{c}_fer{fer:g}"]
+            new = _during_pages(store, key, "rlp_new_data_bytes")
+            label = f"C = {c}, FER {fer:g}"
+            xs = np.sort(new)
+            axes[0].step(xs / 1000, np.arange(1, len(xs) + 1) / len(xs), where="post", label=label)
+            if (c, fer) in NEW_DATA_EMPTY:
+                id = f"fig9.new_data_empty.c{c}.fer_{fer:g}"
+                ctx.item(id, f"Fig. 9: new-data buffer empty, fraction of page-download time, {label}, W = 8 KB",
+                         float((new == 0).mean()), "fraction", published=NEW_DATA_EMPTY[(c, fer)],
+                         tolerance=Tolerance.abs(0.10))
+                ids.append(id)
+            id = f"fig{9 if c == 1 else 10}.new_data_over_5kb.c{c}.fer_{fer:g}"
+            ctx.item(id, f"Fig. {9 if c == 1 else 10}: new-data buffer above 5 KB (a 5 KB buffer overwritten), fraction "
+                     f"of page-download time, {label}", float((new > 5000).mean()), "fraction",
+                     published=NEW_DATA_OVER_5KB[(c, fer)], tolerance=Tolerance.abs(0.08))
+            ids.append(id)
+            rl = store.table(key, "radio_links")
+            down = rl[rl.direction == "down"].iloc[0]
+            rtx = _during_pages(store, key, "rlp_rtx_bytes")
+            xs = np.sort(rtx)
+            axes[1].step(xs / 1000, np.arange(1, len(xs) + 1) / len(xs), where="post", label=label)
+            rounds = 0 if fer == 0 else 3
+            bound = rlp_max_retransmission_buffer(rounds, 0.1, 0.06, 38_400, 8 * 1024)
+            id = f"sec5.1.4.rtx_max_bytes.c{c}.fer_{fer:g}"
+            if fer == 0:
+                ctx.item(id, f"Section 5.1.4: largest retransmission buffer without errors, {label} "
+                         f"('0.96 KB'; the closed form with its +1 frame: {bound:.0f} B)", float(down.rtx_max_bytes),
+                         "bytes", published=960, tolerance=Tolerance.rel(0.05) if c == 1 else Tolerance.at_least(960))
+            else:
+                ctx.item(id, f"Section 5.1.4: largest retransmission buffer, three NAK rounds, {label} "
+                         f"(closed form {bound:.0f} B, 'limited to 4.8 KB')", float(down.rtx_max_bytes), "bytes",
+                         published=4800, tolerance=Tolerance.at_most(bound))
+            ids.append(id)
+    axes[0].set_xlim(left=0)
+    axes[0].set_title("Figs. 9-10: new-data buffer (during page downloads)", fontsize=10)
+    finish(ctx, fig, axes[1], "fig9_fig12", "Figs. 9-12: RLP buffer occupancy, 38.4 kb/s, W = 8 KB", "bytes (KB)",
+           "fraction of time at or below", ids, axes_title="Figs. 11-12: retransmission buffer")
 
 
 def reproduce(ctx):
     object_times(ctx)
     fig6_fig7(ctx)
     fig8(ctx)
+    rlp_buffers(ctx)
