@@ -141,9 +141,12 @@ impl RlpLink {
         }
     }
 
-    /// A MAC changes a direction's rate (0: the channel is released); from the next frame on.
-    pub fn set_rate(&mut self, dir: usize, bps: u64) {
+    /// A MAC changes a direction's rate at `now` (0: the channel is
+    /// released); from the next frame on. Slots before `now` are gone: a
+    /// link that waited without a channel starts at the next boundary.
+    pub fn set_rate(&mut self, now: Time, dir: usize, bps: u64) {
         self.dirs[dir].rate_bps = bps;
+        self.next_slot = self.next_slot.max(now.div_ceil(FRAME));
     }
 
     /// Whether direction `d` would send a frame in a slot now.

@@ -58,6 +58,11 @@ impl Meter {
         self.since = now;
     }
 
+    /// `weight` more at `value` (merging histograms of the same bin width).
+    pub fn add_weight(&mut self, value: u64, weight: f64) {
+        self.add(value * self.bin, weight);
+    }
+
     /// One sample (zero samples are not counted: a run of no frames is no run).
     pub fn add_sample(&mut self, value: u64) {
         if value > 0 {

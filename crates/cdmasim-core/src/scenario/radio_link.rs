@@ -27,7 +27,7 @@ pub(crate) struct RawRadioLink {
     pub cfg: RadioLinkConfig,
 }
 
-fn parse_rlp(v: &Val) -> Res<RlpConfig> {
+pub(crate) fn parse_rlp(v: &Val) -> Res<RlpConfig> {
     let t = v.table(&["naks", "guard"])?;
     let mut c = RlpConfig::default();
     if let Some(n) = t.get("naks") {

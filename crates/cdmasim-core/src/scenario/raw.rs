@@ -81,4 +81,5 @@ pub(crate) struct RawScenario {
     pub cells: Vec<super::cell::RawCell>,
     pub mobiles: Vec<super::cell::RawMobile>,
     pub radio_links: Vec<super::radio_link::RawRadioLink>,
+    pub is2000: Vec<super::presets::is2000::RawIs2000>,
 }

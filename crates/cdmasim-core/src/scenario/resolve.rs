@@ -136,6 +136,7 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
     let rans = sector::resolve(&raw, file, &mut nodes, &mut node_specs, &mut links, &mut link_names)?;
     let cells = cell::resolve(&raw, file, &mut nodes, &mut node_specs, &mut links, &mut link_names)?;
     let radio_links = super::radio_link::resolve(&raw, file, &nodes)?;
+    let is2000 = super::presets::is2000::resolve(&raw, file, &nodes)?;
     if node_specs.len() > MAX_NODES {
         // Blame the first node table past the limit, or the last one there is.
         let at = raw.nodes.get(MAX_NODES).or(raw.nodes.last()).map_or(At { line: 0, field: "node".into() }, |n| n.at.clone());
@@ -155,6 +156,7 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
         rans,
         cells,
         radio_links,
+        is2000,
     };
     let router = spec.routes();
     let names: Vec<&str> = spec.nodes.iter().map(|n| n.name.as_str()).collect();

@@ -44,6 +44,10 @@ pub struct ScenarioSpec {
     /// IS-2000 radio links with RLP3: one hop each, port 0 forward, 1 reverse.
     #[serde(default)]
     pub radio_links: Vec<crate::rlp::link::RadioLinkConfig>,
+    /// IS-2000 sectors (preset "is2000"): one hop each, ports 2k / 2k + 1
+    /// user k's forward and reverse links.
+    #[serde(default)]
+    pub is2000: Vec<crate::is2000::config::Is2000Config>,
 }
 
 impl ScenarioSpec {
@@ -70,7 +74,17 @@ impl ScenarioSpec {
                 Edge { from: r.mobile as u32, to: r.bsc as u32, hop, port: 1 },
             ]
         });
-        links.chain(rans).chain(cells).chain(radios).collect()
+        let first_sector = first_radio + self.radio_links.len();
+        let sectors = self.is2000.iter().enumerate().flat_map(move |(s, sec)| {
+            let hop = (first_sector + s) as u32;
+            sec.users.iter().enumerate().flat_map(move |(k, u)| {
+                [
+                    Edge { from: sec.node as u32, to: u.node as u32, hop, port: 2 * k as u32 },
+                    Edge { from: u.node as u32, to: sec.node as u32, hop, port: 2 * k as u32 + 1 },
+                ]
+            })
+        });
+        links.chain(rans).chain(cells).chain(radios).chain(sectors).collect()
     }
 
     /// The routing table every packet follows (validation walks the same one).

@@ -52,6 +52,9 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
     for r in &spec.radio_links {
         hops.push(AnyHop::Rlp(Box::new(RlpLink::new(r, &rng))));
     }
+    for s in &spec.is2000 {
+        hops.push(AnyHop::Is2000(Box::new(crate::is2000::sector::Is2000Sector::new(s, &rng))));
+    }
     let mut hop_timers = HopTimers::new(hops.len());
     for (h, hop) in hops.iter().enumerate() {
         hop_timers.arm(&mut q, h as u32, hop.deadline());

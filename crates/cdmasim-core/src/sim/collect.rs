@@ -99,13 +99,19 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
     let mut queues = Vec::new();
     let (mut users, mut sectors) = (Vec::new(), Vec::new());
     let (mut cells, mut mobiles) = (Vec::new(), Vec::new());
-    let mut radio_links = Vec::new();
+    let (mut radio_links, mut is2000) = (Vec::new(), Vec::new());
     for h in &w.hops {
         match h {
             AnyHop::Link(l) => queues.push(link_queue(l, horizon)),
             AnyHop::Evdo(r) => evdo_results(r, horizon, &mut queues, &mut users, &mut sectors),
             AnyHop::Cell(c) => cell_results(c, horizon, &mut queues, &mut cells, &mut mobiles),
             AnyHop::Rlp(r) => radio_links.extend(radio_link_results(r)),
+            AnyHop::Is2000(s) => {
+                for u in &s.users {
+                    radio_links.extend(radio_link_results(&u.link));
+                }
+                is2000.push(is2000_result(s));
+            }
         }
     }
     let sm = &w.samples;
@@ -162,6 +168,7 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
         objects,
         pages,
         radio_links,
+        is2000,
         stopped_at_s: None,
     }
 }
@@ -213,6 +220,29 @@ fn radio_link_results(r: &RlpLink) -> Vec<RadioLinkResult> {
             }
         })
         .collect()
+}
+
+/// An IS-2000 sector's row: power, grants, and the ON periods of every user's forward link.
+fn is2000_result(s: &crate::is2000::sector::Is2000Sector) -> Is2000Result {
+    let mut on = Meter::new(1);
+    for u in &s.users {
+        let w = &u.link.dirs[0].on_runs.weights;
+        for (i, &x) in w.iter().enumerate() {
+            on.add_weight(i as u64, x);
+        }
+    }
+    Is2000Result {
+        name: s.name.clone(),
+        users: s.users.len() as u64,
+        power_mean: s.power.mean() / 10_000.0,
+        power_max: s.power.max as f64 / 10_000.0,
+        power_cdf: cdf(&s.power, 1.0 / 10_000.0),
+        sch_grants: s.mac.grants_made,
+        codes_max: s.codes_max as u64,
+        active_s: s.users.iter().map(|u| secs(u.active_time)).sum(),
+        on_periods: on.weights.iter().sum::<f64>() as u64,
+        on_time_cdf: cdf(&on, secs(crate::rlp::link::FRAME)),
+    }
 }
 
 /// A browsing user's row (its connections summed: the closed ones' totals

@@ -4,6 +4,7 @@
 use crate::cdma2000::cell::Cell;
 use crate::engine::Time;
 use crate::evdo::ran::EvdoRan;
+use crate::is2000::sector::Is2000Sector;
 use crate::rlp::link::RlpLink;
 use crate::net::{Hop, HopEvent, Link, Packet, Port};
 
@@ -12,6 +13,7 @@ pub enum AnyHop {
     Evdo(Box<EvdoRan>),
     Cell(Box<Cell>),
     Rlp(Box<RlpLink>),
+    Is2000(Box<Is2000Sector>),
 }
 
 macro_rules! each {
@@ -21,6 +23,7 @@ macro_rules! each {
             AnyHop::Evdo($h) => $e,
             AnyHop::Cell($h) => $e,
             AnyHop::Rlp($h) => $e,
+            AnyHop::Is2000($h) => $e,
         }
     };
 }
@@ -33,6 +36,7 @@ impl AnyHop {
             AnyHop::Evdo(r) => r.node,
             AnyHop::Cell(c) => c.node,
             AnyHop::Rlp(r) => r.entry_node(0),
+            AnyHop::Is2000(s) => s.node,
         }
     }
 
@@ -44,6 +48,7 @@ impl AnyHop {
             AnyHop::Evdo(r) => r.user_node(port),
             AnyHop::Cell(c) => c.user_node(port),
             AnyHop::Rlp(r) => r.user_node(port),
+            AnyHop::Is2000(s) => s.user_node(port),
         }
     }
 
@@ -55,6 +60,7 @@ impl AnyHop {
             AnyHop::Evdo(r) => r.queue_name(port),
             AnyHop::Cell(c) => c.place(port),
             AnyHop::Rlp(r) => r.place(port),
+            AnyHop::Is2000(s) => s.place(port),
         }
     }
 
@@ -64,6 +70,7 @@ impl AnyHop {
             AnyHop::Evdo(r) => r.drops_total(),
             AnyHop::Cell(c) => c.drops_total(),
             AnyHop::Rlp(r) => r.drops_total(),
+            AnyHop::Is2000(s) => s.drops_total(),
         }
     }
 
@@ -86,6 +93,7 @@ macro_rules! radio {
             AnyHop::Evdo($h) => $e,
             AnyHop::Cell($h) => $e,
             AnyHop::Rlp($h) => $e,
+            AnyHop::Is2000($h) => $e,
         }
     };
 }

@@ -45,6 +45,9 @@ pub struct RunResult {
     /// IS-2000 radio links with RLP3: one row per link and direction.
     #[serde(default)]
     pub radio_links: Vec<RadioLinkResult>,
+    /// IS-2000 sectors (their users' air links are rows of `radio_links`).
+    #[serde(default)]
+    pub is2000: Vec<Is2000Result>,
 }
 
 /// One direction of a radio link over the run (seed 004 §3.3, §5.1.4).
@@ -79,6 +82,28 @@ pub struct RadioLinkResult {
     pub rtx_cdf: Vec<(f64, f64)>,
     /// Channel ON periods (consecutive frames carrying data, §5.2.3): how
     /// many and their distribution as (seconds, fraction of periods at or below).
+    pub on_periods: u64,
+    pub on_time_cdf: Vec<(f64, f64)>,
+}
+
+/// One IS-2000 sector over the run (seed 004 §5.2).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Is2000Result {
+    pub name: String,
+    pub users: u64,
+    /// Fraction of the sector's power in use (common channels included):
+    /// time-average, maximum, and its distribution as (fraction, fraction
+    /// of the time at or below), in 1 % steps (Fig. 14).
+    pub power_mean: f64,
+    pub power_max: f64,
+    pub power_cdf: Vec<(f64, f64)>,
+    /// SCH grants made, and the most Walsh codes in use at once.
+    pub sch_grants: u64,
+    pub codes_max: u64,
+    /// Time the users held a traffic channel (active), summed, seconds.
+    pub active_s: f64,
+    /// Forward channel ON periods over all users (Fig. 17): how many and
+    /// their distribution as (seconds, fraction of periods at or below).
     pub on_periods: u64,
     pub on_time_cdf: Vec<(f64, f64)>,
 }

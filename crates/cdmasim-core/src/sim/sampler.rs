@@ -62,6 +62,10 @@ fn each_hop_value(hops: &[AnyHop], mut f: impl FnMut(&'static str, &dyn Fn() -> 
                     f("rate_bps", &|| format!("{}.{dir}", r.name), d.rate_bps as f64);
                 }
             }
+            AnyHop::Is2000(s) => {
+                // Seed 004 Fig. 14: the power in use.
+                f("power_fraction", &|| s.name.clone(), s.power_fraction());
+            }
             AnyHop::Evdo(r) => {
                 for (i, u) in r.users.iter().enumerate() {
                     f("queue_pkts", &|| format!("{}.down", u.name), u.queue.len_packets() as f64);

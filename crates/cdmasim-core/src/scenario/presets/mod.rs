@@ -3,12 +3,13 @@
 
 pub(crate) mod cdma2000;
 pub(crate) mod dumbbell;
+pub(crate) mod is2000;
 
 use super::raw::RawScenario;
 use super::reader::{Res, Table};
 
 /// Names of the presets, for the top-level key list and error messages.
-pub(crate) const PRESETS: &[&str] = &["dumbbell", "cdma2000"];
+pub(crate) const PRESETS: &[&str] = &["dumbbell", "cdma2000", "is2000"];
 
 /// Expand the preset named by `root.preset`, if any.
 pub(crate) fn expand(root: &Table, raw: &mut RawScenario) -> Res<()> {
@@ -23,6 +24,7 @@ pub(crate) fn expand(root: &Table, raw: &mut RawScenario) -> Res<()> {
     match p.str()? {
         "dumbbell" => dumbbell::expand(&root.req("dumbbell")?, raw),
         "cdma2000" => cdma2000::expand(&root.req("cdma2000")?, raw),
+        "is2000" => is2000::expand(&root.req("is2000")?, raw),
         other => Err(p.err(format!("unknown preset '{other}' (known: {})", PRESETS.join(", ")))),
     }
 }

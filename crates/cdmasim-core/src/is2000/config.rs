@@ -1,0 +1,49 @@
+//! The configuration of an IS-2000 sector (seed 004): its users' air links,
+//! the MAC's SCH grants, power and codes, and the MAC states.
+
+use super::dormancy::DormancyConfig;
+use super::radio::RadioConfig;
+use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
+use crate::rlp::link::RadioLinkConfig;
+use serde::{Deserialize, Serialize};
+
+/// When the MAC asks for and grants an SCH (the cdma2000 cell's demand life cycle).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MacConfig {
+    /// A user asks for an SCH when more than this waits in its forward new-data buffer.
+    pub threshold_bytes: u64,
+    /// Request to grant (IS-2000's SCRM → ESCAM signalling).
+    pub grant_delay: Time,
+    /// Longest grant; released earlier when the new-data buffer empties.
+    pub burst: Time,
+    /// The highest SCH rate (16X: 153.6 kb/s).
+    pub max_sch_bps: u64,
+}
+
+impl Default for MacConfig {
+    /// Our assumptions (the paper publishes none): a 1 KB threshold, 100 ms
+    /// of signalling, bursts of up to 2 s, 16X at most.
+    fn default() -> Self {
+        MacConfig { threshold_bytes: 1_000, grant_delay: 100 * NS_PER_MS, burst: 2 * NS_PER_SEC, max_sch_bps: 153_600 }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Is2000User {
+    pub name: String,
+    pub node: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Is2000Config {
+    pub name: String,
+    /// The network-side node (the PCF/BSC).
+    pub node: usize,
+    pub users: Vec<Is2000User>,
+    /// Every user's air link: rates are the FCH's (9.6 kb/s each way; the
+    /// MAC adds SCHs), delay, frame errors and RLP (nodes and name unused).
+    pub link: RadioLinkConfig,
+    pub mac: MacConfig,
+    pub radio: RadioConfig,
+    pub dormancy: DormancyConfig,
+}

@@ -1,0 +1,227 @@
+//! An IS-2000 (cdma2000 1X) sector with many data users (Dziong et al.
+//! §2, §3.4, §5.2), as one hop: each user has an RLP3 air link (`RlpLink`,
+//! both directions), every admitted (active) user an FCH of 9.6 kb/s each
+//! way, and the MAC grants forward SCHs on backlog within the sector's
+//! power and Walsh codes, ranked by priority (`budget`), through the
+//! cdma2000 cell's request → delay → grant → release life cycle. Users
+//! idle long enough step down through control hold and suspended to
+//! dormant (`dormancy`); a dormant user coming back has moved (its location
+//! is drawn anew: "the users' location ... changes during the user think
+//! time", §4.2).
+//!
+//! Ports: 2k is user k's forward link (from the sector's node to the
+//! user), 2k + 1 its reverse link.
+
+use super::budget::Is2000Budget;
+use super::config::Is2000Config;
+use super::dormancy::{Dormancy, Mode};
+use crate::cdma2000::config::{DemandConfig, BASE_RATE_BPS};
+use crate::cdma2000::sch::{Backlog, Grant, SchAllocator};
+use crate::cdma2000::sch_demand::DemandAllocator;
+use crate::engine::{Rng, RngStreams, Time};
+use crate::net::{Hop, HopEvent, Packet, Port};
+use crate::rlp::link::{RadioLinkConfig, RlpLink};
+use crate::rlp::meter::Meter;
+use std::collections::VecDeque;
+
+pub struct SectorUser {
+    pub name: String,
+    pub node: u32,
+    pub link: RlpLink,
+    /// The forward backlog last told to the MAC.
+    waiting: u64,
+    pub grants: u64,
+    pub active_time: Time,
+    active_since: Option<Time>,
+}
+
+pub struct Is2000Sector {
+    pub name: String,
+    pub node: u32,
+    pub users: Vec<SectorUser>,
+    pub mac: DemandAllocator<Is2000Budget>,
+    pub dormancy: Dormancy,
+    rng: Rng,
+    outbox: VecDeque<HopEvent>,
+    grants: Vec<Grant>,
+    changes: Vec<(usize, Mode, Mode)>,
+    /// Fraction of the sector's power in use, in basis points, over time (1 % bins).
+    pub power: Meter,
+    pub codes_max: u32,
+}
+
+impl Is2000Sector {
+    pub fn new(cfg: &Is2000Config, rng: &RngStreams) -> Self {
+        let users: Vec<SectorUser> = cfg
+            .users
+            .iter()
+            .map(|u| {
+                let link_cfg = RadioLinkConfig { name: u.name.clone(), bsc: cfg.node, mobile: u.node, ..cfg.link.clone() };
+                let mut link = RlpLink::new(&link_cfg, rng);
+                // Dormant at the start: no channel either way.
+                link.set_rate(0, 0, 0);
+                link.set_rate(0, 1, 0);
+                SectorUser { name: u.name.clone(), node: u.node as u32, link, waiting: 0, grants: 0, active_time: 0, active_since: None }
+            })
+            .collect();
+        let n = users.len();
+        let demand = DemandConfig {
+            threshold_bytes: cfg.mac.threshold_bytes,
+            grant_delay: cfg.mac.grant_delay,
+            burst: cfg.mac.burst,
+            max_sch_bps: cfg.mac.max_sch_bps,
+            bts_budget_bps: u64::MAX,
+        };
+        let mut budget = Is2000Budget::new(cfg.radio.clone(), cfg.mac.burst, n);
+        let mut loc = rng.stream(&format!("is2000/{}/location", cfg.name));
+        for k in 0..n {
+            budget.relocate(k, &mut loc);
+        }
+        let mut power = Meter::new(100);
+        power.set(0, (cfg.radio.overhead * 10_000.0).round() as u64);
+        Is2000Sector {
+            name: cfg.name.clone(),
+            node: cfg.node as u32,
+            users,
+            mac: DemandAllocator::with_budget(demand, budget, n),
+            dormancy: Dormancy::new(cfg.dormancy.clone(), n),
+            rng: loc,
+            outbox: VecDeque::new(),
+            grants: Vec::new(),
+            changes: Vec::new(),
+            power,
+            codes_max: cfg.radio.reserved_codes,
+        }
+    }
+
+    pub fn user_node(&self, port: Port) -> u32 {
+        if port % 2 == 0 { self.users[(port / 2) as usize].node } else { self.node }
+    }
+
+    pub fn place(&self, port: Port) -> String {
+        self.users[(port / 2) as usize].link.place(port % 2)
+    }
+
+    pub fn drops_total(&self) -> u64 {
+        self.users.iter().map(|u| u.link.drops_total()).sum()
+    }
+
+    /// User `k`'s link did something at `now`: hand on what it delivered,
+    /// and tell the MAC and the MAC states what it holds now.
+    fn after(&mut self, now: Time, k: usize) {
+        let u = &mut self.users[k];
+        while let Some(ev) = u.link.poll() {
+            let shift = |p: Port| 2 * k as Port + p;
+            self.outbox.push_back(match ev {
+                HopEvent::Deliver { port, pkt } => HopEvent::Deliver { port: shift(port), pkt },
+                HopEvent::Drop { port, pkt, reason } => HopEvent::Drop { port: shift(port), pkt, reason },
+                HopEvent::Transmit { port, pkt } => HopEvent::Transmit { port: shift(port), pkt },
+            });
+        }
+        let busy = u.link.dirs.iter().any(|d| d.arq.sender_busy());
+        self.dormancy.set_busy(now, k, busy);
+        self.report_backlog(now, k);
+        self.apply(now);
+    }
+
+    /// The forward new-data backlog, as the MAC sees it: none while the
+    /// user holds no traffic channel.
+    fn report_backlog(&mut self, now: Time, k: usize) {
+        let u = &mut self.users[k];
+        let waiting = if self.dormancy.mode(k) == Mode::Active { u.link.dirs[0].arq.new_data_bytes() } else { 0 };
+        if waiting != u.waiting {
+            u.waiting = waiting;
+            let busy_until = if waiting == 0 { now } else { Time::MAX };
+            self.mac.on_backlog(now, k, Backlog { waiting_bytes: waiting, busy_until }, &mut self.grants);
+        }
+    }
+
+    /// Apply the MAC states' transitions and the SCH grants to the links.
+    fn apply(&mut self, now: Time) {
+        while !self.changes.is_empty() || !self.grants.is_empty() {
+            for (k, mode, was) in std::mem::take(&mut self.changes) {
+                if mode == Mode::Active && was == Mode::Dormant {
+                    self.mac.budget.relocate(k, &mut self.rng);
+                }
+                let (power, code) = mode.holds();
+                self.mac.budget.set_fch(k, power, code);
+                let u = &mut self.users[k];
+                match (mode == Mode::Active, u.active_since) {
+                    (true, None) => u.active_since = Some(now),
+                    (false, Some(t)) => {
+                        u.active_time += now - t;
+                        u.active_since = None;
+                    }
+                    _ => {}
+                }
+                self.set_rates(now, k);
+                self.report_backlog(now, k);
+            }
+            for (k, sch) in std::mem::take(&mut self.grants) {
+                if sch > 0 {
+                    self.users[k].grants += 1;
+                }
+                self.set_rates(now, k);
+            }
+        }
+        self.codes_max = self.codes_max.max(self.mac.budget.codes_used());
+        self.power.set(now, (self.mac.budget.power_fraction() * 10_000.0).round() as u64);
+    }
+
+    fn set_rates(&mut self, now: Time, k: usize) {
+        let active = self.dormancy.mode(k) == Mode::Active;
+        let fch = if active { BASE_RATE_BPS } else { 0 };
+        let sch = if active { self.mac.sch_bps(k) } else { 0 };
+        let link = &mut self.users[k].link;
+        link.set_rate(now, 0, fch + sch);
+        link.set_rate(now, 1, fch);
+    }
+
+    /// Sampled: the fraction of the power in use.
+    pub fn power_fraction(&self) -> f64 {
+        self.mac.budget.power_fraction()
+    }
+}
+
+impl Hop for Is2000Sector {
+    fn offer(&mut self, now: Time, port: Port, pkt: Packet) {
+        let k = (port / 2) as usize;
+        self.users[k].link.offer(now, port % 2, pkt);
+        self.after(now, k);
+    }
+
+    fn poll(&mut self) -> Option<HopEvent> {
+        self.outbox.pop_front()
+    }
+
+    fn deadline(&self) -> Option<Time> {
+        let links = self.users.iter().filter_map(|u| u.link.deadline());
+        links.chain(self.mac.deadline()).chain(self.dormancy.deadline()).min()
+    }
+
+    fn on_timer(&mut self, now: Time) {
+        self.dormancy.on_timer(now, &mut self.changes);
+        self.mac.on_timer(now, &mut self.grants);
+        self.apply(now);
+        for k in 0..self.users.len() {
+            if self.users[k].link.deadline().is_some_and(|d| d <= now) {
+                self.users[k].link.on_timer(now);
+                self.after(now, k);
+            }
+        }
+    }
+
+    fn packets_inside(&self) -> u64 {
+        self.users.iter().map(|u| u.link.packets_inside()).sum()
+    }
+
+    fn finish(&mut self, now: Time) {
+        for u in &mut self.users {
+            u.link.finish(now);
+            if let Some(t) = u.active_since.take() {
+                u.active_time += now - t;
+            }
+        }
+        self.power.finish(now);
+    }
+}
