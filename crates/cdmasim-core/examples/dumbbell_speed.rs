@@ -5,7 +5,7 @@ use cdmasim_core::sim::{run, RunOptions};
 
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(10);
-    let mut spec = ScenarioSpec { duration: 60 * NS_PER_SEC, seed: 1, sample_interval: None, nodes: vec![], links: vec![], routes: vec![], flows: vec![], rans: vec![], cells: vec![], radio_links: vec![] };
+    let mut spec = ScenarioSpec { duration: 60 * NS_PER_SEC, seed: 1, sample_interval: None, nodes: vec![], links: vec![], routes: vec![], flows: vec![], rans: vec![], cells: vec![], radio_links: vec![], is2000: vec![] };
     let node = |spec: &mut ScenarioSpec, name: String| {
         spec.nodes.push(NodeSpec { name });
         spec.nodes.len() - 1

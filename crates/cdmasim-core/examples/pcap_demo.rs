@@ -6,7 +6,7 @@ use cdmasim_core::sim::{run, RunOptions};
 fn main() {
     let dir = std::env::args().nth(1).unwrap_or_else(|| "/tmp/cdmasim-pcap".into());
     let q = QueueSpec::DropTail { limit: QueueLimit::Packets(20) };
-    let mut spec = ScenarioSpec { duration: 10 * NS_PER_SEC, seed: 3, sample_interval: None, nodes: vec![NodeSpec { name: "a".into() }, NodeSpec { name: "b".into() }], links: vec![], routes: vec![], flows: vec![], rans: vec![], cells: vec![], radio_links: vec![] };
+    let mut spec = ScenarioSpec { duration: 10 * NS_PER_SEC, seed: 3, sample_interval: None, nodes: vec![NodeSpec { name: "a".into() }, NodeSpec { name: "b".into() }], links: vec![], routes: vec![], flows: vec![], rans: vec![], cells: vec![], radio_links: vec![], is2000: vec![] };
     for (f, t, name) in [(0, 1, "a-b"), (1, 0, "b-a")] {
         spec.links.push(LinkSpec { name: name.into(), from: f, to: t, rate_bps: 2_000_000, delay: 30 * NS_PER_MS, queue: q.clone(), rate_schedule: vec![], rate_period: None, drc: None, loss: if f == 0 { 0.01 } else { 0.0 } });
     }

@@ -31,6 +31,7 @@ impl Net {
                 rans: vec![],
                 cells: vec![],
                 radio_links: vec![],
+                is2000: vec![],
             },
         }
     }
