@@ -31,6 +31,10 @@ Columns (documented in README.md):
   rlp_cdf: name, direction, quantity ("new_data_bytes", "rtx_bytes" or
           "on_time_s"), value, cdf (fraction of the time, or of the ON
           periods, at or below value)
+  is2000: name, users, power_mean, power_max, sch_grants, codes_max,
+          active_s, on_periods (IS-2000 sectors; their power and ON-time
+          distributions in is2000_cdf: name, quantity ("power_fraction",
+          "on_time_s"), value, cdf)
 """
 
 import json
@@ -67,8 +71,10 @@ RADIO_COLUMNS = [
     "new_data_max_bytes", "rtx_mean_bytes", "rtx_max_bytes", "on_periods",
 ]
 RLP_CDF_COLUMNS = ["name", "direction", "quantity", "value", "cdf"]
+IS2000_COLUMNS = ["name", "users", "power_mean", "power_max", "sch_grants", "codes_max", "active_s", "on_periods"]
+IS2000_CDF_COLUMNS = ["name", "quantity", "value", "cdf"]
 TABLES = ("flows", "queues", "series", "drops", "users", "sectors", "cells", "mobiles", "dead_periods",
-          "objects", "pages", "radio_links", "rlp_cdf")
+          "objects", "pages", "radio_links", "rlp_cdf", "is2000", "is2000_cdf")
 
 
 class Result:
@@ -157,6 +163,24 @@ class Result:
             return pd.DataFrame(rows, columns=RLP_CDF_COLUMNS).astype({"value": "float64", "cdf": "float64"})
 
         return self._cached("rlp_cdf", build)
+
+    @property
+    def is2000(self):
+        """IS-2000 sectors (preset "is2000"), one row each."""
+        return self._rows("is2000", IS2000_COLUMNS)
+
+    @property
+    def is2000_cdf(self):
+        """The sectors' power in use (Fig. 14) and ON periods (Fig. 17), long format."""
+        def build():
+            import pandas as pd
+
+            keys = (("power_cdf", "power_fraction"), ("on_time_cdf", "on_time_s"))
+            rows = [(r["name"], q, x, c) for r in self.summary.get("is2000", []) for key, q in keys
+                    for x, c in r.get(key, [])]
+            return pd.DataFrame(rows, columns=IS2000_CDF_COLUMNS).astype({"value": "float64", "cdf": "float64"})
+
+        return self._cached("is2000_cdf", build)
 
     @property
     def dead_periods(self):

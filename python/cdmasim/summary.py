@@ -119,8 +119,26 @@ def format_summary(s: dict) -> str:
     return "\n".join(out)
 
 
+def _is2000_lines(s):
+    rows = [[x["name"], x["users"], f"{x.get('power_mean', 0) * 100:.1f}%", f"{x.get('power_max', 0) * 100:.1f}%",
+             x.get("sch_grants", 0), x.get("codes_max", 0), f"{x.get('active_s', 0):.0f} s", x.get("on_periods", 0)]
+            for x in s.get("is2000", [])]
+    if not rows:
+        return []
+    head = ["IS-2000 sector", "users", "power avg", "power max", "SCH grants", "codes max", "channels held",
+            "ON periods"]
+    return ["", "IS-2000 sectors (users' air links: the radio_links table)"] + _table(head, rows)
+
+
 def _radio_lines(s):
-    """One row per RLP radio link and direction."""
+    """One row per RLP radio link and direction (summarised beyond MAX_ROWS)."""
+    if len(s.get("radio_links", [])) > MAX_ROWS:
+        links = s["radio_links"]
+        lost = sum(r.get("frames_lost", 0) for r in links)
+        sent = sum(r.get("frames_sent", 0) for r in links)
+        aborted = sum(r.get("packets_aborted", 0) for r in links)
+        return _is2000_lines(s) + ["", f"RLP radio links: {len(links)} (link, direction), FER "
+                                   f"{lost / max(sent, 1) * 100:.2f}%, {aborted} packets aborted (all in the radio_links table)"]
     rows = [[
         r["name"], r["direction"], fmt_rate(r.get("rate_bps")), f"{r.get('fer', 0) * 100:.2f}%",
         f"{r.get('frames_retransmitted', 0)}/{r.get('frames_new', 0)}", r.get("naks_sent", 0),
@@ -128,10 +146,10 @@ def _radio_lines(s):
         f"{r.get('rtx_mean_bytes', 0):.0f}/{r.get('rtx_max_bytes', 0)}",
     ] for r in s.get("radio_links", []) if r.get("frames_sent", 0)]
     if not rows:
-        return []
+        return _is2000_lines(s)
     head = ["radio link", "dir", "rate", "FER", "rexmit/new frames", "NAKs", "aborted", "new-data B avg/max",
             "rtx B avg/max"]
-    return ["", "RLP radio links"] + _table(head, rows)
+    return _is2000_lines(s) + ["", "RLP radio links"] + _table(head, rows)
 
 
 def _mean(xs):
@@ -139,18 +157,23 @@ def _mean(xs):
 
 
 def _web_lines(s):
-    """One row per browsing user: pages and objects finished and their mean delays."""
+    """One row per browsing user (one row for all beyond MAX_ROWS): pages
+    and objects finished and their mean delays."""
+    names = [f["name"] for f in s.get("flows", []) if f.get("kind") == "http"]
+    if not names:
+        return []
+    groups = {n: ([], []) for n in names} if len(names) <= MAX_ROWS else None
+    everyone = ([], [])
+    for key, i in (("objects", 0), ("pages", 1)):
+        for x in s.get(key, []):
+            (groups[x["flow"]] if groups is not None else everyone)[i].append(x)
+    fmt = lambda x, unit: "-" if x is None else f"{x:.3f} {unit}"  # noqa: E731
     rows = []
-    for f in (f for f in s.get("flows", []) if f.get("kind") == "http"):
-        objs = [o for o in s.get("objects", []) if o["flow"] == f["name"]]
-        pages = [p for p in s.get("pages", []) if p["flow"] == f["name"]]
+    for name, (objs, pages) in (groups.items() if groups is not None else [(f"all {len(names)}", everyone)]):
         od = [o["delay_s"] for o in objs if o.get("delay_s") is not None]
         pd_ = [p["delay_s"] for p in pages if p.get("delay_s") is not None]
         norm = [o["normalized_s_per_kb"] for o in objs if o.get("normalized_s_per_kb") is not None]
-        fmt = lambda x, unit: "-" if x is None else f"{x:.3f} {unit}"  # noqa: E731
-        rows.append([f["name"], f"{len(pd_)}/{len(pages)}", f"{len(od)}/{len(objs)}", fmt(_mean(od), "s"),
+        rows.append([name, f"{len(pd_)}/{len(pages)}", f"{len(od)}/{len(objs)}", fmt(_mean(od), "s"),
                      fmt(_mean(pd_), "s"), fmt(_mean(norm), "s/KB")])
-    if not rows:
-        return []
     head = ["web flow", "pages done", "objects done", "object delay", "page delay", "object s/KB"]
     return ["", "web browsing (means over finished objects and pages)"] + _table(head, rows)
