@@ -101,7 +101,7 @@ def test_paliwal_fluid_model_against_packet_simulation(out):
     assert len(fig4) >= 6 and all(it["verdict"] == "agrees" for it in fig4)
 
 
-def test_dziong_single_user_items_and_pending_multi_user(out):
+def test_dziong_single_and_multi_user_items(out):
     r, p = reproduce("dziong", out, "--quick")
     check_shape(r, "dziong")
     items = {it["id"]: it for it in r["items"]}
@@ -115,10 +115,15 @@ def test_dziong_single_user_items_and_pending_multi_user(out):
     # Without errors the retransmission buffer holds exactly 2D of data (0.96 KB).
     assert items["sec5.1.4.rtx_max_bytes.c1.fer_0"]["measured"] == 960.0
     assert items["sec5.1.4.rtx_max_bytes.c1.fer_0.1"]["verdict"] == "agrees"
-    assert {f["id"] for f in r["figures"]} == {"objects", "fig6_fig7", "fig8", "fig9_fig12"}
-    # Section 5.2 (many users) is not run, and the report says so.
-    assert "not built yet" in p.stderr
-    assert "not built yet: section 5.2" in (out / "report.html").read_text().lower()
+    assert {f["id"] for f in r["figures"]} == {"objects", "fig6_fig7", "fig8", "fig9_fig12", "fig14_fig17", "fig13"}
+    # Section 5.2: more users, more aggregate throughput and more power in
+    # use, each user getting less (Fig. 15).
+    agg = [items[f"fig13.aggregate_kbps.u{n}"]["measured"] for n in (16, 32, 60)]
+    power = [items[f"fig14.power_mean.u{n}"]["measured"] for n in (16, 32, 60)]
+    per_user = [items[f"fig15.per_user_kbps.u{n}"]["measured"] for n in (16, 32, 60)]
+    assert agg == sorted(agg) and power == sorted(power) and per_user == sorted(per_user, reverse=True)
+    assert all(0.2 <= p <= 1.2 for p in power)
+    assert "not built yet" not in p.stderr
 
 
 def test_all_prefixes_each_item_and_figure_with_its_paper():

@@ -15,8 +15,17 @@ off the air link; Table 1's TCP (Reno, MSS 576 B, a 32 KB receiver window).
   rtx_max   the maximum retransmission buffer of section 5.1.4 against its
             closed form.
 
-Multiple users (section 5.2: the IS-2000 MAC's power and Walsh-code
-budget, capacity against users) lands with the IS-2000 sector."""
+Multiple users (section 5.2), preset "is2000": 16, 32 and 60 users in one
+sector, each browsing behind its own RLP air link (FER 1 %, Rayleigh at
+3 km/h), the MAC granting SCHs by priority within power and Walsh codes:
+
+  fig13/15  aggregate throughput against users;
+  fig14     the power in use;
+  fig16     page times for 1-10 KB and 10-100 KB pages at 16 and 60 users;
+  fig17     channel ON times at 60 users.
+
+The paper publishes no MAC, power or dormancy parameters: ours are in
+docs/scenario.md (preset "is2000")."""
 
 from .common import comparison_figure, finish, subplots
 from .items import Tolerance
@@ -24,9 +33,7 @@ from .items import Tolerance
 TITLE = "Wireless Internet Access Using IS-2000 Third Generation System: A Performance and Capacity Study"
 CITATION = ("Z. Dziong, F. Khan, K. Medepalli, S. Nanda, \"Wireless Internet Access Using IS-2000 Third Generation "
             "System: A Performance and Capacity Study\", Bell Labs, Lucent Technologies.")
-PENDING = ["section 5.2 (multiple users: aggregate throughput against users, power used, page times at 16 and "
-           "60 users, channel ON times) needs the IS-2000 sector (MAC with power and Walsh-code budget over many "
-           "RLP links); the MAC's parts are built, the sector that joins them is not yet"]
+PENDING = []
 
 #: Section 5.1.1: mean object time (s) for 1-10 KB objects, 38.4 kb/s, i.i.d. errors.
 OBJECT_TIMES = {1: {0.01: 2.29, 0.05: 2.76, 0.10: 3.45}, 4: {0.01: 3.31, 0.05: 4.97, 0.10: 5.0}}
@@ -254,8 +261,81 @@ def rlp_buffers(ctx):
            "fraction of time at or below", ids, axes_title="Figs. 11-12: retransmission buffer")
 
 
+#: Section 5.2 and the conclusions.
+AGGREGATE_KBPS = {16: 54.0, 60: 170.0}
+GROWTH_PCT = {(16, 32): 84.0, (32, 60): 72.0}
+POWER_MEAN = {32: 0.56, 60: 0.78}
+PAGE_S = {("1-10KB", 16): 6.24, ("1-10KB", 60): 7.93, ("10-100KB", 16): 16.6, ("10-100KB", 60): 21.2}
+USERS = (16, 32, 60)
+
+
+def multi_user(ctx):
+    """Figs. 13-17: the sector with 16, 32 and 60 browsing users."""
+    import numpy as np
+
+    duration = 900 if ctx.quick else 3600
+    runs = _runs(ctx, "dziong_sector", {f"u{n}": {"preset": "is2000", "simulation": {"duration": f"{duration}s",
+                                                                                      "seed": 5},
+                                                    "is2000": {"users": n}} for n in USERS})
+    agg, ids = {}, []
+    fig, axes = subplots(2, figsize=(10, 3.6))
+    for n in USERS:
+        row, store, key = runs[f"u{n}"]
+        flows = store.table(key, "flows")
+        agg[n] = float(flows.bytes_delivered.sum() * 8 / duration / 1000)
+        sec = store.table(key, "is2000").iloc[0]
+        id = f"fig14.power_mean.u{n}"
+        ctx.item(id, f"Fig. 14: mean fraction of the sector's power in use, {n} users", float(sec.power_mean),
+                 "fraction", published=POWER_MEAN.get(n), tolerance=Tolerance.abs(0.10) if n in POWER_MEAN else None)
+        ids.append(id)
+        cdf = store.table(key, "is2000_cdf")
+        pw = cdf[cdf.quantity == "power_fraction"]
+        axes[0].step(pw.value, pw.cdf, where="post", label=f"{n} users")
+        pages = store.table(key, "pages")
+        for band, lo, hi in (("1-10KB", 1, 10), ("10-100KB", 10, 100)):
+            p = _between(pages, lo, hi)
+            id = f"fig16.page_time_s.{band}.u{n}"
+            ctx.item(id, f"Fig. 16: mean download time of {band[:-2]} KB pages, {n} users ({len(p)} pages)",
+                     float(p.delay_s.mean()), "s", published=PAGE_S.get((band, n)),
+                     tolerance=Tolerance.rel(0.25) if (band, n) in PAGE_S else None)
+            ids.append(id)
+        if n == 60:
+            on = cdf[cdf.quantity == "on_time_s"]
+            median = float(on.value[on.cdf >= 0.5].iloc[0])
+            ctx.item("fig17.on_time_median_s.u60", "Fig. 17: median channel ON time, 60 users ('about 50 % of the "
+                     "ON times are about 120 ms (6 frames)')", median, "s", published=0.12,
+                     tolerance=Tolerance.abs(0.04))
+            axes[1].step(on.value, on.cdf, where="post", label="60 users")
+            ids.append("fig17.on_time_median_s.u60")
+    for n in USERS:
+        id = f"fig13.aggregate_kbps.u{n}"
+        ctx.item(id, f"Fig. 13: aggregate throughput (page bytes delivered over the run), {n} users", agg[n], "kb/s",
+                 published=AGGREGATE_KBPS.get(n), tolerance=Tolerance.rel(0.25) if n in AGGREGATE_KBPS else None)
+        ctx.item(f"fig15.per_user_kbps.u{n}", f"Fig. 15: aggregate throughput per user, {n} users", agg[n] / n, "kb/s")
+        ids += [id, f"fig15.per_user_kbps.u{n}"]
+    for (a, b), pct in GROWTH_PCT.items():
+        id = f"fig13.growth_pct.u{a}_to_u{b}"
+        ctx.item(id, f"Fig. 13: aggregate throughput growth from {a} to {b} users", (agg[b] / agg[a] - 1) * 100, "%",
+                 published=pct, tolerance=Tolerance.abs(25, "points"))
+        ids.append(id)
+    axes[0].set_title("Fig. 14: power in use", fontsize=10)
+    axes[0].set_xlabel("fraction of the sector's power")
+    axes[0].set_ylabel("fraction of the time at or below")
+    axes[0].legend(fontsize=8)
+    axes[1].set_xscale("log")
+    finish(ctx, fig, axes[1], "fig14_fig17", "Figs. 14 and 17: power in use and channel ON times", "ON time (s)",
+           "fraction of ON periods at or below", ids, axes_title="Fig. 17: channel ON times")
+    fig, ax = subplots()
+    ax.plot(USERS, [agg[n] for n in USERS], marker="o", label="measured (cdmasim)")
+    ax.plot(list(AGGREGATE_KBPS), list(AGGREGATE_KBPS.values()), "s", color="#777777", label="published")
+    finish(ctx, fig, ax, "fig13", "Fig. 13: aggregate throughput against users", "users", "kb/s",
+           [f"fig13.aggregate_kbps.u{n}" for n in USERS])
+    _ = np
+
+
 def reproduce(ctx):
     object_times(ctx)
     fig6_fig7(ctx)
     fig8(ctx)
     rlp_buffers(ctx)
+    multi_user(ctx)
