@@ -32,7 +32,7 @@ Columns (documented in README.md):
           "on_time_s"), value, cdf (fraction of the time, or of the ON
           periods, at or below value)
   is2000: name, users, power_mean, power_max, sch_grants, codes_max,
-          active_s, on_periods (IS-2000 sectors; their power and ON-time
+          admissions_deferred, active_s, on_periods (IS-2000 sectors; their power and ON-time
           distributions in is2000_cdf: name, quantity ("power_fraction",
           "on_time_s"), value, cdf)
 """
@@ -71,7 +71,8 @@ RADIO_COLUMNS = [
     "new_data_max_bytes", "rtx_mean_bytes", "rtx_max_bytes", "on_periods",
 ]
 RLP_CDF_COLUMNS = ["name", "direction", "quantity", "value", "cdf"]
-IS2000_COLUMNS = ["name", "users", "power_mean", "power_max", "sch_grants", "codes_max", "active_s", "on_periods"]
+IS2000_COLUMNS = ["name", "users", "power_mean", "power_max", "sch_grants", "codes_max", "admissions_deferred",
+                  "active_s", "on_periods"]
 IS2000_CDF_COLUMNS = ["name", "quantity", "value", "cdf"]
 TABLES = ("flows", "queues", "series", "drops", "users", "sectors", "cells", "mobiles", "dead_periods",
           "objects", "pages", "radio_links", "rlp_cdf", "is2000", "is2000_cdf")

@@ -28,6 +28,8 @@ fn load_raises_throughput_and_power_and_dormancy_frees_channels() {
         let s = &r.is2000[0];
         // 64 Walsh codes: pilot, sync and paging hold 3; FCHs and SCHs the rest.
         assert!(s.codes_max <= 64, "{} codes", s.codes_max);
+        // Admission control: FCHs and SCHs never take more than the sector's power.
+        assert!(s.power_max <= 1.0 + 1e-9 && s.power_mean < 1.0, "power {} / {}", s.power_mean, s.power_max);
         assert!(s.sch_grants > 0);
         // Users read for 30 s on average between pages: a channel is held
         // (active) for only part of the run.

@@ -47,8 +47,16 @@ impl Is2000Budget {
         self.distance[k]
     }
 
-    /// User `k`'s FCH: `power` (transmitting) and `code` (held). The FCH is
-    /// admitted whatever the budget says: every admitted user has one (§2).
+    /// Whether user `k`'s FCH fits in what is left (admission control: its
+    /// power, and a Walsh code unless it holds one already).
+    pub fn fch_fits(&self, k: usize) -> bool {
+        let p = self.radio.power(self.distance[k], BASE_RATE_BPS);
+        let code = if self.fch_code[k] { 0 } else { 1 };
+        self.power_used + p <= self.radio.traffic_power() + 1e-12 && self.codes_used + code <= self.radio.traffic_codes()
+    }
+
+    /// User `k`'s FCH: `power` (transmitting) and `code` (held); the sector
+    /// admits it only when `fch_fits` (§2: every admitted user has one).
     pub fn set_fch(&mut self, k: usize, power: bool, code: bool) {
         let p = self.radio.power(self.distance[k], BASE_RATE_BPS);
         if power != self.fch_power[k] {

@@ -9,6 +9,11 @@
 //! is drawn anew: "the users' location ... changes during the user think
 //! time", §4.2).
 //!
+//! Admission: a user coming back to active gets its FCH only if its power
+//! and a Walsh code fit in what is left; otherwise it waits (first come,
+//! first served) until a channel is released, so the power in use never
+//! passes the sector's.
+//!
 //! Ports: 2k is user k's forward link (from the sector's node to the
 //! user), 2k + 1 its reverse link.
 
@@ -48,6 +53,12 @@ pub struct Is2000Sector {
     /// Fraction of the sector's power in use, in basis points, over time (1 % bins).
     pub power: Meter,
     pub codes_max: u32,
+    /// Users whose MAC state is active and who hold their FCH; those
+    /// waiting for one, oldest first.
+    admitted: Vec<bool>,
+    waiting: VecDeque<usize>,
+    /// Admissions that had to wait.
+    pub admissions_deferred: u64,
 }
 
 impl Is2000Sector {
@@ -91,6 +102,9 @@ impl Is2000Sector {
             changes: Vec::new(),
             power,
             codes_max: cfg.radio.reserved_codes,
+            admitted: vec![false; n],
+            waiting: VecDeque::new(),
+            admissions_deferred: 0,
         }
     }
 
@@ -128,7 +142,7 @@ impl Is2000Sector {
     /// user holds no traffic channel.
     fn report_backlog(&mut self, now: Time, k: usize) {
         let u = &mut self.users[k];
-        let waiting = if self.dormancy.mode(k) == Mode::Active { u.link.dirs[0].arq.new_data_bytes() } else { 0 };
+        let waiting = if self.admitted[k] { u.link.dirs[0].arq.new_data_bytes() } else { 0 };
         if waiting != u.waiting {
             u.waiting = waiting;
             let busy_until = if waiting == 0 { now } else { Time::MAX };
@@ -143,33 +157,70 @@ impl Is2000Sector {
                 if mode == Mode::Active && was == Mode::Dormant {
                     self.mac.budget.relocate(k, &mut self.rng);
                 }
-                let (power, code) = mode.holds();
-                self.mac.budget.set_fch(k, power, code);
-                let u = &mut self.users[k];
-                match (mode == Mode::Active, u.active_since) {
-                    (true, None) => u.active_since = Some(now),
-                    (false, Some(t)) => {
-                        u.active_time += now - t;
-                        u.active_since = None;
+                if mode == Mode::Active {
+                    if self.mac.budget.fch_fits(k) {
+                        self.admit(now, k);
+                    } else {
+                        self.admissions_deferred += 1;
+                        self.waiting.push_back(k);
                     }
-                    _ => {}
+                } else {
+                    let (power, code) = mode.holds();
+                    self.mac.budget.set_fch(k, power, code);
+                    self.set_admitted(now, k, false);
+                    self.admit_waiting(now);
                 }
-                self.set_rates(now, k);
-                self.report_backlog(now, k);
             }
             for (k, sch) in std::mem::take(&mut self.grants) {
                 if sch > 0 {
                     self.users[k].grants += 1;
                 }
                 self.set_rates(now, k);
+                if sch == 0 {
+                    self.admit_waiting(now);
+                }
             }
         }
         self.codes_max = self.codes_max.max(self.mac.budget.codes_used());
         self.power.set(now, (self.mac.budget.power_fraction() * 10_000.0).round() as u64);
     }
 
+    fn admit(&mut self, now: Time, k: usize) {
+        self.mac.budget.set_fch(k, true, true);
+        self.set_admitted(now, k, true);
+    }
+
+    /// Users waiting for an FCH, in order, while theirs fits.
+    fn admit_waiting(&mut self, now: Time) {
+        while let Some(&k) = self.waiting.front() {
+            if self.dormancy.mode(k) != Mode::Active || self.admitted[k] {
+                self.waiting.pop_front();
+            } else if self.mac.budget.fch_fits(k) {
+                self.waiting.pop_front();
+                self.admit(now, k);
+            } else {
+                break;
+            }
+        }
+    }
+
+    fn set_admitted(&mut self, now: Time, k: usize, on: bool) {
+        self.admitted[k] = on;
+        let u = &mut self.users[k];
+        match (on, u.active_since) {
+            (true, None) => u.active_since = Some(now),
+            (false, Some(t)) => {
+                u.active_time += now - t;
+                u.active_since = None;
+            }
+            _ => {}
+        }
+        self.set_rates(now, k);
+        self.report_backlog(now, k);
+    }
+
     fn set_rates(&mut self, now: Time, k: usize) {
-        let active = self.dormancy.mode(k) == Mode::Active;
+        let active = self.admitted[k];
         let fch = if active { BASE_RATE_BPS } else { 0 };
         let sch = if active { self.mac.sch_bps(k) } else { 0 };
         let link = &mut self.users[k].link;

@@ -239,6 +239,7 @@ fn is2000_result(s: &crate::is2000::sector::Is2000Sector) -> Is2000Result {
         power_cdf: cdf(&s.power, 1.0 / 10_000.0),
         sch_grants: s.mac.grants_made,
         codes_max: s.codes_max as u64,
+        admissions_deferred: s.admissions_deferred,
         active_s: s.users.iter().map(|u| secs(u.active_time)).sum(),
         on_periods: on.weights.iter().sum::<f64>() as u64,
         on_time_cdf: cdf(&on, secs(crate::rlp::link::FRAME)),

@@ -100,6 +100,8 @@ pub struct Is2000Result {
     /// SCH grants made, and the most Walsh codes in use at once.
     pub sch_grants: u64,
     pub codes_max: u64,
+    /// Users who came back to active but had to wait for an FCH's power or code.
+    pub admissions_deferred: u64,
     /// Time the users held a traffic channel (active), summed, seconds.
     pub active_s: f64,
     /// Forward channel ON periods over all users (Fig. 17): how many and
