@@ -23,6 +23,12 @@ use crate::channel::drc::{floor_index, Revision};
 
 pub const PACKET_BYTES: u64 = 1500;
 
+/// Longest trace: 24 hours. The mapped trace holds a DRC byte per slot
+/// (600 a second), so memory follows the last timestamp, not the file's
+/// size: a 15-byte file ending at 10^9 ms would ask for 600 MB. A day is
+/// 51.8 million slots, 52 MB.
+pub const MAX_MS: u64 = 24 * 3600 * 1000;
+
 /// Parse the millisecond timestamps.
 pub fn parse_ms(name: &str, text: &str) -> Result<Vec<u64>> {
     let mut out = Vec::new();
@@ -37,6 +43,9 @@ pub fn parse_ms(name: &str, text: &str) -> Result<Vec<u64>> {
             .map_err(|_| ChannelError::at(name, i as u64 + 1, "timestamp", format!("'{l}' is not a whole number of milliseconds")))?;
         if v < last {
             return Err(ChannelError::at(name, i as u64 + 1, "timestamp", format!("{v} ms goes back in time (previous {last} ms)")));
+        }
+        if v >= MAX_MS {
+            return Err(ChannelError::at(name, i as u64 + 1, "timestamp", format!("{v} ms is beyond 24 hours ({MAX_MS} ms), the longest trace")));
         }
         last = v;
         out.push(v);
@@ -90,5 +99,14 @@ mod tests {
         assert!(t.drc[60..120].iter().all(|&d| d == 0));
         assert!(t.drc[120..].iter().all(|&d| d == 2));
         assert!(parse_ms("m", "3\n2\n").unwrap_err().to_string().starts_with("m:2: timestamp"));
+    }
+
+    #[test]
+    fn a_huge_timestamp_is_refused_not_allocated() {
+        for text in ["0\n18446744073709551615\n", "1\n86400000\n"] {
+            let e = parse_ms("m", text).unwrap_err().to_string();
+            assert!(e.starts_with("m:2: timestamp") && e.contains("beyond 24 hours"), "{e}");
+        }
+        assert_eq!(parse_ms("m", "0\n86399999\n").unwrap().len(), 2);
     }
 }

@@ -143,6 +143,11 @@ impl MarkovModel {
         if counts.values().all(|r| r.iter().all(|&x| x == 0)) {
             return Err(ChannelError::new(name, "contexts: the model has no transitions"));
         }
+        // Every sum the model takes (a row, a context of a shorter order, the
+        // whole) is at most the total: if the total fits in 64 bits, they all do.
+        if counts.values().flatten().try_fold(0u64, |acc, &x| acc.checked_add(x)).is_none() {
+            return Err(ChannelError::at(name, 0, "contexts", "the counts add up to more than 2^64 - 1"));
+        }
         Ok(MarkovModel { order, counts })
     }
 
@@ -300,5 +305,13 @@ mod tests {
         }
         assert!(MarkovModel::from_json("m.json", "{\"format\":1}").is_err());
         assert!(MarkovModel::from_json("m.json", "{").unwrap_err().to_string().starts_with("m.json:1: json"));
+    }
+
+    #[test]
+    fn counts_that_overflow_are_refused() {
+        let big = u64::MAX / 2 + 1;
+        let text = format!(r#"{{"format": "cdmasim-markov", "order": 1, "contexts": [{{"context": [3], "next": [{big},{big},0,0,0,0,0,0,0,0,0,0,0,0,0]}}]}}"#);
+        let e = MarkovModel::from_json("m.json", &text).map(|_| ()).unwrap_err().to_string();
+        assert!(e.contains("more than 2^64 - 1"), "{e}");
     }
 }

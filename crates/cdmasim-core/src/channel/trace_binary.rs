@@ -32,16 +32,18 @@ pub fn decode(name: &str, bytes: &[u8]) -> Result<DrcTrace> {
     if flags & !3 != 0 {
         return Err(ChannelError::at(name, 0, "flags", format!("unknown flags {flags:#x}")));
     }
-    let n = le_u64(&bytes[16..]) as usize;
+    // Counts come from the file: check them against its size with checked
+    // arithmetic before anything is allocated or sliced (a header claiming
+    // 2^64 - 1 slots, or 2^61 hand-offs whose 8-byte entries wrap to 0 bytes).
+    let n64 = le_u64(&bytes[16..]);
     let mut at = HEADER;
-    let need = |at: usize, k: usize| -> Result<()> {
-        if bytes.len() < at + k {
-            Err(ChannelError::new(name, format!("truncated: {} bytes, header says at least {}", bytes.len(), at + k)))
-        } else {
-            Ok(())
-        }
+    let need = |at: usize, count: u64, each: u64, field: &str| -> Result<usize> {
+        let fits = count.checked_mul(each).and_then(|k| usize::try_from(k).ok()).filter(|&k| at.checked_add(k).is_some_and(|e| e <= bytes.len()));
+        fits.ok_or_else(|| {
+            ChannelError::at(name, 0, field, format!("{count} claimed, but the file has {} bytes after byte {at}", bytes.len().saturating_sub(at)))
+        })
     };
-    need(at, n)?;
+    let n = need(at, n64, 1, "slots")?;
     let drc = bytes[at..at + n].to_vec();
     // One max() pass is far cheaper than checking per byte while copying.
     if drc.iter().copied().max().unwrap_or(0) as usize >= NUM_DRC {
@@ -50,7 +52,7 @@ pub fn decode(name: &str, bytes: &[u8]) -> Result<DrcTrace> {
     }
     at += n;
     let sinr = if flags & 1 != 0 {
-        need(at, 2 * n)?;
+        need(at, n64, 2, "sinr")?;
         let v = bytes[at..at + 2 * n].chunks_exact(2).map(|c| i16::from_le_bytes([c[0], c[1]]) as f32 / 100.0).collect();
         at += 2 * n;
         Some(v)
@@ -59,12 +61,12 @@ pub fn decode(name: &str, bytes: &[u8]) -> Result<DrcTrace> {
     };
     let mut handoffs = Vec::new();
     if flags & 2 != 0 {
-        need(at, 8)?;
-        let h = le_u64(&bytes[at..]) as usize;
+        need(at, 1, 8, "handoffs")?;
+        let h64 = le_u64(&bytes[at..]);
         at += 8;
-        need(at, 8 * h)?;
-        handoffs = bytes[at..at + 8 * h].chunks_exact(8).map(le_u64).collect();
-        at += 8 * h;
+        let len = need(at, h64, 8, "handoffs")?;
+        handoffs = bytes[at..at + len].chunks_exact(8).map(le_u64).collect();
+        at += len;
     }
     if at != bytes.len() {
         return Err(ChannelError::new(name, format!("{} trailing bytes after the trace", bytes.len() - at)));
@@ -125,5 +127,25 @@ mod tests {
         bad[25] = 15;
         assert!(decode("x", &bad).unwrap_err().to_string().contains("slot 1: drc"));
         assert!(decode("x", b"hello").is_err());
+    }
+
+    #[test]
+    fn counts_beyond_the_file_are_errors_not_panics() {
+        let t = DrcTrace { drc: vec![3, 4], sinr: None, handoffs: vec![1] };
+        let b = encode(&t);
+        // Slots: 2^64 - 1.
+        let mut bad = b.clone();
+        bad[16..24].copy_from_slice(&u64::MAX.to_le_bytes());
+        let e = decode("x.bin", &bad).unwrap_err().to_string();
+        assert!(e.contains("slots") && e.contains("18446744073709551615 claimed"), "{e}");
+        // Hand-offs: 2^64 - 1, and 2^61 (8 · 2^61 wraps to 0 in 64 bits).
+        let h_at = 24 + 2;
+        for h in [u64::MAX, 1u64 << 61] {
+            let mut bad = b.clone();
+            bad[h_at..h_at + 8].copy_from_slice(&h.to_le_bytes());
+            let e = decode("x.bin", &bad).unwrap_err().to_string();
+            assert!(e.contains("handoffs") && e.contains(&format!("{h} claimed")), "{e}");
+        }
+        assert_eq!(decode("x.bin", &b).unwrap().handoffs, vec![1]);
     }
 }

@@ -30,6 +30,11 @@ fn parse_drc(tok: &str) -> std::result::Result<u8, String> {
         return Err(format!("'{tok}' is neither a DRC index (0-14) nor a rate with a unit (kbps, Mbps, bps)"));
     };
     let v: f64 = num.trim().parse().map_err(|_| format!("'{tok}' is not a number"))?;
+    // "NaN" and "inf" parse as f64; NaN would pass the checks below and
+    // cast to 0 bit/s, the null DRC.
+    if !v.is_finite() {
+        return Err(format!("'{tok}' is not a number"));
+    }
     let bps = (v * scale).round();
     if bps < 0.0 || (bps - v * scale).abs() > 0.5 {
         return Err(format!("'{tok}' is not a DRC rate"));
@@ -132,5 +137,13 @@ mod tests {
         assert!(e.to_string().starts_with("f.txt:1: sinr:"), "{e}");
         assert!(parse("f.txt", "# only\n").is_err());
         assert!(parse("f.txt", "100000\n").is_err());
+    }
+
+    #[test]
+    fn nan_and_infinite_rates_are_refused() {
+        for tok in ["NaNbps", "nankbps", "infMbps", "-infbps"] {
+            let e = parse("t.txt", &format!("1\n{tok}\n")).map(|_| ()).unwrap_err().to_string();
+            assert!(e.starts_with("t.txt:2: drc") && e.contains("is not a number"), "{e}");
+        }
     }
 }
