@@ -143,3 +143,17 @@ def test_reproduce_an_unknown_paper(tmp_path):
 def test_reproduce_lee_with_a_missing_capture(tmp_path):
     one_error_line(run_any("reproduce", "lee", "--pcap", tmp_path / "none.pcap", "--out", tmp_path / "out"),
                    "none.pcap: no such capture file")
+
+
+def test_channel_fit_checks_out_before_fitting(tmp_path):
+    trace = tmp_path / "t.txt"
+    trace.write_text("".join(f"{i % 3}\n" for i in range(600)))
+    for out, why in ((tmp_path / "missing" / "m.json", "no such directory"), (tmp_path, "is a directory")):
+        one_error_line(run_any("channel", "fit", trace, "--order", "1", "--out", out), "--out", why)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["t.txt"]
+
+
+def test_channel_generate_checks_out_before_drawing(tmp_path):
+    out = tmp_path / "missing" / "x.drc"
+    one_error_line(run_any("channel", "generate", "constant:5", "--slots", "1000000", "--out", out),
+                   "--out", "no such directory")

@@ -137,9 +137,14 @@ fn make_source(src: &str, seed: u64) -> Result<Box<dyn channel::ChannelSource>, 
 #[pyfunction]
 #[pyo3(signature = (source, slots, seed, out, drc_only=false))]
 fn channel_generate(py: Python<'_>, source: &str, slots: u64, seed: u64, out: &str, drc_only: bool) -> PyResult<(u64, bool, usize)> {
-    py.allow_threads(|| {
+    // Ctrl-C stops the drawing; nothing is written then.
+    let t = crate::interrupt::allow_threads_interruptible(py, || {
         let mut s = make_source(source, seed)?;
-        let mut t = channel::collect(s.as_mut(), slots);
+        Ok(channel::collect(s.as_mut(), slots))
+    })?
+    .map_err(err)?;
+    py.allow_threads(|| {
+        let mut t = t;
         if drc_only {
             t.sinr = None;
         }

@@ -66,7 +66,8 @@ fn evdo_schedule(
         None | Some("auto") => None,
         Some(f) => Some(channel::Format::parse(f).ok_or_else(|| PyValueError::new_err(format!("format: unknown '{f}'")))?),
     };
-    let out = py.allow_threads(|| -> Result<String, String> {
+    // Ctrl-C stops drawing the channels or the slot loop; the partial work is dropped.
+    let out = crate::interrupt::allow_threads_interruptible(py, || -> Result<String, String> {
         let mut ch = match (preset, &traces) {
             (Some(p), None) => study::preset_channels(p, users, slots, seed)
                 .ok_or_else(|| format!("preset: unknown '{p}' ({})", presets::PRESETS.join(", ")))?,
@@ -102,7 +103,7 @@ fn evdo_schedule(
             "runs": results,
         }))
         .unwrap())
-    });
+    })?;
     out.map_err(PyValueError::new_err)
 }
 

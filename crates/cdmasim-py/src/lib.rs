@@ -3,6 +3,7 @@ use pyo3::prelude::*;
 
 mod channel;
 mod evdo;
+mod interrupt;
 mod models;
 mod pcap;
 mod sim;

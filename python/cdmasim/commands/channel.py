@@ -95,7 +95,10 @@ def _stats(args):
 
 def _fit(args):
     from .. import channel
+    from .outputs import check_output_file
 
+    # Before the fit: a long fit is not lost to a path that cannot be written.
+    check_output_file("--out", args.out)
     m = channel.fit(args.file, args.order, out=args.out, format=None if args.format == "auto" else args.format,
                     mahimahi_window_ms=_mm(args))
     print(f"order {m['order']} Markov chain, {len(m['contexts'])} contexts -> {args.out}")
@@ -105,7 +108,9 @@ def _fit(args):
 def _generate(args):
     from .. import channel
     from .._units import slots
+    from .outputs import check_output_file
 
+    check_output_file("--out", args.out)
     n = slots(args.slots, "--slots", allow_bare=True, at_most=MAX_TRACE_SLOTS)
     r = channel.generate(args.source, n, args.seed, args.out, drc_only=args.drc_only)
     print(f"{r['slots']} slots{' with SINR' if r['sinr'] else ''}, {r['handoffs']} hand-offs -> {args.out}")

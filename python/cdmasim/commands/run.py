@@ -25,6 +25,7 @@ def register(subparsers):
 def main(args):
     from .. import InputError
     from ..simulate import run
+    from .outputs import check_output_dir, replace_dir
 
     if args.format and not args.out:
         raise InputError("--format: it sets the table format of --out; give --out DIR too")
@@ -37,8 +38,9 @@ def main(args):
     progress = not args.quiet and sys.stderr.isatty()
     result = run(args.file, seed=args.seed, pcap_dir=args.pcap, progress=progress)
     if args.out:
+        # A complete new directory replaces an earlier run's, or nothing changes.
         try:
-            result.to_dir(args.out, fmt=args.format or "parquet")
+            replace_dir(args.out, lambda tmp: result.to_dir(tmp, fmt=args.format or "parquet"))
         except OSError as e:
             raise InputError(f"{args.out}: cannot write: {e.strerror or e}") from None
     if args.plot:
@@ -59,24 +61,3 @@ def main(args):
 
         print(format_summary(result.summary))
     return 0
-
-
-def check_output_dir(flag, path):
-    """`path` can become a directory we write into: it is one already, or
-    its nearest existing parent is a writable directory."""
-    import os
-
-    from .. import InputError
-
-    p = os.path.abspath(path)
-    if os.path.exists(p):
-        if not os.path.isdir(p):
-            raise InputError(f"{flag}: {path}: exists and is not a directory")
-        if not os.access(p, os.W_OK | os.X_OK):
-            raise InputError(f"{flag}: {path}: not writable")
-        return
-    parent = os.path.dirname(p)
-    while not os.path.exists(parent):
-        parent = os.path.dirname(parent)
-    if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
-        raise InputError(f"{flag}: {path}: cannot be created ({parent} is not a writable directory)")

@@ -58,6 +58,9 @@ pub fn collect(src: &mut dyn ChannelSource, n: u64) -> DrcTrace {
     const CHUNK: usize = 1 << 16;
     let mut at = 0;
     while at < n {
+        if crate::engine::interrupt::requested() {
+            break; // the caller discards the partial trace
+        }
         let end = (at + CHUNK).min(n);
         let got = src.fill(&mut drc[at..end], sinr.as_mut().map(|s| &mut s[at..end]));
         at += got;

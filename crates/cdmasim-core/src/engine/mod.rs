@@ -1,6 +1,7 @@
 //! The discrete-event engine: integer time, a deterministic event queue and
 //! named random streams. Nothing here knows about packets.
 
+pub mod interrupt;
 pub mod queue;
 pub mod rng;
 pub mod time;

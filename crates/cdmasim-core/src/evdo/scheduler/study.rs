@@ -46,6 +46,9 @@ pub fn preset_channels(preset: &str, users: usize, slots: u64, seed: u64) -> Opt
     let mut seqs = Vec::with_capacity(users);
     let mut hos = Vec::with_capacity(users);
     for k in 0..users {
+        if crate::engine::interrupt::requested() {
+            break;
+        }
         let mut src = presets::source(preset, presets::user_seed(seed, k))?;
         let t = collect(src.as_mut(), slots);
         seqs.push(t.drc);
@@ -165,8 +168,12 @@ fn run_with<S: Scheduler + ?Sized>(ch: &UserChannels, sched: &mut S, interlace: 
     let c0 = thread_cpu_seconds();
     let mut start = 0usize;
     while start < ch.slots {
-        // Run without checks up to the next hand-off.
-        let stop = events.get(next_ev).map_or(ch.slots, |e| (e.0 as usize).min(ch.slots));
+        // Run without checks up to the next hand-off, a million slots at most
+        // between looks at an outside stop (the caller discards the result).
+        if crate::engine::interrupt::requested() {
+            break;
+        }
+        let stop = events.get(next_ev).map_or(ch.slots, |e| (e.0 as usize).min(ch.slots)).min(start + (1 << 20));
         for slot in start..stop {
             let drc = &ch.drc[slot * n..slot * n + n];
             match server.step(sched, drc, None) {

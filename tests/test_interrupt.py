@@ -1,0 +1,62 @@
+"""Ctrl-C stops the long core loops (channel generation, the full-buffer
+scheduler study) and `--out` is written whole or not at all. The
+interrupts are sent by a timer thread to this very process, so each test
+only assumes that the work it interrupts is long (hundreds of millions of
+slots), not how fast the machine is; a hung loop fails on the deadline."""
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+import cdmasim
+from cdmasim.commands.outputs import replace_dir
+
+
+def interrupt_after(seconds):
+    t = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
+    t.start()
+    return t
+
+
+def test_ctrl_c_stops_channel_generation_and_writes_nothing(tmp_path):
+    out = tmp_path / "big.drc"
+    timer = interrupt_after(0.5)
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        cdmasim.channel.generate("mobile", 900_000_000, 1, out)
+    timer.join()
+    assert time.monotonic() - t0 < 60, "the loop did not look at the interrupt"
+    assert not out.exists()
+
+
+def test_ctrl_c_stops_the_scheduler_study():
+    timer = interrupt_after(0.5)
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        cdmasim.evdo.schedule(8, 200_000_000, preset="stationary")
+    timer.join()
+    assert time.monotonic() - t0 < 60
+
+
+def test_replace_dir_is_all_or_nothing(tmp_path):
+    out = tmp_path / "out"
+    out.mkdir()
+    (out / "old.txt").write_text("earlier run")
+
+    def half_then_ctrl_c(d):
+        with open(os.path.join(d, "summary.json"), "w") as f:
+            f.write("{}")
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        replace_dir(out, half_then_ctrl_c)
+    # The earlier run is intact and no temporary directory is left.
+    assert sorted(p.name for p in out.iterdir()) == ["old.txt"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+    # A complete write replaces it whole: nothing of the earlier run stays.
+    replace_dir(out, lambda d: open(os.path.join(d, "summary.json"), "w").close())
+    assert sorted(p.name for p in out.iterdir()) == ["summary.json"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
