@@ -110,7 +110,14 @@ fn traces_dir() -> Option<std::path::PathBuf> {
 #[test]
 fn a_mahimahi_trace_drives_the_link_as_the_channel_layer_maps_it() {
     let Some(dir) = traces_dir() else {
-        println!("real traces absent: skipping the Verizon DRC-link check");
+        // Cargo has no runtime skip: absent data fails loudly unless the
+        // run says it knows (then the skip is printed, never silent).
+        assert!(
+            std::env::var_os("CDMASIM_ALLOW_MISSING_TRACES").is_some(),
+            "the real traces (../shared/data/traces or CDMASIM_TRACES) are absent; set \
+             CDMASIM_ALLOW_MISSING_TRACES=1 to skip this test knowingly"
+        );
+        eprintln!("SKIPPED: real traces absent (CDMASIM_ALLOW_MISSING_TRACES set): the Verizon DRC-link check did not run");
         return;
     };
     let trace = dir.join("Verizon-EVDO-driving.down");
