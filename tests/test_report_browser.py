@@ -43,7 +43,7 @@ def report(tmp_path_factory):
 def test_report_is_self_contained(report):
     html = (report / "report.html").read_text()
     assert "<script" not in html and "http://" not in html and "https://" not in html
-    figures = [f for p in ("jung", "paliwal") for f in json.loads((report / p / "report.json").read_text())["figures"]]
+    figures = [f for p in ("jung", "paliwal", "dziong") for f in json.loads((report / p / "report.json").read_text())["figures"]]
     assert figures and html.count("data:image/png;base64,") == len(figures)
     for paper in ("jung", "paliwal", "dziong"):
         assert f'id="{paper}"' in html
