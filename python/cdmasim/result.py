@@ -4,7 +4,8 @@ Columns (documented in README.md):
   flows:  name, kind, bytes_delivered, goodput_bps, packets_sent, retransmits,
           retransmitted_fraction, timeouts, spurious_timeouts, fast_recoveries,
           rtt_min_s, rtt_avg_s, rtt_max_s (TCP), owd_min_s, owd_avg_s, owd_max_s,
-          excess_owd_mean_s, excess_owd_std_s, packets_received, completed_at_s
+          excess_owd_mean_s, excess_owd_std_s, packets_received, completed_at_s,
+          connections_opened, connections_open (http flows)
   queues: link, kind, enqueued, drops (total), drops_<reason> for each reason
           seen, max_packets, max_bytes, avg_packets, avg_bytes, utilization,
           bytes_sent
@@ -46,6 +47,7 @@ FLOW_COLUMNS = [
     "name", "kind", "bytes_delivered", "goodput_bps", "packets_sent", "retransmits", "retransmitted_fraction",
     "timeouts", "spurious_timeouts", "fast_recoveries", "rtt_min_s", "rtt_avg_s", "rtt_max_s", "owd_min_s",
     "owd_avg_s", "owd_max_s", "excess_owd_mean_s", "excess_owd_std_s", "packets_received", "completed_at_s",
+    "connections_opened", "connections_open",
 ]
 QUEUE_COLUMNS = [
     "link", "kind", "enqueued", "drops", "max_packets", "max_bytes", "avg_packets", "avg_bytes",

@@ -88,6 +88,8 @@ tcp = { initial_window = 1 }"#,
     assert!((page.normalized_s_per_kb.unwrap() - page.delay_s.unwrap() / 1.0).abs() < 1e-12);
     assert_eq!(r.flows[0].kind, "http");
     assert_eq!(r.flows[0].bytes_delivered, 1000);
+    // Two objects, two connections, both closed by the end.
+    assert_eq!((r.flows[0].connections_opened, r.flows[0].connections_open), (Some(2), Some(0)));
 }
 
 fn page_and_objects(parallel: u32, persistent: bool) -> (f64, f64, u64) {

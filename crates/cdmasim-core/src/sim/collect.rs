@@ -264,6 +264,8 @@ fn web_results(w: &World, f: &Flow, web: &WebFlow, r: &mut FlowResult, objects: 
         }
     }
     r.packets_sent = pkts;
+    r.connections_opened = Some(s.connections);
+    r.connections_open = Some(web.open_connections());
     r.retransmits = rtx;
     r.retransmitted_fraction = if segs > 0 { rtx as f64 / segs as f64 } else { 0.0 };
     r.timeouts = tos;

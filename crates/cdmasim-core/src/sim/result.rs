@@ -265,6 +265,12 @@ pub struct FlowResult {
     pub packets_received: u64,
     /// Time the transfer completed (bulk with a byte count), seconds.
     pub completed_at_s: Option<f64>,
+    /// HTTP flows: TCP connections opened, and those still open (or
+    /// closing) at the end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connections_opened: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub connections_open: Option<u64>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]

@@ -91,6 +91,11 @@ impl WebFlow {
         WebFlow { client, tcp, conns: Vec::new(), open: 0, armed: None, stats: WebStats::default() }
     }
 
+    /// Connections not yet closed (open or in their closing exchange).
+    pub fn open_connections(&self) -> u64 {
+        self.conns.iter().flatten().count() as u64
+    }
+
     /// The connection halves still in the arena.
     pub fn live_flows(&self) -> impl Iterator<Item = u32> + '_ {
         self.conns.iter().flatten().flat_map(|c| std::iter::once(c.req).chain(c.resp))
