@@ -91,3 +91,55 @@ def test_tshark_reads_every_packet(tmp_path):
     out = subprocess.run(["tshark", "-r", str(tmp_path / "a-r.pcap")], capture_output=True, text=True, check=True)
     assert "Malformed" not in out.stdout + out.stderr
     assert len(out.stdout.strip().splitlines()) > 100
+
+
+def test_model_fit_leaves_out_tiny_connections_and_takes_a_choice(tmp_path):
+    """Lee eq. 1 is fitted to bulk connections: a control connection of a
+    few packets (iperf3 opens one) is left out by default, and the user can
+    name the connections to fit."""
+    import cdmasim
+    import cdmasim.pcap as cp
+
+    scenario = """
+[simulation]
+duration = "40s"
+seed = 3
+[[node]]
+name = "a"
+[[node]]
+name = "b"
+[[link]]
+name = "wire"
+from = "a"
+to = "b"
+rate = "2Mbps"
+delay = "20ms"
+loss = 0.05
+reverse_loss = 0.02
+[[flow]]
+name = "bulk1"
+from = "a"
+to = "b"
+[[flow]]
+name = "bulk2"
+from = "a"
+to = "b"
+start = "1s"
+[[flow]]
+name = "control"
+from = "a"
+to = "b"
+bytes = "60KB"
+start = "2s"
+"""
+    cdmasim.run(scenario, pcap_dir=tmp_path)
+    cap = next(tmp_path.glob("*.pcap"))
+    everyone = cp.analyze(cap, fit_min_packets=0).report["model"]
+    default = cp.analyze(cap).report["model"]
+    fitted = lambda m: sorted(p["conn"] for p in m["points"])  # noqa: E731
+    assert len(fitted(everyone)) == 3 and len(fitted(default)) == 2
+    small = (set(fitted(everyone)) - set(fitted(default))).pop()
+    conns = cp.analyze(cap).report["connections"]
+    assert max(c["a2b"]["actual_data_pkts"] for c in conns if c["index"] == small) < 100
+    one = cp.analyze(cap, fit_connections=[fitted(default)[0]]).report["model"]
+    assert fitted(one) == [fitted(default)[0]]

@@ -75,17 +75,21 @@ def _check_file(path, what="capture"):
         raise InputError(f"{path}: is a directory, not a {what} file")
 
 
-def analyze_raw(path, peer=None, series=False, checksums=True, mtu=1500.0, b=2.0):
+def analyze_raw(path, peer=None, series=False, checksums=True, mtu=1500.0, b=2.0, fit_connections=None,
+                fit_min_packets=100):
     """The core's report dicts: (report, owd report or None)."""
     from . import _core
 
-    from ._units import positive
+    from ._units import count, positive
 
     path = os.fspath(path)
     mtu, b = positive(mtu, "mtu"), positive(b, "b (packets per ACK)")
+    if fit_connections is not None:
+        fit_connections = [count(i, "fit_connections", 0, 2**32) for i in fit_connections]
+    fit_min_packets = count(fit_min_packets, "fit_min_packets", 0, 2**63)
     _check_file(path)
     try:
-        report = json.loads(_core.pcap_analyze_json(path, series, checksums, mtu, b))
+        report = json.loads(_core.pcap_analyze_json(path, series, checksums, mtu, b, fit_connections, fit_min_packets))
         owd = None
         if peer is not None:
             peer = os.fspath(peer)
@@ -96,8 +100,12 @@ def analyze_raw(path, peer=None, series=False, checksums=True, mtu=1500.0, b=2.0
     return report, owd
 
 
-def analyze(path, peer=None, series=False, checksums=True, mtu=1500.0, b=2.0):
+def analyze(path, peer=None, series=False, checksums=True, mtu=1500.0, b=2.0, fit_connections=None,
+            fit_min_packets=100):
     """Analyse a pcap/pcapng capture; with `peer`, also match its packets
-    against a capture of the same connections taken at the other end."""
-    report, owd = analyze_raw(path, peer, series, checksums, mtu, b)
+    against a capture of the same connections taken at the other end.
+    The throughput model (Lee eq. 1) is fitted to the connections numbered
+    in `fit_connections` (all if None) that carry at least
+    `fit_min_packets` data packets (tiny control connections left out)."""
+    report, owd = analyze_raw(path, peer, series, checksums, mtu, b, fit_connections, fit_min_packets)
     return PcapResult(report, owd)

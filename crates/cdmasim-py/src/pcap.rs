@@ -6,9 +6,19 @@ use pyo3::prelude::*;
 use std::path::PathBuf;
 
 #[pyfunction]
-#[pyo3(signature = (path, series=false, checksums=true, mtu=1500.0, b=2.0))]
-fn pcap_analyze_json(py: Python<'_>, path: PathBuf, series: bool, checksums: bool, mtu: f64, b: f64) -> PyResult<String> {
-    let opts = cdmasim_core::pcap::AnalyzeOptions { series, checksums, mtu, b };
+#[pyo3(signature = (path, series=false, checksums=true, mtu=1500.0, b=2.0, fit_connections=None, fit_min_packets=100))]
+#[allow(clippy::too_many_arguments)]
+fn pcap_analyze_json(
+    py: Python<'_>,
+    path: PathBuf,
+    series: bool,
+    checksums: bool,
+    mtu: f64,
+    b: f64,
+    fit_connections: Option<Vec<usize>>,
+    fit_min_packets: u64,
+) -> PyResult<String> {
+    let opts = cdmasim_core::pcap::AnalyzeOptions { series, checksums, mtu, b, fit_connections, fit_min_packets };
     py.allow_threads(|| cdmasim_core::pcap::analyze_file_json(&path, &opts))
         .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))
 }

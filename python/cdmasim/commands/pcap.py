@@ -5,6 +5,8 @@ retransmissions per loss period, the fitted throughput model, and (with
 
 import sys
 
+from .._units import integer
+
 TABLE = [
     ("total packets", "total_packets", "{}"),
     ("data pkts / bytes", ("actual_data_pkts", "actual_data_bytes"), "{}/{}"),
@@ -29,6 +31,12 @@ TABLE = [
 ]
 
 
+def _connection_list(text):
+    """'1,3,4' -> [1, 3, 4] (argparse type; a bad entry is a usage error)."""
+    one = integer(0, 2**32, "--fit-connections")
+    return [one(x) for x in str(text).split(",")]
+
+
 def register(sub):
     p = sub.add_parser("pcap", help="analyse packet captures (tcptrace-compatible)")
     s = p.add_subparsers(dest="pcap_command", required=True)
@@ -39,6 +47,10 @@ def register(sub):
     a.add_argument("--csv", action="store_true", help="print one CSV row per connection and direction")
     a.add_argument("--plot", metavar="DIR", help="write time-sequence, throughput and RTT plots to DIR")
     a.add_argument("--no-checksums", action="store_true", help="do not verify TCP checksums")
+    a.add_argument("--fit-connections", metavar="N,N,...", type=_connection_list,
+                   help="fit the throughput model to these connections only (numbers as listed; default: all)")
+    a.add_argument("--fit-min-packets", metavar="N", default=100, type=integer(0, 2**63, "--fit-min-packets"),
+                   help="fit only connections with at least N data packets (default 100: leaves out control connections)")
     a.set_defaults(func=run)
 
 
@@ -86,7 +98,8 @@ def run(args):
     from .. import pcap
 
     report, owd = pcap.analyze_raw(args.file, peer=args.peer, series=bool(args.plot),
-                                   checksums=not args.no_checksums)
+                                   checksums=not args.no_checksums, fit_connections=args.fit_connections,
+                                   fit_min_packets=args.fit_min_packets)
     for w in report.get("warnings", []):
         print(f"cdmasim: warning: {args.file}: {w}", file=sys.stderr)
     if args.json:

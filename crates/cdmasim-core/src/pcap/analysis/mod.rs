@@ -22,7 +22,7 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
 
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub struct AnalyzeOptions {
     /// Collect per-packet time series (for plots).
     pub series: bool,
@@ -31,11 +31,19 @@ pub struct AnalyzeOptions {
     /// Throughput-model constants (seed 001: MTU 1500 B, b = 2).
     pub mtu: f64,
     pub b: f64,
+    /// Which connections the model is fitted to: these indices (None: all)
+    /// with at least `fit_min_packets` data packets in their main direction
+    /// (a tool's tiny control connection, iperf3's, would otherwise drag C).
+    pub fit_connections: Option<Vec<usize>>,
+    pub fit_min_packets: u64,
 }
+
+/// Data packets a connection needs to be fitted by default.
+pub const FIT_MIN_PACKETS: u64 = 100;
 
 impl Default for AnalyzeOptions {
     fn default() -> Self {
-        AnalyzeOptions { series: false, checksums: true, mtu: 1500.0, b: 2.0 }
+        AnalyzeOptions { series: false, checksums: true, mtu: 1500.0, b: 2.0, fit_connections: None, fit_min_packets: FIT_MIN_PACKETS }
     }
 }
 
@@ -192,7 +200,13 @@ impl Analysis {
         let connections: Vec<_> = self.conns.iter().enumerate().map(|(i, c)| report::conn_report(i + 1, c)).collect();
         let periods: Vec<_> =
             connections.iter().flat_map(|c| c.a2b.loss_periods.iter().chain(c.b2a.loss_periods.iter()).copied()).collect();
-        let model = model::fit(&connections, opts.mtu, opts.b);
+        let chosen: Vec<report::ConnReport> = connections
+            .iter()
+            .filter(|c| opts.fit_connections.as_ref().is_none_or(|only| only.contains(&c.index)))
+            .filter(|c| c.a2b.actual_data_pkts.max(c.b2a.actual_data_pkts) >= opts.fit_min_packets)
+            .cloned()
+            .collect();
+        let model = model::fit(&chosen, opts.mtu, opts.b);
         let series = if opts.series {
             Some(self.conns.iter_mut().map(|c| c.series.take().map(|b| *b).unwrap_or_default()).collect())
         } else {

@@ -65,6 +65,18 @@ pub struct DirReport {
     pub rtt_full_sz_max_ms: f64,
     pub rtt_full_sz_avg_ms: f64,
     pub rtt_full_sz_stdev_ms: f64,
+    /// ACKs of segments sent more than once, and tcptrace's RTT statistics
+    /// over them timed from the last transmission ("RTT ... (last)").
+    #[serde(default)]
+    pub ambiguous_acks: u64,
+    #[serde(default)]
+    pub rtt_min_last_ms: f64,
+    #[serde(default)]
+    pub rtt_max_last_ms: f64,
+    #[serde(default)]
+    pub rtt_avg_last_ms: f64,
+    #[serde(default)]
+    pub rtt_sdv_last_ms: f64,
     pub post_loss_acks: u64,
     pub segs_cum_acked: u64,
     pub duplicate_acks: u64,
@@ -195,6 +207,11 @@ fn dir_report(d: &Dir, both_scaled: bool, etime_s: f64) -> DirReport {
         rtt_full_sz_max_ms: ms(a.rtt_full_max),
         rtt_full_sz_avg_ms: average(a.rtt_full_sum, a.rtt_full_count) / 1000.0,
         rtt_full_sz_stdev_ms: stdev(a.rtt_full_sum, a.rtt_full_sum2, a.rtt_full_count) / 1000.0,
+        ambiguous_acks: a.rtt_amback,
+        rtt_min_last_ms: ms(a.rtt_last_min),
+        rtt_max_last_ms: ms(a.rtt_last_max),
+        rtt_avg_last_ms: average(a.rtt_last_sum, a.rtt_last_count) / 1000.0,
+        rtt_sdv_last_ms: stdev(a.rtt_last_sum, a.rtt_last_sum2, a.rtt_last_count) / 1000.0,
         post_loss_acks: a.rtt_nosample,
         segs_cum_acked: a.rtt_cumack,
         duplicate_acks: a.rtt_dupack,

@@ -44,6 +44,13 @@ pub struct RttAcc {
     pub rtt_full_sum: f64,
     pub rtt_full_sum2: f64,
     pub rtt_amback: u64,
+    /// tcptrace's "(last)" statistics: ambiguous ACKs (of a segment sent
+    /// more than once) timed from the segment's last transmission.
+    pub rtt_last_count: u64,
+    pub rtt_last_min: u64,
+    pub rtt_last_max: u64,
+    pub rtt_last_sum: f64,
+    pub rtt_last_sum2: f64,
     pub rtt_nosample: u64,
     pub rtt_cumack: u64,
     pub rtt_dupack: u64,
@@ -372,6 +379,13 @@ fn rtt_ackin(acc: &mut RttAcc, s: &Seg, intervening: bool, now: u64) -> AckKind 
     } else {
         acc.rtt_amback += 1;
         acc.rtt_last = 0;
+        if acc.rtt_last_min == 0 || acc.rtt_last_min > et {
+            acc.rtt_last_min = et;
+        }
+        acc.rtt_last_max = acc.rtt_last_max.max(et);
+        acc.rtt_last_sum += et as f64;
+        acc.rtt_last_sum2 += (et as f64) * (et as f64);
+        acc.rtt_last_count += 1;
         AckKind::Ambiguous
     }
 }
