@@ -86,7 +86,10 @@ def test_api_dataframes(tmp_path):
     # one loss period of one retransmission; CCDF P[X>=1] = 1
     assert len(r.loss_periods) == 1 and r.loss_periods["rexmits"].iloc[0] == 1
     assert r.loss_ccdf.values.tolist() == [[1, 1.0]]
-    # the model: one point, so the fit is exact
+    # the model: a 4-packet connection is left out by default (under 100
+    # data packets); fitted on request, one point, so the fit is exact
+    assert r.model is None
+    r = cp.analyze(f, fit_min_packets=0)
     assert r.model is not None and r.model["rms_rel_error"] < 1e-9
     pt = r.model_points.iloc[0]
     assert pt["predicted_bps"] == pytest.approx(pt["throughput_bps"])
@@ -111,7 +114,7 @@ def test_corrupted_checksum_is_counted(tmp_path):
 def test_cli_text_json_csv_plot(tmp_path, run_cli, capsys):
     f = tmp_path / "s.pcap"
     write_pcap(f, story())
-    assert run_cli(["pcap", "analyze", str(f)]) == 0
+    assert run_cli(["pcap", "analyze", str(f), "--fit-min-packets", "0"]) == 0
     out = capsys.readouterr().out
     assert "TCP connection 1: 10.0.0.1:1000 <-> 10.0.0.2:80" in out
     assert "C = " in out
