@@ -45,3 +45,20 @@ def test_every_statistic_on_verizon(verizon):
 def test_fit_on_verizon(verizon, tmp_path):
     m = channel.fit(verizon, 2, out=tmp_path / "v.json")
     assert m["order"] == 2 and len(m["contexts"]) > 5
+
+
+def test_generate_exports_mahimahi_delivery_opportunities(tmp_path):
+    """`--out NAME.down` (or .up) writes what Mahimahi's mm-link replays: one
+    line per 1500-byte delivery opportunity, in milliseconds."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "const.down"
+    p = subprocess.run([sys.executable, "-m", "cdmasim.cli", "channel", "generate", "constant:14", "--slots", "6000",
+                        "--out", str(out)], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0, p.stderr
+    ms = [int(x) for x in out.read_text().split()]
+    # 3.072 Mb/s for 10 s: 256 packets a second, in time order, within the run.
+    assert len(ms) == 2560 and ms == sorted(ms) and 0 <= ms[0] and ms[-1] <= 9999
+    t = channel.read(out, format="mahimahi", mahimahi_window_ms=1000)
+    assert set(t["drc"].tolist()) == {14}

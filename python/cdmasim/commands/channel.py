@@ -35,7 +35,7 @@ def register(sub):
     g.add_argument("source", metavar="MODEL|PRESET")
     g.add_argument("--slots", required=True, help="number of slots, or a duration (24h, 20s)")
     g.add_argument("--seed", type=seed, default=1)
-    g.add_argument("--out", required=True, metavar="FILE", help="output (binary if it ends in .drc, else text)")
+    g.add_argument("--out", required=True, metavar="FILE", help="output: binary if it ends in .drc, Mahimahi delivery opportunities (mm-link's format) if in .down or .up, else text")
     g.add_argument("--drc-only", action="store_true", help="leave out the SINR column")
     g.set_defaults(func=_generate)
 

@@ -75,6 +75,34 @@ pub fn map_to_slots(ms: &[u64], window_ms: u32) -> DrcTrace {
     DrcTrace { drc, sinr: None, handoffs: Vec::new() }
 }
 
+/// The other way: Mahimahi delivery opportunities from per-slot DRC rates.
+/// Slot k (1/600 s) adds its rate's bits; each time 12,000 bits (one
+/// 1500-byte packet) are in, a line gives the millisecond the slot ends in.
+/// Exact for the bits (no rounding drift: whole bits per slot are counted
+/// in units of 1/600 bit); a rate below one packet per millisecond simply
+/// gives fewer lines.
+pub fn to_mahimahi(t: &DrcTrace) -> String {
+    use std::fmt::Write;
+    let per_packet = PACKET_BYTES * 8 * 600; // bits × 600, so a slot adds its rate
+    let (mut acc, mut out) = (0u64, String::new());
+    for (k, &d) in t.drc.iter().enumerate() {
+        acc += crate::channel::drc::RATE_BPS[d as usize];
+        while acc >= per_packet {
+            acc -= per_packet;
+            let _ = writeln!(out, "{}", ((k as u64 + 1) * 5).div_ceil(3) - 1);
+        }
+    }
+    out
+}
+
+pub fn write(path: &str, t: &DrcTrace) -> Result<()> {
+    let text = to_mahimahi(t);
+    if text.is_empty() {
+        return Err(ChannelError::new(path, "no delivery opportunity: every slot's rate is 0 (Mahimahi needs at least one)"));
+    }
+    std::fs::write(path, text).map_err(|e| ChannelError::io(path, e))
+}
+
 pub fn read(path: &str, window_ms: u32) -> Result<DrcTrace> {
     if window_ms == 0 || !window_ms.is_multiple_of(5) {
         return Err(ChannelError::new(path, format!("Mahimahi window {window_ms} ms is not a positive multiple of 5 ms")));
@@ -99,6 +127,24 @@ mod tests {
         assert!(t.drc[60..120].iter().all(|&d| d == 0));
         assert!(t.drc[120..].iter().all(|&d| d == 2));
         assert!(parse_ms("m", "3\n2\n").unwrap_err().to_string().starts_with("m:2: timestamp"));
+    }
+
+    #[test]
+    fn export_gives_the_rate_and_maps_back() {
+        // 3.072 Mb/s (DRC 14) for 6 s: 256 packets a second, stamped within the run.
+        let t = DrcTrace { drc: vec![14; 3600], sinr: None, handoffs: Vec::new() };
+        let ms = parse_ms("x", &to_mahimahi(&t)).unwrap();
+        assert_eq!(ms.len(), 6 * 256);
+        assert!(*ms.last().unwrap() <= 5999);
+        // Mapped back at 100 ms windows (25 or 26 packets: quantised to one
+        // packet a window, see the module notes): 3.072 Mb/s or the rate below.
+        let back = map_to_slots(&ms, 100);
+        let rate = |d: u8| crate::channel::drc::RATE_BPS[d as usize];
+        assert!(back.drc[..3540].iter().all(|&d| rate(d) >= 2_457_600), "{:?}", &back.drc[..60]);
+        assert!(back.drc.iter().filter(|&&d| d == 14).count() > 1000);
+        // 38.4 kb/s: 3.2 packets a second, one every 312.5 ms.
+        let slow = DrcTrace { drc: vec![1; 6000], sinr: None, handoffs: Vec::new() };
+        assert_eq!(parse_ms("x", &to_mahimahi(&slow)).unwrap().len(), 32);
     }
 
     #[test]

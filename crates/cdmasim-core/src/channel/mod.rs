@@ -122,9 +122,13 @@ pub fn read_trace(path: &str, format: Option<Format>, mahimahi_window_ms: u32) -
 }
 
 /// Write a trace: binary when the name ends in `.drc` (or `binary` is set), else text.
+/// Write a trace: binary for `.drc` (or when asked), Mahimahi delivery
+/// opportunities for `.down` / `.up` (what `mm-link` replays), else text.
 pub fn write_trace(path: &str, t: &DrcTrace, binary: bool) -> Result<()> {
     if binary || path.ends_with(".drc") {
         trace_binary::write(path, t)
+    } else if path.ends_with(".down") || path.ends_with(".up") {
+        mahimahi::write(path, t)
     } else {
         trace_text::write(path, t)
     }
