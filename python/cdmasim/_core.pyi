@@ -91,3 +91,10 @@ def evdo_schedule(users: int, slots: int, seed: int, preset: str | None = None, 
 def pcap_analyze_json(path: str, series: bool = False, checksums: bool = True, mtu: float = 1500.0, b: float = 2.0,
                       fit_connections: list[int] | None = None, fit_min_packets: int = 100) -> str: ...
 def pcap_owd_json(a: str, b: str) -> str: ...
+
+# --- emulator (crates/cdmasim-py/src/emu.rs) ---
+def emulate_start(text: str, path: str, server_ns: str, user_ns: list[str], tun_name: str = "cdm0",
+                  log_dir: str | None = None) -> None:
+    """Open TUN devices in the namespaces and relay on a thread until emulate_finish."""
+def emulate_finish() -> str:
+    """Stop the relay; its report as JSON."""

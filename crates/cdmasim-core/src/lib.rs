@@ -19,3 +19,4 @@ pub mod channel;
 pub mod cdma2000;
 pub mod is2000;
 pub mod rlp;
+pub mod emu;

@@ -2,6 +2,7 @@
 use pyo3::prelude::*;
 
 mod channel;
+mod emu;
 mod evdo;
 mod interrupt;
 mod models;
@@ -16,5 +17,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     evdo::register(m)?;
     pcap::register(m)?;
     models::register(m)?;
+    emu::register(m)?;
     Ok(())
 }

@@ -1,0 +1,54 @@
+//! The emulator's relay for the Python front: open the TUN devices in the
+//! namespaces Python made, relay on a thread of its own, stop and report.
+//! One relay per process.
+
+use cdmasim_core::emu::{relay, tun::Tun};
+use cdmasim_core::scenario;
+use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread::JoinHandle;
+
+type Running = (Arc<AtomicBool>, JoinHandle<std::io::Result<relay::RelayReport>>);
+static RUNNING: Mutex<Option<Running>> = Mutex::new(None);
+
+/// Open TUN `tun_name` in the server namespace and in each user's (paths
+/// like /proc/PID/ns/net, users in the scenario's order), then relay on a
+/// background thread until `emulate_finish`.
+#[pyfunction]
+#[pyo3(signature = (text, path, server_ns, user_ns, tun_name="cdm0", log_dir=None))]
+fn emulate_start(text: &str, path: &str, server_ns: &str, user_ns: Vec<String>, tun_name: &str, log_dir: Option<PathBuf>) -> PyResult<()> {
+    let spec = scenario::parse_str(text, path).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let mut running = RUNNING.lock().unwrap_or_else(|p| p.into_inner());
+    if running.is_some() {
+        return Err(PyRuntimeError::new_err("a relay is already running in this process"));
+    }
+    let io = |what: &str, e: std::io::Error| PyOSError::new_err(format!("{what}: {e}"));
+    let server = Tun::open_in(server_ns, tun_name).map_err(|e| io("server TUN", e))?;
+    let users = user_ns.iter().map(|ns| Tun::open_in(ns, tun_name)).collect::<Result<Vec<_>, _>>().map_err(|e| io("user TUN", e))?;
+    let stop = Arc::new(AtomicBool::new(false));
+    let flag = Arc::clone(&stop);
+    let handle = std::thread::spawn(move || relay::run(&spec, &server, &users, &flag, log_dir.as_deref()));
+    *running = Some((stop, handle));
+    Ok(())
+}
+
+/// Stop the relay; its report as JSON.
+#[pyfunction]
+fn emulate_finish(py: Python<'_>) -> PyResult<String> {
+    let Some((stop, handle)) = RUNNING.lock().unwrap_or_else(|p| p.into_inner()).take() else {
+        return Err(PyRuntimeError::new_err("no relay is running"));
+    };
+    stop.store(true, Ordering::Relaxed);
+    let r = py.allow_threads(|| handle.join()).map_err(|_| PyRuntimeError::new_err("the relay thread panicked"))?;
+    let report = r.map_err(|e| PyOSError::new_err(format!("relay: {e}")))?;
+    serde_json::to_string(&report).map_err(|e| PyRuntimeError::new_err(e.to_string()))
+}
+
+pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add_function(wrap_pyfunction!(emulate_start, m)?)?;
+    m.add_function(wrap_pyfunction!(emulate_finish, m)?)?;
+    Ok(())
+}

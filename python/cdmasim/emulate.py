@@ -1,0 +1,157 @@
+"""Real programs through a simulated 1xEV-DO sector, in real time
+(`cdmasim emulate`). The sector, its scheduler, its users' queues and
+reverse links are the simulator's own hops (crates/cdmasim-core/src/emu/);
+this module sets up the network namespaces, runs the programs and cleans
+up.
+
+Layout: one network namespace for the server side and one per user of the
+scenario's sector, each with a TUN device `cdm0` that the relay holds. The
+server is 10.77.0.1; user k (the scenario's order, from 0) is
+10.77.(k+1).2. Programs see CDMASIM_SERVER, CDMASIM_USER and CDMASIM_ADDR.
+
+Clean-up: each namespace is held by one process (`unshare --net sleep`)
+and every process started here dies with the emulator (PR_SET_PDEATHSIG),
+so after a normal exit, Ctrl-C or SIGKILL the namespaces have no process
+left and the kernel removes them; the TUN devices go with the relay's file
+descriptors. Nothing is mounted (no `ip netns add`), so nothing stays."""
+
+import ctypes
+import json
+import os
+import shlex
+import shutil
+import signal
+import subprocess
+import time
+
+from . import InputError
+
+PR_SET_PDEATHSIG = 1
+SERVER_ADDR = "10.77.0.1"
+
+
+def user_addr(k):
+    return f"10.77.{k + 1}.2"
+
+
+def _die_with_parent():
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+
+def _ns_of(pid):
+    return f"/proc/{pid}/ns/net"
+
+
+def _new_namespace(timeout=5.0):
+    """A process in a new network namespace; returns (process, ns path)."""
+    p = subprocess.Popen(["unshare", "--net", "sleep", "infinity"], preexec_fn=_die_with_parent,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    own = os.stat("/proc/self/ns/net").st_ino
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if os.stat(_ns_of(p.pid)).st_ino != own:
+                return p, _ns_of(p.pid)
+        except FileNotFoundError:
+            break
+        time.sleep(0.005)
+    p.kill()
+    raise OSError("could not create a network namespace (unshare --net)")
+
+
+def _in_ns(ns, *cmd):
+    subprocess.run(["nsenter", f"--net={ns}", *cmd], check=True, capture_output=True)
+
+
+def check(scenario_spec, users, server_cmd):
+    """The one-line errors: root, a sector, users in it, programs that exist."""
+    if os.geteuid() != 0:
+        raise InputError("emulate: needs root (network namespaces and TUN devices)")
+    for tool in ("unshare", "nsenter", "ip"):
+        if shutil.which(tool) is None:
+            raise InputError(f"emulate: '{tool}' not found (install util-linux and iproute2)")
+    rans = scenario_spec.get("rans", [])
+    if len(rans) != 1:
+        raise InputError("emulate: the scenario needs exactly one [[sector]] group (a 1xEV-DO base station)")
+    names = [u["name"] for u in rans[0]["users"]]
+    if len(names) > 254:
+        raise InputError(f"emulate: {len(names)} users; at most 254")
+    for name in users:
+        if name not in names:
+            raise InputError(f"--user {name}: no user '{name}' in the scenario (users: {', '.join(names)})")
+    for what, cmd in [("--server", server_cmd), *((f"--user {n}", c) for n, c in users.items())]:
+        if cmd is None:
+            continue
+        try:
+            prog = shlex.split(cmd)[0]
+        except (ValueError, IndexError):
+            raise InputError(f"{what}: empty or unbalanced command {cmd!r}") from None
+        if shutil.which(prog) is None:
+            raise InputError(f"{what}: program '{prog}' not found")
+    return names
+
+
+def emulate(scenario, users, server=None, log_dir=None, on_start=None):
+    """Run the scenario's sector between a server namespace and one
+    namespace per user; run `server` (a shell command) in the server's and
+    users[name] in each user's; return when every user program has
+    finished: {"exit_codes": {name: code}, "report": relay report}."""
+    from . import _core
+    from .simulate import parse, scenario_text
+
+    spec = parse(scenario)
+    text, shown = scenario_text(spec)
+    names = check(spec, users, server)
+    if log_dir is not None:
+        os.makedirs(log_dir, exist_ok=True)
+    holders, procs = [], []
+    env = dict(os.environ, CDMASIM_SERVER=SERVER_ADDR)
+    started = False
+    try:
+        server_p, server_ns = _new_namespace()
+        holders.append(server_p)
+        user_ns = []
+        for _ in names:
+            p, ns = _new_namespace()
+            holders.append(p)
+            user_ns.append(ns)
+        _core.emulate_start(text, shown, server_ns, user_ns, "cdm0", os.fspath(log_dir) if log_dir else None)
+        started = True
+        _in_ns(server_ns, "ip", "link", "set", "lo", "up")
+        _in_ns(server_ns, "ip", "addr", "add", f"{SERVER_ADDR}/16", "dev", "cdm0")
+        _in_ns(server_ns, "ip", "link", "set", "cdm0", "up")
+        for k, ns in enumerate(user_ns):
+            _in_ns(ns, "ip", "link", "set", "lo", "up")
+            _in_ns(ns, "ip", "addr", "add", f"{user_addr(k)}/24", "dev", "cdm0")
+            _in_ns(ns, "ip", "link", "set", "cdm0", "up")
+            _in_ns(ns, "ip", "route", "add", "default", "dev", "cdm0")
+        if on_start is not None:
+            on_start({"server": server_ns, "users": dict(zip(names, user_ns))})
+
+        def run_in(ns, cmd, extra):
+            # In its own PID namespace too: its first process dies with us
+            # (--kill-child), and with it every process the command started.
+            return subprocess.Popen(["nsenter", f"--net={ns}", "unshare", "--pid", "--fork", "--kill-child=SIGKILL",
+                                     "sh", "-c", cmd], env={**env, **extra}, preexec_fn=_die_with_parent)
+
+        server_proc = run_in(server_ns, server, {}) if server else None
+        if server_proc is not None:
+            procs.append(server_proc)
+            time.sleep(0.3)  # let it listen before the users connect
+        mine = {}
+        for k, name in enumerate(names):
+            if name in users:
+                mine[name] = run_in(user_ns[k], users[name], {"CDMASIM_USER": name, "CDMASIM_ADDR": user_addr(k)})
+                procs.append(mine[name])
+        codes = {name: p.wait() for name, p in mine.items()}
+        return {"exit_codes": codes, "report": json.loads(_core.emulate_finish())}
+    finally:
+        for p in procs + holders:
+            if p.poll() is None:
+                p.kill()
+                p.wait()
+        if started:
+            try:
+                _core.emulate_finish()
+            except RuntimeError:
+                pass  # already finished
