@@ -63,10 +63,14 @@ def _in_ns(ns, *cmd):
     subprocess.run(["nsenter", f"--net={ns}", *cmd], check=True, capture_output=True)
 
 
-def check(scenario_spec, users, server_cmd):
-    """The one-line errors: root, a sector, users in it, programs that exist."""
+def check_root():
     if os.geteuid() != 0:
         raise InputError("emulate: needs root (network namespaces and TUN devices)")
+
+
+def check(scenario_spec, users, server_cmd):
+    """The one-line errors: a sector, users in it, programs that exist."""
+    check_root()
     for tool in ("unshare", "nsenter", "ip"):
         if shutil.which(tool) is None:
             raise InputError(f"emulate: '{tool}' not found (install util-linux and iproute2)")
@@ -99,6 +103,7 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None):
     from . import _core
     from .simulate import parse, scenario_text
 
+    check_root()
     spec = parse(scenario)
     text, shown = scenario_text(spec)
     names = check(spec, users, server)

@@ -1,0 +1,136 @@
+"""`cdmasim emulate`: real Linux TCP through the simulated sector, in
+namespaces and TUN devices this test creates, cleaned up after a normal
+exit and after SIGKILL; bad input in one line. Needs root, /dev/net/tun and
+iperf3: without them each test is skipped with the reason. The assertions
+are about accounting and clean-up, not about how fast this machine relays."""
+
+import json
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+TWO_USERS = """
+[simulation]
+duration = "600s"
+seed = 4
+[[node]]
+name = "bs"
+[[sector]]
+name = "s1"
+node = "bs"
+scheduler = "pf"
+[[user]]
+name = "ue1"
+sector = "s1"
+drc = { constant = "1228.8kbps" }
+[[user]]
+name = "ue2"
+sector = "s1"
+drc = { constant = "614.4kbps" }
+"""
+
+
+def needs_emulation():
+    if os.geteuid() != 0:
+        pytest.skip("emulate needs root (network namespaces, TUN devices)")
+    if not os.path.exists("/dev/net/tun"):
+        pytest.skip("no /dev/net/tun")
+    for tool in ("iperf3", "unshare", "nsenter", "ip"):
+        if shutil.which(tool) is None:
+            pytest.skip(f"{tool} not installed (scripts/apt-packages.txt)")
+
+
+def cli(*args, **kw):
+    return subprocess.run([sys.executable, "-m", "cdmasim.cli", *map(str, args)], cwd=ROOT, capture_output=True,
+                          text=True, **kw)
+
+
+def ours_alive():
+    """Processes this module's emulators started and that still run."""
+    out = subprocess.run(["pgrep", "-f", "sleep infinity|iperf3 -s|CDMASIM_TEST"], capture_output=True, text=True)
+    return [int(x) for x in out.stdout.split()]
+
+
+@pytest.fixture
+def scenario(tmp_path):
+    p = tmp_path / "two.toml"
+    p.write_text(TWO_USERS)
+    return p
+
+
+def test_two_real_tcp_downloads_share_the_sector(scenario, tmp_path):
+    needs_emulation()
+    before = set(ours_alive())
+    log = tmp_path / "log"
+    p = cli("emulate", scenario, "--server", "iperf3 -s -p 5201 & iperf3 -s -p 5202",
+            "--user", "ue1=sleep 0.2; iperf3 -c $CDMASIM_SERVER -p 5201 -t 3 -R -C cubic",
+            "--user", "ue2=sleep 0.2; iperf3 -c $CDMASIM_SERVER -p 5202 -t 3 -R -C reno",
+            "--log", log, "--json", timeout=120)
+    assert p.returncode == 0, p.stderr[-3000:]
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    assert out["exit_codes"] == {"ue1": 0, "ue2": 0}
+    rep = out["report"]
+    for u in rep["users"]:
+        for d in (u["down"], u["up"]):
+            # Every packet that entered is delivered, dropped with a reason, or still queued.
+            assert d["packets_in"] == d["delivered"] + sum(d["dropped"].values()) + d["queued_at_end"]
+        assert u["down"]["bytes_delivered"] > 100_000, u
+        assert (log / f"{u['name']}.down.log").stat().st_size > 0
+    assert rep["deadlines"] > 1000 and rep["schedule_error_p50_us"] >= 0
+    assert json.loads((log / "report.json").read_text())["exit_codes"] == {"ue1": 0, "ue2": 0}
+    # Nothing of ours is left: no holder, no server, no TUN in this namespace.
+    time.sleep(0.5)
+    assert set(ours_alive()) <= before
+    assert "cdm0" not in subprocess.run(["ip", "-br", "link"], capture_output=True, text=True).stdout
+
+
+def test_sigkill_leaves_nothing_behind(scenario):
+    needs_emulation()
+    before = set(ours_alive())
+    p = subprocess.Popen([sys.executable, "-m", "cdmasim.cli", "emulate", str(scenario), "--server", "iperf3 -s",
+                          "--user", "ue1=CDMASIM_TEST=1 sleep 60"], cwd=ROOT, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not any("CDMASIM_TEST" in open(f"/proc/{q}/cmdline").read().replace("\0", " ")
+                                                  for q in set(ours_alive()) - before if os.path.exists(f"/proc/{q}")):
+        time.sleep(0.1)
+    started = set(ours_alive()) - before
+    assert started, "the emulation did not start"
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and set(ours_alive()) - before:
+        time.sleep(0.1)
+    assert not set(ours_alive()) - before, "processes left after SIGKILL"
+
+
+@pytest.mark.parametrize("args,fragment", [
+    (["--user", "nobody=true"], "no user 'nobody'"),
+    (["--user", "ue1=no-such-program-xyz"], "program 'no-such-program-xyz' not found"),
+    (["--user", "ue1"], "expected NAME=COMMAND"),
+])
+def test_bad_input_is_one_line(scenario, args, fragment):
+    needs_emulation()
+    p = cli("emulate", scenario, *args, timeout=60)
+    assert p.returncode == 2 and "Traceback" not in p.stderr
+    assert len(p.stderr.splitlines()) == 1 and fragment in p.stderr, p.stderr
+
+
+def test_not_root_is_one_line(scenario, tmp_path):
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv to drop to an unprivileged user")
+    env = dict(os.environ, HOME=str(tmp_path))
+    p = subprocess.run(["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", sys.executable, "-m",
+                        "cdmasim.cli", "emulate", str(scenario), "--user", "ue1=true"], cwd=ROOT, capture_output=True,
+                       text=True, timeout=60, env=env)
+    if "Permission denied" in p.stderr and "cdmasim" not in p.stderr:
+        pytest.skip("the checkout is not readable by an unprivileged user")
+    assert p.returncode == 2 and len(p.stderr.splitlines()) == 1 and "needs root" in p.stderr, p.stderr
