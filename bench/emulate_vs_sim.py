@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Real Linux cubic, reno and bbr (iperf3 -R, 20 s) through a 3-user PF
+sector in `cdmasim emulate`, beside the simulator's figures for the same
+sector and TCP variants (the simulator's server sits at the base station
+behind a 1 Gb/s, 1 us link, as the emulator's does). Needs root and iperf3.
+
+    sudo .venv/bin/python bench/emulate_vs_sim.py
+"""
+import json
+import os
+import subprocess
+import sys
+
+import cdmasim
+SC = """
+[simulation]
+duration = "%ss"
+seed = 4
+%s
+[[node]]
+name = "bs"
+[[sector]]
+name = "s1"
+node = "bs"
+scheduler = "pf"
+[[user]]
+name = "ue1"
+sector = "s1"
+drc = { constant = "1228.8kbps" }
+[[user]]
+name = "ue2"
+sector = "s1"
+drc = { constant = "1228.8kbps" }
+[[user]]
+name = "ue3"
+sector = "s1"
+drc = { constant = "1228.8kbps" }
+"""
+T = 20
+open("/tmp/emu3.toml", "w").write(SC % (600, ""))
+ccs = {"ue1": "cubic", "ue2": "reno", "ue3": "bbr"}
+srv = " & ".join(f"iperf3 -s -1 -p {5201+i}" for i in range(3)) + "; wait"
+args = [sys.executable, "-m", "cdmasim.cli", "emulate", "/tmp/emu3.toml", "--server", srv, "--json"]
+for i, (u, cc) in enumerate(ccs.items()):
+    args += ["--user", f"{u}=sleep 0.3; iperf3 -c $CDMASIM_SERVER -p {5201+i} -t {T} -R -C {cc} -J > /tmp/iperf_{u}.json 2>/dev/null"]
+p = subprocess.run(args, capture_output=True, text=True, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+print(p.stderr[-500:])
+rep = json.loads(p.stdout.strip().splitlines()[-1])["report"]
+real = {}
+for u in ccs:
+    t = open(f"/tmp/iperf_{u}.json").read(); j = json.loads(t[t.index("{"):])
+    real[u] = j["end"]["sum_received"]["bits_per_second"] / 1e3
+print("schedule error p50/p99 us", rep["schedule_error_p50_us"], rep["schedule_error_p99_us"])
+# The simulator: a server node at the bs (1 us wired link), the same users, the same TCPs.
+flows = "\n".join(f"""[[flow]]
+name = "{u}"
+from = "srv"
+to = "{u}"
+start = "0.3s"
+tcp = {{ cc = "{cc}" }}""" for u, cc in ccs.items())
+sim_sc = (SC % (T + 0.3, "")).replace('[[node]]\nname = "bs"', '[[node]]\nname = "bs"\n[[node]]\nname = "srv"\n[[link]]\nname = "w"\nfrom = "srv"\nto = "bs"\nrate = "1Gbps"\ndelay = "1us"') + flows
+r = cdmasim.run(sim_sc)
+for u, cc in ccs.items():
+    f = r.flows.set_index("name").loc[u]
+    print(f"{u} {cc}: real {real[u]:.0f} kb/s, sim {f.goodput_bps/1e3:.0f} kb/s")
+for x in rep["users"]:
+    print(x["name"], "down drops", x["down"]["dropped"], "queued", x["down"]["queued_at_end"])
+print(r.queues[["link", "drops", "max_packets"]].to_string())
