@@ -55,6 +55,10 @@ pub struct UserReport {
     pub address: String,
     pub down: Direction,
     pub up: Direction,
+    /// Slots of the sector that carried this user's data, and their share
+    /// of the slots that carried anyone's (the scheduler's split).
+    pub slots_served: u64,
+    pub slot_share: f64,
 }
 
 #[derive(Debug, Default, Clone, Serialize)]
@@ -316,6 +320,18 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
         r.on_timers(now, &mut late);
     }
     let end = start.elapsed().as_nanos() as Time;
+    // Bring the sector up to the end and read its per-user slot counts.
+    for h in &mut r.hops {
+        h.on_timer(end);
+        h.finish(end);
+    }
+    if let Some(AnyHop::Evdo(ran)) = r.hops.iter().find(|h| matches!(h, AnyHop::Evdo(_))) {
+        let total: u64 = ran.users.iter().map(|u| u.stats.slots_served).sum();
+        for (u, rep) in ran.users.iter().zip(r.report.users.iter_mut()) {
+            rep.slots_served = u.stats.slots_served;
+            rep.slot_share = if total > 0 { u.stats.slots_served as f64 / total as f64 } else { 0.0 };
+        }
+    }
     for (_, (_, tag)) in std::mem::take(&mut r.stash) {
         r.dir(tag).queued_at_end += 1;
     }
