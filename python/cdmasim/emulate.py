@@ -75,9 +75,15 @@ def check(scenario_spec, users, server_cmd):
         if shutil.which(tool) is None:
             raise InputError(f"emulate: '{tool}' not found (install util-linux and iproute2)")
     rans = scenario_spec.get("rans", [])
-    if len(rans) != 1:
-        raise InputError("emulate: the scenario needs exactly one [[sector]] group (a 1xEV-DO base station)")
-    names = [u["name"] for u in rans[0]["users"]]
+    if len(rans) > 1:
+        raise InputError("emulate: the scenario has several base stations ([[sector]] nodes); give it one")
+    if rans:
+        names = [u["name"] for u in rans[0]["users"]]
+    else:
+        # Without a sector: the server sits at the first node, users at the others.
+        names = [n["name"] for n in scenario_spec["nodes"][1:]]
+        if not names:
+            raise InputError("emulate: the scenario needs a [[sector]] with users, or at least two nodes")
     if len(names) > 254:
         raise InputError(f"emulate: {len(names)} users; at most 254")
     for name in users:

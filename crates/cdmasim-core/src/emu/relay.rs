@@ -113,6 +113,43 @@ impl Lateness {
     }
 }
 
+/// The packets' bytes while the hops hold their sizes: a slab whose index is
+/// the packet's id, and spare buffers, so a packet costs no allocation.
+#[derive(Default)]
+struct Stash {
+    slots: Vec<Option<(Vec<u8>, Tag)>>,
+    free: Vec<usize>,
+    spare: Vec<Vec<u8>>,
+}
+
+impl Stash {
+    fn put(&mut self, bytes: &[u8], tag: Tag) -> u64 {
+        let mut buf = self.spare.pop().unwrap_or_default();
+        buf.clear();
+        buf.extend_from_slice(bytes);
+        let i = self.free.pop().unwrap_or_else(|| {
+            self.slots.push(None);
+            self.slots.len() - 1
+        });
+        self.slots[i] = Some((buf, tag));
+        i as u64
+    }
+
+    fn take(&mut self, uid: u64) -> Option<(Vec<u8>, Tag)> {
+        let e = self.slots.get_mut(uid as usize)?.take()?;
+        self.free.push(uid as usize);
+        Some(e)
+    }
+
+    fn recycle(&mut self, buf: Vec<u8>) {
+        self.spare.push(buf);
+    }
+
+    fn drain(&mut self) -> impl Iterator<Item = (Vec<u8>, Tag)> + '_ {
+        self.slots.iter_mut().filter_map(Option::take)
+    }
+}
+
 struct Relay<'a> {
     hops: Vec<AnyHop>,
     routes: Routes,
@@ -120,8 +157,7 @@ struct Relay<'a> {
     user_nodes: Vec<u32>,
     server: &'a Tun,
     users: &'a [Tun],
-    stash: HashMap<u64, (Vec<u8>, Tag)>,
-    next_uid: u64,
+    stash: Stash,
     report: RelayReport,
     logs: Vec<[Option<BufWriter<File>>; 2]>,
 }
@@ -144,8 +180,7 @@ impl Relay<'_> {
 
     /// A packet read from a device enters at `node`.
     fn enter(&mut self, now: Time, bytes: &[u8], tag: Tag, from: u32, to: u32) {
-        let uid = self.next_uid;
-        self.next_uid += 1;
+        let uid = self.stash.put(bytes, tag);
         let d = self.dir(tag);
         d.packets_in += 1;
         d.bytes_in += bytes.len() as u64;
@@ -154,7 +189,6 @@ impl Relay<'_> {
         // in a UDP body: only the size matters to them).
         let len = (bytes.len() as u32).max(28) - 28;
         let pkt = Packet::udp(uid, 0, from, to, now, uid, len);
-        self.stash.insert(uid, (bytes.to_vec(), tag));
         self.forward(now, from, pkt);
     }
 
@@ -186,20 +220,22 @@ impl Relay<'_> {
     }
 
     fn dropped(&mut self, now: Time, pkt: &Packet, reason: DropReason) {
-        if let Some((bytes, tag)) = self.stash.remove(&pkt.uid) {
+        if let Some((bytes, tag)) = self.stash.take(pkt.uid) {
             *self.dir(tag).dropped.entry(reason.as_str().to_string()).or_default() += 1;
             self.log(tag, format_args!("{} d {} {}\n", now / 1_000_000, bytes.len(), reason.as_str()));
+            self.stash.recycle(bytes);
         }
     }
 
     fn exit(&mut self, now: Time, pkt: &Packet) {
-        let Some((bytes, tag)) = self.stash.remove(&pkt.uid) else { return };
+        let Some((bytes, tag)) = self.stash.take(pkt.uid) else { return };
         let dev = if tag.down { &self.users[tag.user] } else { self.server };
         let _ = dev.write(&bytes);
         let d = self.dir(tag);
         d.delivered += 1;
         d.bytes_delivered += bytes.len() as u64;
         self.log(tag, format_args!("{} - {} {}\n", now / 1_000_000, bytes.len(), (now - tag.arrived) / 1_000_000));
+        self.stash.recycle(bytes);
     }
 
     fn on_timers(&mut self, now: Time, late: &mut Lateness) {
@@ -229,11 +265,23 @@ fn dst_user(ip: &[u8], users: usize) -> Option<usize> {
     (1..=users).contains(&k).then(|| k - 1)
 }
 
-/// Relay until `stop`, with the scenario's first radio access network.
+/// Where the server attaches and who the users are: the scenario's sector
+/// (its node; its users), or without one its first node and every other.
+pub fn attachment(spec: &ScenarioSpec) -> (u32, Vec<(String, u32)>) {
+    match spec.rans.first() {
+        Some(ran) => (ran.node as u32, ran.users.iter().map(|u| (u.name.clone(), u.node as u32)).collect()),
+        None => (0, spec.nodes.iter().enumerate().skip(1).map(|(i, n)| (n.name.clone(), i as u32)).collect()),
+    }
+}
+
+/// Relay until `stop`.
 pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, log_dir: Option<&Path>) -> std::io::Result<RelayReport> {
-    let ran = spec.rans.first().ok_or_else(|| std::io::Error::other("the scenario has no [[sector]]"))?;
+    let (sector_node, attached) = attachment(spec);
+    if attached.len() != users.len() {
+        return Err(std::io::Error::other(format!("{} users in the scenario, {} devices", attached.len(), users.len())));
+    }
     let w = build::build(spec).map_err(|e| std::io::Error::other(e.to_string()))?;
-    let names: Vec<String> = ran.users.iter().map(|u| u.name.clone()).collect();
+    let names: Vec<String> = attached.iter().map(|u| u.0.clone()).collect();
     let mut logs = Vec::new();
     for n in &names {
         let open = |d: &str| -> std::io::Result<Option<BufWriter<File>>> {
@@ -244,12 +292,11 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
     let mut r = Relay {
         hops: w.hops,
         routes: w.routes,
-        sector_node: ran.node as u32,
-        user_nodes: ran.users.iter().map(|u| u.node as u32).collect(),
+        sector_node,
+        user_nodes: attached.iter().map(|u| u.1).collect(),
         server,
         users,
-        stash: HashMap::new(),
-        next_uid: 0,
+        stash: Stash::default(),
         report: RelayReport {
             users: names
                 .iter()
@@ -332,7 +379,8 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
             rep.slot_share = if total > 0 { u.stats.slots_served as f64 / total as f64 } else { 0.0 };
         }
     }
-    for (_, (_, tag)) in std::mem::take(&mut r.stash) {
+    let queued: Vec<Tag> = r.stash.drain().map(|e| e.1).collect();
+    for tag in queued {
         r.dir(tag).queued_at_end += 1;
     }
     for l in r.logs.iter_mut().flatten().flatten() {
