@@ -161,3 +161,23 @@ def test_slot_shares_follow_the_full_buffer_scheduler(scenario, tmp_path):
     assert abs(sum(shares) - 1) < 1e-9
     for got, want in zip(shares, predicted):
         assert abs(got - want) < 0.1, (shares, predicted)
+
+
+def test_a_mahimahi_trace_drives_a_users_channel(tmp_path):
+    """A user whose channel is a Mahimahi trace (here one cdmasim wrote:
+    1228.8 kb/s, which maps back exactly at 1 s windows) downloads through
+    the emulated sector at no more than the trace allows."""
+    needs_emulation()
+    trace = tmp_path / "cell.down"
+    p = cli("channel", "generate", "constant:9", "--slots", "36000", "--out", trace, timeout=60)
+    assert p.returncode == 0, p.stderr
+    scenario = tmp_path / "mm.toml"
+    scenario.write_text(TWO_USERS.replace('drc = { constant = "1228.8kbps" }',
+                                          'drc = { trace = "cell.down", format = "mahimahi", window = "1s" }'))
+    p = cli("emulate", scenario, "--server", "iperf3 -s -1",
+            "--user", "ue1=sleep 0.2; iperf3 -c $CDMASIM_SERVER -t 3 -R", "--json", timeout=120)
+    assert p.returncode == 0, p.stderr[-2000:]
+    rep = json.loads(p.stdout.strip().splitlines()[-1])["report"]
+    ue1 = rep["users"][0]
+    kbps = ue1["down"]["bytes_delivered"] * 8 / rep["duration_s"] / 1000
+    assert ue1["down"]["bytes_delivered"] > 50_000 and kbps <= 1228.8, kbps
