@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Real Linux cubic, reno and bbr (iperf3 -R, 20 s) through a 3-user PF
+"""Real Linux cubic, reno and bbr (iperf3 -R, 20 s) through a 4-user PF
 sector in `cdmasim emulate`, beside the simulator's figures for the same
 sector and TCP variants (the simulator's server sits at the base station
 behind a 1 Gb/s, 1 us link, as the emulator's does). Needs root and iperf3.
@@ -35,11 +35,18 @@ drc = { constant = "1228.8kbps" }
 name = "ue3"
 sector = "s1"
 drc = { constant = "1228.8kbps" }
+[[user]]
+name = "ue4"
+sector = "s1"
+drc = { constant = "614.4kbps" }
 """
 T = 20
+# Linux 6.x's defaults where the simulator's differ: IW10, SACK and
+# timestamps, 200 ms minimum RTO, delayed ACKs, a large receive buffer.
+LINUX = 'initial_window = 10, sack = true, timestamps = true, min_rto = "200ms", delayed_ack = "on", rcv_buffer = "6MB"'
 open("/tmp/emu3.toml", "w").write(SC % (600, ""))
-ccs = {"ue1": "cubic", "ue2": "reno", "ue3": "bbr"}
-srv = " & ".join(f"iperf3 -s -1 -p {5201+i}" for i in range(3)) + "; wait"
+ccs = {"ue1": "cubic", "ue2": "reno", "ue3": "bbr", "ue4": "cubic"}
+srv = " & ".join(f"iperf3 -s -1 -p {5201+i}" for i in range(4)) + "; wait"
 args = [sys.executable, "-m", "cdmasim.cli", "emulate", "/tmp/emu3.toml", "--server", srv, "--json"]
 for i, (u, cc) in enumerate(ccs.items()):
     args += ["--user", f"{u}=sleep 0.3; iperf3 -c $CDMASIM_SERVER -p {5201+i} -t {T} -R -C {cc} -J > /tmp/iperf_{u}.json 2>/dev/null"]
@@ -57,7 +64,7 @@ name = "{u}"
 from = "srv"
 to = "{u}"
 start = "0.3s"
-tcp = {{ cc = "{cc}" }}""" for u, cc in ccs.items())
+tcp = {{ cc = "{cc}", {LINUX} }}""" for u, cc in ccs.items())
 sim_sc = (SC % (T + 0.3, "")).replace('[[node]]\nname = "bs"', '[[node]]\nname = "bs"\n[[node]]\nname = "srv"\n[[link]]\nname = "w"\nfrom = "srv"\nto = "bs"\nrate = "1Gbps"\ndelay = "1us"') + flows
 r = cdmasim.run(sim_sc)
 for u, cc in ccs.items():
