@@ -47,6 +47,9 @@ pub struct Direction {
     pub dropped: HashMap<String, u64>,
     /// Still inside the sector or a link at the end.
     pub queued_at_end: u64,
+    /// Time from arrival to delivery of the delivered packets, ms: mean and maximum.
+    pub delay_mean_ms: f64,
+    pub delay_max_ms: f64,
 }
 
 #[derive(Debug, Default, Clone, Serialize)]
@@ -234,6 +237,9 @@ impl Relay<'_> {
         let d = self.dir(tag);
         d.delivered += 1;
         d.bytes_delivered += bytes.len() as u64;
+        let ms = (now - tag.arrived) as f64 / 1e6;
+        d.delay_mean_ms += (ms - d.delay_mean_ms) / d.delivered as f64;
+        d.delay_max_ms = d.delay_max_ms.max(ms);
         self.log(tag, format_args!("{} - {} {}\n", now / 1_000_000, bytes.len(), (now - tag.arrived) / 1_000_000));
         self.stash.recycle(bytes);
     }
