@@ -86,6 +86,10 @@ def test_two_real_tcp_downloads_share_the_sector(scenario, tmp_path):
         assert (log / f"{u['name']}.down.log").stat().st_size > 0
     assert rep["deadlines"] > 1000 and rep["schedule_error_p50_us"] >= 0
     assert json.loads((log / "report.json").read_text())["exit_codes"] == {"ue1": 0, "ue2": 0}
+    # The usual table and plot beside the logs: one row per user and direction.
+    rows = (log / "users.csv").read_text().splitlines()
+    assert rows[0].startswith("name,address,direction") and len(rows) == 1 + 2 * 2
+    assert (log / "throughput.png").stat().st_size > 1000
     # Nothing of ours is left: no holder, no server, no TUN in this namespace.
     time.sleep(0.5)
     assert set(ours_alive()) <= before

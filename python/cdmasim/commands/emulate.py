@@ -18,6 +18,46 @@ def register(sub):
     p.set_defaults(func=main)
 
 
+USER_COLUMNS = ["name", "address", "direction", "packets_in", "bytes_in", "delivered", "bytes_delivered", "dropped",
+                "queued_at_end", "delay_mean_ms", "delay_max_ms", "slots_served", "slot_share", "exit_code"]
+
+
+def write_tables(out, log_dir):
+    """users.csv (one row per user and direction) and throughput.png (each
+    user's downlink goodput per 100 ms) beside the logs."""
+    import csv
+
+    rep = out["report"]
+    with open(os.path.join(log_dir, "users.csv"), "w", newline="", encoding="utf-8") as f:
+        w = csv.writer(f)
+        w.writerow(USER_COLUMNS)
+        for u in rep["users"]:
+            for d in ("down", "up"):
+                x = u[d]
+                w.writerow([u["name"], u["address"], d, x["packets_in"], x["bytes_in"], x["delivered"],
+                            x["bytes_delivered"], sum(x["dropped"].values()), x["queued_at_end"],
+                            f"{x['delay_mean_ms']:.3f}", f"{x['delay_max_ms']:.3f}", u.get("slots_served", 0),
+                            f"{u.get('slot_share', 0):.4f}", out["exit_codes"].get(u["name"], "")])
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(7, 3.4))
+    for u in rep["users"]:
+        b = u["down"]["bytes_per_100ms"]
+        if any(b):
+            ax.plot([i / 10 for i in range(len(b))], [x * 8 / 0.1 / 1000 for x in b], linewidth=0.8, label=u["name"])
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("downlink goodput (kb/s, 100 ms bins)")
+    ax.set_title("cdmasim emulate: what each user received", fontsize=10)
+    if ax.lines:
+        ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(os.path.join(log_dir, "throughput.png"), dpi=90)
+    plt.close(fig)
+
+
 def main(args):
     from .. import InputError
     from ..emulate import emulate
@@ -38,6 +78,7 @@ def main(args):
     if args.log:
         with open(os.path.join(args.log, "report.json"), "w", encoding="utf-8") as f:
             json.dump(out, f, indent=1)
+        write_tables(out, args.log)
     if args.json:
         print(json.dumps(out))
     else:

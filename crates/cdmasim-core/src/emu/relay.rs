@@ -50,6 +50,8 @@ pub struct Direction {
     /// Time from arrival to delivery of the delivered packets, ms: mean and maximum.
     pub delay_mean_ms: f64,
     pub delay_max_ms: f64,
+    /// Bytes delivered in each 100 ms of the run (for throughput plots).
+    pub bytes_per_100ms: Vec<u64>,
 }
 
 #[derive(Debug, Default, Clone, Serialize)]
@@ -238,6 +240,11 @@ impl Relay<'_> {
         d.delivered += 1;
         d.bytes_delivered += bytes.len() as u64;
         let ms = (now - tag.arrived) as f64 / 1e6;
+        let bin = (now / 100_000_000) as usize;
+        if d.bytes_per_100ms.len() <= bin {
+            d.bytes_per_100ms.resize(bin + 1, 0);
+        }
+        d.bytes_per_100ms[bin] += bytes.len() as u64;
         d.delay_mean_ms += (ms - d.delay_mean_ms) / d.delivered as f64;
         d.delay_max_ms = d.delay_max_ms.max(ms);
         self.log(tag, format_args!("{} - {} {}\n", now / 1_000_000, bytes.len(), (now - tag.arrived) / 1_000_000));
