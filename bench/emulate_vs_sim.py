@@ -68,10 +68,13 @@ tcp = {{ cc = "{cc}", {LINUX} }}""" for u, cc in ccs.items())
 sim_sc = (SC % (T + 0.3, "")).replace('[[node]]\nname = "bs"', '[[node]]\nname = "bs"\n[[node]]\nname = "srv"\n[[link]]\nname = "w"\nfrom = "srv"\nto = "bs"\nrate = "1Gbps"\ndelay = "1us"') + flows
 r = cdmasim.run(sim_sc)
 delay = {x["name"]: x["down"]["delay_mean_ms"] for x in rep["users"]}
+queue = {x["name"]: x["queue_avg_pkts"] for x in rep["users"]}
+q_sim = r.queues.set_index("link")["avg_packets"]
 for u, cc in ccs.items():
     f = r.flows.set_index("name").loc[u]
     print(f"{u} {cc}: real {real[u]:.0f} kb/s, sim {f.goodput_bps/1e3:.0f} kb/s; "
-          f"mean delay through the sector real {delay[u]:.0f} ms, sim {f.owd_avg_s * 1e3:.0f} ms")
+          f"mean delay through the sector real {delay[u]:.0f} ms, sim {f.owd_avg_s * 1e3:.0f} ms; "
+          f"mean queue real {queue[u]:.1f}, sim {q_sim[u + '.down']:.1f} packets")
 for x in rep["users"]:
     print(x["name"], "down drops", x["down"]["dropped"], "queued", x["down"]["queued_at_end"])
 print(r.queues[["link", "drops", "max_packets"]].to_string())

@@ -19,7 +19,8 @@ def register(sub):
 
 
 USER_COLUMNS = ["name", "address", "direction", "packets_in", "bytes_in", "delivered", "bytes_delivered", "dropped",
-                "queued_at_end", "delay_mean_ms", "delay_max_ms", "slots_served", "slot_share", "exit_code"]
+                "queued_at_end", "delay_mean_ms", "delay_max_ms", "slots_served", "slot_share", "queue_avg_pkts",
+                "queue_max_pkts", "exit_code"]
 
 
 def write_tables(out, log_dir):
@@ -37,7 +38,8 @@ def write_tables(out, log_dir):
                 w.writerow([u["name"], u["address"], d, x["packets_in"], x["bytes_in"], x["delivered"],
                             x["bytes_delivered"], sum(x["dropped"].values()), x["queued_at_end"],
                             f"{x['delay_mean_ms']:.3f}", f"{x['delay_max_ms']:.3f}", u.get("slots_served", 0),
-                            f"{u.get('slot_share', 0):.4f}", out["exit_codes"].get(u["name"], "")])
+                            f"{u.get('slot_share', 0):.4f}", f"{u.get('queue_avg_pkts', 0):.2f}",
+                            u.get("queue_max_pkts", 0), out["exit_codes"].get(u["name"], "")])
     import matplotlib
 
     matplotlib.use("Agg")

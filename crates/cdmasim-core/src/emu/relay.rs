@@ -64,6 +64,9 @@ pub struct UserReport {
     /// of the slots that carried anyone's (the scheduler's split).
     pub slots_served: u64,
     pub slot_share: f64,
+    /// The user's queue at the base station: time-average and maximum, packets.
+    pub queue_avg_pkts: f64,
+    pub queue_max_pkts: u64,
 }
 
 #[derive(Debug, Default, Clone, Serialize)]
@@ -390,6 +393,8 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
         for (u, rep) in ran.users.iter().zip(r.report.users.iter_mut()) {
             rep.slots_served = u.stats.slots_served;
             rep.slot_share = if total > 0 { u.stats.slots_served as f64 / total as f64 } else { 0.0 };
+            rep.queue_avg_pkts = u.stats.queue.area_pkts / end.max(1) as f64;
+            rep.queue_max_pkts = u.stats.queue.max_pkts;
         }
     }
     let queued: Vec<Tag> = r.stash.drain().map(|e| e.1).collect();
