@@ -192,23 +192,27 @@ FOUR = TWO_USERS.replace('drc = { constant = "614.4kbps" }', 'drc = { constant =
 name = "ue3"
 sector = "s1"
 drc = { constant = "1228.8kbps" }
+[[user]]
+name = "ue4"
+sector = "s1"
+drc = { constant = "614.4kbps" }
 """
 #: Linux's TCP defaults where the simulator's differ (bench/README.md).
 LINUX_TCP = 'initial_window = 10, sack = true, timestamps = true, min_rto = "200ms", delayed_ack = "on", rcv_buffer = "6MB"'
 
 
 def test_real_cubic_reno_bbr_against_the_simulator(tmp_path):
-    """Real Linux cubic, reno and bbr downloading through one PF sector get
-    the goodput the simulator gives the same variants through the same
-    sector (with Linux's TCP defaults), within 25 %; bbr keeps its delay
-    through the sector below the loss-based variants', as in the simulator."""
+    """Real Linux cubic, reno, bbr and cubic downloading through one 4-user
+    PF sector get the goodput the simulator gives the same variants through
+    the same sector (with Linux's TCP defaults), within 25 %; bbr keeps its
+    delay and queue below the loss-based variants', as in the simulator."""
     needs_emulation()
     import cdmasim
 
-    scenario = tmp_path / "three.toml"
+    scenario = tmp_path / "four.toml"
     scenario.write_text(FOUR)
-    ccs = {"ue1": "cubic", "ue2": "reno", "ue3": "bbr"}
-    args = ["emulate", scenario, "--server", " & ".join(f"iperf3 -s -1 -p {5201 + i}" for i in range(3)) + "; wait", "--json"]
+    ccs = {"ue1": "cubic", "ue2": "reno", "ue3": "bbr", "ue4": "cubic"}
+    args = ["emulate", scenario, "--server", " & ".join(f"iperf3 -s -1 -p {5201 + i}" for i in range(4)) + "; wait", "--json"]
     for i, (u, cc) in enumerate(ccs.items()):
         args += ["--user", f"{u}=sleep 0.3; iperf3 -c $CDMASIM_SERVER -p {5201 + i} -t 10 -R -C {cc} -J > {tmp_path}/{u}.json"]
     p = cli(*args, timeout=180)
@@ -227,7 +231,8 @@ def test_real_cubic_reno_bbr_against_the_simulator(tmp_path):
     for u in ccs:
         assert abs(sim.loc[u, "goodput_bps"] / real[u] - 1) < 0.25, (u, real[u], sim.loc[u, "goodput_bps"])
     delay = {x["name"]: x["down"]["delay_mean_ms"] for x in rep["users"]}
-    assert delay["ue3"] < min(delay["ue1"], delay["ue2"]), delay
+    queue = {x["name"]: x["queue_avg_pkts"] for x in rep["users"]}
+    assert delay["ue3"] < min(delay["ue1"], delay["ue2"]) and queue["ue3"] < min(queue["ue1"], queue["ue2"]), (delay, queue)
     assert sim.loc["ue3", "owd_avg_s"] < min(sim.loc["ue1", "owd_avg_s"], sim.loc["ue2", "owd_avg_s"])
 
 
