@@ -298,6 +298,82 @@ def run_cdmasim(c: dict, cli, workdir: Path, write_out: bool = False) -> dict:
         d = json.loads((out / "summary.json").read_text() if write_out else p.stdout)
     except (OSError, json.JSONDecodeError):
         return {"available": False, "reason": "cdmasim printed/wrote no summary JSON"}
+    r = cdmasim_from_summary(c, d, wall)
+    r["scenario"] = str(path)
+    shutil.rmtree(out, ignore_errors=True)  # parquet tables: not needed here
+    return r
+
+
+# A worker: the venv's Python with cdmasim imported once, running the cells
+# it is sent (one JSON line each: the scenario TOML) and answering one JSON
+# line each (time inside the worker for `cdmasim.run` + the summary, and the
+# summary). This is how a user runs a grid from Python (or `cdmasim sweep`,
+# which also writes every table): one import, many runs.
+WORKER_SRC = r"""
+import json, sys, time
+from cdmasim.simulate import run
+for line in sys.stdin:
+    toml = json.loads(line)
+    t0 = time.perf_counter()
+    try:
+        summary = run(toml).summary_json()
+        out = {"ok": True, "wall_s": time.perf_counter() - t0, "summary": json.loads(summary)}
+    except Exception as e:
+        out = {"ok": False, "reason": type(e).__name__ + ": " + " ".join(str(e).split())}
+    sys.stdout.write(json.dumps(out) + "\n")
+    sys.stdout.flush()
+"""
+
+
+def find_python(cli) -> str | None:
+    """The Python next to the cdmasim CLI (its venv), else this one."""
+    if cli:
+        py = Path(cli).resolve().parent / "python"
+        if py.exists():
+            return str(py)
+    return sys.executable
+
+
+class CdmasimWorkers:
+    """`jobs` worker processes; `run(toml)` blocks until a free one answers."""
+
+    def __init__(self, python: str, jobs: int):
+        import queue
+        self.free = queue.Queue()
+        self.procs = []
+        for _ in range(jobs):
+            p = subprocess.Popen([python, "-c", WORKER_SRC], cwd=ROOT, stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, text=True, bufsize=1)
+            self.procs.append(p)
+            self.free.put(p)
+
+    def run(self, toml: str) -> dict:
+        p = self.free.get()
+        try:
+            p.stdin.write(json.dumps(toml) + "\n")
+            p.stdin.flush()
+            line = p.stdout.readline()
+        finally:
+            self.free.put(p)
+        if not line:
+            return {"ok": False, "reason": f"worker exited {p.poll()}"}
+        return json.loads(line)
+
+    def close(self):
+        for p in self.procs:
+            p.stdin.close()
+        for p in self.procs:
+            p.wait(timeout=30)
+
+
+def run_cdmasim_inprocess(c: dict, workers: CdmasimWorkers) -> dict:
+    ans = workers.run(cdmasim_toml(c))
+    if not ans.get("ok"):
+        return {"available": False, "reason": f"cdmasim not available: {ans.get('reason')}"}
+    return cdmasim_from_summary(c, ans["summary"], ans["wall_s"])
+
+
+def cdmasim_from_summary(c: dict, d: dict, wall: float) -> dict:
     flows = d.get("flows") or []
     if len(flows) != c["m"] * c["n"]:
         return {"available": False, "reason": f"cdmasim reported {len(flows)} flows, expected {c['m'] * c['n']}"}
@@ -306,7 +382,7 @@ def run_cdmasim(c: dict, cli, workdir: Path, write_out: bool = False) -> dict:
          "rx_bytes": rx, "goodput_bps": [b * 8.0 / c["duration"] for b in rx],
          "timeouts": [f.get("timeouts") for f in flows],
          "retransmits": [f.get("retransmits") for f in flows],
-         "bsc_drops": _cdmasim_bsc_drops(d), "scenario": str(path)}
+         "bsc_drops": _cdmasim_bsc_drops(d)}
     cells = d.get("cells") or []
     if cells and isinstance(cells[0], dict):
         cell = cells[0]
@@ -317,7 +393,6 @@ def run_cdmasim(c: dict, cli, workdir: Path, write_out: bool = False) -> dict:
                      "long_intervals": [list(p) for p in periods
                                         if isinstance(p, (list, tuple)) and len(p) == 2
                                         and p[1] - p[0] >= 0.5]}
-    shutil.rmtree(out, ignore_errors=True)  # parquet tables: not needed here
     return r
 
 
@@ -334,50 +409,61 @@ def _cdmasim_bsc_drops(d: dict):
 
 # ------------------------------------------------------------------ running
 
-def run_all(cases: list, which: set, args, cli, workdir: Path) -> dict:
-    tasks = []
-    for c in cases:
-        for sim in SIMS:
-            if sim in which:
-                for k in range(args.repeats):
-                    tasks.append((c, sim, "timed", k))
-        if args.dead and "ns-2" in which:
-            tasks.append((c, "ns-2", "dead", 0))
-    # Longest first: the small-T_B/T_D cells and ns-2 dominate.
-    def cost(t):
-        c, sim, kind, _ = t
-        w = 10.0 if sim == "ns-2" else 1.0
-        w *= 2.0 if kind == "dead" else 1.0
-        if c["sch"] == "bursts":
-            w *= 1.0 + 1.0 / (c["burst"] + c["gap"])
-        return -w * c["duration"]
-    tasks.sort(key=cost)
+def run_all(cases: list, which: set, args, cli, workdir: Path) -> tuple:
+    """Each simulator's runs as one phase (cdmasim, then ns-2, then the
+    untimed traced ns-2 runs), `args.jobs` at a time, so that a phase's wall
+    time is the grid's wall time on that many cores. Returns (cases, phases)."""
     res = {case_key(c): {"case": c, "runs": {s: [] for s in SIMS}, "dead": {}} for c in cases}
 
-    def work(t):
-        c, sim, kind, k = t
-        try:
-            if kind == "dead":
-                return t, run_ns2_dead(c)
-            return t, (run_ns2(c) if sim == "ns-2" else run_cdmasim(c, cli, workdir, args.cdmasim_out))
-        except Exception as exc:  # one broken run must not lose the others
-            return t, {"available": False, "reason": f"{type(exc).__name__}: {exc}"}
+    # Longest first: the small-T_B/T_D cells dominate.
+    def cost(c):
+        w = 1.0 + 1.0 / (c["burst"] + c["gap"]) if c["sch"] == "bursts" else 1.0
+        return -w * c["duration"]
 
-    with cf.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
-        for fut in cf.as_completed([ex.submit(work, t) for t in tasks]):
-            (c, sim, kind, k), r = fut.result()
-            key = case_key(c)
-            if kind == "dead":
-                res[key]["dead"]["ns-2"] = r
-            else:
-                res[key]["runs"][sim].append(r)
-            state = (f"{r['wall_s']:.2f}s" if r.get("wall_s") and r.get("available")
-                     else (f"rho_dead {100 * r['rho_dead']:.2f}%" if r.get("rho_dead") is not None
-                           else r.get("reason", "")))
-            print(f"paliwal: {key} {sim} {kind}: {state}", file=sys.stderr)
+    ordered = sorted(cases, key=cost)
+    phases = {}
+    for sim, kind in (("cdmasim", "timed"), ("ns-2", "timed"), ("ns-2", "dead")):
+        if sim not in which or (kind == "dead" and not args.dead):
+            continue
+        tasks = [(c, k) for c in ordered for k in range(args.repeats if kind == "timed" else 1)]
+        workers = None
+        t0 = time.perf_counter()
+        if sim == "cdmasim" and args.cdmasim_mode == "inprocess" and cli is not None:
+            workers = CdmasimWorkers(find_python(cli), max(1, args.jobs))
+
+        def work(t, sim=sim, kind=kind, workers=workers):
+            c, _ = t
+            try:
+                if kind == "dead":
+                    return t, run_ns2_dead(c)
+                if sim == "ns-2":
+                    return t, run_ns2(c)
+                if workers is not None:
+                    return t, run_cdmasim_inprocess(c, workers)
+                return t, run_cdmasim(c, cli, workdir, args.cdmasim_out)
+            except Exception as exc:  # one broken run must not lose the others
+                return t, {"available": False, "reason": f"{type(exc).__name__}: {exc}"}
+
+        with cf.ThreadPoolExecutor(max_workers=max(1, args.jobs)) as ex:
+            for fut in cf.as_completed([ex.submit(work, t) for t in tasks]):
+                (c, k), r = fut.result()
+                key = case_key(c)
+                if kind == "dead":
+                    res[key]["dead"]["ns-2"] = r
+                else:
+                    res[key]["runs"][sim].append(r)
+                state = (f"{r['wall_s']:.2f}s" if r.get("wall_s") and r.get("available")
+                         else (f"rho_dead {100 * r['rho_dead']:.2f}%" if r.get("rho_dead") is not None
+                               else r.get("reason", "")))
+                print(f"paliwal: {key} {sim} {kind}: {state}", file=sys.stderr)
+        if workers is not None:
+            workers.close()
+        if kind == "timed":
+            phases[sim] = {"wall_s": time.perf_counter() - t0, "runs": len(tasks), "jobs": max(1, args.jobs),
+                           "mode": (args.cdmasim_mode if sim == "cdmasim" else "one `ns` process per run")}
     for key, e in res.items():
         e.update(summarise(e))
-    return res
+    return res, phases
 
 
 def summarise(e: dict) -> dict:
@@ -487,6 +573,16 @@ def render(result: dict) -> str:
             L.append(f"{sim} total wall time over {n_ok[sim]} cells: {tot[sim]:.1f} s")
         if n_ok["ns-2"] and n_ok["ns-2"] == n_ok["cdmasim"]:
             L.append(f"ratio of totals ns-2 / cdmasim: {tot['ns-2'] / tot['cdmasim']:.1f}")
+    ph = result.get("phases") or {}
+    if ph:
+        L.append("")
+        runs = {sim: ph[sim]["runs"] for sim in ph}
+        for sim in SIMS:
+            if sim in ph:
+                L.append(f"{sim} phase: {ph[sim]['runs']} runs (worst case included), {ph[sim]['jobs']} at a time "
+                         f"({ph[sim]['mode']}): {ph[sim]['wall_s']:.1f} s wall")
+        if "ns-2" in ph and "cdmasim" in ph and runs["ns-2"] == runs["cdmasim"]:
+            L.append(f"ratio of phase wall times ns-2 / cdmasim: {ph['ns-2']['wall_s'] / ph['cdmasim']['wall_s']:.1f}")
     notes = []
     for k, e in cases.items():
         for sim in SIMS:
@@ -522,11 +618,16 @@ def parse_args(argv=None):
     p.add_argument("--n", type=int, default=10, help="mobiles per BTS")
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--repeats", type=int, default=1, help="timed runs per case and simulator (median)")
-    p.add_argument("--jobs", type=int, default=1, help="simulator runs at a time (default 1)")
+    p.add_argument("--jobs", type=int, default=2,
+                   help="runs at a time, per simulator (default 2: the grid on 2 cores); "
+                        "the simulators run one after the other")
     p.add_argument("--dead", action="store_true",
                    help="also run ns-2 traced (untimed) for its dead periods")
     p.add_argument("--only", default="ns-2,cdmasim", help="subset of ns-2,cdmasim")
     p.add_argument("--cdmasim", default=None, help="cdmasim CLI (default .venv/bin/cdmasim, then PATH)")
+    p.add_argument("--cdmasim-mode", choices=("inprocess", "cli"), default="inprocess",
+                   help="inprocess (default): --jobs worker processes, each imports cdmasim once and "
+                        "runs cells with cdmasim.simulate.run; cli: one `cdmasim run` process per cell")
     p.add_argument("--cdmasim-out", action="store_true",
                    help="time `cdmasim run FILE --out DIR` (summary + parquet tables) "
                         "instead of `--json` (the summary only, as ns-2 prints)")
@@ -552,14 +653,19 @@ def main(argv=None) -> int:
     out_dir = Path(args.out)
     out_dir.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    res = run_all(cases, which, args, cli, out_dir / "paliwal")
+    res, phases = run_all(cases, which, args, cli, out_dir / "paliwal")
     load = os.getloadavg() if hasattr(os, "getloadavg") else None
     result = {
         "benchmark": "paliwal",
         "when_utc": dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
         "machine": {"nproc": os.cpu_count(), "loadavg_end": load, "platform": platform.platform()},
         "jobs": args.jobs, "repeats": args.repeats, "cdmasim_cli": cli,
-        "cdmasim_timed_command": "run FILE --out DIR --quiet" if args.cdmasim_out else "run FILE --json --quiet", "topo": args.topo,
+        "cdmasim_mode": args.cdmasim_mode,
+        "cdmasim_timed_command": ("cdmasim.simulate.run(TOML).summary_json() in a worker process"
+                                  if args.cdmasim_mode == "inprocess" else
+                                  "run FILE --out DIR --quiet" if args.cdmasim_out else "run FILE --json --quiet"),
+        "topo": args.topo,
+        "phases": phases,
         "total_wall_s": time.perf_counter() - t0,
         "cases": res,
     }

@@ -218,8 +218,17 @@ impl Cell {
     }
 
     /// The earliest wake-up any part of the cell needs.
+    /// (Plain comparisons: the world asks after every packet.)
+    #[inline]
     fn next_due(&self) -> Option<Time> {
-        [self.index.next_due(), self.bsc.deadline(), self.sch.deadline()].into_iter().flatten().min()
+        let mut d = self.index.next_due().unwrap_or(Time::MAX);
+        if let Some(t) = self.bsc.deadline() {
+            d = d.min(t);
+        }
+        if let Some(t) = self.sch.deadline() {
+            d = d.min(t);
+        }
+        (d != Time::MAX).then_some(d)
     }
 
     /// Run everything due at or before `now`, earliest first.

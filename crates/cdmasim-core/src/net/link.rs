@@ -58,13 +58,21 @@ struct Service {
     lost: bool,
 }
 
+impl LinkStats {
+    /// Bits the link could have sent.
+    pub fn capacity_bits(&self) -> f64 {
+        self.capacity_bit_ns as f64 / NS_PER_SEC as f64
+    }
+}
+
 #[derive(Clone, Debug, Default)]
 pub struct LinkStats {
     pub queue: QueueMeter,
     pub pkts_sent: u64,
     pub bytes_sent: u64,
-    /// Integral of the rate over time (bits the link could have sent).
-    pub capacity_bits: f64,
+    /// Integral of the rate over time, in bit·ns (bits the link could have
+    /// sent × 1e9; integer, so the per-packet path has no division).
+    pub capacity_bit_ns: u128,
 }
 
 pub struct Link {
@@ -158,7 +166,7 @@ impl Link {
     /// Bring the time integrals up to `now` (call before any change of queue or rate).
     fn touch(&mut self, now: Time) {
         self.stats.queue.touch(now, self.queue.as_ref());
-        self.stats.capacity_bits += self.rate_bps as f64 * (now - self.last_touch) as f64 / NS_PER_SEC as f64;
+        self.stats.capacity_bit_ns += self.rate_bps as u128 * (now - self.last_touch) as u128;
         self.last_touch = now;
     }
 

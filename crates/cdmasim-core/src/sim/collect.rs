@@ -303,7 +303,7 @@ fn web_results(w: &World, f: &Flow, web: &WebFlow, r: &mut FlowResult, objects: 
 /// A link's row of the queues table.
 fn link_queue(l: &Link, horizon: Time) -> QueueResult {
     let s = &l.stats;
-    let utilization = if s.capacity_bits > 0.0 { s.bytes_sent as f64 * 8.0 / s.capacity_bits } else { 0.0 };
+    let utilization = if s.capacity_bit_ns > 0 { s.bytes_sent as f64 * 8.0 / s.capacity_bits() } else { 0.0 };
     queue_result(l.name.clone(), l.queue.as_ref(), &s.queue, horizon, utilization, s.bytes_sent)
 }
 
