@@ -245,3 +245,72 @@ def test_cc_without_variants_is_refused(capsys):
     with pytest.raises(SystemExit) as e:
         run.parse_args(["--cc", "cubic"])
     assert e.value.code == 2 and "--cc needs --variants" in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ paliwal.py
+
+import paliwal  # noqa: E402
+
+
+def test_paliwal_cells_parse_and_refuse_bad_ones():
+    assert len(paliwal.parse_cells("all")) == 169
+    assert paliwal.parse_cells("8x5, 0.02x10") == [(8.0, 5.0), (0.02, 10.0)]
+    assert paliwal.parse_cells("none") == []
+    for bad in ("8by5", "0x5", "8x-1"):
+        with pytest.raises(SystemExit):
+            paliwal.parse_cells(bad)
+
+
+def _paliwal_case(tb, td, sim_walls):
+    c = {"sch": "bursts", "burst": tb, "gap": td, "duration": 220.0, "m": 10, "n": 10,
+         "queue": "red", "seed": 1, "topo": "flat"}
+    e = {"case": c, "runs": {}, "dead": {}}
+    for sim, wall in sim_walls.items():
+        r = {"available": True, "wall_s": wall, "goodput_bps": [1e4] * 100, "bsc_drops": 7,
+             "timeouts": [1] * 100, "retransmits": [2] * 100, "events": 10}
+        if sim == "ns-2":
+            r["engine_s"] = wall / 2
+            r["sch_switches"] = 3
+        e["runs"][sim] = [r]
+    e.update(paliwal.summarise(e))
+    return e
+
+
+def test_paliwal_report_gives_per_cell_and_phase_ratios():
+    cases = {"8x5": _paliwal_case(8, 5, {"ns-2": 1.5, "cdmasim": 0.1}),
+             "1x1": _paliwal_case(1, 1, {"ns-2": 2.0, "cdmasim": 0.2})}
+    assert cases["8x5"]["ratio"] == pytest.approx(15.0)
+    assert cases["8x5"]["paper_rho_dead_pct"] == 19.84
+    phases = {"cdmasim": {"wall_s": 0.2, "runs": 2, "jobs": 2, "mode": "inprocess"},
+              "ns-2": {"wall_s": 2.0, "runs": 2, "jobs": 2, "mode": "one `ns` process per run"}}
+    text = paliwal.render({"cases": cases, "phases": phases})
+    assert "ratio of totals ns-2 / cdmasim: 11.7" in text      # 3.5 s / 0.3 s
+    assert "ratio of phase wall times ns-2 / cdmasim: 10.0" in text
+
+
+def test_paliwal_inprocess_worker_runs_a_small_cell():
+    """Two worker processes of the venv's Python, as the benchmark's cdmasim
+    phase uses them, on a 2-mobile cell of 20 s (skipped without cdmasim)."""
+    root = Path(__file__).resolve().parent.parent
+    py = root / ".venv" / "bin" / "python"
+    if not py.exists():
+        pytest.skip("no .venv: run scripts/setup")
+    import subprocess
+    if subprocess.run([str(py), "-c", "import cdmasim._core"], capture_output=True).returncode != 0:
+        pytest.skip("cdmasim's core is not built in .venv")
+    workers = paliwal.CdmasimWorkers(str(py), 2)
+    try:
+        c = {"sch": "bursts", "burst": 2.0, "gap": 3.0, "duration": 20.0, "m": 1, "n": 2,
+             "queue": "red", "seed": 1, "topo": "flat"}
+        r1 = paliwal.run_cdmasim_inprocess(c, workers)
+        bad = workers.run('preset = "cdma2000"\n[simulation]\nduration = "10s"\n[cdma2000]\nm = 0\nn = 3\n')
+        r2 = paliwal.run_cdmasim_inprocess(c, workers)
+    finally:
+        workers.close()
+    assert r1["available"], r1.get("reason")
+    assert len(r1["goodput_bps"]) == 2 and min(r1["goodput_bps"]) > 0
+    # The same cell again, after the bad one (the worker went on): identical.
+    assert r1["rx_bytes"] == r2["rx_bytes"] and r1["bsc_drops"] == r2["bsc_drops"]
+    assert r1["dead"]["available"] and 0.0 <= r1["dead"]["rho_dead"] < 1.0
+    # A bad cell is an answer with its reason, and the worker goes on.
+    assert bad["ok"] is False and "cdma2000.m" in bad["reason"], bad
