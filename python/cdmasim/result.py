@@ -27,8 +27,10 @@ Columns (documented in README.md):
   radio_links: name, direction, rate_bps, packets_in, packets_delivered,
           packets_aborted, frames_sent, frames_new, frames_retransmitted,
           frames_idle, frames_lost, fer, naks_sent, new_data_mean_bytes,
-          new_data_max_bytes, rtx_mean_bytes, rtx_max_bytes, on_periods
-          (one row per RLP radio link and direction)
+          new_data_max_bytes, rtx_mean_bytes, rtx_max_bytes, on_periods,
+          sector, sch_grants, active_s (one row per RLP radio link and
+          direction; the last three on an IS-2000 user's "down" row: its
+          sector, SCH grants received, seconds holding a traffic channel)
   rlp_cdf: name, direction, quantity ("new_data_bytes", "rtx_bytes" or
           "on_time_s"), value, cdf (fraction of the time, or of the ON
           periods, at or below value)
@@ -70,7 +72,7 @@ PAGE_COLUMNS = ["flow", "page", "objects", "size_bytes", "start_s", "finish_s", 
 RADIO_COLUMNS = [
     "name", "direction", "rate_bps", "packets_in", "packets_delivered", "packets_aborted", "frames_sent", "frames_new",
     "frames_retransmitted", "frames_idle", "frames_lost", "fer", "naks_sent", "new_data_mean_bytes",
-    "new_data_max_bytes", "rtx_mean_bytes", "rtx_max_bytes", "on_periods",
+    "new_data_max_bytes", "rtx_mean_bytes", "rtx_max_bytes", "on_periods", "sector", "sch_grants", "active_s",
 ]
 RLP_CDF_COLUMNS = ["name", "direction", "quantity", "value", "cdf"]
 IS2000_COLUMNS = ["name", "users", "power_mean", "power_max", "sch_grants", "codes_max", "admissions_deferred",
@@ -152,7 +154,7 @@ class Result:
     @property
     def radio_links(self):
         """RLP radio links (Dziong et al.), one row per link and direction."""
-        return self._rows("radio_links", RADIO_COLUMNS)
+        return self._rows("radio_links", RADIO_COLUMNS, floats=("sch_grants", "active_s"))
 
     @property
     def rlp_cdf(self):

@@ -36,6 +36,14 @@ fn load_raises_throughput_and_power_and_dormancy_frees_channels() {
         let held = s.active_s / (s.users as f64 * r.duration_s);
         assert!(held > 0.05 && held < 0.8, "channels held {held} of the time");
         assert_eq!(r.radio_links.len(), 2 * s.users as usize, "each user's link, both ways");
+        // Each user's grants and channel time, on its forward row, add up to the sector's.
+        let down: Vec<_> = r.radio_links.iter().filter(|l| l.direction == "down").collect();
+        assert!(down.iter().all(|l| l.sector.as_deref() == Some(s.name.as_str())));
+        assert!(r.radio_links.iter().filter(|l| l.direction == "up").all(|l| l.sch_grants.is_none() && l.active_s.is_none()));
+        assert_eq!(down.iter().map(|l| l.sch_grants.unwrap()).sum::<u64>(), s.sch_grants);
+        let active: f64 = down.iter().map(|l| l.active_s.unwrap()).sum();
+        assert!((active - s.active_s).abs() < 1e-6, "{active} vs {}", s.active_s);
+        assert!(down.iter().filter(|l| l.sch_grants.unwrap() > 0).count() > 1, "grants spread over users");
         assert!(r.pages.iter().filter(|p| p.finish_s.is_some()).count() as u64 >= s.users);
     }
     let (a, b) = (&few.is2000[0], &many.is2000[0]);

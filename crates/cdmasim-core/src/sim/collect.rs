@@ -108,7 +108,11 @@ pub fn collect(w: &World, seed: u64) -> RunResult {
             AnyHop::Rlp(r) => radio_links.extend(radio_link_results(r)),
             AnyHop::Is2000(s) => {
                 for u in &s.users {
-                    radio_links.extend(radio_link_results(&u.link));
+                    let mut rows = radio_link_results(&u.link);
+                    rows[0].sector = Some(s.name.clone());
+                    rows[0].sch_grants = Some(u.grants);
+                    rows[0].active_s = Some(secs(u.active_time));
+                    radio_links.extend(rows);
                 }
                 is2000.push(is2000_result(s));
             }
@@ -217,6 +221,9 @@ fn radio_link_results(r: &RlpLink) -> Vec<RadioLinkResult> {
                 rtx_cdf: cdf(&d.rtx_buffer, 1.0),
                 on_periods: d.on_runs.weights.iter().sum::<f64>() as u64,
                 on_time_cdf: cdf(&d.on_runs, secs(crate::rlp::link::FRAME)),
+                sector: None,
+                sch_grants: None,
+                active_s: None,
             }
         })
         .collect()

@@ -84,6 +84,12 @@ pub struct RadioLinkResult {
     /// many and their distribution as (seconds, fraction of periods at or below).
     pub on_periods: u64,
     pub on_time_cdf: Vec<(f64, f64)>,
+    /// An IS-2000 sector's user, on the forward ("down") row: its sector,
+    /// the SCH grants it received and the time it held a traffic channel
+    /// (active state), seconds. None on "up" rows and stand-alone links.
+    pub sector: Option<String>,
+    pub sch_grants: Option<u64>,
+    pub active_s: Option<f64>,
 }
 
 /// One IS-2000 sector over the run (seed 004 §5.2).
