@@ -4,7 +4,7 @@
 use super::error::ScenarioError;
 use super::queue::parse_queue;
 use super::raw::{Named, RawScenario};
-use super::reader::{At, Res, Val};
+use super::reader::{At, Res, Table, Val};
 use super::resolve::{err, Names};
 use super::spec::{LinkSpec, NodeSpec};
 use crate::cdma2000::config::{
@@ -148,20 +148,28 @@ pub(crate) fn parse_sch(v: &Val) -> Res<RawSch> {
     Ok(RawSch::Plan(plan))
 }
 
-pub(crate) fn parse_cell(v: &Val) -> Res<RawCell> {
-    let t = v.table(CELL_KEYS)?;
-    let rate_change = match t.get("rate_change") {
-        None => RateChange::Exact,
-        Some(r) => match r.str()? {
-            "exact" => RateChange::Exact,
-            "next_packet" => RateChange::NextPacket,
-            other => return Err(r.err(format!("unknown rate_change '{other}' (expected \"exact\" or \"next_packet\")"))),
-        },
-    };
-    let (sch, sch_at) = match t.get("sch") {
+/// `rate_change` of a cell's table (the cell or the preset): "exact" (default) or "next_packet".
+pub(crate) fn parse_rate_change(t: &Table) -> Res<RateChange> {
+    let Some(r) = t.get("rate_change") else { return Ok(RateChange::Exact) };
+    match r.str()? {
+        "exact" => Ok(RateChange::Exact),
+        "next_packet" => Ok(RateChange::NextPacket),
+        other => Err(r.err(format!("unknown rate_change '{other}' (expected \"exact\" or \"next_packet\")"))),
+    }
+}
+
+/// `sch` of a cell's table and where it was written (no SCH when absent).
+pub(crate) fn parse_sch_of(t: &Table) -> Res<(RawSch, At)> {
+    Ok(match t.get("sch") {
         Some(s) => (parse_sch(&s)?, s.at()),
         None => (RawSch::Plan(SchPlan::None), t.at()),
-    };
+    })
+}
+
+pub(crate) fn parse_cell(v: &Val) -> Res<RawCell> {
+    let t = v.table(CELL_KEYS)?;
+    let rate_change = parse_rate_change(&t)?;
+    let (sch, sch_at) = parse_sch_of(&t)?;
     Ok(RawCell {
         name: Named::new(t.name("name")?),
         node: Named::new(t.name("node")?),

@@ -4,13 +4,13 @@
 //! them, and one bulk Reno flow `ftp{i}_{j}` per mobile. Every hop has
 //! Table I's 37.5 ms (300 ms round trip) and the wired links 100 Mb/s.
 
-use super::super::cell::{parse_sch, RawCell, RawMobile, RawSch};
+use super::super::cell::{parse_rate_change, parse_sch_of, RawCell, RawMobile};
 use super::super::queue::parse_queue;
 use super::super::raw::{Named, RawFlow, RawLink, RawScenario};
 use super::super::reader::{Res, Val};
 use super::super::spec::{AppSpec, DelAck, QueueLimit, QueueSpec, TcpSpec};
 use super::super::tcp::parse_tcp;
-use crate::cdma2000::config::{default_bsc_queue, default_link_queue, RateChange, SchPlan, BASE_RATE_BPS, TABLE1_DELAY};
+use crate::cdma2000::config::{default_bsc_queue, default_link_queue, BASE_RATE_BPS, TABLE1_DELAY};
 use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
 use crate::tcp::config::RttSampling;
 use crate::tcp::cc::CcAlgo;
@@ -100,18 +100,8 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
     let fch = t.or("fch_rate", BASE_RATE_BPS, |v| v.positive_rate())?;
     let reverse = t.or("reverse_rate", BASE_RATE_BPS, |v| v.positive_rate())?;
     let link_queue = t.or("link_queue", default_link_queue(), parse_queue)?;
-    let rate_change = match t.get("rate_change") {
-        None => RateChange::Exact,
-        Some(r) => match r.str()? {
-            "exact" => RateChange::Exact,
-            "next_packet" => RateChange::NextPacket,
-            other => return Err(r.err(format!("unknown rate_change '{other}' (expected \"exact\" or \"next_packet\")"))),
-        },
-    };
-    let (sch, sch_at) = match t.get("sch") {
-        Some(s) => (parse_sch(&s)?, s.at()),
-        None => (RawSch::Plan(SchPlan::None), t.at()),
-    };
+    let rate_change = parse_rate_change(&t)?;
+    let (sch, sch_at) = parse_sch_of(&t)?;
     let tcp = table1_tcp(t.get("tcp").as_ref())?;
     let jitter: Time = t.or("start_jitter", NS_PER_SEC, |v| v.time())?;
     let (join_at, initial) = match t.get("join") {
