@@ -304,3 +304,33 @@ def test_trace_paths_stay_relative_to_the_scenario_file(tmp_path):
     sw.write_text('[sweep]\nscenario = "../scen/drc.toml"\n[grid]\n"link[l].delay" = ["5ms", "20ms"]\n')
     r = last_json(cli("sweep", sw, "--store", tmp_path / "st", "--jobs", "1", "--json").stdout)   # cwd is the repo
     assert (r["runs_done"], r["runs_failed"]) == (2, 0)
+
+
+def test_empty_tables_are_written_once_per_worker_and_byte_identical():
+    """A run's empty tables (a dumbbell has no cells, objects, ...) reuse the
+    Parquet bytes written for the first one: the files are the same bytes
+    as written afresh, whatever the run key, and read back as the Result's
+    own (empty, typed) frames."""
+    import io
+
+    import pandas as pd
+
+    from cdmasim import sweeps
+
+    doc = BASE.replace('duration = "3s"', 'duration = "1s"')
+    sweeps._EMPTY_PARQUET.clear()
+    status, _, first, _ = sweeps.execute("key-a", doc, 1)
+    assert status == "done" and sweeps._EMPTY_PARQUET, "no empty table was cached"
+    _, _, warm, _ = sweeps.execute("key-b", doc, 2)
+    sweeps._EMPTY_PARQUET.clear()
+    _, _, cold, _ = sweeps.execute("key-b", doc, 2)
+    assert warm == cold
+    result = cdmasim.run(doc, seed=2)
+    empty = [t for t in TABLES if len(getattr(result, t)) == 0]
+    assert {"cells", "objects", "radio_links", "is2000"} <= set(empty)
+    for t in empty:
+        assert first[f"{t}.parquet"] == warm[f"{t}.parquet"], t
+        back = pd.read_parquet(io.BytesIO(warm[f"{t}.parquet"]))
+        assert list(back.columns) == ["run"] + list(getattr(result, t).columns) and len(back) == 0
+    # A table with rows carries its own run key.
+    assert pd.read_parquet(io.BytesIO(warm["flows.parquet"]))["run"].unique().tolist() == ["key-b"]

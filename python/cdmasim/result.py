@@ -82,6 +82,26 @@ TABLES = ("flows", "queues", "series", "drops", "users", "sectors", "cells", "mo
           "objects", "pages", "radio_links", "rlp_cdf", "is2000", "is2000_cdf")
 
 
+# Empty tables by (columns, float columns): most of a run's fifteen tables are
+# empty (a cell scenario has no web objects, a dumbbell no cells), and pandas
+# takes milliseconds to make even an empty frame, more than a small run's
+# simulation; each is made once per process and copied.
+_EMPTY = {}
+
+
+def _frame(rows, columns, floats=()):
+    """A table of `rows` (dicts or tuples) with `columns`; `floats` are
+    float64 (nullable columns stay float, not object, whatever the rows hold)."""
+    import pandas as pd
+
+    if rows:
+        return pd.DataFrame(rows, columns=columns).astype({c: "float64" for c in floats})
+    key = (tuple(columns), tuple(floats))
+    if key not in _EMPTY:
+        _EMPTY[key] = pd.DataFrame([], columns=columns).astype({c: "float64" for c in floats})
+    return _EMPTY[key].copy()
+
+
 class Result:
     def __init__(self, summary: dict, series_raw=(), text=None, drops_path=None):
         self.summary = summary
@@ -106,11 +126,8 @@ class Result:
 
     def _rows(self, key, columns, floats=()):
         def build():
-            import pandas as pd
-
             rows = [{c: x.get(c) for c in columns} for x in self.summary.get(key, [])]
-            # Columns that may be null: float (NaN), not object, whatever the rows hold.
-            return pd.DataFrame(rows, columns=columns).astype({c: "float64" for c in floats})
+            return _frame(rows, columns, floats)
 
         return self._cached(key, build)
 
@@ -128,11 +145,9 @@ class Result:
     def cells(self):
         """cdma2000 1X cells, one row each (dead_periods: how many)."""
         def build():
-            import pandas as pd
-
             rows = [{**{c: x.get(c) for c in CELL_COLUMNS}, "dead_periods": len(x.get("dead_periods", []))}
                     for x in self.summary.get("cells", [])]
-            return pd.DataFrame(rows, columns=CELL_COLUMNS)
+            return _frame(rows, CELL_COLUMNS)
 
         return self._cached("cells", build)
 
@@ -160,12 +175,10 @@ class Result:
     def rlp_cdf(self):
         """The RLP buffers' and channel ON periods' distributions (Figs. 9-12, 17), long format."""
         def build():
-            import pandas as pd
-
             keys = (("new_data_cdf", "new_data_bytes"), ("rtx_cdf", "rtx_bytes"), ("on_time_cdf", "on_time_s"))
             rows = [(r["name"], r["direction"], q, x, c)
                     for r in self.summary.get("radio_links", []) for key, q in keys for x, c in r.get(key, [])]
-            return pd.DataFrame(rows, columns=RLP_CDF_COLUMNS).astype({"value": "float64", "cdf": "float64"})
+            return _frame(rows, RLP_CDF_COLUMNS, ("value", "cdf"))
 
         return self._cached("rlp_cdf", build)
 
@@ -178,12 +191,10 @@ class Result:
     def is2000_cdf(self):
         """The sectors' power in use (Fig. 14) and ON periods (Fig. 17), long format."""
         def build():
-            import pandas as pd
-
             keys = (("power_cdf", "power_fraction"), ("on_time_cdf", "on_time_s"))
             rows = [(r["name"], q, x, c) for r in self.summary.get("is2000", []) for key, q in keys
                     for x, c in r.get(key, [])]
-            return pd.DataFrame(rows, columns=IS2000_CDF_COLUMNS).astype({"value": "float64", "cdf": "float64"})
+            return _frame(rows, IS2000_CDF_COLUMNS, ("value", "cdf"))
 
         return self._cached("is2000_cdf", build)
 
@@ -191,10 +202,8 @@ class Result:
     def dead_periods(self):
         """Every dead interval of every cell (Paliwal et al. section IV-E)."""
         def build():
-            import pandas as pd
-
             rows = [(c["name"], a, b) for c in self.summary.get("cells", []) for a, b in c.get("dead_periods", [])]
-            return pd.DataFrame(rows, columns=DEAD_COLUMNS).astype({"start_s": "float64", "end_s": "float64"})
+            return _frame(rows, DEAD_COLUMNS, ("start_s", "end_s"))
 
         return self._cached("dead_periods", build)
 

@@ -19,6 +19,11 @@ from .sweep_spec import SweepError, load
 DASK_CONNECT_TIMEOUT_S = 5
 
 
+# An empty table's Parquet bytes depend only on its columns and their types
+# (the run column is empty too), so each is written once per worker.
+_EMPTY_PARQUET = {}
+
+
 def _tables_as_parquet(result, key):
     """Each table of a Result as Parquet bytes, with the run key as first
     column so that SQL over runs/*/T.parquet can join on it."""
@@ -28,11 +33,18 @@ def _tables_as_parquet(result, key):
 
     out = {}
     for name in TABLES:
-        df = getattr(result, name).copy()
+        df = getattr(result, name)
+        empty = (name, tuple(df.columns), tuple(str(t) for t in df.dtypes)) if len(df) == 0 else None
+        if empty in _EMPTY_PARQUET:
+            out[f"{name}.parquet"] = _EMPTY_PARQUET[empty]
+            continue
+        df = df.copy()
         df.insert(0, "run", key)
         buf = io.BytesIO()
         df.to_parquet(buf, index=False, engine="pyarrow")
         out[f"{name}.parquet"] = buf.getvalue()
+        if empty is not None:
+            _EMPTY_PARQUET[empty] = out[f"{name}.parquet"]
     return out
 
 
