@@ -314,3 +314,15 @@ def test_paliwal_inprocess_worker_runs_a_small_cell():
     assert r1["dead"]["available"] and 0.0 <= r1["dead"]["rho_dead"] < 1.0
     # A bad cell is an answer with its reason, and the worker goes on.
     assert bad["ok"] is False and "cdma2000.m" in bad["reason"], bad
+
+
+def test_paliwal_plot_matrices_are_rows_td_columns_tb():
+    import paliwal_plot
+
+    cases = {"8x5": _paliwal_case(8, 5, {"ns-2": 1.5, "cdmasim": 0.1}),
+             "0.02x10": _paliwal_case(0.02, 10, {"ns-2": 2.0, "cdmasim": 0.5})}
+    ns2, cdm, ratio = paliwal_plot.matrices({"cases": cases})
+    g = paliwal_plot.GRID
+    assert ns2[g.index(5)][g.index(8)] == 1.5 and cdm[g.index(5)][g.index(8)] == 0.1
+    assert ratio[g.index(10)][g.index(0.02)] == pytest.approx(4.0)
+    assert ratio[g.index(8)][g.index(5)] is None     # 5x8 was not run
