@@ -12,45 +12,17 @@ import subprocess
 import sys
 
 import cdmasim
-SC = """
-[simulation]
-duration = "%ss"
-seed = 4
-%s
-[[node]]
-name = "bs"
-[[sector]]
-name = "s1"
-node = "bs"
-scheduler = "pf"
-[[user]]
-name = "ue1"
-sector = "s1"
-drc = { constant = "1228.8kbps" }
-[[user]]
-name = "ue2"
-sector = "s1"
-drc = { constant = "1228.8kbps" }
-[[user]]
-name = "ue3"
-sector = "s1"
-drc = { constant = "1228.8kbps" }
-[[user]]
-name = "ue4"
-sector = "s1"
-drc = { constant = "614.4kbps" }
-"""
+from cdmasim.emulate import LINUX_TCP, simulated_twin
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+SCENARIO = os.path.join(ROOT, "examples", "emulate_four_users.toml")
 T = 20
-# Linux 6.x's defaults where the simulator's differ: IW10, SACK and
-# timestamps, 200 ms minimum RTO, delayed ACKs, a large receive buffer.
-LINUX = 'initial_window = 10, sack = true, timestamps = true, min_rto = "200ms", delayed_ack = "on", rcv_buffer = "6MB"'
-open("/tmp/emu3.toml", "w").write(SC % (600, ""))
 ccs = {"ue1": "cubic", "ue2": "reno", "ue3": "bbr", "ue4": "cubic"}
 srv = " & ".join(f"iperf3 -s -1 -p {5201+i}" for i in range(4)) + "; wait"
-args = [sys.executable, "-m", "cdmasim.cli", "emulate", "/tmp/emu3.toml", "--server", srv, "--json"]
+args = [sys.executable, "-m", "cdmasim.cli", "emulate", SCENARIO, "--server", srv, "--json"]
 for i, (u, cc) in enumerate(ccs.items()):
     args += ["--user", f"{u}=sleep 0.3; iperf3 -c $CDMASIM_SERVER -p {5201+i} -t {T} -R -C {cc} -J > /tmp/iperf_{u}.json 2>/dev/null"]
-p = subprocess.run(args, capture_output=True, text=True, cwd=os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+p = subprocess.run(args, capture_output=True, text=True, cwd=ROOT)
 print(p.stderr[-500:])
 rep = json.loads(p.stdout.strip().splitlines()[-1])["report"]
 real = {}
@@ -58,15 +30,8 @@ for u in ccs:
     t = open(f"/tmp/iperf_{u}.json").read(); j = json.loads(t[t.index("{"):])
     real[u] = j["end"]["sum_received"]["bits_per_second"] / 1e3
 print("schedule error p50/p99 us", rep["schedule_error_p50_us"], rep["schedule_error_p99_us"])
-# The simulator: a server node at the bs (1 us wired link), the same users, the same TCPs.
-flows = "\n".join(f"""[[flow]]
-name = "{u}"
-from = "srv"
-to = "{u}"
-start = "0.3s"
-tcp = {{ cc = "{cc}", {LINUX} }}""" for u, cc in ccs.items())
-sim_sc = (SC % (T + 0.3, "")).replace('[[node]]\nname = "bs"', '[[node]]\nname = "bs"\n[[node]]\nname = "srv"\n[[link]]\nname = "w"\nfrom = "srv"\nto = "bs"\nrate = "1Gbps"\ndelay = "1us"') + flows
-r = cdmasim.run(sim_sc)
+# The simulator: a server at the base station, the same users, the same TCPs.
+r = cdmasim.run(simulated_twin(SCENARIO, {u: dict(LINUX_TCP, cc=cc) for u, cc in ccs.items()}, f"{T + 0.3}s"))
 delay = {x["name"]: x["down"]["delay_mean_ms"] for x in rep["users"]}
 queue = {x["name"]: x["queue_avg_pkts"] for x in rep["users"]}
 q_sim = r.queues.set_index("link")["avg_packets"]

@@ -1,19 +1,30 @@
 """Conservation in every example scenario: every packet sent is delivered,
 dropped with a recorded reason, or still in the network at the end."""
 
+import tomllib
 from pathlib import Path
 
 import pytest
 
 import cdmasim
+from cdmasim.emulate import simulated_twin
 
 # Every scenario example (examples/sweep_*.toml are sweep files, tested in test_sweep.py).
 EXAMPLES = sorted(p for p in (Path(__file__).parent.parent / "examples").glob("*.toml") if not p.name.startswith("sweep_"))
 
 
+def runnable(path):
+    """The example, or for an emulation example (emulate_*.toml: a sector
+    without traffic of its own) its simulated twin with a download per user."""
+    if not path.name.startswith("emulate_"):
+        return path
+    users = [u["name"] for u in tomllib.loads(path.read_text())["user"]]
+    return simulated_twin(path, {u: {} for u in users}, "20s")
+
+
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])
 def test_every_packet_is_accounted_for(path):
-    r = cdmasim.run(path)
+    r = cdmasim.run(runnable(path))
     s = r.summary
     c = s["conservation"]
     assert c["sent"] > 0

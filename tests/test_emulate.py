@@ -187,18 +187,7 @@ def test_a_mahimahi_trace_drives_a_users_channel(tmp_path):
     assert ue1["down"]["bytes_delivered"] > 50_000 and kbps <= 1228.8, kbps
 
 
-FOUR = TWO_USERS.replace('drc = { constant = "614.4kbps" }', 'drc = { constant = "1228.8kbps" }') + """
-[[user]]
-name = "ue3"
-sector = "s1"
-drc = { constant = "1228.8kbps" }
-[[user]]
-name = "ue4"
-sector = "s1"
-drc = { constant = "614.4kbps" }
-"""
-#: Linux's TCP defaults where the simulator's differ (bench/README.md).
-LINUX_TCP = 'initial_window = 10, sack = true, timestamps = true, min_rto = "200ms", delayed_ack = "on", rcv_buffer = "6MB"'
+FOUR = ROOT / "examples" / "emulate_four_users.toml"
 
 
 def test_real_cubic_reno_bbr_against_the_simulator(tmp_path):
@@ -208,11 +197,10 @@ def test_real_cubic_reno_bbr_against_the_simulator(tmp_path):
     delay and queue below the loss-based variants', as in the simulator."""
     needs_emulation()
     import cdmasim
+    from cdmasim.emulate import LINUX_TCP, simulated_twin
 
-    scenario = tmp_path / "four.toml"
-    scenario.write_text(FOUR)
     ccs = {"ue1": "cubic", "ue2": "reno", "ue3": "bbr", "ue4": "cubic"}
-    args = ["emulate", scenario, "--server", " & ".join(f"iperf3 -s -1 -p {5201 + i}" for i in range(4)) + "; wait", "--json"]
+    args = ["emulate", FOUR, "--server", " & ".join(f"iperf3 -s -1 -p {5201 + i}" for i in range(4)) + "; wait", "--json"]
     for i, (u, cc) in enumerate(ccs.items()):
         args += ["--user", f"{u}=sleep 0.3; iperf3 -c $CDMASIM_SERVER -p {5201 + i} -t 10 -R -C {cc} -J > {tmp_path}/{u}.json"]
     p = cli(*args, timeout=180)
@@ -222,12 +210,8 @@ def test_real_cubic_reno_bbr_against_the_simulator(tmp_path):
     for u in ccs:
         t = (tmp_path / f"{u}.json").read_text()
         real[u] = json.loads(t[t.index("{"):])["end"]["sum_received"]["bits_per_second"]
-    flows = "\n".join(f'[[flow]]\nname = "{u}"\nfrom = "srv"\nto = "{u}"\nstart = "0.3s"\ntcp = {{ cc = "{cc}", {LINUX_TCP} }}'
-                      for u, cc in ccs.items())
-    sim_text = FOUR.replace('duration = "600s"', 'duration = "10.3s"').replace(
-        '[[node]]\nname = "bs"', '[[node]]\nname = "bs"\n[[node]]\nname = "srv"\n[[link]]\nname = "w"\nfrom = "srv"\n'
-        'to = "bs"\nrate = "1Gbps"\ndelay = "1us"') + "\n" + flows
-    sim = cdmasim.run(sim_text).flows.set_index("name")
+    twin = simulated_twin(FOUR, {u: dict(LINUX_TCP, cc=cc) for u, cc in ccs.items()}, "10.3s")
+    sim = cdmasim.run(twin).flows.set_index("name")
     for u in ccs:
         assert abs(sim.loc[u, "goodput_bps"] / real[u] - 1) < 0.25, (u, real[u], sim.loc[u, "goodput_bps"])
     delay = {x["name"]: x["down"]["delay_mean_ms"] for x in rep["users"]}

@@ -63,6 +63,43 @@ def _in_ns(ns, *cmd):
     subprocess.run(["nsenter", f"--net={ns}", *cmd], check=True, capture_output=True)
 
 
+#: Linux's TCP defaults where the simulator's differ (initial window 10,
+#: SACK and timestamps, 200 ms minimum RTO, delayed ACKs, a large receive
+#: buffer): the TCP of a simulated twin of real Linux programs.
+LINUX_TCP = {"initial_window": 10, "sack": True, "timestamps": True, "min_rto": "200ms",
+             "delayed_ack": "on", "rcv_buffer": "6MB"}
+
+
+def simulated_twin(scenario, downloads, duration, start="0.3s"):
+    """The simulator's counterpart of an emulation of `scenario` (TOML text,
+    a path or a dict, with one [[sector]]): a server node `srv` at the
+    sector's base station behind a 1 Gb/s, 1 us link (the emulator's server
+    sits at the base station), and one download from it to each user of
+    `downloads` (user name -> TCP table, e.g. dict(LINUX_TCP, cc="bbr")),
+    starting at `start`; the run lasts `duration` ("10.3s"). Returns the
+    scenario as a dict, for cdmasim.run (trace files named relative to a
+    scenario file then resolve from the working directory)."""
+    import copy
+    import tomllib
+
+    from .simulate import scenario_text
+
+    if isinstance(scenario, dict):
+        doc = copy.deepcopy(scenario)
+    else:
+        doc = tomllib.loads(scenario_text(scenario)[0])
+    sectors = doc.get("sector", [])
+    if len({s.get("node") for s in sectors}) != 1:
+        raise InputError("simulated_twin: the scenario needs [[sector]]s at one base-station node")
+    doc.setdefault("simulation", {})["duration"] = duration
+    doc.setdefault("node", []).append({"name": "srv"})
+    doc.setdefault("link", []).append({"name": "srv-bs", "from": "srv", "to": sectors[0]["node"],
+                                       "rate": "1Gbps", "delay": "1us"})
+    doc.setdefault("flow", []).extend({"name": user, "from": "srv", "to": user, "start": start, "tcp": dict(tcp)}
+                                      for user, tcp in downloads.items())
+    return doc
+
+
 def check_root():
     if os.geteuid() != 0:
         raise InputError("emulate: needs root (network namespaces and TUN devices)")
