@@ -27,40 +27,52 @@ struct Seg {
     acked: u32,
 }
 
+/// Timings in µs as tcptrace keeps them: count, min, max, and the sums for
+/// the mean and standard deviation (f64). The min treats 0 as unset: a
+/// 0 µs sample is replaced by the next one whatever its size (kept for
+/// agreement; docs/pcap.md).
+#[derive(Debug, Default, Clone, Copy, serde::Serialize)]
+pub struct Samples {
+    pub count: u64,
+    pub min: u64,
+    pub max: u64,
+    pub sum: f64,
+    pub sum2: f64,
+}
+
+impl Samples {
+    pub fn add(&mut self, et: u64) {
+        if self.min == 0 || self.min > et {
+            self.min = et;
+        }
+        self.max = self.max.max(et);
+        self.sum += et as f64;
+        self.sum2 += (et as f64) * (et as f64);
+        self.count += 1;
+    }
+}
+
 /// RTT and retransmission-timing accumulators, exactly as tcptrace keeps
-/// them (µs; sums in f64).
+/// them.
 #[derive(Debug, Default, Clone, serde::Serialize)]
 pub struct RttAcc {
-    pub rtt_count: u64,
-    pub rtt_min: u64,
-    pub rtt_max: u64,
-    pub rtt_sum: f64,
-    pub rtt_sum2: f64,
+    /// Unambiguous RTT samples (segments sent once).
+    pub rtt: Samples,
     pub rtt_last: u64,
+    /// The samples of the largest segments seen ("full size").
     pub rtt_full_size: u64,
-    pub rtt_full_count: u64,
-    pub rtt_full_min: u64,
-    pub rtt_full_max: u64,
-    pub rtt_full_sum: f64,
-    pub rtt_full_sum2: f64,
+    pub rtt_full: Samples,
     pub rtt_amback: u64,
     /// tcptrace's "(last)" statistics: ambiguous ACKs (of a segment sent
     /// more than once) timed from the segment's last transmission.
-    pub rtt_last_count: u64,
-    pub rtt_last_min: u64,
-    pub rtt_last_max: u64,
-    pub rtt_last_sum: f64,
-    pub rtt_last_sum2: f64,
+    pub rtt_last_samples: Samples,
     pub rtt_nosample: u64,
     pub rtt_cumack: u64,
     pub rtt_dupack: u64,
     pub rtt_triple_dupack: u64,
     pub retr_max: u64,
-    pub retr_min_tm: u64,
-    pub retr_max_tm: u64,
-    pub retr_tm_sum: f64,
-    pub retr_tm_sum2: f64,
-    pub retr_tm_count: u64,
+    /// Time from a segment's previous transmission to its retransmission.
+    pub retr_time: Samples,
 }
 
 /// What an ACK did, for plots and the 3-way-handshake RTT.
@@ -322,15 +334,8 @@ impl SeqSpace {
 
 fn rtt_retrans(acc: &mut RttAcc, s: &mut Seg, now: u64) {
     if s.acked == 0 {
-        let et = elapsed(s.time, now);
         acc.retr_max = acc.retr_max.max(s.retrans as u64);
-        acc.retr_max_tm = acc.retr_max_tm.max(et);
-        if acc.retr_min_tm == 0 || et < acc.retr_min_tm {
-            acc.retr_min_tm = et;
-        }
-        acc.retr_tm_sum += et as f64;
-        acc.retr_tm_sum2 += (et as f64) * (et as f64);
-        acc.retr_tm_count += 1;
+        acc.retr_time.add(elapsed(s.time, now));
     }
     s.time = now;
 }
@@ -343,15 +348,7 @@ fn rtt_ackin(acc: &mut RttAcc, s: &Seg, intervening: bool, now: u64) -> AckKind 
         AckKind::NoSample
     } else if s.retrans == 0 {
         acc.rtt_last = et;
-        // tcptrace's min treats 0 as "unset": a 0 µs sample is replaced by
-        // the next one whatever its size (kept for agreement; docs/pcap.md).
-        if acc.rtt_min == 0 || acc.rtt_min > et {
-            acc.rtt_min = et;
-        }
-        acc.rtt_max = acc.rtt_max.max(et);
-        acc.rtt_sum += et as f64;
-        acc.rtt_sum2 += (et as f64) * (et as f64);
-        acc.rtt_count += 1;
+        acc.rtt.add(et);
         // tcptrace computes the size on 32-bit values and takes
         // "last <= first" for a sequence wrap, so a one-unit segment (a SYN,
         // a FIN, a 1-byte probe) counts as 2^32 bytes and becomes the "full
@@ -360,32 +357,18 @@ fn rtt_ackin(acc: &mut RttAcc, s: &Seg, intervening: bool, now: u64) -> AckKind 
         let (f32_, l32) = (s.first as u32 as u64, s.last as u32 as u64);
         let size = if l32 > f32_ { l32 - f32_ + 1 } else { (1u64 << 32) - f32_ + l32 };
         if acc.rtt_full_size == 0 || acc.rtt_full_size < size {
+            // A larger segment: its samples start afresh.
             acc.rtt_full_size = size;
-            acc.rtt_full_min = et;
-            acc.rtt_full_max = et;
-            acc.rtt_full_sum = et as f64;
-            acc.rtt_full_sum2 = (et as f64) * (et as f64);
-            acc.rtt_full_count = 1;
+            acc.rtt_full = Samples::default();
+            acc.rtt_full.add(et);
         } else if acc.rtt_full_size == size {
-            acc.rtt_full_count += 1;
-            if acc.rtt_full_min == 0 || acc.rtt_full_min > et {
-                acc.rtt_full_min = et;
-            }
-            acc.rtt_full_max = acc.rtt_full_max.max(et);
-            acc.rtt_full_sum += et as f64;
-            acc.rtt_full_sum2 += (et as f64) * (et as f64);
+            acc.rtt_full.add(et);
         }
         AckKind::Normal
     } else {
         acc.rtt_amback += 1;
         acc.rtt_last = 0;
-        if acc.rtt_last_min == 0 || acc.rtt_last_min > et {
-            acc.rtt_last_min = et;
-        }
-        acc.rtt_last_max = acc.rtt_last_max.max(et);
-        acc.rtt_last_sum += et as f64;
-        acc.rtt_last_sum2 += (et as f64) * (et as f64);
-        acc.rtt_last_count += 1;
+        acc.rtt_last_samples.add(et);
         AckKind::Ambiguous
     }
 }
@@ -405,8 +388,8 @@ mod tests {
         assert_eq!(ss.rexmit(B + 100, 100, 2, &mut acc), (0, true));
         // overlaps 50 bytes of the first segment
         assert_eq!(ss.rexmit(B + 50, 50, 3, &mut acc).0, 50);
-        assert_eq!(acc.retr_tm_count, 1);
-        assert_eq!(acc.retr_max_tm, 3);
+        assert_eq!(acc.retr_time.count, 1);
+        assert_eq!(acc.retr_time.max, 3);
     }
 
     #[test]
@@ -416,11 +399,11 @@ mod tests {
         ss.rexmit(B, 100, 10, &mut acc);
         ss.rexmit(B + 100, 100, 20, &mut acc);
         assert_eq!(ss.ack_in(B + 100, false, 50, &mut acc), AckKind::Normal);
-        assert_eq!(acc.rtt_count, 1);
-        assert_eq!(acc.rtt_min, 40);
+        assert_eq!(acc.rtt.count, 1);
+        assert_eq!(acc.rtt.min, 40);
         ss.rexmit(B + 100, 100, 60, &mut acc); // retransmit second
         assert_eq!(ss.ack_in(B + 200, false, 70, &mut acc), AckKind::Ambiguous);
-        assert_eq!(acc.rtt_count, 1);
+        assert_eq!(acc.rtt.count, 1);
         assert_eq!(acc.rtt_amback, 1);
         // acked segments collapse into one
         assert_eq!(ss.len(), 1);
@@ -450,7 +433,7 @@ mod tests {
         ss.rexmit(B, 100, 0, &mut acc);
         ss.rexmit(B + 100, 100, 0, &mut acc);
         assert_eq!(ss.ack_in(B + 150, false, 5, &mut acc), AckKind::Cumulative);
-        assert_eq!(acc.rtt_count, 0);
+        assert_eq!(acc.rtt.count, 0);
         assert_eq!(acc.rtt_cumack, 2);
     }
 }
