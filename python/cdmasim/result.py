@@ -259,10 +259,7 @@ class Result:
                     "value": v,
                 }))
             if not parts:
-                return pd.DataFrame({
-                    "metric": pd.Series([], dtype="object"), "subject": pd.Series([], dtype="object"),
-                    "t_s": pd.Series([], dtype="float64"), "value": pd.Series([], dtype="float64"),
-                })
+                return _frame([], ["metric", "subject", "t_s", "value"], ("t_s", "value"))
             return pd.concat(parts, ignore_index=True)
 
         return self._cached("series", build)
