@@ -15,6 +15,16 @@ import cdmasim
 from cdmasim.commands.outputs import replace_dir
 
 
+@pytest.fixture(autouse=True)
+def sigint_raises():
+    """Python leaves SIGINT ignored if it started ignored (a job in the
+    background of a non-interactive shell); these tests need Ctrl-C's usual
+    KeyboardInterrupt, so they set it, and put back what was there."""
+    old = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, old)
+
+
 def interrupt_after(seconds):
     t = threading.Timer(seconds, lambda: os.kill(os.getpid(), signal.SIGINT))
     t.start()

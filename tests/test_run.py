@@ -194,8 +194,11 @@ def test_ctrl_c_stops_a_long_run_with_one_line(tmp_path):
     import time
 
     (tmp_path / "long.toml").write_text(LONG)
+    # SIGINT at its default in the child: inherited as ignored (a test run in
+    # the background of a non-interactive shell), Python would never see it.
     p = subprocess.Popen([sys.executable, "-m", "cdmasim.cli", "run", str(tmp_path / "long.toml")],
-                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                         cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(2.0)  # well into the run (an hour of 200 Mb/s takes far longer)
     t = time.monotonic()
     p.send_signal(signal.SIGINT)
