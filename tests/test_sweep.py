@@ -161,13 +161,14 @@ def test_python_twin_and_sql_over_the_store_with_duckdb(tmp_path):
 def test_store_discards_what_a_killed_writer_left(tmp_path):
     from cdmasim.store import Store
 
+    k1, k2, k3 = ("1" * 32, "2" * 32, "3" * 32)
     with Store(tmp_path / "st") as st:
-        st.commit("k1", "s", {"x": 1}, 1, "done", files={"flows.parquet": b"x"})
-    os.makedirs(tmp_path / "st" / "tmp" / "k2" / "pcap")              # killed while writing
-    os.makedirs(tmp_path / "st" / "runs" / "k3")                       # killed after rename, before commit
+        st.commit(k1, "s", {"x": 1}, 1, "done", files={"flows.parquet": b"x"})
+    os.makedirs(tmp_path / "st" / "tmp" / k2 / "pcap")              # killed while writing
+    os.makedirs(tmp_path / "st" / "runs" / k3)                       # killed after rename, before commit
     with Store(tmp_path / "st") as st:
-        assert st.keys() == {"k1"}
-    assert sorted(os.listdir(tmp_path / "st" / "runs")) == ["k1"]
+        assert st.keys() == {k1}
+    assert sorted(os.listdir(tmp_path / "st" / "runs")) == [k1]
     assert os.listdir(tmp_path / "st" / "tmp") == []
 
 

@@ -1,31 +1,52 @@
-"""The result store of sweeps: one directory, crash-safe.
+"""The result store of sweeps: one directory, crash-safe, that cdmasim
+recognises by its own marker and never lets touch anything it did not write.
 
-    DIR/manifest.sqlite      one row per finished run (done or failed)
-    DIR/runs/KEY/            flows, queues, series, drops, point .parquet,
+    DIR/cdmasim-store.json   the marker: {"format": "cdmasim-store", "version": 1}
+    DIR/manifest.sqlite      one row per finished run (done or failed), with
+                             each of its files' size and CRC-32
+    DIR/runs/KEY/            flows, queues, series, drops, ... point .parquet,
                              summary.json, pcap/ (when captured)
-    DIR/tmp/                 runs being written (never read)
+    DIR/tmp/KEY/             runs being written (never read)
+
+A folder becomes a store only if it is new or empty (or holds a store an
+older cdmasim wrote, without the marker: a valid manifest and nothing but
+run folders); any other folder is refused and left exactly as it was.
 
 A run becomes visible in one step: its files are written and fsynced under
-tmp/, the directory is renamed to runs/KEY (atomic on one file system),
+tmp/KEY, the folder is renamed to runs/KEY (atomic on one file system),
 and only then is its manifest row committed (SQLite's journal makes that
-atomic). A process killed at any moment leaves at worst a tmp/ directory
-or a runs/KEY without a row; opening the store removes both, and the run is
-simply done again. The manifest is the single source of truth for which
-runs exist.
+atomic). A process killed at any moment leaves at worst a tmp/KEY folder
+or a runs/KEY without a row; opening the store for writing removes both,
+and the run is simply done again. Only names that are run keys (32 hex
+digits) are ever removed. The manifest is the single source of truth for
+which runs exist; a done run whose files are missing or damaged (wrong
+size, no Parquet magic, or with `verify` a wrong CRC-32) is forgotten by
+`Store.repair` and runs again.
 
 KEY is the first 32 hex digits of SHA-256 over the resolved scenario, the
 seed and the cdmasim version with a fingerprint of the compiled core (see
 run_key)."""
 
+from __future__ import annotations
+
 import hashlib
 import json
 import os
+import re
 import shutil
 import sqlite3
+import zlib
+from collections.abc import Iterable, Mapping
+from typing import Any
 
 from . import InputError, __version__
 
 MANIFEST = "manifest.sqlite"
+MARKER = "cdmasim-store.json"
+MARKER_CONTENT = {"format": "cdmasim-store", "version": 1}
+KEY = re.compile(r"^[0-9a-f]{32}$")
+_SQLITE_MAGIC = b"SQLite format 3\x00"
+_PARQUET_MAGIC = b"PAR1"
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     key TEXT PRIMARY KEY,
@@ -36,14 +57,16 @@ CREATE TABLE IF NOT EXISTS runs (
     error TEXT,
     version TEXT NOT NULL,
     wall_s REAL,
-    seq INTEGER NOT NULL
+    seq INTEGER NOT NULL,
+    files TEXT
 )"""
+_COLUMNS = ("key", "sweep", "point", "seed", "status", "error", "version", "wall_s", "seq")
 
 
 _BUILD = None
 
 
-def build_version():
+def build_version() -> str:
     """The cdmasim version plus a fingerprint of the compiled core: during
     development the version string stays put while the simulator changes,
     and a store must not hand back runs of an older core as if current."""
@@ -59,7 +82,7 @@ def build_version():
     return _BUILD
 
 
-def run_key(resolved, seed, version=None):
+def run_key(resolved: Any, seed: int, version: str | None = None) -> str:
     """Hash of (resolved scenario, seed, cdmasim version with the core's
     fingerprint). `resolved` is any JSON-able value; keys are sorted so that
     dict order does not matter."""
@@ -84,108 +107,392 @@ def _write_file(path, data):
         os.fsync(f.fileno())
 
 
-class Store:
-    """A result store directory (created if missing)."""
+def _why(e: BaseException) -> str:
+    return " ".join(str(getattr(e, "strerror", None) or e).split()) or type(e).__name__
 
-    def __init__(self, path):
+
+class Store:
+    """A result store folder.
+
+    mode "w" (sweeps): created if missing or empty, refused if it is a folder
+    that is not a store; what a killed writer left is removed. mode "r"
+    (load_sweep, reading tables): the folder must be a store; nothing is
+    written, so a read-only store can be read."""
+
+    def __init__(self, path: str | os.PathLike, mode: str = "w"):
+        if mode not in ("r", "w"):
+            raise ValueError(f"mode must be 'r' or 'w', not {mode!r}")
+        if not isinstance(path, (str, os.PathLike)):
+            raise InputError(f"a store is a folder path, not {type(path).__name__}")
         self.path = os.fspath(path)
+        if not self.path:
+            raise InputError("store: empty path (name a folder, e.g. --store out/mysweep)")
+        self.mode = mode
+        self.db = None
+        fresh = self._claim() if mode == "w" else self._check_is_store()
+        self._connect(fresh)
+        if mode == "w":
+            self._recover()
+
+    # -- opening -------------------------------------------------------------
+
+    def _err(self, msg: str) -> InputError:
+        return InputError(f"{self.path}: {msg}")
+
+    def _claim(self) -> bool:
+        """Make sure the folder is ours to write; returns True for a new store."""
+        p = self.path
+        if os.path.lexists(p) and not os.path.isdir(p):
+            raise self._err("exists and is not a folder")
+        if not os.path.exists(p):
+            try:
+                os.makedirs(p)
+            except OSError as e:
+                raise self._err(f"cannot create the result store: {_why(e)}") from None
+            return self._initialise()
+        if not os.access(p, os.W_OK | os.X_OK):
+            raise self._err("the result store is not writable")
+        try:
+            entries = os.listdir(p)
+        except OSError as e:
+            raise self._err(f"cannot read: {_why(e)}") from None
+        if MARKER in entries:
+            self._check_marker()
+            return False
+        if not entries:
+            return self._initialise()
+        if self._legacy_store(entries):
+            self._write_marker()
+            return False
+        raise self._err(f"not a cdmasim result store (no {MARKER}) and not empty: give a new or empty folder "
+                        "(nothing in it was changed)")
+
+    def _check_is_store(self) -> bool:
+        p = self.path
+        if not os.path.isdir(p):
+            raise self._err("no such result store" if not os.path.lexists(p) else "not a folder")
+        try:
+            entries = os.listdir(p)
+        except OSError as e:
+            raise self._err(f"cannot read: {_why(e)}") from None
+        if MARKER in entries:
+            self._check_marker()
+        elif not self._legacy_store(entries):
+            raise self._err(f"not a cdmasim result store (no {MARKER})")
+        return False
+
+    def _check_marker(self):
+        try:
+            with open(os.path.join(self.path, MARKER), encoding="utf-8") as f:
+                marker = json.load(f)
+        except (OSError, ValueError) as e:
+            raise self._err(f"{MARKER} is damaged ({_why(e)}); the store was left as it is") from None
+        if not isinstance(marker, dict) or marker.get("format") != MARKER_CONTENT["format"]:
+            raise self._err(f"{MARKER} does not describe a cdmasim store; the folder was left as it is")
+        if marker.get("version") != MARKER_CONTENT["version"]:
+            raise self._err(f"a store of format version {marker.get('version')!r}; this cdmasim reads version "
+                            f"{MARKER_CONTENT['version']}")
+
+    def _legacy_store(self, entries: Iterable[str]) -> bool:
+        """A store written before the marker existed: a valid manifest with
+        the runs table, and nothing but runs/ and tmp/ holding run keys."""
+        entries = set(entries)
+        if MANIFEST not in entries or not entries <= {MANIFEST, "runs", "tmp", MANIFEST + "-journal"}:
+            return False
+        for sub in ("runs", "tmp"):
+            d = os.path.join(self.path, sub)
+            if sub in entries and (not os.path.isdir(d) or not all(KEY.match(n) for n in os.listdir(d))):
+                return False
+        if not self._manifest_valid():
+            return False
+        return True
+
+    def _manifest_valid(self) -> bool:
+        path = os.path.join(self.path, MANIFEST)
+        try:
+            with open(path, "rb") as f:
+                if f.read(16) != _SQLITE_MAGIC:
+                    return False
+            con = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+            try:
+                cols = {r[1] for r in con.execute("PRAGMA table_info(runs)")}
+            finally:
+                con.close()
+        except (OSError, sqlite3.Error):
+            return False
+        return set(_COLUMNS) <= cols
+
+    def _write_marker(self):
+        tmp = os.path.join(self.path, f".{MARKER}.tmp")
+        try:
+            _write_file(tmp, (json.dumps(MARKER_CONTENT) + "\n").encode())
+            os.replace(tmp, os.path.join(self.path, MARKER))
+            _fsync_dir(self.path)
+        except OSError as e:
+            raise self._err(f"cannot write the result store: {_why(e)}") from None
+
+    def _initialise(self) -> bool:
+        """A new store in an empty folder: the manifest, runs/, tmp/, and the
+        marker last, so that a marker always comes with a whole manifest."""
         try:
             os.makedirs(os.path.join(self.path, "runs"), exist_ok=True)
             os.makedirs(os.path.join(self.path, "tmp"), exist_ok=True)
-            self.db = sqlite3.connect(os.path.join(self.path, MANIFEST), timeout=30)
-            self.db.execute("PRAGMA synchronous=FULL")
-            self.db.execute(_SCHEMA)
-            self.db.commit()
+            con = sqlite3.connect(os.path.join(self.path, MANIFEST), timeout=30)
+            try:
+                con.execute("PRAGMA synchronous=FULL")
+                con.execute(_SCHEMA)
+                con.commit()
+            finally:
+                con.close()
         except (OSError, sqlite3.Error) as e:
-            raise InputError(f"{self.path}: cannot open the result store: {getattr(e, 'strerror', None) or e}") from None
-        self._recover()
+            raise self._err(f"cannot create the result store: {_why(e)}") from None
+        self._write_marker()
+        return True
+
+    def _connect(self, fresh: bool):
+        path = os.path.join(self.path, MANIFEST)
+        try:
+            size = os.path.getsize(path)
+            with open(path, "rb") as f:
+                head = f.read(16)
+        except OSError as e:
+            raise self._err(f"{MANIFEST} is missing or unreadable ({_why(e)}); the store was left as it is") from None
+        if size == 0 or head != _SQLITE_MAGIC:
+            raise self._err(f"{MANIFEST} is damaged ({'empty' if size == 0 else 'not an SQLite database'}); "
+                            "the store was left as it is")
+        writable = self.mode == "w" or os.access(self.path, os.W_OK)
+        try:
+            uri = f"file:{path}" + ("" if writable else "?mode=ro")
+            self.db = sqlite3.connect(uri, uri=True, timeout=30)
+            check = self.db.execute("PRAGMA quick_check").fetchall()
+            if check != [("ok",)]:
+                raise sqlite3.DatabaseError("; ".join(str(r[0]) for r in check[:3]))
+            cols = [r[1] for r in self.db.execute("PRAGMA table_info(runs)")]
+            if not set(_COLUMNS) <= set(cols):
+                raise sqlite3.DatabaseError("no runs table of a cdmasim store")
+            if self.mode == "w":
+                self.db.execute("PRAGMA synchronous=FULL")
+                if "files" not in cols:     # stores written before file checks existed
+                    self.db.execute("ALTER TABLE runs ADD COLUMN files TEXT")
+                    self.db.commit()
+        except sqlite3.Error as e:
+            if self.db is not None:
+                self.db.close()
+                self.db = None
+            raise self._err(f"{MANIFEST} is damaged ({_why(e)}); the store was left as it is") from None
 
     def close(self):
-        self.db.close()
+        if self.db is not None:
+            self.db.close()
+            self.db = None
 
-    def __enter__(self):
+    def __enter__(self) -> Store:
         return self
 
     def __exit__(self, *exc):
         self.close()
 
+    def _query(self, sql: str, args: tuple = ()) -> list:
+        try:
+            return self.db.execute(sql, args).fetchall()
+        except sqlite3.Error as e:
+            raise self._err(f"{MANIFEST} is damaged ({_why(e)})") from None
+
     def _recover(self):
-        """Remove what a killed writer left: tmp/ contents, and run
-        directories whose manifest row was never committed."""
-        tmp = os.path.join(self.path, "tmp")
-        for name in os.listdir(tmp):
-            shutil.rmtree(os.path.join(tmp, name), ignore_errors=True)
+        """Remove what a killed writer left: tmp/KEY folders, and runs/KEY
+        folders whose manifest row was never committed. Only run keys are
+        touched; anything else in the folder stays."""
         known = self.keys()
-        runs = os.path.join(self.path, "runs")
-        for name in os.listdir(runs):
-            if name not in known:
-                shutil.rmtree(os.path.join(runs, name), ignore_errors=True)
+        for sub, keep in (("tmp", set()), ("runs", known)):
+            d = os.path.join(self.path, sub)
+            os.makedirs(d, exist_ok=True)
+            for name in os.listdir(d):
+                if KEY.match(name) and name not in keep:
+                    shutil.rmtree(os.path.join(d, name), ignore_errors=True)
 
-    def keys(self, status=None):
+    # -- reading -------------------------------------------------------------
+
+    def keys(self, status: str | None = None) -> set[str]:
         q = "SELECT key FROM runs" + (" WHERE status = ?" if status else "")
-        return {k for (k,) in self.db.execute(q, (status,) if status else ())}
+        return {k for (k,) in self._query(q, (status,) if status else ())}
 
-    def run_dir(self, key):
+    def run_dir(self, key: str) -> str:
         return os.path.join(self.path, "runs", key)
 
-    def commit(self, key, sweep, point, seed, status, error=None, files=None, wall_s=None):
-        """Record one finished run. `files` maps relative names (e.g.
-        'flows.parquet', 'pcap/a-b.pcap') to bytes; they become visible
-        together with the manifest row, or not at all."""
-        if files:
-            tmp = os.path.join(self.path, "tmp", key)
-            shutil.rmtree(tmp, ignore_errors=True)
-            for rel, data in sorted(files.items()):
-                dest = os.path.join(tmp, rel)
-                os.makedirs(os.path.dirname(dest), exist_ok=True)
-                _write_file(dest, data)
-            for d in {os.path.dirname(os.path.join(tmp, rel)) for rel in files}:
-                _fsync_dir(d)
-            final = self.run_dir(key)
-            # A directory here has no row (rows are committed after the
-            # rename, and _recover removed row-less ones): replace it.
-            shutil.rmtree(final, ignore_errors=True)
-            os.rename(tmp, final)
-            _fsync_dir(os.path.dirname(final))
-        with self.db:
-            seq = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM runs").fetchone()[0]
-            self.db.execute(
-                "INSERT INTO runs (key, sweep, point, seed, status, error, version, wall_s, seq) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (key, sweep, json.dumps(point, sort_keys=True), int(seed), status, error, build_version(), wall_s, seq),
-            )
-
-    def rows(self, sweep=None):
-        """Manifest rows as dicts, in commit order."""
+    def rows(self, sweep: str | None = None) -> list[dict]:
+        """Manifest rows as dicts (run, sweep, point, seed, status, error,
+        version, wall_s), in commit order."""
         q = "SELECT key, sweep, point, seed, status, error, version, wall_s FROM runs"
-        args = ()
+        args: tuple = ()
         if sweep is not None:
             q += " WHERE sweep = ?"
             args = (sweep,)
         cols = ["run", "sweep", "point", "seed", "status", "error", "version", "wall_s"]
         out = []
-        for r in self.db.execute(q + " ORDER BY seq", args):
+        for r in self._query(q + " ORDER BY seq", args):
             d = dict(zip(cols, r))
-            d["point"] = json.loads(d["point"])
+            try:
+                d["point"] = json.loads(d["point"])
+            except ValueError:
+                raise self._err(f"{MANIFEST} is damaged (run {d['run']}: its point is not JSON)") from None
             out.append(d)
         return out
 
-    def table(self, key, name):
-        """One table of a done run (result.TABLES: 'flows', 'queues', 'series', 'drops', 'users', 'sectors', 'cells', 'mobiles', 'dead_periods')."""
+    def _files(self, key: str) -> dict[str, list[int]] | None:
+        rows = self._query("SELECT files FROM runs WHERE key = ?", (key,))
+        if not rows or rows[0][0] is None:
+            return None
+        return json.loads(rows[0][0])
+
+    def read_bytes(self, key: str, name: str) -> bytes:
+        """A file of a done run, checked against the size and CRC-32 the
+        manifest holds; InputError naming the file if it is missing or damaged."""
+        path = os.path.join(self.run_dir(key), name)
+        try:
+            with open(path, "rb") as f:
+                data = f.read()
+        except OSError as e:
+            raise self._damaged(path, _why(e)) from None
+        expected = (self._files(key) or {}).get(name)
+        if expected is not None and [len(data), zlib.crc32(data)] != list(expected):
+            raise self._damaged(path, "its size or checksum differs from when it was written")
+        return data
+
+    def _damaged(self, path: str, why: str) -> InputError:
+        return InputError(f"{path}: missing or damaged ({why}); `cdmasim sweep` on this store runs it again "
+                          "(add --verify if the size looks right)")
+
+    def table(self, key: str, name: str):
+        """One table of a done run as a DataFrame (result.TABLES: 'flows',
+        'queues', 'series', 'drops', 'users', ...)."""
+        import io
+
         import pandas as pd
 
-        return pd.read_parquet(os.path.join(self.run_dir(key), f"{name}.parquet"))
+        path = os.path.join(self.run_dir(key), f"{name}.parquet")
+        data = self.read_bytes(key, f"{name}.parquet")
+        try:
+            return pd.read_parquet(io.BytesIO(data))
+        except Exception as e:  # noqa: BLE001 - pyarrow raises several types for a bad file
+            raise self._damaged(path, _why(e)) from None
 
-    def summary(self, key):
-        with open(os.path.join(self.run_dir(key), "summary.json"), encoding="utf-8") as f:
-            return json.load(f)
+    def summary(self, key: str) -> dict:
+        path = os.path.join(self.run_dir(key), "summary.json")
+        try:
+            return json.loads(self.read_bytes(key, "summary.json"))
+        except ValueError as e:
+            raise self._damaged(path, _why(e)) from None
+
+    # -- checking and repairing ----------------------------------------------
+
+    def damaged(self, verify: bool = False) -> dict[str, str]:
+        """Done runs whose files are not as written: {key: reason}. Sizes and
+        the Parquet magic at both ends are always checked (cheap); `verify`
+        reads every byte against its CRC-32."""
+        from .result import TABLES
+
+        out = {}
+        for key, files in self._query("SELECT key, files FROM runs WHERE status = 'done'"):
+            expected = json.loads(files) if files else {f"{t}.parquet": None for t in TABLES} | {"summary.json": None}
+            for name, sc in sorted(expected.items()):
+                why = self._check_file(os.path.join(self.run_dir(key), name), sc, verify)
+                if why:
+                    out[key] = f"{name}: {why}"
+                    break
+        return out
+
+    @staticmethod
+    def _check_file(path: str, sc: list[int] | None, verify: bool) -> str | None:
+        try:
+            size = os.path.getsize(path)
+            if sc is not None and size != sc[0]:
+                return f"{size} bytes, written {sc[0]}"
+            if size == 0 and sc is None:
+                return "empty"
+            if path.endswith(".parquet"):
+                with open(path, "rb") as f:
+                    head = f.read(4)
+                    f.seek(max(size - 4, 0))
+                    tail = f.read(4)
+                if head != _PARQUET_MAGIC or tail != _PARQUET_MAGIC:
+                    return "not a Parquet file"
+            if verify and sc is not None:
+                crc = 0
+                with open(path, "rb") as f:
+                    for block in iter(lambda: f.read(1 << 20), b""):
+                        crc = zlib.crc32(block, crc)
+                if crc != sc[1]:
+                    return "checksum differs"
+        except OSError as e:
+            return _why(e)
+        return None
+
+    def repair(self, verify: bool = False) -> dict[str, str]:
+        """Forget every damaged run (row and folder), so that a sweep runs it
+        again; returns them as {key: reason}."""
+        bad = self.damaged(verify)
+        for key in bad:
+            self.forget(key)
+        return bad
+
+    def forget(self, key: str):
+        """Remove one run: its row first, then its folder (a folder without a
+        row is what a killed writer leaves, and is removed on the next open)."""
+        try:
+            with self.db:
+                self.db.execute("DELETE FROM runs WHERE key = ?", (key,))
+        except sqlite3.Error as e:
+            raise self._err(f"cannot write {MANIFEST}: {_why(e)}") from None
+        if KEY.match(key):
+            shutil.rmtree(self.run_dir(key), ignore_errors=True)
+
+    # -- writing -------------------------------------------------------------
+
+    def commit(self, key: str, sweep: str, point: Mapping, seed: int, status: str, error: str | None = None,
+               files: Mapping[str, bytes] | None = None, wall_s: float | None = None):
+        """Record one finished run. `files` maps relative names (e.g.
+        'flows.parquet', 'pcap/a-b.pcap') to bytes; they become visible
+        together with the manifest row, or not at all."""
+        if not KEY.match(key):
+            raise ValueError(f"not a run key: {key!r}")
+        sizes = None
+        try:
+            if files:
+                sizes = {rel: [len(data), zlib.crc32(data)] for rel, data in sorted(files.items())}
+                tmp = os.path.join(self.path, "tmp", key)
+                shutil.rmtree(tmp, ignore_errors=True)
+                for rel, data in sorted(files.items()):
+                    dest = os.path.join(tmp, rel)
+                    os.makedirs(os.path.dirname(dest), exist_ok=True)
+                    _write_file(dest, data)
+                for d in {os.path.dirname(os.path.join(tmp, rel)) for rel in files}:
+                    _fsync_dir(d)
+                final = self.run_dir(key)
+                # A folder here has no row (rows are committed after the
+                # rename, and _recover removed row-less ones): replace it.
+                shutil.rmtree(final, ignore_errors=True)
+                os.rename(tmp, final)
+                _fsync_dir(os.path.dirname(final))
+        except OSError as e:
+            raise self._err(f"cannot write run {key}: {_why(e)}") from None
+        try:
+            with self.db:
+                seq = self.db.execute("SELECT COALESCE(MAX(seq), 0) + 1 FROM runs").fetchone()[0]
+                self.db.execute(
+                    "INSERT INTO runs (key, sweep, point, seed, status, error, version, wall_s, seq, files) "
+                    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (key, sweep, json.dumps(point, sort_keys=True), int(seed), status, error, build_version(), wall_s,
+                     seq, json.dumps(sizes) if sizes is not None else None),
+                )
+        except sqlite3.Error as e:
+            raise self._err(f"cannot write {MANIFEST}: {_why(e)}") from None
 
 
 def _numeric(df, skip):
     return [c for c in df.columns if c not in skip and df[c].dtype.kind in "biuf"]
 
 
-def _figures(st, key):
+def _figures(st: Store, key: str) -> dict:
     """A done run's flow and queue figures as flow.NAME.COL / queue.LINK.COL."""
     row = {}
     for table, label, prefix in (("flows", "name", "flow"), ("queues", "link", "queue"), ("users", "name", "user"),
@@ -199,46 +506,54 @@ def _figures(st, key):
     return row
 
 
-def _open(path):
-    if not os.path.exists(os.path.join(os.fspath(path), MANIFEST)):
-        raise InputError(f"{os.fspath(path)}: not a result store (no {MANIFEST})")
-    return Store(path)
+def _open(path) -> Store:
+    if path is None or not isinstance(path, (str, os.PathLike)):
+        raise InputError(f"a result store is a folder path, not {type(path).__name__}")
+    return Store(path, mode="r")
 
 
-def load_sweep(path, sweep=None):
+def load_sweep(path: str | os.PathLike, sweep: str | None = None):
     """One pandas DataFrame, one row per run of the store at `path` (only
     sweep `sweep` if given): run key, sweep, seed, status, error, wall_s,
-    the swept fields (one column per path), then each flow's figures as
-    `flow.NAME.COLUMN` and each queue's as `queue.LINK.COLUMN` (1xEV-DO
-    users and sectors as `user.NAME.COLUMN` and `sector.NAME.COLUMN`, cdma2000
-    cells and mobiles as `cell.NAME.COLUMN` and `mobile.NAME.COLUMN`)."""
-    import pandas as pd
+    the swept fields (one column per path, as written; a quantity also as
+    a number in base units in `PATH:bps`, `PATH:s`, `PATH:bytes` or
+    `PATH:pkts`), then each flow's figures as `flow.NAME.COLUMN` and each
+    queue's as `queue.LINK.COLUMN` (1xEV-DO users and sectors as
+    `user.NAME.COLUMN` and `sector.NAME.COLUMN`, cdma2000 cells and mobiles
+    as `cell.NAME.COLUMN` and `mobile.NAME.COLUMN`). Raises InputError for
+    a folder that is not a store or a damaged file (naming it)."""
+    from .sweep_spec import typed_point
 
     with _open(path) as st:
-        rows = []
-        for r in st.rows(sweep):
-            row = {k: r[k] for k in ("run", "sweep", "seed", "status", "error", "wall_s")}
-            row.update(r["point"])
-            if r["status"] == "done":
-                row.update(_figures(st, r["run"]))
-            rows.append(row)
-    return pd.DataFrame(rows)
+        return _runs_frame(st, [(r, r["point"], r["seed"]) for r in st.rows(sweep)], typed_point)
 
 
-def load_runs(path, runs):
+def load_runs(path: str | os.PathLike, runs: Iterable[tuple[str, dict, int]]):
     """Like load_sweep, for given (key, point, seed) triples: the point
     labels are the caller's (a run shared by two sweeps is stored once,
     under the labels of the sweep that ran it first)."""
-    import pandas as pd
+    from .sweep_spec import typed_point
 
     with _open(path) as st:
         stored = {r["run"]: r for r in st.rows()}
-        rows = []
+        picked = []
         for key, point, seed in runs:
-            r = stored[key]
-            row = {"run": key, "seed": seed, "status": r["status"], "error": r["error"], "wall_s": r["wall_s"]}
-            row.update(point)
-            if r["status"] == "done":
-                row.update(_figures(st, key))
-            rows.append(row)
+            if key not in stored:
+                raise InputError(f"{st.path}: no run {key} in the store")
+            picked.append((stored[key], point, seed))
+        return _runs_frame(st, picked, typed_point, with_sweep=False)
+
+
+def _runs_frame(st: Store, picked, typed_point, with_sweep=True):
+    import pandas as pd
+
+    rows = []
+    for r, point, seed in picked:
+        head = ("run", "sweep", "seed", "status", "error", "wall_s") if with_sweep else \
+            ("run", "seed", "status", "error", "wall_s")
+        row = {k: (seed if k == "seed" else r[k]) for k in head}
+        row.update(typed_point(point))
+        if r["status"] == "done":
+            row.update(_figures(st, r["run"]))
+        rows.append(row)
     return pd.DataFrame(rows)
