@@ -55,8 +55,10 @@ def _point_parquet(key, sweep_name, seed, point):
 
     import pandas as pd
 
+    from .sweep_spec import typed_point
+
     row = {"run": key, "sweep": sweep_name, "seed": seed}
-    row.update({path: (json.dumps(v) if isinstance(v, (dict, list)) else v) for path, v in point.items()})
+    row.update({path: (json.dumps(v) if isinstance(v, (dict, list)) else v) for path, v in typed_point(point).items()})
     buf = io.BytesIO()
     pd.DataFrame([row]).to_parquet(buf, index=False, engine="pyarrow")
     return buf.getvalue()
@@ -134,32 +136,74 @@ class SweepProgress:
 
 
 class _LocalPool:
-    """concurrent.futures process pool (jobs > 1) or inline execution."""
+    """Worker processes on this machine (cdmasim.workers.WorkerPool): one
+    task each at a time, so a run that kills its worker is reported as
+    failed and the others go on; the workers die with this process."""
 
-    def __init__(self, jobs):
-        self.jobs = jobs
-        self.pool = None
-        if jobs > 1:
-            import multiprocessing
-            from concurrent.futures import ProcessPoolExecutor
+    def __init__(self, jobs, memory=None, pool=None):
+        from .workers import WorkerPool
 
-            # spawn: the parent may hold threads (pyarrow), which fork copies badly.
-            self.pool = ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("spawn"))
+        self.own = pool is None
+        self.pool = pool if pool is not None else WorkerPool(jobs, "cdmasim.sweeps:execute", memory=memory)
 
     def map_unordered(self, calls):
-        if self.pool is None:
-            for args in calls:
-                yield args[0], execute(*args)
-            return
-        from concurrent.futures import as_completed
+        for task, (kind, value) in self.pool.map_unordered(calls):
+            yield task[0], (value if kind == "ok" else _died(value))
 
-        futures = {self.pool.submit(execute, *args): args[0] for args in calls}
-        for fut in as_completed(futures):
-            yield futures[fut], fut.result()
+    def close(self, interrupted=False):
+        if self.own or interrupted:
+            self.pool.close()
 
-    def close(self):
-        if self.pool is not None:
-            self.pool.shutdown(cancel_futures=True)
+
+def _died(reason):
+    """A run whose worker died: failed, with why."""
+    return "failed", reason, None, None
+
+
+def _probe_dask(address, timeout):
+    """Check that a TCP address answers like a Dask scheduler before handing
+    it to distributed (which waits past its own timeout on a silent peer and
+    reads a stranger's bytes as frame lengths): a scheduler sends its
+    handshake first, a length-prefixed msgpack frame naming its pickle
+    protocol. Other schemes (tls://, ucx://) are left to distributed."""
+    import socket
+    import struct
+
+    addr = address[len("tcp://"):] if address.startswith("tcp://") else address
+    if "://" in addr:
+        return
+    host, sep, port = addr.rpartition(":")
+    host = host.strip("[]")
+    if not sep or not port.isdigit() or not host:
+        raise InputError(f"--dask: '{address}' is not tcp://HOST:PORT (or 'local')")
+    deadline = time.monotonic() + timeout
+
+    def recv_exactly(sock, n):
+        buf = b""
+        while len(buf) < n:
+            sock.settimeout(max(deadline - time.monotonic(), 0.01))
+            chunk = sock.recv(n - len(buf))
+            if not chunk:
+                raise ConnectionError("the peer closed the connection")
+            buf += chunk
+        return buf
+
+    why = None
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout) as sock:
+            (total,) = struct.unpack("<Q", recv_exactly(sock, 8))
+            if not 16 <= total <= 1 << 20:
+                why = "it does not speak Dask's protocol"
+            else:
+                body = recv_exactly(sock, total)
+                if b"pickle-protocol" not in body:
+                    why = "it does not speak Dask's protocol"
+    except socket.timeout:
+        why = f"no Dask handshake within {timeout:g} s"
+    except (OSError, ConnectionError, struct.error) as e:
+        why = " ".join(str(getattr(e, "strerror", None) or e).split())
+    if why:
+        raise InputError(f"--dask: cannot reach a Dask scheduler at {address}: {why}")
 
 
 class _DaskPool:
@@ -173,7 +217,11 @@ class _DaskPool:
             from distributed import Client, LocalCluster
         except ImportError:
             raise InputError("--dask needs the 'distributed' package (pip install 'dask[distributed]')") from None
+        if not isinstance(address, str) or not address.strip():
+            raise InputError(f"--dask: expected tcp://HOST:PORT or 'local', got {address!r}")
         self.cluster = None
+        if address != "local":
+            _probe_dask(address, DASK_CONNECT_TIMEOUT_S)
         try:
             if address == "local":
                 self.cluster = LocalCluster(n_workers=jobs, threads_per_worker=1, processes=True,
@@ -181,11 +229,11 @@ class _DaskPool:
                 self.client = Client(self.cluster)
             else:
                 self.client = Client(address, timeout=DASK_CONNECT_TIMEOUT_S)
-        except (OSError, TimeoutError, ValueError) as e:
+        except Exception as e:  # noqa: BLE001 - distributed raises many kinds for a bad peer
             if self.cluster is not None:
                 self.cluster.close()
-            msg = " ".join(str(e).split())
-            raise InputError(f"cannot reach the Dask scheduler at {address}: {msg}") from None
+            msg = " ".join(str(e).split()) or type(e).__name__
+            raise InputError(f"--dask: cannot reach the Dask scheduler at {address}: {msg}") from None
 
     def map_unordered(self, calls):
         from distributed import as_completed
@@ -195,31 +243,50 @@ class _DaskPool:
             # pure=False: equal arguments are still separate runs to Dask.
             futures[self.client.submit(execute, *args, pure=False)] = args[0]
         for fut in as_completed(list(futures)):
-            yield futures[fut], fut.result()
+            try:
+                outcome = fut.result()
+            except Exception as e:  # noqa: BLE001 - e.g. KilledWorker: the run killed every worker it met
+                outcome = _died(f"{type(e).__name__}: {' '.join(str(e).split())}")
+            yield futures[fut], outcome
 
-    def close(self):
+    def close(self, interrupted=False):
         self.client.close()
         if self.cluster is not None:
             self.cluster.close()
 
 
-def sweep(spec, store, jobs=None, dask=None, progress=False, pcap=False):
+def sweep(spec, store, jobs=None, dask=None, progress=False, pcap=False, retry_failed=False, verify=False,
+          worker_memory=None, pool=None):
     """Run every point x seed of `spec` (a sweep file path, TOML string,
-    dict or SweepSpec) that `store` (a directory) does not hold yet.
+    dict or SweepSpec) that `store` (a folder: new, empty, or a result
+    store) does not hold yet.
 
-    jobs: worker processes (default: all cores). dask: None (local pool),
-    'local' (a LocalCluster) or a scheduler address 'tcp://HOST:PORT'.
-    pcap: keep each run's pcap captures in the store (runs/KEY/pcap/).
-    Returns {'runs_total', 'runs_done', 'runs_failed', 'runs_cached',
-    'runs_new', 'runs_new_failed', 'store', 'sweep', 'wall_s'} (the --json
-    line) plus 'keys' (every run's key) and 'runs' ((key, point, seed) per
-    point and seed, for store.load_runs)."""
+    jobs: worker processes (default: all cores). dask: None (local
+    workers), 'local' (a LocalCluster) or a scheduler address
+    'tcp://HOST:PORT'. pcap: keep each run's pcap captures in the store
+    (runs/KEY/pcap/). retry_failed: run again the runs recorded as failed.
+    verify: check every stored file's CRC-32, not only its size, and redo
+    damaged runs. worker_memory: bytes (or "4GB") each local worker may
+    allocate; a run that needs more fails alone. pool: a
+    cdmasim.workers.WorkerPool to use (and leave running) instead of
+    starting one.
+
+    A run whose worker dies is recorded as failed with the reason; the
+    sweep goes on. Returns {'runs_total', 'runs_done', 'runs_failed',
+    'runs_cached', 'runs_new', 'runs_new_failed', 'runs_repaired', 'store',
+    'sweep', 'wall_s'} (the --json line) plus 'keys' (every run's key) and
+    'runs' ((key, point, seed) per point and seed, for store.load_runs).
+    Raises InputError (SweepError for the sweep file) on bad input."""
+    from ._units import count, size_bytes
+
     t0 = time.perf_counter()
     spec = load(spec)
-    if jobs is None:
-        jobs = os.cpu_count() or 1
-    if jobs < 1:
-        raise InputError(f"--jobs must be at least 1, got {jobs}")
+    jobs = (os.cpu_count() or 1) if jobs is None else count(jobs, "jobs", 1, 1024)
+    if worker_memory is not None:
+        worker_memory = size_bytes(worker_memory, "worker_memory") if isinstance(worker_memory, str) else \
+            count(worker_memory, "worker_memory", 1 << 20)
+    if dask is not None and not isinstance(dask, str):
+        raise InputError(f"dask: expected 'local' or 'tcp://HOST:PORT', got {dask!r}")
     runs = []
     for point, seed, doc in spec.runs():
         resolved, err = _resolved(doc)
@@ -234,6 +301,10 @@ def sweep(spec, store, jobs=None, dask=None, progress=False, pcap=False):
         unique.setdefault(r[0], r)
     st = Store(store)
     try:
+        repaired = st.repair(verify=verify)
+        if retry_failed:
+            for k in st.keys("failed") & set(unique):
+                st.forget(k)
         have = st.keys()
         todo = [r for k, r in unique.items() if k not in have]
         bar = SweepProgress(len(unique), len(unique) - len(todo), enabled=None if progress else False)
@@ -241,19 +312,21 @@ def sweep(spec, store, jobs=None, dask=None, progress=False, pcap=False):
         # With --dask, connect even when nothing is left to run: a wrong
         # address is reported, not hidden by a complete store.
         if todo or dask:
-            pool = _DaskPool(dask, jobs) if dask else _LocalPool(min(jobs, len(todo)))
+            workers = _DaskPool(dask, jobs) if dask else _LocalPool(min(jobs, len(todo)), worker_memory, pool)
             by_key = {r[0]: r for r in todo}
+            interrupted = True
             try:
                 calls = [(k, doc, seed, pcap) for k, _, seed, doc in todo]
-                for key, (status, error, files, wall_s) in pool.map_unordered(calls):
+                for key, (status, error, files, wall_s) in workers.map_unordered(calls):
                     _, point, seed, _ = by_key[key]
                     if files is not None:
                         files["point.parquet"] = _point_parquet(key, spec.name, seed, point)
                     st.commit(key, spec.name, point, seed, status, error, files, wall_s)
                     new_failed += status == "failed"
                     bar.update(status == "failed")
+                interrupted = False
             finally:
-                pool.close()
+                workers.close(interrupted)
                 bar.close()
         keys = list(unique)
         statuses = {r["run"]: r["status"] for r in st.rows()}
@@ -265,6 +338,7 @@ def sweep(spec, store, jobs=None, dask=None, progress=False, pcap=False):
             "runs_cached": len(keys) - len(todo),
             "runs_new": len(todo),
             "runs_new_failed": new_failed,
+            "runs_repaired": len(set(repaired) & set(unique)),
             "store": os.fspath(store),
             "sweep": spec.name,
             "wall_s": round(time.perf_counter() - t0, 3),
@@ -277,9 +351,10 @@ def sweep(spec, store, jobs=None, dask=None, progress=False, pcap=False):
 
 def describe(report):
     """The one-line summary `cdmasim sweep` prints."""
+    repaired = f", {report['runs_repaired']} damaged run(s) redone" if report.get("runs_repaired") else ""
     return (f"sweep {report['sweep']}: {report['runs_done']} done, {report['runs_failed']} failed "
-            f"of {report['runs_total']} runs ({report['runs_new']} run now, {report['runs_cached']} from the store) "
-            f"in {report['store']}, {report['wall_s']:.1f} s")
+            f"of {report['runs_total']} runs ({report['runs_new']} run now, {report['runs_cached']} from the store"
+            f"{repaired}) in {report['store']}, {report['wall_s']:.1f} s")
 
 
 def report_json(report):

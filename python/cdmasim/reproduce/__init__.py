@@ -25,8 +25,9 @@ class Context:
     """What a paper module gets: where to write, how hard to try, and the
     collectors for its items and figures."""
 
-    def __init__(self, paper, out, quick=False, jobs=None, pcaps=None):
+    def __init__(self, paper, out, quick=False, jobs=None, pcaps=None, dask=None, pool=None):
         self.paper, self.out, self.quick, self.jobs = paper, out, quick, jobs
+        self.dask, self.pool = dask, pool
         self.pcaps = list(pcaps or [])
         self.store = os.path.join(out, "store")
         self.dir = os.path.join(out, paper)
@@ -39,12 +40,12 @@ class Context:
         from ..store import Store, load_runs
         from ..sweeps import sweep
 
-        report = sweep(spec, self.store, jobs=self.jobs, pcap=pcap)
+        report = sweep(spec, self.store, jobs=self.jobs, pcap=pcap, dask=self.dask, pool=self.pool)
         df = load_runs(self.store, report["runs"])
         failed = df[df.status != "done"]
         if len(failed):
             raise RuntimeError(f"{self.paper}: {len(failed)} run(s) of {report['sweep']} failed: {failed.error.iloc[0]}")
-        return df, Store(self.store)
+        return df, Store(self.store, mode="r")
 
     def item(self, id, what, measured, unit, published=None, tolerance=None, figure=None):
         # Ids are the paper's own names (`fig6.gain.mobile.4`): the contract
@@ -73,14 +74,25 @@ def _module(paper):
     return importlib.import_module(f"cdmasim.reproduce.{paper}")
 
 
-def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None):
+def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=None, pool=None):
     """Reproduce one paper; returns its report dict (the --json shape plus
     'citation', 'pending' and 'notes', which the HTML report shows). Also
-    writes OUT/PAPER/report.json."""
+    writes OUT/PAPER/report.json. dask: a scheduler address (or 'local')
+    for the sweeps; pool: a cdmasim.workers.WorkerPool to share between
+    papers (one is started, and stopped at the end, otherwise)."""
+    from ..workers import WorkerPool
+
     mod = _module(paper)
     t0 = time.perf_counter()
-    ctx = Context(paper, out, quick=quick, jobs=jobs, pcaps=pcaps)
-    mod.reproduce(ctx)
+    own = pool is None and dask is None
+    if own:
+        pool = WorkerPool(jobs or os.cpu_count() or 1, "cdmasim.sweeps:execute")
+    try:
+        ctx = Context(paper, out, quick=quick, jobs=jobs, pcaps=pcaps, dask=dask, pool=pool)
+        mod.reproduce(ctx)
+    finally:
+        if own:
+            pool.close()
     report = {
         "paper": paper, "title": mod.TITLE,
         "items": [it.as_dict() for it in ctx.items],

@@ -1,0 +1,214 @@
+"""A pool of worker processes for sweeps that survives its tasks and dies
+with its parent.
+
+Each worker is a plain `python -m cdmasim.workers` child that runs one task
+at a time, so when a worker dies (the core aborting on an allocation, the
+kernel's OOM killer, a `kill -9`) the pool knows exactly which task killed
+it: that task is reported as failed with the reason, a new worker takes
+the dead one's place, and the other tasks go on. A worker asks the kernel
+to kill it when its parent dies (PR_SET_PDEATHSIG), so `kill -9` of a
+sweep leaves no process behind; no multiprocessing resource tracker is
+involved. `memory` caps each worker's data segment (RLIMIT_DATA, which
+since Linux 4.7 counts anonymous mappings too), so a run that would
+exhaust the machine fails alone.
+
+Tasks and results cross a pipe pickled (multiprocessing.connection); the
+worker's stderr goes to a temporary file whose last line explains a death
+(e.g. Rust's "memory allocation of N bytes failed")."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+PR_SET_PDEATHSIG = 1
+
+
+def describe_exit(code: int) -> str:
+    """'killed by SIGKILL' / 'exit code 3'."""
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit code {code}"
+
+
+def _last_words(lines: list[str]) -> str | None:
+    """The line of a dead worker's stderr that says why: the allocation that
+    failed or the panic, not the backtrace after it; else the last line."""
+    for marker in ("memory allocation of", "panicked at", "Error"):
+        hits = [ln for ln in lines if marker in ln]
+        if hits:
+            return hits[0] if marker != "Error" else hits[-1]
+    return lines[-1] if lines else None
+
+
+class _Worker:
+    def __init__(self, target: str, memory: int | None):
+        task_r, task_w = os.pipe()
+        result_r, result_w = os.pipe()
+        self.stderr = tempfile.TemporaryFile(prefix="cdmasim-worker-")
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        args = [sys.executable, "-m", "cdmasim.workers", str(task_r), str(result_w), str(os.getpid()), target,
+                str(memory or 0)]
+        try:
+            self.proc = subprocess.Popen(args, pass_fds=(task_r, result_w), stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.DEVNULL, stderr=self.stderr, env=env)
+        finally:
+            os.close(task_r)
+            os.close(result_w)
+        self.tasks = Connection(task_w, readable=False)
+        self.results = Connection(result_r, writable=False)
+        self.task = None
+        self.started = 0.0
+
+    def give(self, task):
+        self.task, self.started = task, time.perf_counter()
+        self.tasks.send(task)
+
+    def death(self) -> str:
+        """Why the worker is gone: its exit status and its last stderr line."""
+        try:
+            code = self.proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            code = self.proc.wait()
+        self.stderr.seek(0, os.SEEK_END)
+        size = self.stderr.tell()
+        self.stderr.seek(max(0, size - 4096))
+        lines = [ln.strip() for ln in self.stderr.read().decode(errors="replace").splitlines() if ln.strip()]
+        why = f"worker process died ({describe_exit(code)})"
+        said = _last_words(lines)
+        return f"{why}: {said}" if said else why
+
+    def close(self, kill: bool = False):
+        for c in (self.tasks, self.results):
+            try:
+                c.close()
+            except OSError:
+                pass
+        if self.proc.poll() is None:
+            if kill:
+                self.proc.kill()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.stderr.close()
+
+
+class WorkerPool:
+    """`jobs` worker processes running `target` ("module:function") on task
+    tuples. `map_unordered` yields (task, ("ok", result)) or (task,
+    ("died", reason)) as tasks finish; `close` stops every worker."""
+
+    def __init__(self, jobs: int, target: str, memory: int | None = None):
+        self.jobs, self.target, self.memory = jobs, target, memory
+        self.workers: list[_Worker] = []
+
+    def map_unordered(self, tasks: Iterable[tuple]) -> Iterator[tuple[tuple, tuple[str, Any]]]:
+        pending = deque(tasks)
+        idle: list[_Worker] = []
+        busy: dict[Connection, _Worker] = {}
+
+        def assign(w: _Worker):
+            if pending:
+                w.give(pending.popleft())
+                busy[w.results] = w
+            else:
+                idle.append(w)
+
+        while len(self.workers) < min(self.jobs, len(pending)):
+            w = _Worker(self.target, self.memory)
+            self.workers.append(w)
+            assign(w)
+        while busy:
+            for conn in wait(list(busy)):
+                w = busy.pop(conn)
+                task = w.task
+                try:
+                    outcome = ("ok", conn.recv())
+                except (EOFError, OSError):
+                    outcome = ("died", w.death())
+                    self.workers.remove(w)
+                    w.close(kill=True)
+                    if pending:
+                        w = _Worker(self.target, self.memory)
+                        self.workers.append(w)
+                    else:
+                        w = None
+                if w is not None:
+                    assign(w)
+                yield task, outcome
+
+    def close(self):
+        for w in self.workers:
+            w.close(kill=True)
+        self.workers = []
+
+    def __enter__(self) -> WorkerPool:
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _die_with(parent: int):
+    """Ask the kernel for SIGKILL when the parent goes, then make sure it
+    has not already gone (the request only covers deaths after it)."""
+    import ctypes
+
+    try:
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):
+        pass  # not Linux: the worker still ends when its task pipe closes
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+def _limit_memory(nbytes: int):
+    import resource
+
+    # pyarrow's default allocator reserves about a gigabyte of address space
+    # it never touches, which RLIMIT_DATA would count; the system allocator
+    # reserves only what is used, so the limit measures real demand.
+    os.environ["ARROW_DEFAULT_MEMORY_POOL"] = "system"
+    resource.setrlimit(resource.RLIMIT_DATA, (nbytes, nbytes))
+
+
+def _resolve(target: str) -> Callable:
+    import importlib
+
+    module, _, name = target.partition(":")
+    return getattr(importlib.import_module(module), name)
+
+
+def main(argv: list[str]) -> int:
+    task_fd, result_fd, parent, target, memory = int(argv[0]), int(argv[1]), int(argv[2]), argv[3], int(argv[4])
+    _die_with(parent)
+    # Ctrl-C reaches the whole process group; the parent decides what stops.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if memory:
+        _limit_memory(memory)
+    tasks, results = Connection(task_fd, writable=False), Connection(result_fd, readable=False)
+    fn = _resolve(target)
+    while True:
+        try:
+            task = tasks.recv()
+        except (EOFError, OSError):
+            return 0
+        results.send(fn(*task))
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
