@@ -28,9 +28,11 @@ def run_scenario(
     pcap_dir: str | None = None,
     progress: object | None = None,
     drop_log: str | None = None,
+    progress_every_ns: int | None = None,
 ) -> tuple[str, list[tuple[str, str, bytes, bytes]]]:
     """(pretty summary JSON, [(metric, subject, t f64 LE bytes, value f64 LE bytes)]).
-    progress(now_s, horizon_s) -> bool | None is called at most every 0.2 s;
+    progress(now_s, horizon_s) -> bool | None is offered at every multiple of
+    progress_every_ns of simulated time (default a thousandth of the run);
     False stops the run there (summary "stopped_at_s"). drop_log: stream the
     drops to this CSV file (t_s,place,reason,flow,sent_s,seq)."""
 
@@ -39,6 +41,10 @@ def parse_time_ns(text: str) -> int:
 
 def parse_rate_bps(text: str) -> int:
     """'9.6kbps' -> bit/s (scenario unit rules); ValueError on bad input."""
+
+def parse_quantity(text: str) -> tuple[str, float]:
+    """'10pkt' -> ('pkts', 10.0): any scenario quantity in its base unit, named
+    bps, s, bytes, pkts or fraction; ValueError if it is not one."""
 
 # models.rs: closed forms of cdmasim_core::models (named in cdmasim/models.py).
 def parse_size_bytes(text: str) -> int:

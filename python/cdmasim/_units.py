@@ -96,6 +96,19 @@ def _slots(text, what, allow_bare):
     return n
 
 
+#: The longest Mahimahi window that maps deliveries to a DRC: an hour (the
+#: core counts it in u32 milliseconds; longer windows average away the channel).
+MAX_MAHIMAHI_WINDOW_MS = 3_600_000
+
+
+def mahimahi_window(value, what="mahimahi_window_ms"):
+    """A Mahimahi window in whole milliseconds: '100ms' (CLI) or an integer (API)."""
+    ms = millis(value, what) if isinstance(value, str) else count(value, what, 1)
+    if not 1 <= ms <= MAX_MAHIMAHI_WINDOW_MS:
+        raise InputError(f"{what}: {ms} ms is outside 1 ms .. 1 h")
+    return ms
+
+
 def millis(text, what="value"):
     """'100ms', '0.5s' -> integer milliseconds."""
     ms, rest = divmod(_parse("parse_time_ns", text, what), NS_PER_MS)
@@ -117,3 +130,15 @@ def seconds(text, what="value"):
 def size_bytes(text, what="value"):
     """'16kB', '1460B', '64KiB' -> bytes (int)."""
     return _parse("parse_size_bytes", text, what)
+
+
+def quantity(text):
+    """'10pkt' -> ('pkts', 10.0), '1.5Mbps' -> ('bps', 1500000.0): a scenario
+    quantity in its base unit (bps, s, bytes, pkts, fraction), or None if
+    `text` is not one (a name such as "cubic", a bare number)."""
+    from . import _core
+
+    try:
+        return _core.parse_quantity(str(text).strip())
+    except ValueError:
+        return None

@@ -28,6 +28,8 @@ scenario reader then checks that the key exists in the format).
 
 import copy
 import itertools
+import math
+import operator
 import os
 import re
 
@@ -35,6 +37,11 @@ from . import InputError
 
 _SEGMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)(?:\[([^\]]+)\])?$")
 _SECTIONS = {"sweep", "set", "grid", "zip", "scenario"}
+
+#: Runs (points x seeds) one sweep may hold: each is a scenario document in
+#: memory and a row in the store; a mistyped count is refused when the file
+#: is read, before anything is built.
+MAX_RUNS = 100_000
 
 
 class SweepError(InputError):
@@ -132,10 +139,13 @@ class SweepSpec:
 
     def __init__(self, name, base, grid=None, zipped=None, fixed=None, seeds=None, source="<sweep>"):
         self.name, self.base, self.source = name, base, source
-        self.grid = dict(grid or {})
-        self.zipped = dict(zipped or {})
-        self.fixed = dict(fixed or {})
-        self.seeds = list(seeds) if seeds is not None else [int(base.get("simulation", {}).get("seed", 1))]
+        for section, table in (("grid", grid), ("zip", zipped), ("set", fixed)):
+            if table is not None and not isinstance(table, dict):
+                raise self._err(f"{section}: expected a table of path = value(s)")
+        self.grid = {k: _plain(v) for k, v in (grid or {}).items()}
+        self.zipped = {k: _plain(v) for k, v in (zipped or {}).items()}
+        self.fixed = {k: _plain(v) for k, v in (fixed or {}).items()}
+        self.seeds = list(seeds) if seeds is not None else [_base_seed(base, source)]
         self._check()
 
     def _err(self, msg):
@@ -148,14 +158,23 @@ class SweepSpec:
                     raise self._err(f'{section}."{path}": expected a list of values')
                 if not values:
                     raise self._err(f'{section}."{path}": empty list, the sweep would have no points')
+        both = [p for p in self.grid if p in self.zipped]
+        if both:
+            raise self._err(f'"{both[0]}" is in both [grid] and [zip]: vary a path in one of them')
         lengths = {len(v) for v in self.zipped.values()}
         if len(lengths) > 1:
             raise self._err(f"zip: lists of different lengths ({', '.join(map(str, sorted(lengths)))})")
-        if not self.seeds:
+        if not isinstance(self.seeds, list) or not self.seeds:
             raise self._err("sweep.seeds: empty list, the sweep would have no runs")
-        for s in self.seeds:
-            if not isinstance(s, int) or isinstance(s, bool) or not 0 <= s < 2**64:
-                raise self._err(f"sweep.seeds: {s!r} is not an integer in [0, 2^64)")
+        if len(self.seeds) > MAX_RUNS:
+            raise self._err(f"sweep.seeds: {len(self.seeds)} seeds; a sweep holds at most {MAX_RUNS} runs")
+        for i, s in enumerate(self.seeds):
+            self.seeds[i] = _seed(s, self._err)
+        n_points = math.prod(len(v) for v in self.grid.values()) * (len(next(iter(self.zipped.values())))
+                                                                      if self.zipped else 1)
+        if n_points * len(self.seeds) > MAX_RUNS:
+            raise self._err(f"{n_points} points x {len(self.seeds)} seed(s) = {n_points * len(self.seeds)} runs; "
+                            f"a sweep holds at most {MAX_RUNS}")
         # Every path must reach into the base scenario (after [set], which
         # may add tables the swept paths reach into).
         doc = copy.deepcopy(self.base)
@@ -199,6 +218,46 @@ class SweepSpec:
         return [(p, s, self.scenario_for(p)) for p in self.points() for s in self.seeds]
 
 
+def _plain(value):
+    """numpy scalars (and lists of them) as the Python values they hold, so
+    that a sweep built from numpy arrays hashes and stores like any other."""
+    if isinstance(value, (list, tuple)):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _plain(v) for k, v in value.items()}
+    if type(value).__module__ == "numpy" and hasattr(value, "item"):
+        return value.item()
+    return value
+
+
+def _seed(value, err):
+    """A seed: a Python or numpy integer in [0, 2^64), not a bool."""
+    if isinstance(value, bool):
+        raise err(f"sweep.seeds: {value!r} is not an integer in [0, 2^64)")
+    try:
+        n = operator.index(value)
+    except TypeError:
+        raise err(f"sweep.seeds: {value!r} is not an integer in [0, 2^64)") from None
+    if not 0 <= n < 2**64:
+        raise err(f"sweep.seeds: {n} is not an integer in [0, 2^64)")
+    return n
+
+
+def _base_seed(base, source):
+    """The base scenario's own seed (the sweep's only seed when it names none)."""
+    from .simulate import _core
+
+    sim = base.get("simulation", {})
+    if not isinstance(sim, dict):
+        raise SweepError(f"{source}: scenario: simulation: expected a table [simulation]")
+    seed = sim.get("seed", _core().DEFAULT_SEED)
+
+    def err(msg):
+        return SweepError(f"{source}: scenario: simulation.seed: {msg.split(': ', 1)[1]}")
+
+    return _seed(seed, err)
+
+
 def _seeds(value, source):
     if value is None:
         return None
@@ -207,12 +266,33 @@ def _seeds(value, source):
         if extra or "count" not in value:
             raise SweepError(f"{source}: sweep.seeds: expected a list or {{ first = N, count = K }}")
         first, count = value.get("first", 1), value["count"]
-        if not isinstance(count, int) or count < 0 or not isinstance(first, int):
+        if not isinstance(count, int) or count < 0 or not isinstance(first, int) or isinstance(first, bool):
             raise SweepError(f"{source}: sweep.seeds: first and count must be integers, count >= 0")
+        if count > MAX_RUNS:
+            raise SweepError(f"{source}: sweep.seeds: count = {count}; a sweep holds at most {MAX_RUNS} runs")
+        if first < 0 or first + count > 2**64:
+            raise SweepError(f"{source}: sweep.seeds: seeds {first}..{first + count - 1} are not all in [0, 2^64)")
         return list(range(first, first + count))
-    if isinstance(value, list):
-        return value
+    if isinstance(value, (list, tuple)):
+        return list(value)
     raise SweepError(f"{source}: sweep.seeds: expected a list or {{ first = N, count = K }}")
+
+
+def typed_point(point):
+    """A point's swept values as written, plus each quantity as a number in
+    its base unit beside it: "10pkt" at `dumbbell.queue.limit` also gives
+    `dumbbell.queue.limit:pkts` = 10.0 ("1.5Mbps" -> PATH:bps, "300ms" ->
+    PATH:s, "64kB" -> PATH:bytes, "1%" -> PATH:fraction), so that columns
+    sort and compare as numbers."""
+    from ._units import quantity
+
+    out = dict(point)
+    for path, v in point.items():
+        if isinstance(v, str):
+            q = quantity(v)
+            if q is not None:
+                out[f"{path}:{q[0]}"] = q[1]
+    return out
 
 
 def _anchor_traces(doc, scenario_dir):
@@ -269,10 +349,14 @@ def load(sweep, base_dir=None):
         doc = _read_toml(source)
         base_dir = base_dir or os.path.dirname(os.path.abspath(source))
     base_dir = base_dir or os.getcwd()
+    if not isinstance(doc, dict):
+        raise SweepError(f"{source}: a sweep is a table of sections (sweep, scenario, set, grid, zip)")
     unknown = set(doc) - _SECTIONS
     if unknown:
         raise SweepError(f"{source}: unknown section '{sorted(unknown)[0]}' (expected sweep, scenario, set, grid, zip)")
     head = doc.get("sweep", {})
+    if not isinstance(head, dict):
+        raise SweepError(f"{source}: sweep: expected a table [sweep] (name, scenario, seeds)")
     extra = set(head) - {"name", "scenario", "seeds"}
     if extra:
         raise SweepError(f"{source}: sweep.{sorted(extra)[0]}: unknown key (expected name, scenario, seeds)")

@@ -2,6 +2,7 @@
 //! panics are handled here; everything else is cdmasim-core.
 #![allow(unexpected_cfgs)] // pyo3 0.22 create_exception! checks a "gil-refs" feature this crate does not declare
 
+use cdmasim_core::engine::interrupt;
 use cdmasim_core::scenario::{self, ScenarioSpec};
 use cdmasim_core::sim::{self, RunError, RunOptions, RunResult};
 use pyo3::create_exception;
@@ -20,8 +21,9 @@ create_exception!(
     "A scenario that cannot be parsed or validated; str() is `FILE:LINE: FIELD: message` and the attributes file, line, field and message hold the parts."
 );
 
-/// How often the progress callback (and the Ctrl-C check) may run.
-const PROGRESS_EVERY: Duration = Duration::from_millis(200);
+/// How often a run looks at Python's signals (Ctrl-C), in wall time: this
+/// only decides how soon an interrupted run stops, never what it computes.
+const SIGNALS_EVERY: Duration = Duration::from_millis(200);
 
 fn scenario_error(py: Python<'_>, e: scenario::ScenarioError) -> PyErr {
     let err = ScenarioError::new_err(e.to_string());
@@ -77,12 +79,16 @@ fn scenario_toml_from_json(json: &str) -> PyResult<String> {
 /// Returns `(summary_json, series)`: the RunResult without its series as
 /// pretty JSON, and a list of `(metric, subject, t_bytes, value_bytes)` whose
 /// byte strings are little-endian float64 arrays (for numpy.frombuffer).
-/// `progress(now_s, horizon_s)` is called at most every 0.2 s of wall time;
+/// `progress(now_s, horizon_s)` is offered at every multiple of
+/// `progress_every_ns` of simulated time (default: a thousandth of the run);
 /// returning False stops the run there and the result covers it up to then
-/// (`stopped_at_s` in the summary); an exception in it (or Ctrl-C) is raised.
-/// `drop_log`: stream drops to this CSV file instead of the summary.
+/// (`stopped_at_s` in the summary), at the same simulated time on any
+/// machine. An exception in it, or Ctrl-C (looked at every 0.2 s of wall
+/// time), is raised. `drop_log`: stream drops to this CSV file instead of
+/// the summary.
 #[pyfunction]
-#[pyo3(signature = (text, path = "<string>", seed_override = None, pcap_dir = None, progress = None, drop_log = None))]
+#[pyo3(signature = (text, path = "<string>", seed_override = None, pcap_dir = None, progress = None, drop_log = None, progress_every_ns = None))]
+#[allow(clippy::too_many_arguments)]
 fn run_scenario(
     py: Python<'_>,
     text: &str,
@@ -91,40 +97,52 @@ fn run_scenario(
     pcap_dir: Option<PathBuf>,
     progress: Option<PyObject>,
     drop_log: Option<PathBuf>,
+    progress_every_ns: Option<u64>,
 ) -> PyResult<(String, Py<PyList>)> {
     // The override acts during parsing: it also draws DRC preset sequences.
     let spec = parse(py, text, path, seed_override)?;
+    if progress_every_ns == Some(0) {
+        return Err(PyValueError::new_err("progress_every must be positive"));
+    }
     // An exception raised while the GIL was re-taken (Ctrl-C, or the callback
     // itself failing), re-raised once the run has stopped.
     let pending: Arc<Mutex<Option<PyErr>>> = Arc::new(Mutex::new(None));
     let pending_cb = Arc::clone(&pending);
+    let pending_sig = Arc::clone(&pending);
     let outcome = py.allow_threads(move || {
         guarded(|| {
             let mut last = Instant::now();
-            let hook = move |now: u64, horizon: u64| -> bool {
-                if last.elapsed() < PROGRESS_EVERY {
-                    return true;
+            let _guard = interrupt::install(move || {
+                if last.elapsed() < SIGNALS_EVERY {
+                    return false;
                 }
                 last = Instant::now();
-                Python::with_gil(|py| {
-                    let step = py.check_signals().and_then(|_| match &progress {
-                        Some(cb) => {
-                            let r = cb.call1(py, (now as f64 * 1e-9, horizon as f64 * 1e-9))?;
-                            // Only an explicit False stops the run.
-                            Ok(!r.bind(py).is(&*pyo3::types::PyBool::new_bound(py, false)))
-                        }
-                        None => Ok(true),
-                    });
-                    match step {
-                        Ok(go_on) => go_on,
-                        Err(e) => {
-                            *pending_cb.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
-                            false
-                        }
+                match Python::with_gil(|py| py.check_signals()) {
+                    Ok(()) => false,
+                    Err(e) => {
+                        *pending_sig.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                        true
                     }
-                })
-            };
-            let opts = RunOptions { pcap_dir, progress: Some(Box::new(hook)), drop_log };
+                }
+            });
+            let hook = progress.map(|cb| {
+                Box::new(move |now: u64, horizon: u64| -> bool {
+                    Python::with_gil(|py| {
+                        let step = cb.call1(py, (now as f64 * 1e-9, horizon as f64 * 1e-9)).map(|r| {
+                            // Only an explicit False stops the run.
+                            !r.bind(py).is(&*pyo3::types::PyBool::new_bound(py, false))
+                        });
+                        match step {
+                            Ok(go_on) => go_on,
+                            Err(e) => {
+                                *pending_cb.lock().unwrap_or_else(|p| p.into_inner()) = Some(e);
+                                false
+                            }
+                        }
+                    })
+                }) as Box<dyn FnMut(u64, u64) -> bool>
+            });
+            let opts = RunOptions { pcap_dir, progress: hook, progress_every: progress_every_ns, drop_log };
             Ok(sim::run(&spec, opts))
         })
     })?;
@@ -178,8 +196,17 @@ fn parse_rate_bps(text: &str) -> PyResult<u64> {
     scenario::units::parse_rate(text).map_err(PyValueError::new_err)
 }
 
+/// "10pkt" → ("pkts", 10.0), "1.5Mbps" → ("bps", 1.5e6): any scenario
+/// quantity in its base unit, named (bps, s, bytes, pkts, fraction); ValueError
+/// if it is not one.
+#[pyfunction]
+fn parse_quantity(text: &str) -> PyResult<(&'static str, f64)> {
+    scenario::units::parse_quantity(text).map(|(d, v)| (d.unit(), v)).map_err(PyValueError::new_err)
+}
+
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_time_ns, m)?)?;
+    m.add_function(wrap_pyfunction!(parse_quantity, m)?)?;
     m.add_function(wrap_pyfunction!(parse_rate_bps, m)?)?;
     m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
     m.add("DEFAULT_SEED", scenario::DEFAULT_SEED)?;

@@ -228,9 +228,79 @@ pub fn parse_percent(text: &str) -> Result<f64, String> {
     Ok(v)
 }
 
+/// What a quantity measures, named by its base unit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dimension {
+    /// bit/s
+    Rate,
+    /// seconds
+    Time,
+    /// bytes
+    Size,
+    /// packets
+    Packets,
+    /// a fraction (a percentage divided by 100)
+    Fraction,
+}
+
+impl Dimension {
+    /// The base unit's name, as sweep tables label their numeric columns.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Dimension::Rate => "bps",
+            Dimension::Time => "s",
+            Dimension::Size => "bytes",
+            Dimension::Packets => "pkts",
+            Dimension::Fraction => "fraction",
+        }
+    }
+}
+
+/// Any quantity a scenario file takes ("9.6kbps", "37.5ms", "64KB",
+/// "100pkt", "1%"), in its base unit: its unit names its dimension, so
+/// there is at most one reading. Seconds and bit/s as f64 (a time is exact
+/// to the nanosecond first), bytes and packets as read.
+pub fn parse_quantity(text: &str) -> Result<(Dimension, f64), String> {
+    let (_, unit) = split(text)?;
+    if is_packet_unit(unit) {
+        return match parse_amount(text)? {
+            Amount::Packets(p) => Ok((Dimension::Packets, p)),
+            Amount::Bytes(_) => unreachable!("a packet unit"),
+        };
+    }
+    if unit == "%" {
+        return Ok((Dimension::Fraction, parse_percent(text)?));
+    }
+    if size_multiplier(unit).is_some() {
+        return Ok((Dimension::Size, parse_size(text)? as f64));
+    }
+    if let Ok(ns) = parse_time(text) {
+        return Ok((Dimension::Time, ns as f64 / NS_PER_SEC as f64));
+    }
+    if let Ok(bps) = parse_rate(text) {
+        return Ok((Dimension::Rate, bps as f64));
+    }
+    Err(format!("'{text}': unknown unit '{unit}'"))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_quantity_names_its_dimension_by_its_unit() {
+        assert_eq!(parse_quantity("9.6kbps"), Ok((Dimension::Rate, 9600.0)));
+        assert_eq!(parse_quantity("37.5ms"), Ok((Dimension::Time, 0.0375)));
+        assert_eq!(parse_quantity("64KiB"), Ok((Dimension::Size, 65536.0)));
+        assert_eq!(parse_quantity("5kB"), Ok((Dimension::Size, 5000.0)));
+        assert_eq!(parse_quantity("100pkt"), Ok((Dimension::Packets, 100.0)));
+        assert_eq!(parse_quantity("2.5packets"), Ok((Dimension::Packets, 2.5)));
+        assert_eq!(parse_quantity("1%"), Ok((Dimension::Fraction, 0.01)));
+        assert_eq!(parse_quantity("2min"), Ok((Dimension::Time, 120.0)));
+        assert!(parse_quantity("5 apples").is_err());
+        assert!(parse_quantity("reno").is_err());
+        assert!(parse_quantity("10").is_err());
+    }
 
     #[test]
     fn rates_every_unit() {
