@@ -102,15 +102,40 @@ def test_progress_callback_can_stop_the_run():
         calls.append((now, horizon))
         return False
 
-    # Either the run is shorter than one progress period (no call, it
-    # completes) or the first call stops it and the result covers the run
-    # up to then.
+    # Offered every thousandth of the run: the first offer, at 3 ms of the
+    # 3 s, stops it, and the result covers the run up to then.
     r = cdmasim.run(SHORT, progress=progress)
     assert r.summary["seed"] == 5
-    if calls:
-        assert len(calls) == 1 and r.summary["stopped_at_s"] == pytest.approx(calls[0][0], abs=1e-6)
-    else:
-        assert "stopped_at_s" not in r.summary
+    assert calls == [(pytest.approx(0.003, abs=1e-12), 3.0)]
+    assert r.summary["stopped_at_s"] == pytest.approx(0.003, abs=1e-12)
+
+
+def test_where_a_callback_stops_the_run_does_not_depend_on_the_machine():
+    # The callback is offered at fixed simulated times, so "stop once 1.25 s
+    # are simulated" stops at the same simulated time, with the same
+    # results, however fast the machine and whatever else it is doing.
+    def runs_until(t):
+        seen = []
+
+        def progress(now, horizon):
+            seen.append(now)
+            return now < t
+
+        return cdmasim.run(SHORT, progress=progress, progress_every="250ms"), seen
+
+    a, seen = runs_until(1.25)
+    b, _ = runs_until(1.25)
+    assert seen == pytest.approx([0.25, 0.5, 0.75, 1.0, 1.25], abs=1e-12)
+    assert a.summary["stopped_at_s"] == pytest.approx(1.25, abs=1e-12)
+    assert a.summary_json() == b.summary_json()
+    assert a.flows.equals(b.flows) and a.series.equals(b.series)
+    assert a.flows.bytes_delivered.sum() < cdmasim.run(SHORT).flows.bytes_delivered.sum()
+
+
+@pytest.mark.parametrize("every", [0, -1, "0s", "fast", True])
+def test_bad_progress_intervals_are_input_errors(every):
+    with pytest.raises(cdmasim.InputError, match="progress_every"):
+        cdmasim.run(SHORT, progress=lambda now, horizon: True, progress_every=every)
 
 
 @pytest.mark.parametrize("fmt", ["parquet", "csv"])
@@ -218,7 +243,8 @@ def test_progress_callback_is_called_and_can_stop_a_long_run():
 
     r = cdmasim.run(LONG, progress=progress)
     assert len(calls) == 2
-    assert calls[0][0] < calls[1][0] < calls[1][1] == 3600.0
+    # Offered every thousandth of the hour: at 3.6 s and 7.2 s.
+    assert calls == [(pytest.approx(3.6, abs=1e-9), 3600.0), (pytest.approx(7.2, abs=1e-9), 3600.0)]
     # Stopped at the second call: the result is the run so far, consistent.
     stop = r.summary["stopped_at_s"]
     assert stop == pytest.approx(calls[1][0], abs=1e-6) and r.summary["duration_s"] == pytest.approx(stop)

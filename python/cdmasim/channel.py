@@ -11,7 +11,7 @@ import json
 import math
 import os
 
-from . import InputError
+from . import InputError, _units
 
 STATE_COUNT = 15
 
@@ -54,7 +54,7 @@ def read(path, format=None, mahimahi_window_ms=100):
     """Read a trace: {'drc': uint8 array, 'sinr': float32 array or None, 'handoffs': list}."""
     import numpy as np
 
-    drc, sinr, ho = _call(_core().channel_read, str(path), format, mahimahi_window_ms)
+    drc, sinr, ho = _call(_core().channel_read, str(path), format, _units.mahimahi_window(mahimahi_window_ms))
     return {
         "drc": np.frombuffer(drc, dtype=np.uint8),
         "sinr": None if sinr is None else np.frombuffer(sinr, dtype="<f4"),
@@ -75,7 +75,7 @@ def stats(source, sinr=None, window_slots=2_160_000, max_order=4, max_lag=200, f
     """
     c = _core()
     if isinstance(source, (str, os.PathLike)):
-        out = _call(c.channel_stats_file, str(source), format, mahimahi_window_ms, window_slots, max_order, max_lag)
+        out = _call(c.channel_stats_file, str(source), format, _units.mahimahi_window(mahimahi_window_ms), window_slots, max_order, max_lag)
     else:
         import numpy as np
 
@@ -125,7 +125,7 @@ def fit(path, order, out=None, format=None, mahimahi_window_ms=100):
     """Fit a Markov chain of `order`; write it to `out` if given; return the model dict."""
     if order < 0:
         raise InputError(f"order: {order} is negative")
-    text = _call(_core().channel_fit, str(path), int(order), format, mahimahi_window_ms)
+    text = _call(_core().channel_fit, str(path), int(order), format, _units.mahimahi_window(mahimahi_window_ms))
     if out is not None:
         with open(out, "w") as fh:
             fh.write(text)
@@ -250,6 +250,9 @@ def plot(results, outdir):
     import matplotlib.pyplot as plt
     import numpy as np
 
+    from .commands.outputs import check_output_dir
+
+    check_output_dir("outdir", outdir)
     os.makedirs(outdir, exist_ok=True)
     files = []
 

@@ -127,15 +127,33 @@ def check(scenario_spec, users, server_cmd):
         if name not in names:
             raise InputError(f"--user {name}: no user '{name}' in the scenario (users: {', '.join(names)})")
     for what, cmd in [("--server", server_cmd), *((f"--user {n}", c) for n, c in users.items())]:
-        if cmd is None:
-            continue
-        try:
-            prog = shlex.split(cmd)[0]
-        except (ValueError, IndexError):
-            raise InputError(f"{what}: empty or unbalanced command {cmd!r}") from None
-        if shutil.which(prog) is None:
-            raise InputError(f"{what}: program '{prog}' not found")
+        if cmd is not None:
+            _check_command(what, cmd)
     return names
+
+
+def _check_command(what, cmd):
+    """A shell command (run by `sh -c`) whose first program exists: leading
+    VAR=value assignments are skipped, and shell builtins and keywords
+    (exit, cd, if, ...) count as existing, as `command -v` says."""
+    import re
+
+    try:
+        words = shlex.split(cmd)
+    except ValueError:
+        raise InputError(f"{what}: unbalanced quotes in {cmd!r}") from None
+    while words and re.match(r"^[A-Za-z_][A-Za-z0-9_]*=", words[0]):
+        words.pop(0)
+    if not words:
+        if cmd.strip():
+            return  # only assignments: a valid (if idle) shell command
+        raise InputError(f"{what}: empty command")
+    prog = words[0]
+    if shutil.which(prog) is not None:
+        return
+    found = subprocess.run(["sh", "-c", 'command -v -- "$1" >/dev/null', "sh", prog], capture_output=True)
+    if found.returncode != 0:
+        raise InputError(f"{what}: program '{prog}' not found")
 
 
 def emulate(scenario, users, server=None, log_dir=None, on_start=None):

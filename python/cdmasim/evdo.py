@@ -3,7 +3,7 @@ channel sources, Proportional Fair vs Round Robin (and max C/I)."""
 
 import json
 
-from . import InputError
+from . import InputError, _units
 from .channel import _call, _core
 
 
@@ -17,7 +17,7 @@ def drc_table():
     return pd.DataFrame(rows)
 
 
-def schedule(users, slots, seed=1, preset=None, traces=None, schedulers=("pf", "rr"), alpha=1e-3, interlace=4,
+def schedule(users, slots, seed=1, preset=None, traces=None, schedulers=("pf", "rr", "maxci"), alpha=1e-3, interlace=4,
              handoff="both", handoff_every=None, format=None, mahimahi_window_ms=100, pf_initial_avg_bps=1.0):
     """Run the full-buffer study. `interlace`: 4 (standard, multi-slot packets on
     one interlace), 1 (multi-slot packets in consecutive slots) or 0 (every
@@ -28,12 +28,14 @@ def schedule(users, slots, seed=1, preset=None, traces=None, schedulers=("pf", "
     policy) and 'gain' (T_PF / T_RR per policy)."""
     if (preset is None) == (not traces):
         raise InputError("give either a preset or trace files")
+    if isinstance(schedulers, str) or not list(schedulers):
+        raise InputError("schedulers: give a list of one or more of pf, rr, maxci")
     from ._units import count
 
     out = _call(
         _core().evdo_schedule, count(users, "users", 1), count(slots, "slots"), count(seed, "seed"), preset,
         [str(t) for t in traces] if traces else None, list(schedulers), float(alpha), int(interlace), handoff,
-        tuple(handoff_every) if handoff_every else None, format, mahimahi_window_ms, float(pf_initial_avg_bps),
+        tuple(handoff_every) if handoff_every else None, format, _units.mahimahi_window(mahimahi_window_ms), float(pf_initial_avg_bps),
     )
     r = json.loads(out)
     rr = next((x["result"]["system_bps"] for x in r["runs"] if x["result"]["scheduler"] == "rr"), None)

@@ -11,8 +11,10 @@ from ._plot import pyplot
 
 
 def plot_all(result, outdir):
-    plt = pyplot()
+    from .commands.outputs import check_output_dir
 
+    plt = pyplot()
+    check_output_dir("outdir", outdir)
     os.makedirs(outdir, exist_ok=True)
     written = []
     series = result.series or []

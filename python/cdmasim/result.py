@@ -284,27 +284,46 @@ class Result:
             return self._text + "\n"
         return json.dumps(self.summary, indent=2) + "\n"
 
-    def to_dir(self, out, fmt="parquet"):
-        """Write summary.json and the flows, queues, series and drops tables as
-        Parquet (fmt="parquet", via pyarrow) or CSV (fmt="csv") into `out`.
-        Returns the list of paths written."""
+    def to_dir(self, out: str | os.PathLike, fmt: str = "parquet") -> list[str]:
+        """Write summary.json and every table (result.TABLES: flows, queues,
+        series, drops, users, sectors, cells, mobiles, dead_periods, objects,
+        pages, radio_links, rlp_cdf, is2000, is2000_cdf) as Parquet
+        (fmt="parquet", via pyarrow) or CSV (fmt="csv") into the folder `out`
+        (made if missing; other files in it stay). All files are written
+        first into a temporary folder inside `out` and moved into place
+        together, so a failure leaves `out` as it was. Returns the paths
+        written; InputError if `out` cannot be written."""
+        import shutil
+        import tempfile
+
         from . import InputError
+        from .commands.outputs import check_output_dir
 
         if fmt not in ("parquet", "csv"):
             raise InputError(f"unknown output format '{fmt}' (expected parquet or csv)")
-        os.makedirs(out, exist_ok=True)
-        written = [os.path.join(out, "summary.json")]
-        with open(written[0], "w", encoding="utf-8") as f:
-            f.write(self.summary_json())
-        for name in TABLES:
-            df = getattr(self, name)
-            path = os.path.join(out, f"{name}.{fmt}")
-            if fmt == "csv":
-                df.to_csv(path, index=False)
-            else:
-                df.to_parquet(path, index=False, engine="pyarrow")
-            written.append(path)
-        return written
+        check_output_dir("out", out)
+        out = os.fspath(out)
+        names = ["summary.json"] + [f"{name}.{fmt}" for name in TABLES]
+        tmp = None
+        try:
+            os.makedirs(out, exist_ok=True)
+            tmp = tempfile.mkdtemp(prefix=".cdmasim-out-", dir=out)
+            with open(os.path.join(tmp, names[0]), "w", encoding="utf-8") as f:
+                f.write(self.summary_json())
+            for name, file in zip(TABLES, names[1:]):
+                df = getattr(self, name)
+                if fmt == "csv":
+                    df.to_csv(os.path.join(tmp, file), index=False)
+                else:
+                    df.to_parquet(os.path.join(tmp, file), index=False, engine="pyarrow")
+            for file in names:
+                os.replace(os.path.join(tmp, file), os.path.join(out, file))
+        except OSError as e:
+            raise InputError(f"{out}: cannot write: {e.strerror or e}") from None
+        finally:
+            if tmp is not None:
+                shutil.rmtree(tmp, ignore_errors=True)
+        return [os.path.join(out, file) for file in names]
 
     def __repr__(self):
         return format_summary(self.summary)

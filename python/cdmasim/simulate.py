@@ -40,11 +40,36 @@ class ParsedScenario(dict):
         self._source = (text, shown, json.dumps(spec, sort_keys=True))
 
 
+def _progress_every_ns(value):
+    """progress_every: None, seconds (a positive number) or a time ("1s")."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        from ._units import _parse
+
+        ns = _parse("parse_time_ns", value, "progress_every")
+    else:
+        from ._units import positive
+
+        ns = round(positive(value, "progress_every") * 1e9)
+    if ns < 1:
+        raise InputError(f"progress_every: {value!r} is shorter than a nanosecond")
+    return ns
+
+
 def as_seed(seed, what="seed"):
     """None, or an integer in [0, 2^64)."""
     from ._units import count
 
     return None if seed is None else count(seed, what)
+
+
+def _numpy_value(v):
+    """json.dumps' fallback: numpy scalars and arrays as the Python values they
+    hold (a seed of np.int64(3) in a dict is the seed 3)."""
+    if type(v).__module__ == "numpy" and hasattr(v, "tolist"):
+        return v.tolist()
+    raise TypeError(f"Object of type {type(v).__name__} is not JSON serializable")
 
 
 def scenario_text(scenario):
@@ -57,7 +82,7 @@ def scenario_text(scenario):
         return text, shown
     if isinstance(scenario, dict):
         try:
-            return _core().scenario_toml_from_json(json.dumps(scenario)), "<dict>"
+            return _core().scenario_toml_from_json(json.dumps(scenario, default=_numpy_value)), "<dict>"
         except RecursionError:
             msg = "nested too deeply to be a scenario"
             raise ScenarioError(f"<dict>: {msg}", file="<dict>", message=msg) from None
@@ -76,7 +101,7 @@ def scenario_text(scenario):
             raise ScenarioError(f"{path}: {msg}", file=path, message=msg) from None
     if isinstance(scenario, str):
         return scenario, "<string>"
-    raise TypeError(f"a scenario is a path, a TOML string or a dict, not {type(scenario).__name__}")
+    raise InputError(f"a scenario is a path, a TOML string or a dict, not {type(scenario).__name__}")
 
 
 def _translate(e, shown):
@@ -102,7 +127,7 @@ def parse(scenario) -> dict:
         raise _translate(e, shown) from None
 
 
-def run(scenario, seed=None, pcap_dir=None, progress=False):
+def run(scenario, seed=None, pcap_dir=None, progress=False, progress_every=None):
     """Run a scenario: a path, a TOML string or a dict. A str holding a
     newline or '=' is TOML text, any other str is a path (pass a pathlib.Path
     to force a path).
@@ -110,12 +135,15 @@ def run(scenario, seed=None, pcap_dir=None, progress=False):
     seed: overrides [simulation].seed. pcap_dir: write pcap captures there
     (one per pair of adjacent nodes, both directions).
     progress: False, True (a bar on stderr when it is a terminal), or a callable
-    progress(now_s, horizon_s) that may return False to stop the run: the
-    Result then covers the run up to that time (summary["stopped_at_s"]).
+    progress(now_s, horizon_s) offered at every multiple of `progress_every`
+    of simulated time (seconds, or a time such as "1s"; default a thousandth
+    of the run), once the events up to then are done. It may return False
+    to stop the run there: the Result then covers the run up to that
+    simulated time (summary["stopped_at_s"]), the same on any machine.
     Returns a cdmasim.result.Result; its drops stream to a temporary CSV file
     during the run (removed with the Result), so memory does not grow with
     the number of drops. Raises ScenarioError (an InputError) on a bad
-    scenario and KeyboardInterrupt on Ctrl-C."""
+    scenario, InputError on a bad argument, and KeyboardInterrupt on Ctrl-C."""
     import shutil
     import tempfile
     import weakref
@@ -124,7 +152,12 @@ def run(scenario, seed=None, pcap_dir=None, progress=False):
 
     text, shown = scenario_text(scenario)
     seed = as_seed(seed)
+    every_ns = _progress_every_ns(progress_every)
+    if not (progress is None or isinstance(progress, bool) or callable(progress)):
+        raise InputError(f"progress: expected True, False or a callable, got {progress!r}")
     if pcap_dir is not None:
+        if not isinstance(pcap_dir, (str, os.PathLike)):
+            raise InputError(f"pcap_dir: expected a folder path, got {pcap_dir!r}")
         pcap_dir = os.fspath(pcap_dir)
         try:
             os.makedirs(pcap_dir, exist_ok=True)
@@ -141,7 +174,7 @@ def run(scenario, seed=None, pcap_dir=None, progress=False):
     tmp = tempfile.mkdtemp(prefix="cdmasim-drops-")
     drops = os.path.join(tmp, "drops.csv")
     try:
-        summary_json, series = core.run_scenario(text, shown, seed, pcap_dir, progress, drops)
+        summary_json, series = core.run_scenario(text, shown, seed, pcap_dir, progress, drops, every_ns)
     except core.ScenarioError as e:
         shutil.rmtree(tmp, ignore_errors=True)
         raise _translate(e, shown) from None

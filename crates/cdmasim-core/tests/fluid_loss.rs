@@ -46,7 +46,7 @@ fn simulate(mu_lh: u64, w_pkts: u64, t: f64) -> u64 {
     };
     net.bulk("ftp", sender, mobile, 0, None, tcp);
     let mut w = build(&net.spec).unwrap();
-    run_world(&mut w, None).unwrap();
+    run_world(&mut w, None, None).unwrap();
     let FlowKind::Tcp(f) = &w.flows[0].kind else { unreachable!() };
     let t0: Time = s(T0);
     assert!(

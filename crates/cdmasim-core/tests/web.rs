@@ -148,7 +148,7 @@ fn memory_follows_open_connections_not_the_run() {
     let text = scenario("3000s", "parallel = 4\nobject_size = \"1KB\"\nthink_time = \"0.5s\"");
     let spec = parse_str(&text, "t.toml").unwrap();
     let mut w = sim::build::build(&spec).unwrap();
-    sim::run_world(&mut w, None).unwrap();
+    sim::run_world(&mut w, None, None).unwrap();
     let r = sim::collect::collect(&w, 5);
     assert_conserved(&r);
     let done = r.objects.iter().filter(|o| o.finish_s.is_some()).count();

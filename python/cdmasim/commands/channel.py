@@ -46,9 +46,9 @@ def _fmt_args(p):
 
 
 def _mm(args):
-    from .._units import millis
+    from .._units import mahimahi_window
 
-    return millis(args.mahimahi_window, "--mahimahi-window")
+    return mahimahi_window(args.mahimahi_window, "--mahimahi-window")
 
 
 def _stats(args):
@@ -58,6 +58,10 @@ def _stats(args):
     from .. import channel
     from .._units import slots
 
+    if args.plot:
+        from .outputs import check_output_dir
+
+        check_output_dir("--plot", args.plot)
     window = slots(args.window, "--window")
     max_lag = slots(args.max_lag, "--max-lag", allow_bare=True, at_most=MAX_LAG_SLOTS)
     if max_lag < 1:

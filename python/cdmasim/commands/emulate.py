@@ -63,7 +63,7 @@ def write_tables(out, log_dir):
 def main(args):
     from .. import InputError
     from ..emulate import emulate
-    from .outputs import check_output_dir
+    from .outputs import check_output_dir, replace_dir
 
     users = {}
     for u in args.user:
@@ -75,12 +75,25 @@ def main(args):
         raise InputError("emulate: give at least one --user NAME=COMMAND")
     if args.log:
         check_output_dir("--log", args.log)
-    out = emulate(args.file, users, server=args.server, log_dir=args.log)
+        # The logs are written into a fresh folder beside --log that takes its
+        # place only when the emulation is over and every table is written: a
+        # kill leaves --log as it was (and at most a hidden .NAME.new-* folder).
+        result = {}
+
+        def write(tmp):
+            result["out"] = emulate(args.file, users, server=args.server, log_dir=tmp)
+            with open(os.path.join(tmp, "report.json"), "w", encoding="utf-8") as f:
+                json.dump(result["out"], f, indent=1)
+            write_tables(result["out"], tmp)
+
+        try:
+            replace_dir(args.log, write)
+        except OSError as e:
+            raise InputError(f"--log: {args.log}: cannot write: {e.strerror or e}") from None
+        out = result["out"]
+    else:
+        out = emulate(args.file, users, server=args.server)
     rep = out["report"]
-    if args.log:
-        with open(os.path.join(args.log, "report.json"), "w", encoding="utf-8") as f:
-            json.dump(out, f, indent=1)
-        write_tables(out, args.log)
     if args.json:
         print(json.dumps(out))
     else:

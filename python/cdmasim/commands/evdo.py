@@ -23,7 +23,7 @@ def register(sub):
     s.add_argument("--users", type=integer(1, MAX_USERS, "--users"), default=4)
     s.add_argument("--slots", default="1000000", help="slots or a duration (e.g. 1000000, 30min)")
     s.add_argument("--seed", type=seed, default=1)
-    s.add_argument("--scheduler", default="pf,rr", help="comma-separated: pf, rr, maxci")
+    s.add_argument("--scheduler", default="pf,rr,maxci", help="comma-separated: pf, rr, maxci (default all three)")
     s.add_argument("--alpha", type=float, default=1e-3, help="PF averaging constant (default 1/1000)")
     s.add_argument("--interlace", type=int, choices=[0, 1, 4], default=4,
                    help="4: standard interlace; 1: multi-slot packets in consecutive slots; 0: per-slot rates")
@@ -53,6 +53,9 @@ def _schedule(args):
     from .._units import rate, slots
 
     n = slots(args.slots, "--slots", allow_bare=True, at_most=MAX_SLOTS)
+    schedulers = [x.strip() for x in args.scheduler.split(",") if x.strip()]
+    if not schedulers:
+        raise InputError(f"--scheduler: '{args.scheduler}' names no scheduler (give pf, rr and/or maxci)")
     he = None
     if args.handoff_every:
         parts = args.handoff_every.split("-")
@@ -60,7 +63,7 @@ def _schedule(args):
             raise InputError(f"--handoff-every: '{args.handoff_every}' is not LO-HI (e.g. 20s-30s)")
         he = (slots(parts[0], "--handoff-every"), slots(parts[1], "--handoff-every"))
     r = evdo.schedule(args.users, n, args.seed, preset=args.preset, traces=args.trace,
-                      schedulers=[x.strip() for x in args.scheduler.split(",") if x.strip()], alpha=args.alpha,
+                      schedulers=schedulers, alpha=args.alpha,
                       interlace=args.interlace, handoff=args.handoff, handoff_every=he,
                       format=None if args.format == "auto" else args.format,
                       pf_initial_avg_bps=rate(args.pf_start_avg, "--pf-start-avg"))

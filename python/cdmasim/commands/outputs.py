@@ -16,18 +16,31 @@ def _nearest_existing(p):
     return parent
 
 
+def _can_make_dir_in(parent):
+    """Whether a folder can really be made in `parent`: permission bits do
+    not tell (root passes os.access on /proc, a read-only mount says yes),
+    so one is made and removed at once."""
+    try:
+        os.rmdir(tempfile.mkdtemp(prefix=".cdmasim-probe-", dir=parent))
+        return True
+    except OSError:
+        return False
+
+
 def check_output_dir(flag, path):
     """`path` can become a directory we write into: it is one already, or
     its nearest existing parent is a writable directory."""
+    if not isinstance(path, (str, os.PathLike)) or not os.fspath(path):
+        raise InputError(f"{flag}: expected a folder path, got {path!r}")
     p = os.path.abspath(path)
     if os.path.exists(p):
         if not os.path.isdir(p):
             raise InputError(f"{flag}: {path}: exists and is not a directory")
-        if not os.access(p, os.W_OK | os.X_OK):
+        if not os.access(p, os.W_OK | os.X_OK) or not _can_make_dir_in(p):
             raise InputError(f"{flag}: {path}: not writable")
         return
     parent = _nearest_existing(p)
-    if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK):
+    if not os.path.isdir(parent) or not os.access(parent, os.W_OK | os.X_OK) or not _can_make_dir_in(parent):
         raise InputError(f"{flag}: {path}: cannot be created ({parent} is not a writable directory)")
 
 

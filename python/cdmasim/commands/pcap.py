@@ -97,6 +97,10 @@ def run(args):
 
     from .. import pcap
 
+    if args.plot:
+        from .outputs import check_output_dir
+
+        check_output_dir("--plot", args.plot)
     report, owd = pcap.analyze_raw(args.file, peer=args.peer, series=bool(args.plot),
                                    checksums=not args.no_checksums, fit_connections=args.fit_connections,
                                    fit_min_packets=args.fit_min_packets)

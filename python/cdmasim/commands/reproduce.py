@@ -18,6 +18,7 @@ def register(subparsers):
     p.add_argument("--out", metavar="DIR", default="reproduce-out", help="output directory (default reproduce-out)")
     p.add_argument("--quick", action="store_true", help="shorter experiments (under a minute for all papers)")
     p.add_argument("--jobs", type=integer(1, 1024, "--jobs"), metavar="N", help="worker processes for the sweeps (default: all cores)")
+    p.add_argument("--dask", metavar="ADDRESS", help="run the sweeps on a Dask cluster: tcp://HOST:PORT, or 'local'")
     p.add_argument("--pcap", nargs="+", metavar="FILE", help="lee: run the paper's analysis on these captures too")
     p.add_argument("--json", action="store_true", help="print the report as one JSON line on stdout")
     p.set_defaults(func=main)
@@ -41,33 +42,41 @@ def main(args):
     from .. import InputError
     from .. import reproduce as rp
     from ..report import write_report
+    from .outputs import check_output_dir
 
     if args.paper not in CHOICES:
         raise InputError(f"unknown paper '{args.paper}' (expected one of: {', '.join(CHOICES)})")
     if args.pcap and args.paper not in ("lee", "all"):
         raise InputError("--pcap is for the lee paper's analysis (reproduce lee --pcap FILE...)")
+    # Everything that can be refused is refused before minutes of simulation.
     if args.pcap:
-        from ..pcap import _check_file
+        from ..reproduce.lee import check_captures
 
-        for path in args.pcap:          # before minutes of simulation, not after
-            _check_file(path)
+        check_captures(args.pcap)
+    check_output_dir("--out", args.out)
+    report_html = os.path.join(args.out, "report.html")
+    if os.path.isdir(report_html) or (os.path.lexists(report_html) and not os.access(report_html, os.W_OK)):
+        raise InputError(f"--out: {report_html}: exists and cannot be replaced by the report")
     try:
         os.makedirs(args.out, exist_ok=True)
     except OSError as e:
-        raise InputError(f"{args.out}: cannot create: {e.strerror or e}") from None
+        raise InputError(f"--out: {args.out}: cannot create: {e.strerror or e}") from None
     papers = rp.PAPERS if args.paper == "all" else (args.paper,)
     t0 = time.perf_counter()
     reports = []
-    for paper in papers:
-        r = rp.run(paper, args.out, quick=args.quick, jobs=args.jobs, pcaps=args.pcap if paper == "lee" else None)
-        reports.append(r)
-        if not args.json:
-            _print_text(r)
-        if not r["items"]:
-            print(f"cdmasim: note: {paper}: no items: " + "; ".join(r["pending"]), file=sys.stderr)
-        elif args.json and r["pending"]:
-            # The text report lists what is pending; with --json say it here.
-            print(f"cdmasim: note: {paper}: not built yet: " + "; ".join(r["pending"]), file=sys.stderr)
+    pool = None
+    if not args.dask:
+        from ..workers import WorkerPool
+
+        pool = WorkerPool(args.jobs or os.cpu_count() or 1, "cdmasim.sweeps:execute")
+    try:
+        for paper in papers:
+            reports.append(rp.run(paper, args.out, quick=args.quick, jobs=args.jobs,
+                                  pcaps=args.pcap if paper == "lee" else None, dask=args.dask, pool=pool))
+            _said(reports[-1], args)
+    finally:
+        if pool is not None:
+            pool.close()
     path = write_report(args.out)
     if not args.json:
         print(f"report: {path}")
@@ -75,3 +84,15 @@ def main(args):
     if args.json:
         print(json.dumps(out))
     return 0
+
+
+def _said(r, args):
+    """What a paper's run prints as it finishes."""
+    paper = r["paper"]
+    if not args.json:
+        _print_text(r)
+    if not r["items"]:
+        print(f"cdmasim: note: {paper}: no items: " + "; ".join(r["pending"]), file=sys.stderr)
+    elif args.json and r["pending"]:
+        # The text report lists what is pending; with --json say it here.
+        print(f"cdmasim: note: {paper}: not built yet: " + "; ".join(r["pending"]), file=sys.stderr)

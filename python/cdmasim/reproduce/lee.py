@@ -86,6 +86,17 @@ def _analyze(paths):
     return pd.concat(conns, ignore_index=True), pd.concat(periods, ignore_index=True)
 
 
+def check_captures(paths):
+    """Refuse, before any simulation, a capture the paper's analysis cannot
+    use: missing, not a capture, or without a TCP connection carrying data."""
+    from .. import InputError, pcap
+
+    for path in paths:
+        c = pcap.analyze(path).connections
+        if len(c) == 0 or "actual_data_pkts" not in c or not (c.actual_data_pkts > 0).any():
+            raise InputError(f"{path}: no TCP connection carrying data in this capture")
+
+
 def _figures_of(conns, periods):
     """Table 1 and section 3.3 figures of a set of connections."""
     import numpy as np

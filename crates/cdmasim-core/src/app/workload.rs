@@ -90,9 +90,15 @@ pub fn bytes(d: &Dist, rng: &mut Rng) -> u64 {
     (d.sample(rng).round() as u64).max(1)
 }
 
-/// A count from a count law: ⌈sample⌉, at least 1.
+/// Most objects a page may hold: a page keeps a record per object while it
+/// loads, so the count a scenario can ask for is bounded (seed 004's law
+/// stops at 100; the scenario reader refuses laws that reach past this).
+pub const MAX_OBJECTS_PER_PAGE: u32 = 10_000;
+
+/// A count from a count law: ⌈sample⌉, at least 1, at most
+/// [`MAX_OBJECTS_PER_PAGE`] (an exponential law's rare tail is cut there).
 pub fn count(d: &Dist, rng: &mut Rng) -> u32 {
-    (d.sample(rng).ceil() as u32).max(1)
+    (d.sample(rng).ceil() as u32).clamp(1, MAX_OBJECTS_PER_PAGE)
 }
 
 #[cfg(test)]

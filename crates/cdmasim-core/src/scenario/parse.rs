@@ -19,6 +19,11 @@ const TOP_KEYS: &[&str] =
 
 /// Most samples per series a run may take.
 const MAX_SAMPLES: u64 = 10_000_000;
+/// Most sampled values (samples x series) a run may keep: 8 bytes each in
+/// the core and about 40 bytes a row in the long series table, so the
+/// bound keeps a run's series within a few GB (checked in resolve, once
+/// the series are known).
+pub const MAX_SAMPLE_VALUES: u64 = 50_000_000;
 
 /// Seed used when the file gives none.
 pub const DEFAULT_SEED: u64 = 1;
@@ -135,6 +140,7 @@ fn parse_simulation(root: &Table, raw: &mut RawScenario) -> Res<()> {
     }
     raw.seed = t.or("seed", DEFAULT_SEED, |v| v.count())?;
     raw.sample_interval = t.opt("sample_interval", |v| v.time())?;
+    raw.sample_interval_at = t.get("sample_interval").map(|v| v.at());
     if raw.sample_interval == Some(0) {
         return Err(t.get("sample_interval").unwrap().err("sample_interval must be positive"));
     }

@@ -72,6 +72,8 @@ pub(crate) struct RawScenario {
     pub duration: Time,
     pub seed: u64,
     pub sample_interval: Option<Time>,
+    /// Where `sample_interval` is written (for the samples x series bound).
+    pub sample_interval_at: Option<At>,
     pub nodes: Vec<Named>,
     pub links: Vec<RawLink>,
     pub routes: Vec<RawRoute>,

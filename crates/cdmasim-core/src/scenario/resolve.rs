@@ -198,5 +198,16 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
     }
 
     spec.flows = flows;
+    if let (Some(interval), Some(at)) = (spec.sample_interval, &raw.sample_interval_at) {
+        let values = (spec.duration / interval).saturating_mul(spec.sampled_series());
+        if values > super::parse::MAX_SAMPLE_VALUES {
+            return Err(err(file, at, format!(
+                "{} samples x {} series = {values} values over the run (at most {}): give a longer sample_interval",
+                spec.duration / interval,
+                spec.sampled_series(),
+                super::parse::MAX_SAMPLE_VALUES
+            )));
+        }
+    }
     Ok(spec)
 }

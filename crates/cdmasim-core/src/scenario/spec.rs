@@ -87,6 +87,19 @@ impl ScenarioSpec {
         links.chain(rans).chain(cells).chain(radios).chain(sectors).collect()
     }
 
+    /// How many series a run with `sample_interval` samples at every tick:
+    /// what `sim::sampler` visits (a test there holds the two equal), so
+    /// that validation can bound samples x series before the run.
+    pub fn sampled_series(&self) -> u64 {
+        let red = |q: &QueueSpec| matches!(q, QueueSpec::Red(_)) as u64;
+        let links: u64 = self.links.iter().map(|l| 1 + red(&l.queue)).sum();
+        let rans: u64 = self.rans.iter().map(|r| 3 * r.users.len() as u64).sum();
+        let cells: u64 = self.cells.iter().map(|c| 2 + red(&c.bsc_queue) + 2 * c.mobiles.len() as u64).sum();
+        let radios = 6 * self.radio_links.len() as u64;
+        let sectors = self.is2000.len() as u64;
+        links + rans + cells + radios + sectors + self.flows.len() as u64
+    }
+
     /// The routing table every packet follows (validation walks the same one).
     pub fn routes(&self) -> Routes {
         let explicit: Vec<Explicit> =

@@ -5,7 +5,7 @@
 
 use super::reader::{Res, Table, Val};
 use crate::app::http::HttpSpec;
-use crate::app::workload::Dist;
+use crate::app::workload::{Dist, MAX_OBJECTS_PER_PAGE};
 use crate::engine::time::secs;
 
 pub(crate) const HTTP_KEYS: &[&str] =
@@ -97,6 +97,18 @@ pub(crate) fn parse_http(t: &Table) -> Res<HttpSpec> {
     }
     if let Some(v) = t.get("objects_per_page") {
         w.objects_per_page = parse_dist(&v, objects, true)?;
+        // A page holds a record per object while it loads: bound the count
+        // here rather than meet it as an allocation in the run.
+        let most = MAX_OBJECTS_PER_PAGE as f64;
+        let reach = match &w.objects_per_page {
+            Dist::Fixed(x) => Some(*x),
+            Dist::Exponential { mean } => Some(*mean),
+            Dist::Lognormal { max, .. } if max.is_finite() => Some(*max),
+            _ => None,
+        };
+        if reach.is_some_and(|x| x > most) {
+            return Err(v.err(format!("at most {MAX_OBJECTS_PER_PAGE} objects per page (for a law: its mean or max)")));
+        }
     }
     if let Some(v) = t.get("object_size") {
         w.object_size = parse_dist(&v, bytes, true)?;

@@ -23,10 +23,14 @@ pub struct RunOptions {
     /// after the first link between them and captured at that link's sending
     /// node, both directions in it.
     pub pcap_dir: Option<PathBuf>,
-    /// Called now and then with (simulated now, horizon), for progress bars.
-    /// Returning false stops the run there: the result covers the run up
-    /// to that time (`RunResult.stopped_at_s`).
+    /// Offered (simulated now, horizon) at every multiple of `progress_every`
+    /// of simulated time, once the events up to it are done (for progress
+    /// bars). Returning false stops the run there: the result covers the run
+    /// up to that time (`RunResult.stopped_at_s`), the same on any machine.
     pub progress: Option<Box<dyn FnMut(Time, Time) -> bool>>,
+    /// Simulated time between two offers of `progress`; None: a thousandth
+    /// of the run.
+    pub progress_every: Option<Time>,
     /// Stream drops to this CSV file (`drop_log::CSV_HEADER`) instead of
     /// keeping them in memory for `RunResult.drops`.
     pub drop_log: Option<PathBuf>,
@@ -52,8 +56,9 @@ impl std::fmt::Display for RunError {
 
 impl std::error::Error for RunError {}
 
-/// Events between two calls of the progress callback.
-const PROGRESS_EVERY: u32 = 1 << 16;
+/// Events between two looks at `engine::interrupt` (Ctrl-C): often enough
+/// to stop within a fraction of a second, rarely enough to cost nothing.
+const INTERRUPT_EVERY: u32 = 1 << 16;
 
 fn pcap_name(link: &str) -> String {
     link.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect::<String>() + ".pcap"
@@ -94,8 +99,10 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
             }
         }
     }
-    let stopped = match run_world(&mut w, opts.progress) {
+    let stopped = match run_world(&mut w, opts.progress, opts.progress_every) {
         Ok(()) => None,
+        // Ctrl-C: the caller discards the run.
+        Err(RunError::Interrupted) if crate::engine::interrupt::requested() => return Err(RunError::Interrupted),
         Err(RunError::Interrupted) => Some(w.horizon),
         Err(e) => return Err(e),
     };
@@ -110,27 +117,40 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
 
 /// Run a built world to its horizon and close its statistics. Tests that
 /// need the endpoints' internals call this and then inspect the world.
-/// Stopped by the progress callback, it closes them at the time it stopped
-/// (which becomes the world's horizon) and says Interrupted.
-pub fn run_world(w: &mut world::World, mut progress: Option<Box<dyn FnMut(Time, Time) -> bool>>) -> Result<(), RunError> {
-    let mut countdown = PROGRESS_EVERY;
+/// `progress` is offered every `every` of simulated time (None: a
+/// thousandth of the run); when it says stop, the statistics close at that
+/// time (which becomes the world's horizon) and this says Interrupted, as
+/// it does when `engine::interrupt` asks (Ctrl-C).
+pub fn run_world(
+    w: &mut world::World,
+    mut progress: Option<Box<dyn FnMut(Time, Time) -> bool>>,
+    every: Option<Time>,
+) -> Result<(), RunError> {
+    let tick = every.unwrap_or(w.horizon / 1000).max(1);
+    let mut next_tick = if progress.is_some() { tick } else { Time::MAX };
+    let mut countdown = INTERRUPT_EVERY;
     while let Some(t) = w.q.peek_time() {
         if t > w.horizon {
             break;
+        }
+        if t > next_tick {
+            // Every event up to the tick is done: offer it there (once for a
+            // gap of several ticks without events, whose state is the same).
+            let at = next_tick;
+            next_tick = t.div_ceil(tick).saturating_mul(tick);
+            if let Some(p) = progress.as_mut() {
+                if !p(at, w.horizon) {
+                    return Err(stop_at(w, at));
+                }
+            }
         }
         let (now, ev) = w.q.pop().expect("peeked");
         w.handle(now, ev);
         countdown -= 1;
         if countdown == 0 {
-            countdown = PROGRESS_EVERY;
-            if let Some(p) = progress.as_mut() {
-                if !p(now, w.horizon) {
-                    w.horizon = now;
-                    for h in &mut w.hops {
-                        h.finish(now);
-                    }
-                    return Err(RunError::Interrupted);
-                }
+            countdown = INTERRUPT_EVERY;
+            if crate::engine::interrupt::requested() {
+                return Err(stop_at(w, now));
             }
         }
     }
@@ -139,4 +159,13 @@ pub fn run_world(w: &mut world::World, mut progress: Option<Box<dyn FnMut(Time, 
         h.finish(horizon);
     }
     Ok(())
+}
+
+/// End the run at `at`: close every hop's statistics there.
+fn stop_at(w: &mut world::World, at: Time) -> RunError {
+    w.horizon = at;
+    for h in &mut w.hops {
+        h.finish(at);
+    }
+    RunError::Interrupted
 }

@@ -100,3 +100,31 @@ impl Sampler {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::engine::NS_PER_SEC;
+    use crate::scenario;
+
+    /// Validation bounds samples x series with `ScenarioSpec::sampled_series`
+    /// before the run; it must count exactly what the sampler visits.
+    #[test]
+    fn the_spec_counts_the_series_the_sampler_takes() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../examples");
+        let mut seen = 0;
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().to_string();
+            if !name.ends_with(".toml") || name.starts_with("sweep_") {
+                continue;
+            }
+            let mut spec = scenario::load(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
+            spec.sample_interval = Some(NS_PER_SEC);
+            let w = super::super::build::build(&spec).unwrap();
+            let taken = w.samples.names.len() + w.samples.delivered.len();
+            assert_eq!(taken as u64, spec.sampled_series(), "{name}");
+            seen += 1;
+        }
+        assert!(seen >= 8, "examples read: {seen}");
+    }
+}

@@ -1,0 +1,530 @@
+"""Every promise kept under faults (issue 19): the store never deletes what it
+did not write, damaged stores are refused or repaired, a run that kills its
+worker is recorded as failed while the sweep goes on, workers die with their
+parent, and every hostile input below gives its one line, exit code 2, and
+leaves the folder as it was."""
+
+import json
+import os
+import pathlib
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+
+import numpy as np
+import pytest
+
+import cdmasim
+from cdmasim.store import MARKER, Store
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+PY = sys.executable
+
+SWEEP = f"""[sweep]
+name = "tiny"
+scenario = "{EXAMPLES / 'dumbbell.toml'}"
+seeds = [1]
+[set]
+"simulation.duration" = "2s"
+"dumbbell.flows" = 1
+[grid]
+"dumbbell.tcp.cc" = ["reno", "cubic"]
+"""
+
+
+def cdmasim_cli(*args, cwd, **kw):
+    return subprocess.run([PY, "-m", "cdmasim.cli", *map(str, args)], cwd=cwd, capture_output=True, text=True,
+                          timeout=kw.pop("timeout", 120), **kw)
+
+
+def one_line(p):
+    """The single stderr line of a refused command (exit 2, no traceback)."""
+    assert p.returncode == 2, (p.returncode, p.stderr[-3000:])
+    assert "Traceback" not in p.stderr and "panicked" not in p.stderr, p.stderr
+    lines = p.stderr.splitlines()
+    assert len(lines) == 1, p.stderr
+    return lines[0]
+
+
+def snapshot(folder):
+    """Every path under `folder` with its size (what 'nothing changed' compares)."""
+    out = {}
+    for dirpath, dirs, files in os.walk(folder):
+        for name in dirs + files:
+            p = os.path.join(dirpath, name)
+            out[os.path.relpath(p, folder)] = os.path.getsize(p) if os.path.isfile(p) else "dir"
+    return out
+
+
+# --- the store: recognised by its marker, never deleting what it did not write
+
+
+def test_a_folder_that_is_not_a_store_is_refused_and_left_alone(tmp_path):
+    (tmp_path / "sw.toml").write_text(SWEEP)
+    mine = tmp_path / "notstore"
+    (mine / "runs" / "my_experiment").mkdir(parents=True)
+    (mine / "runs" / "my_experiment" / "data.txt").write_text("a week of measurements")
+    (mine / "tmp" / "x").mkdir(parents=True)
+    before = snapshot(mine)
+    line = one_line(cdmasim_cli("sweep", "sw.toml", "--store", "notstore", cwd=tmp_path))
+    assert line == ("cdmasim: error: notstore: not a cdmasim result store (no cdmasim-store.json) and not empty: "
+                    "give a new or empty folder (nothing in it was changed)")
+    assert snapshot(mine) == before
+    assert (mine / "runs" / "my_experiment" / "data.txt").read_text() == "a week of measurements"
+
+
+def test_an_empty_store_path_is_refused(tmp_path):
+    (tmp_path / "sw.toml").write_text(SWEEP)
+    line = one_line(cdmasim_cli("sweep", "sw.toml", "--store", "", cwd=tmp_path))
+    assert line == "cdmasim: error: store: empty path (name a folder, e.g. --store out/mysweep)"
+    assert sorted(os.listdir(tmp_path)) == ["sw.toml"]
+
+
+def test_a_zero_byte_manifest_is_refused_not_taken_as_a_new_store(tmp_path):
+    (tmp_path / "sw.toml").write_text(SWEEP)
+    key = "a" * 32
+    # Without the marker: not a store (the run folder is not deleted).
+    (tmp_path / "old" / "runs" / key).mkdir(parents=True)
+    (tmp_path / "old" / "manifest.sqlite").write_bytes(b"")
+    line = one_line(cdmasim_cli("sweep", "sw.toml", "--store", "old", cwd=tmp_path))
+    assert "old: not a cdmasim result store" in line
+    assert os.listdir(tmp_path / "old" / "runs") == [key]
+    # With the marker: a damaged store, left as it is.
+    (tmp_path / "st" / "runs" / key).mkdir(parents=True)
+    (tmp_path / "st" / MARKER).write_text('{"format": "cdmasim-store", "version": 1}\n')
+    (tmp_path / "st" / "manifest.sqlite").write_bytes(b"")
+    before = snapshot(tmp_path / "st")
+    line = one_line(cdmasim_cli("sweep", "sw.toml", "--store", "st", cwd=tmp_path))
+    assert line == "cdmasim: error: st: manifest.sqlite is damaged (empty); the store was left as it is"
+    assert snapshot(tmp_path / "st") == before
+
+
+def test_a_garbled_manifest_is_one_line_from_the_cli_and_an_input_error_from_load_sweep(tmp_path):
+    (tmp_path / "sw.toml").write_text(SWEEP)
+    p = cdmasim_cli("sweep", "sw.toml", "--store", "st", "--jobs", "1", "--quiet", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    manifest = tmp_path / "st" / "manifest.sqlite"
+    data = bytearray(manifest.read_bytes())
+    data[100:700] = b"\xde\xad\xbe\xef" * 150           # the schema page
+    manifest.write_bytes(bytes(data))
+    before = snapshot(tmp_path / "st")
+    line = one_line(cdmasim_cli("sweep", "sw.toml", "--store", "st", cwd=tmp_path))
+    assert re.fullmatch(r"cdmasim: error: st: manifest\.sqlite is damaged \(.+\); the store was left as it is", line)
+    with pytest.raises(cdmasim.InputError, match=r"manifest\.sqlite is damaged"):
+        cdmasim.load_sweep(tmp_path / "st")
+    assert snapshot(tmp_path / "st") == before
+
+
+def test_a_store_written_before_the_marker_is_adopted(tmp_path):
+    # Stores of earlier cdmasim versions have no marker: a valid manifest and
+    # run folders only. They keep working (and gain the marker).
+    r = cdmasim.sweep(SWEEP, tmp_path / "st", jobs=1)
+    (tmp_path / "st" / MARKER).unlink()
+    again = cdmasim.sweep(SWEEP, tmp_path / "st", jobs=1)
+    assert again["runs_cached"] == r["runs_total"] == 2 and again["runs_new"] == 0
+    assert (tmp_path / "st" / MARKER).exists()
+
+
+def test_recovery_removes_only_run_keys_it_could_have_written(tmp_path):
+    cdmasim.sweep(SWEEP, tmp_path / "st", jobs=1)
+    (tmp_path / "st" / "runs" / "notes").mkdir()
+    (tmp_path / "st" / "runs" / "notes" / "a.txt").write_text("mine")
+    (tmp_path / "st" / "tmp" / ("b" * 32)).mkdir()
+    cdmasim.sweep(SWEEP, tmp_path / "st", jobs=1)
+    assert (tmp_path / "st" / "runs" / "notes" / "a.txt").read_text() == "mine"
+    assert not (tmp_path / "st" / "tmp" / ("b" * 32)).exists()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None,
+                    reason="needs root and setpriv to run the command as an unprivileged user")
+def test_a_read_only_store_is_refused_for_writing_and_readable():
+    # Under /tmp itself: pytest's tmp_path is private to root, and the
+    # unprivileged user must be able to read the sweep file.
+    base = pathlib.Path(f"/tmp/cdmasim-ro-{os.getpid()}")
+    base.mkdir(mode=0o755)
+    try:
+        (base / "sw.toml").write_text(SWEEP)
+        cdmasim.sweep(str(base / "sw.toml"), base / "st", jobs=1)
+        os.chmod(base / "sw.toml", 0o644)
+        for dirpath, dirs, files in os.walk(base / "st"):
+            os.chmod(dirpath, 0o555)
+            for f in files:
+                os.chmod(os.path.join(dirpath, f), 0o444)
+        edited = SWEEP.replace('"2s"', '"1s"')
+        (base / "sw2.toml").write_text(edited)
+        os.chmod(base / "sw2.toml", 0o644)
+        before = snapshot(base / "st")
+        nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        p = subprocess.run([*nobody, PY, "-m", "cdmasim.cli", "sweep", "sw2.toml", "--store", "st"], cwd=base,
+                           capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "PYTHONPATH": str(ROOT / "python"), "HOME": "/tmp"})
+        assert one_line(p) == "cdmasim: error: st: the result store is not writable"
+        p = subprocess.run([*nobody, PY, "-c", "import cdmasim; print(len(cdmasim.load_sweep('st')))"], cwd=base,
+                           capture_output=True, text=True, timeout=120,
+                           env={**os.environ, "PYTHONPATH": str(ROOT / "python"), "HOME": "/tmp"})
+        assert p.returncode == 0 and p.stdout.strip() == "2", p.stderr
+        assert snapshot(base / "st") == before
+    finally:
+        for dirpath, dirs, files in os.walk(base):
+            os.chmod(dirpath, 0o755)
+        shutil.rmtree(base)
+
+
+# --- damaged run files: refused by load_sweep, repaired by the next sweep
+
+
+def _one_run_file(store, name):
+    runs = sorted((store / "runs").iterdir())
+    return runs[0] / name
+
+
+def test_missing_or_truncated_tables_are_named_and_a_rerun_repairs_them(tmp_path):
+    st = tmp_path / "st"
+    first = cdmasim.sweep(SWEEP, st, jobs=1)
+    good = cdmasim.load_sweep(st)
+    victim = _one_run_file(st, "flows.parquet")
+    victim.unlink()
+    with pytest.raises(cdmasim.InputError, match=re.escape(str(victim)) + r": missing or damaged"):
+        cdmasim.load_sweep(st)
+    again = cdmasim.sweep(SWEEP, st, jobs=1)
+    assert (again["runs_repaired"], again["runs_new"], again["runs_done"]) == (1, 1, 2)
+    assert cdmasim.load_sweep(st).drop(columns="wall_s").sort_values("run").reset_index(drop=True).equals(
+        good.drop(columns="wall_s").sort_values("run").reset_index(drop=True))
+    # Truncated (a disk that filled up, a copy cut short): found by its size.
+    victim = _one_run_file(st, "queues.parquet")
+    victim.write_bytes(victim.read_bytes()[:50])
+    with pytest.raises(cdmasim.InputError, match="queues.parquet: missing or damaged"):
+        cdmasim.load_sweep(st)
+    assert cdmasim.sweep(SWEEP, st, jobs=1)["runs_repaired"] == 1
+    assert len(cdmasim.load_sweep(st)) == first["runs_total"]
+
+
+def test_a_flipped_byte_is_caught_by_its_checksum_and_verify_redoes_the_run(tmp_path):
+    st = tmp_path / "st"
+    cdmasim.sweep(SWEEP, st, jobs=1)
+    victim = _one_run_file(st, "flows.parquet")
+    data = bytearray(victim.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    victim.write_bytes(bytes(data))
+    with pytest.raises(cdmasim.InputError, match="checksum differs|size or checksum"):
+        cdmasim.load_sweep(st)
+    assert cdmasim.sweep(SWEEP, st, jobs=1)["runs_repaired"] == 0      # same size: only --verify reads it all
+    p = cdmasim_cli("sweep", _write(tmp_path, SWEEP), "--store", st, "--verify", "--json", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert json.loads(p.stdout)["runs_repaired"] == 1
+    assert len(cdmasim.load_sweep(st)) == 2
+
+
+def _write(tmp_path, text, name="sw.toml"):
+    (tmp_path / name).write_text(text)
+    return tmp_path / name
+
+
+# --- runs that kill their worker, and workers that outlive their parent
+
+
+CELL_SWEEP = f"""[sweep]
+name = "memory"
+scenario = "{EXAMPLES / 'cdma2000_cell.toml'}"
+[grid]
+"simulation.sample_interval" = ["100ms", "1.25ms"]
+"""
+
+
+def test_a_run_that_kills_its_worker_is_recorded_as_failed_and_the_sweep_goes_on(tmp_path):
+    # 80,000 samples of 605 series need about 400 MB in the core, more than
+    # the 600 MB each worker may hold with Python and pandas: the core aborts
+    # on the allocation and takes its worker with it; the other point runs.
+    sw = _write(tmp_path, CELL_SWEEP)
+    p = cdmasim_cli("sweep", sw, "--store", "st", "--jobs", "2", "--worker-memory", "600MB", "--json", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout)
+    assert (r["runs_done"], r["runs_failed"]) == (1, 1)
+    df = cdmasim.load_sweep(tmp_path / "st").set_index("simulation.sample_interval")
+    assert df.loc["100ms", "status"] == "done"
+    assert df.loc["1.25ms", "status"] == "failed"
+    assert df.loc["1.25ms", "error"].startswith("worker process died (killed by SIGABRT): memory allocation of ")
+    # The failed run is remembered: a second sweep does not run (and crash) again...
+    p = cdmasim_cli("sweep", sw, "--store", "st", "--jobs", "2", "--worker-memory", "600MB", "--json", cwd=tmp_path)
+    assert json.loads(p.stdout)["runs_new"] == 0
+    # ...unless asked to (it fails the same way again, alone).
+    p = cdmasim_cli("sweep", sw, "--store", "st", "--jobs", "2", "--worker-memory", "600MB", "--retry-failed",
+                    "--json", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    r = json.loads(p.stdout)
+    assert (r["runs_new"], r["runs_new_failed"], r["runs_done"]) == (1, 1, 1)
+
+
+def _workers_of(pid):
+    """Live cdmasim worker processes whose parent was `pid` (by the parent
+    pid they were started with, which survives re-parenting)."""
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            argv = open(f"/proc/{d}/cmdline", "rb").read().split(b"\0")
+        except OSError:
+            continue
+        if b"cdmasim.workers" in argv and len(argv) > 5 and argv[5] == str(pid).encode():
+            out.append(int(d))
+    return out
+
+
+def test_sigkill_of_a_sweep_leaves_no_worker_behind(tmp_path):
+    sw = _write(tmp_path, SWEEP.replace('"2s"', '"600s"').replace('["reno", "cubic"]', '["reno", "cubic", "vegas"]'))
+    proc = subprocess.Popen([PY, "-m", "cdmasim.cli", "sweep", str(sw), "--store", "st", "--jobs", "2", "--quiet"],
+                            cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while len(_workers_of(proc.pid)) < 2 and time.monotonic() < deadline and proc.poll() is None:
+        time.sleep(0.05)
+    workers = _workers_of(proc.pid)
+    assert len(workers) == 2, "the sweep did not start its two workers"
+    proc.kill()
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while any(os.path.exists(f"/proc/{w}") and _alive(w) for w in workers) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not [w for w in workers if _alive(w)], "workers outlived the sweep"
+
+
+def _alive(pid):
+    try:
+        state = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return False
+    return state != "Z"
+
+
+# --- the sweep file: limits and shapes checked when it is read
+
+
+@pytest.mark.parametrize("name, text, expected", [
+    ("seeds_count_1e12", f'[sweep]\nscenario = "{EXAMPLES / "dumbbell.toml"}"\nseeds = {{ first = 1, count = 1000000000000 }}\n',
+     "sw.toml: sweep.seeds: count = 1000000000000; a sweep holds at most 100000 runs"),
+    ("grid_1e12", f'[sweep]\nscenario = "{EXAMPLES / "dumbbell.toml"}"\n[grid]\n' + "".join(
+        f'"{p}" = [{", ".join(f(i) for i in range(1, 1001))}]\n' for p, f in [
+            ("dumbbell.queue.limit", lambda i: f'"{i}pkt"'), ("dumbbell.flows", str),
+            ("simulation.duration", lambda i: f'"{i}s"'), ("dumbbell.bottleneck_rate", lambda i: f'"{i}kbps"')]),
+     "sw.toml: 1000000000000 points x 1 seed(s) = 1000000000000 runs; a sweep holds at most 100000"),
+    ("sweep_is_5", "sweep = 5\n", "sw.toml: sweep: expected a table [sweep] (name, scenario, seeds)"),
+    ("simulation_is_5", "[sweep]\n[scenario]\nsimulation = 5\n", "sw.toml: scenario: simulation: expected a table [simulation]"),
+    ("base_seed_abc", '[sweep]\n[scenario]\nsimulation = { duration = "1s", seed = "abc" }\n',
+     "sw.toml: scenario: simulation.seed: 'abc' is not an integer in [0, 2^64)"),
+    ("base_seed_list", '[sweep]\n[scenario]\nsimulation = { duration = "1s", seed = [1] }\n',
+     "sw.toml: scenario: simulation.seed: [1] is not an integer in [0, 2^64)"),
+    ("grid_and_zip_same_path", f'[sweep]\nscenario = "{EXAMPLES / "dumbbell.toml"}"\n[grid]\n"dumbbell.tcp.cc" = ["reno"]\n'
+     '[zip]\n"dumbbell.tcp.cc" = ["vegas"]\n', 'sw.toml: "dumbbell.tcp.cc" is in both [grid] and [zip]: vary a path in one of them'),
+], ids=lambda x: x if isinstance(x, str) and "\n" not in x and len(x) < 30 else "")
+def test_sweep_files_that_cannot_run_are_one_line(tmp_path, name, text, expected):
+    _write(tmp_path, text)
+    line = one_line(cdmasim_cli("sweep", "sw.toml", "--store", "st", cwd=tmp_path))
+    assert line == "cdmasim: error: " + expected
+    assert sorted(os.listdir(tmp_path)) == ["sw.toml"], "nothing written"
+
+
+# --- Dask addresses that are not a scheduler
+
+
+def _listener(send=None):
+    srv = socket.socket()
+    srv.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    srv.bind(("127.0.0.1", 0))
+    srv.listen()
+    held = []
+
+    def serve():
+        while True:
+            try:
+                c, _ = srv.accept()
+            except OSError:
+                return
+            held.append(c)
+            if send:
+                c.sendall(send)
+
+    threading.Thread(target=serve, daemon=True).start()
+    return srv, f"tcp://127.0.0.1:{srv.getsockname()[1]}"
+
+
+@pytest.mark.parametrize("send, why", [
+    (None, "no Dask handshake within 5 s"),
+    (b"HTTP/1.1 400 Bad Request\r\n\r\n" + b"x" * 64, "it does not speak Dask's protocol"),
+    (b"\xff" * 64, "it does not speak Dask's protocol"),
+], ids=["silent", "http", "garbage"])
+def test_dask_pointed_at_something_else_is_one_line_within_the_promised_time(tmp_path, send, why):
+    pytest.importorskip("distributed")
+    _write(tmp_path, SWEEP)
+    srv, address = _listener(send)
+    try:
+        t0 = time.monotonic()
+        line = one_line(cdmasim_cli("sweep", "sw.toml", "--store", "st", "--dask", address, cwd=tmp_path))
+        assert time.monotonic() - t0 < 20       # 5 s promised, plus start-up on a busy machine
+    finally:
+        srv.close()
+    assert line == f"cdmasim: error: --dask: cannot reach a Dask scheduler at {address}: {why}"
+
+
+# --- the other commands: refused before any work, nothing written
+
+
+def _header_only_pcap(path):
+    path.write_bytes(bytes.fromhex("d4c3b2a1020004000000000000000000ffff000001000000"))
+
+
+@pytest.mark.parametrize("name, setup, argv, expected", [
+    ("reproduce_out_proc", None, ["reproduce", "jung", "--quick", "--out", "/proc/sys/kernel"],
+     "--out: /proc/sys/kernel: not writable"),
+    ("report_html_is_a_folder", lambda d: (d / "rep" / "report.html").mkdir(parents=True),
+     ["reproduce", "jung", "--quick", "--out", "rep"], "--out: rep/report.html: exists and cannot be replaced by the report"),
+    ("reproduce_lee_header_only_pcap", lambda d: _header_only_pcap(d / "hdr.pcap"),
+     ["reproduce", "lee", "--quick", "--out", "rl", "--pcap", "hdr.pcap"],
+     "hdr.pcap: no TCP connection carrying data in this capture"),
+    ("reproduce_lee_not_a_pcap", lambda d: (d / "np.pcap").write_text("not a capture"),
+     ["reproduce", "lee", "--quick", "--out", "rl", "--pcap", "np.pcap"],
+     "np.pcap: bad magic number 0x6e6f7420: not a pcap (a1b2c3d4/a1b23c4d) or pcapng (0a0d0d0a) file"),
+    ("emulate_log_proc", None, ["emulate", str(EXAMPLES / "emulate_four_users.toml"), "--user", "ue1=true",
+                                "--log", "/proc/x"], "--log: /proc/x: cannot be created (/proc is not a writable directory)"),
+    ("mahimahi_window_10000h", lambda d: (d / "t.txt").write_text("3\n4\n5\n"),
+     ["channel", "stats", "t.txt", "--mahimahi-window", "10000h"],
+     "--mahimahi-window: 36000000000 ms is outside 1 ms .. 1 h"),
+    ("channel_stats_plot_cannot_be_made", lambda d: (d / "t.txt").write_text("3\n4\n5\n"),
+     ["channel", "stats", "t.txt", "--plot", "/proc/x/y"], "--plot: /proc/x/y: cannot be created (/proc is not a writable directory)"),
+    ("pcap_plot_cannot_be_made", lambda d: _header_only_pcap(d / "c.pcap"),
+     ["pcap", "analyze", "c.pcap", "--plot", "/proc/x/y"], "--plot: /proc/x/y: cannot be created (/proc is not a writable directory)"),
+    ("evdo_scheduler_comma", None, ["evdo", "schedule", "--preset", "stationary", "--users", "2", "--slots", "1000",
+                                    "--scheduler", ","], "--scheduler: ',' names no scheduler (give pf, rr and/or maxci)"),
+    ("objects_per_page_1e9", lambda d: (d / "web.toml").write_text(
+        (EXAMPLES / "web_browsing.toml").read_text().replace("[[flow]]", "[[flow]]\nobjects_per_page = 1000000000", 1)),
+     ["run", "web.toml"], None),
+    ("sample_interval_1ms_for_an_hour", lambda d: (d / "cell.toml").write_text(
+        (EXAMPLES / "cdma2000_cell.toml").read_text().replace('duration = "100s"', 'duration = "3600s"')
+        .replace('sample_interval = "100ms"', 'sample_interval = "1ms"')),
+     ["run", "cell.toml"], "cell.toml:15: simulation.sample_interval: 3600000 samples x 605 series = 2178000000 values "
+                           "over the run (at most 50000000): give a longer sample_interval"),
+], ids=lambda x: x if isinstance(x, str) and len(x) < 40 and "/" not in x and " " not in x else "")
+def test_commands_refuse_bad_input_before_any_work(tmp_path, name, setup, argv, expected):
+    if setup:
+        setup(tmp_path)
+    before = snapshot(tmp_path)
+    line = one_line(cdmasim_cli(*argv, cwd=tmp_path))
+    if expected is not None:
+        assert line == "cdmasim: error: " + expected
+    assert snapshot(tmp_path) == before, "nothing written"
+    if name == "objects_per_page_1e9":
+        assert re.fullmatch(r"cdmasim: error: web\.toml:\d+: flow\[0\]\.objects_per_page: at most 10000 objects "
+                            r"per page \(for a law: its mean or max\)", line), line
+
+
+# --- the Python API: InputError for every bad argument
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda t: cdmasim.run(EXAMPLES / "generic.toml").to_dir("/proc/x"), "/proc/x: cannot be created"),
+    (lambda t: cdmasim.sweep(SWEEP, t / "st", jobs="2"), "jobs must be an integer"),
+    (lambda t: cdmasim.sweep(SWEEP, t / "st", jobs=0), "jobs must be an integer"),
+    (lambda t: cdmasim.sweep(SWEEP, t / "st", dask=5), "dask: expected"),
+    (lambda t: cdmasim.sweep(SWEEP, t / "st", worker_memory="lots"), "worker_memory"),
+    (lambda t: cdmasim.sweep(SWEEP, None), "a store is a folder path"),
+    (lambda t: cdmasim.run(123), "a scenario is a path, a TOML string or a dict, not int"),
+    (lambda t: cdmasim.run(EXAMPLES / "generic.toml", pcap_dir=5), "pcap_dir"),
+    (lambda t: cdmasim.run(EXAMPLES / "generic.toml", progress="yes"), "progress"),
+    (lambda t: cdmasim.load_sweep(None), "a result store is a folder path, not NoneType"),
+    (lambda t: cdmasim.load_sweep(t), "not a cdmasim result store"),
+    (lambda t: cdmasim.load_sweep(t / "absent"), "no such result store"),
+    (lambda t: cdmasim.evdo.schedule(2, 100, preset="stationary", schedulers=[]), "schedulers"),
+    (lambda t: cdmasim.channel.stats(str(EXAMPLES / "dumbbell.toml"), format="mahimahi", mahimahi_window_ms=2**40),
+     "mahimahi_window_ms"),
+], ids=["to_dir_proc", "sweep_jobs_str", "sweep_jobs_0", "sweep_dask_int", "sweep_worker_memory", "sweep_store_none",
+        "run_123", "run_pcap_dir_int", "run_progress_str", "load_sweep_none", "load_sweep_not_a_store",
+        "load_sweep_absent", "schedule_no_schedulers", "mahimahi_window_huge"])
+def test_bad_api_arguments_are_input_errors(tmp_path, call, words):
+    with pytest.raises(cdmasim.InputError) as e:
+        call(tmp_path)
+    assert words in str(e.value) and "\n" not in str(e.value)
+    assert not (tmp_path / "st").exists()
+
+
+def test_numpy_integers_are_seeds_in_sweeps_and_dicts(tmp_path):
+    spec = {"sweep": {"name": "np", "scenario": str(EXAMPLES / "dumbbell.toml"), "seeds": list(np.arange(2, 4))},
+            "set": {"simulation.duration": "1s", "dumbbell.flows": np.int64(1)}}
+    r = cdmasim.sweep(spec, tmp_path / "st", jobs=1)
+    assert r["runs_done"] == 2
+    assert sorted(cdmasim.load_sweep(tmp_path / "st").seed) == [2, 3]
+    import tomllib
+
+    doc = tomllib.loads((EXAMPLES / "dumbbell.toml").read_text())
+    doc["simulation"].update(duration="1s", seed=np.int64(3))
+    doc["dumbbell"]["flows"] = np.int32(1)
+    assert cdmasim.run(doc).summary["seed"] == 3
+
+
+def test_emulate_takes_shell_commands_as_the_docs_say():
+    from cdmasim.emulate import _check_command
+
+    for ok in ("exit 1", "cd /tmp && true", "FOO=1 true", "if true; then true; fi", "iperf3 -v"):
+        if ok.startswith("iperf3") and shutil.which("iperf3") is None:
+            continue
+        _check_command("--user ue1", ok)
+    with pytest.raises(cdmasim.InputError, match="--user ue1: program 'nosuchprogram' not found"):
+        _check_command("--user ue1", "FOO=1 nosuchprogram -x")
+    with pytest.raises(cdmasim.InputError, match="unbalanced quotes"):
+        _check_command("--user ue1", "echo 'oops")
+
+
+# --- swept fields come back typed
+
+
+def test_swept_quantities_come_back_as_numbers_in_base_units_beside_the_text(tmp_path):
+    spec = f"""[sweep]
+name = "typed"
+scenario = "{EXAMPLES / 'dumbbell.toml'}"
+[set]
+"simulation.duration" = "1s"
+"dumbbell.flows" = 1
+[grid]
+"dumbbell.queue.limit" = ["10pkt", "200pkt", "50pkt"]
+"dumbbell.bottleneck_rate" = ["1.5Mbps", "800kbps"]
+[zip]
+"dumbbell.bottleneck_delay" = ["20ms", "0.1s"]
+"dumbbell.tcp.cc" = ["reno", "cubic"]
+"""
+    cdmasim.sweep(spec, tmp_path / "st", jobs=2)
+    df = cdmasim.load_sweep(tmp_path / "st")
+    assert len(df) == 12
+    # Text as written, and numbers that sort as numbers.
+    assert set(df["dumbbell.queue.limit"]) == {"10pkt", "200pkt", "50pkt"}
+    assert sorted(set(df["dumbbell.queue.limit:pkts"])) == [10.0, 50.0, 200.0]
+    assert df["dumbbell.queue.limit:pkts"].dtype.kind == "f"
+    assert set(df["dumbbell.bottleneck_rate:bps"]) == {1.5e6, 8e5}
+    assert set(df["dumbbell.bottleneck_delay:s"]) == {0.02, 0.1}
+    assert "dumbbell.tcp.cc:s" not in df and not any(c.startswith("dumbbell.tcp.cc:") for c in df)
+    ordered = df.sort_values("dumbbell.queue.limit:pkts")["dumbbell.queue.limit"].drop_duplicates().tolist()
+    assert ordered == ["10pkt", "50pkt", "200pkt"]
+    # The same columns in each run's point.parquet, for SQL over the store.
+    import pandas as pd
+
+    point = pd.read_parquet(next((tmp_path / "st" / "runs").iterdir()) / "point.parquet")
+    assert {"dumbbell.queue.limit", "dumbbell.queue.limit:pkts", "dumbbell.bottleneck_delay:s"} <= set(point.columns)
+
+
+def test_a_queue_limit_swept_in_packets_and_bytes_gets_a_column_each(tmp_path):
+    spec = f"""[sweep]
+name = "mixed"
+scenario = "{EXAMPLES / 'dumbbell.toml'}"
+[set]
+"simulation.duration" = "1s"
+"dumbbell.flows" = 1
+[grid]
+"dumbbell.queue.limit" = ["10pkt", "15kB"]
+"""
+    cdmasim.sweep(spec, tmp_path / "st", jobs=1)
+    df = cdmasim.load_sweep(tmp_path / "st").set_index("dumbbell.queue.limit")
+    assert df.loc["10pkt", "dumbbell.queue.limit:pkts"] == 10.0 and np.isnan(df.loc["10pkt", "dumbbell.queue.limit:bytes"])
+    assert df.loc["15kB", "dumbbell.queue.limit:bytes"] == 15000.0 and np.isnan(df.loc["15kB", "dumbbell.queue.limit:pkts"])
