@@ -96,12 +96,17 @@ def test_two_real_tcp_downloads_share_the_sector(scenario, tmp_path):
     assert "cdm0" not in subprocess.run(["ip", "-br", "link"], capture_output=True, text=True).stdout
 
 
-def test_sigkill_leaves_nothing_behind(scenario):
+def test_sigkill_leaves_nothing_behind(scenario, tmp_path):
     needs_emulation()
     before = set(ours_alive())
+    # An earlier run's --log folder: the killed run must leave it as it was
+    # (the logs are written into a fresh folder that replaces it at the end).
+    log = tmp_path / "log"
+    log.mkdir()
+    (log / "report.json").write_text('{"earlier": true}')
     p = subprocess.Popen([sys.executable, "-m", "cdmasim.cli", "emulate", str(scenario), "--server", "iperf3 -s",
-                          "--user", "ue1=CDMASIM_TEST=1 sleep 60"], cwd=ROOT, stdout=subprocess.DEVNULL,
-                         stderr=subprocess.DEVNULL)
+                          "--user", "ue1=CDMASIM_TEST=1 sleep 60", "--log", str(log)], cwd=ROOT,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and not any("CDMASIM_TEST" in open(f"/proc/{q}/cmdline").read().replace("\0", " ")
                                                   for q in set(ours_alive()) - before if os.path.exists(f"/proc/{q}")):
@@ -114,6 +119,18 @@ def test_sigkill_leaves_nothing_behind(scenario):
     while time.monotonic() < deadline and set(ours_alive()) - before:
         time.sleep(0.1)
     assert not set(ours_alive()) - before, "processes left after SIGKILL"
+    assert sorted(os.listdir(log)) == ["report.json"] and (log / "report.json").read_text() == '{"earlier": true}'
+
+
+def test_user_commands_are_shell_commands(scenario, tmp_path):
+    # A builtin, a `cd &&` chain and an assignment before the program, as
+    # the docs promise; the emulator's exit code is the first non-zero one.
+    needs_emulation()
+    p = cli("emulate", scenario, "--user", "ue1=cd /tmp && FOO=1 true", "--user", "ue2=exit 3", "--json",
+            "--log", tmp_path / "log", timeout=120)
+    assert p.returncode == 3, p.stderr
+    assert json.loads(p.stdout)["exit_codes"] == {"ue1": 0, "ue2": 3}
+    assert {"report.json", "users.csv", "ue1.down.log"} <= set(os.listdir(tmp_path / "log"))
 
 
 @pytest.mark.parametrize("args,fragment", [

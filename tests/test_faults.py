@@ -368,7 +368,7 @@ def test_dask_pointed_at_something_else_is_one_line_within_the_promised_time(tmp
         assert time.monotonic() - t0 < 20       # 5 s promised, plus start-up on a busy machine
     finally:
         srv.close()
-    assert line == f"cdmasim: error: --dask: cannot reach a Dask scheduler at {address}: {why}"
+    assert line == f"cdmasim: error: --dask: cannot reach the Dask scheduler at {address}: {why}"
 
 
 # --- the other commands: refused before any work, nothing written

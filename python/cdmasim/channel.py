@@ -7,9 +7,17 @@ straightforward numpy implementation of the same statistics, used by the
 tests and the benchmark as a cross-check.
 """
 
+from __future__ import annotations
+
 import json
 import math
 import os
+from collections.abc import Iterable, Mapping
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import numpy
+    import pandas
 
 from . import InputError, _units
 
@@ -43,14 +51,14 @@ def _clean(s):
     return s
 
 
-def rates_bps():
+def rates_bps() -> numpy.ndarray:
     """Nominal rate of each DRC index (C.S0024-A), as a numpy array."""
     import numpy as np
 
     return np.array([r for (_, r, _, _) in _core().evdo_drc_table()], dtype=np.float64)
 
 
-def read(path, format=None, mahimahi_window_ms=100):
+def read(path: str | os.PathLike, format: str | None = None, mahimahi_window_ms: int = 100) -> dict[str, Any]:
     """Read a trace: {'drc': uint8 array, 'sinr': float32 array or None, 'handoffs': list}."""
     import numpy as np
 
@@ -62,7 +70,9 @@ def read(path, format=None, mahimahi_window_ms=100):
     }
 
 
-def stats(source, sinr=None, window_slots=2_160_000, max_order=4, max_lag=200, format=None, mahimahi_window_ms=100):
+def stats(source: str | os.PathLike | Iterable[int], sinr: Iterable[float] | None = None, window_slots: int = 2_160_000,
+          max_order: int = 4, max_lag: int = 200, format: str | None = None,
+          mahimahi_window_ms: int = 100) -> dict[str, Any]:
     """Statistics of a trace file (path) or a DRC array.
 
     Returns {'whole': {...}, 'windows': [{...}, ...], 'window_slots': W,
@@ -91,7 +101,7 @@ def stats(source, sinr=None, window_slots=2_160_000, max_order=4, max_lag=200, f
     return r
 
 
-def summary(results):
+def summary(results: Mapping[str, dict]) -> pandas.DataFrame:
     """One row per trace (dict name -> stats() result): the headline numbers."""
     import pandas as pd
 
@@ -121,7 +131,8 @@ def summary(results):
     return pd.DataFrame(rows)
 
 
-def fit(path, order, out=None, format=None, mahimahi_window_ms=100):
+def fit(path: str | os.PathLike, order: int, out: str | os.PathLike | None = None, format: str | None = None,
+        mahimahi_window_ms: int = 100) -> dict[str, Any]:
     """Fit a Markov chain of `order`; write it to `out` if given; return the model dict."""
     if order < 0:
         raise InputError(f"order: {order} is negative")
@@ -132,11 +143,13 @@ def fit(path, order, out=None, format=None, mahimahi_window_ms=100):
     return json.loads(text)
 
 
-def presets():
+def presets() -> list[str]:
+    """The names of the channel presets (Liu et al. section 5: stationary, mobile, ...)."""
     return list(_core().channel_presets())
 
 
-def generate(source, slots, seed, out, drc_only=False):
+def generate(source: str | os.PathLike, slots: int, seed: int, out: str | os.PathLike,
+             drc_only: bool = False) -> dict[str, Any]:
     """Write `slots` slots from a preset, 'constant:N' or a model file to `out`
     (binary if it ends in .drc). Returns {'slots', 'sinr', 'handoffs'}."""
     from ._units import count
@@ -146,7 +159,7 @@ def generate(source, slots, seed, out, drc_only=False):
     return {"slots": n, "sinr": has_sinr, "handoffs": ho}
 
 
-def sample(source, slots, seed):
+def sample(source: str | os.PathLike, slots: int, seed: int) -> dict[str, Any]:
     """Draw from a preset / 'constant:N' / model file into memory (same shape as read())."""
     import numpy as np
 
@@ -172,7 +185,8 @@ def _h(counts):
     return float(np.log2(t) - (c * np.log2(c)).sum() / t) if t > 0 else 0.0
 
 
-def reference_stats(drc, sinr=None, max_order=4, max_lag=200):
+def reference_stats(drc: Iterable[int], sinr: Iterable[float] | None = None, max_order: int = 4,
+                    max_lag: int = 200) -> dict[str, Any]:
     """The same statistics as `stats()['whole']`, computed the obvious way."""
     import numpy as np
 
@@ -242,7 +256,7 @@ def reference_stats(drc, sinr=None, max_order=4, max_lag=200):
 # Figures in the manner of Liu et al. Figs. 1-5.
 
 
-def plot(results, outdir):
+def plot(results: Mapping[str, dict], outdir: str | os.PathLike) -> list[str]:
     """Write PNG figures for {name: stats() result} into outdir; return the paths."""
     import matplotlib
 

@@ -1,13 +1,21 @@
 """1xEV-DO scheduler study API (Liu et al. section 6): full-buffer users over
 channel sources, Proportional Fair vs Round Robin (and max C/I)."""
 
+from __future__ import annotations
+
 import json
+import os
+from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pandas
 
 from . import InputError, _units
 from .channel import _call, _core
 
 
-def drc_table():
+def drc_table() -> pandas.DataFrame:
     """The C.S0024-A forward-link DRC table as a DataFrame."""
     import pandas as pd
 
@@ -17,8 +25,11 @@ def drc_table():
     return pd.DataFrame(rows)
 
 
-def schedule(users, slots, seed=1, preset=None, traces=None, schedulers=("pf", "rr", "maxci"), alpha=1e-3, interlace=4,
-             handoff="both", handoff_every=None, format=None, mahimahi_window_ms=100, pf_initial_avg_bps=1.0):
+def schedule(users: int, slots: int, seed: int = 1, preset: str | None = None,
+             traces: Sequence[str | os.PathLike] | None = None, schedulers: Sequence[str] = ("pf", "rr", "maxci"),
+             alpha: float = 1e-3, interlace: int = 4, handoff: str = "both",
+             handoff_every: tuple[int, int] | None = None, format: str | None = None, mahimahi_window_ms: int = 100,
+             pf_initial_avg_bps: float = 1.0) -> dict[str, Any]:
     """Run the full-buffer study. `interlace`: 4 (standard, multi-slot packets on
     one interlace), 1 (multi-slot packets in consecutive slots) or 0 (every
     slot served at its DRC rate, the per-slot model of Liu et al. Fig. 6).
@@ -47,7 +58,7 @@ def schedule(users, slots, seed=1, preset=None, traces=None, schedulers=("pf", "
     return r
 
 
-def summary(result):
+def summary(result: dict[str, Any]) -> pandas.DataFrame:
     """One row per run: scheduler, hand-off policy, system throughput, gain, Jain's indices."""
     import pandas as pd
 
@@ -68,14 +79,15 @@ def summary(result):
     return pd.DataFrame(rows)
 
 
-def fig6(preset, users=(1, 2, 3, 4, 8), slots=1_000_000, seeds=(1,), interlace=0, alpha=1e-3, pf_initial_avg_bps=1.0):
+def fig6(preset: str, users: Iterable[int] = (1, 2, 3, 4, 8), slots: int = 1_000_000, seeds: Iterable[int] = (1,),
+         interlace: int = 0, alpha: float = 1e-3, pf_initial_avg_bps: float = 1.0) -> pandas.DataFrame:
     """PF/RR system gain vs number of users (Liu et al. Fig. 6), keep and reset."""
     import pandas as pd
 
     rows = []
     for n in users:
         for s in seeds:
-            r = schedule(n, slots, s, preset=preset, interlace=interlace, alpha=alpha,
+            r = schedule(n, slots, s, preset=preset, schedulers=("pf", "rr"), interlace=interlace, alpha=alpha,
                          pf_initial_avg_bps=pf_initial_avg_bps)
             pf = {x["handoff"]: x["result"] for x in r["runs"] if x["result"]["scheduler"] == "pf"}
             rr = next(x["result"] for x in r["runs"] if x["result"]["scheduler"] == "rr")

@@ -5,6 +5,11 @@ ranges: docs/models.md.
 Units: rates bit/s, sizes bytes, times seconds, `p` a per-packet loss
 probability, `b` packets acknowledged per ACK."""
 
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
 from . import InputError
 
 
@@ -22,7 +27,8 @@ def _check(**values):
             raise InputError(f"{name} must be a finite number, got {v!r}")
 
 
-def fluid_loss(mu_ll, mu_s, mu_lh, window_bytes, buffer_bytes, rtt, t0=0.0):
+def fluid_loss(mu_ll: float, mu_s: float, mu_lh: float, window_bytes: float, buffer_bytes: float, rtt: float,
+               t0: float = 0.0) -> dict[str, Any]:
     """Paliwal et al. eqs. 1-6: bytes lost at the shared BSC buffer when the
     mobile's link rate switches from mu_ll to mu_lh at t0, for a fixed
     window W = window_bytes, shared-buffer space B = buffer_bytes served at
@@ -46,7 +52,7 @@ def fluid_loss(mu_ll, mu_s, mu_lh, window_bytes, buffer_bytes, rtt, t0=0.0):
     }
 
 
-def mathis(mss_bytes, rtt_s, p, b=1.0):
+def mathis(mss_bytes: float, rtt_s: float, p: float, b: float = 1.0) -> float:
     """Mathis et al. 1997: MSS/RTT * sqrt(3/(2 b p)), bytes/s (infinite at p = 0)."""
     _check(mss_bytes=mss_bytes, rtt_s=rtt_s, p=p, b=b)
     _positive(mss_bytes=mss_bytes, rtt_s=rtt_s, b=b)
@@ -54,7 +60,7 @@ def mathis(mss_bytes, rtt_s, p, b=1.0):
     return _core().model_mathis_bytes_per_s(float(mss_bytes), float(rtt_s), float(p), float(b))
 
 
-def pftk(rtt_s, rto_s, p, mss_bytes, wmax_segments, b=1.0):
+def pftk(rtt_s: float, rto_s: float, p: float, mss_bytes: float, wmax_segments: float, b: float = 1.0) -> float:
     """Padhye et al. 1998 (full model, their eq. 33), bytes/s:
     min(Wmax/RTT, 1/(RTT sqrt(2bp/3) + T0 min(1, 3 sqrt(3bp/8)) p (1 + 32 p^2))) * MSS."""
     _check(rtt_s=rtt_s, rto_s=rto_s, p=p, mss_bytes=mss_bytes, wmax_segments=wmax_segments, b=b)
@@ -64,7 +70,7 @@ def pftk(rtt_s, rto_s, p, mss_bytes, wmax_segments, b=1.0):
                                           float(mss_bytes))
 
 
-def lee_eq1(rtt_s, p, c=2.0, mtu_bytes=1500.0, b=2.0):
+def lee_eq1(rtt_s: float, p: float, c: float = 2.0, mtu_bytes: float = 1500.0, b: float = 2.0) -> float:
     """Lee et al. eq. 1: T = C MTU / (RTT sqrt(b p)), bytes/s (the paper's
     C = 2, b = 2, MTU = 1500 B by default)."""
     _check(rtt_s=rtt_s, p=p, c=c, mtu_bytes=mtu_bytes, b=b)
@@ -73,7 +79,8 @@ def lee_eq1(rtt_s, p, c=2.0, mtu_bytes=1500.0, b=2.0):
     return _core().model_lee_eq1_bytes_per_s(float(c), float(mtu_bytes), float(rtt_s), float(b), float(p))
 
 
-def fit_lee_c(observations, mtu_bytes=1500.0, b=2.0):
+def fit_lee_c(observations: Iterable[tuple[float, float, float]], mtu_bytes: float = 1500.0,
+              b: float = 2.0) -> dict[str, Any]:
     """Lee eq. 1 fitted for C by least squares through the origin over
     (throughput bytes/s, RTT s, p) observations (each with p > 0):
     C = sum(y x) / sum(x^2), x = MTU / (RTT sqrt(b p)). Returns c,
@@ -86,7 +93,7 @@ def fit_lee_c(observations, mtu_bytes=1500.0, b=2.0):
     return {"c": c, "rel_residual": rr, "mean_abs_rel_error": mre, "n": n}
 
 
-def reno_sawtooth(capacity_pkts_per_s, prop_rtt_s, buffer_pkts):
+def reno_sawtooth(capacity_pkts_per_s: float, prop_rtt_s: float, buffer_pkts: float) -> dict[str, float]:
     """One Reno flow through a DropTail bottleneck (fluid sawtooth):
     U = 1 - (P - B)^2 / (4 (P^2 + P B + B^2)) for B < P, 1 otherwise, with
     P = C T. Returns bdp_pkts, w_max, w_min, utilisation,
@@ -100,7 +107,7 @@ def reno_sawtooth(capacity_pkts_per_s, prop_rtt_s, buffer_pkts):
                                                        float(buffer_pkts))))
 
 
-def mean_sojourn_slots(p_ii):
+def mean_sojourn_slots(p_ii: float) -> float:
     """Mean sojourn of a Markov chain state with self-transition probability
     p_ii: 1/(1 - p_ii) slots (geometric sojourn)."""
     _check(p_ii=p_ii)
@@ -108,7 +115,7 @@ def mean_sojourn_slots(p_ii):
     return _core().model_mean_sojourn_slots(float(p_ii))
 
 
-def stationary_distribution(matrix):
+def stationary_distribution(matrix: Sequence[Sequence[float]]) -> list[float]:
     """pi with pi P = pi, sum(pi) = 1 for a row-stochastic matrix (list of rows)."""
     try:
         return list(_core().model_stationary_distribution([[float(x) for x in row] for row in matrix]))
@@ -116,14 +123,14 @@ def stationary_distribution(matrix):
         raise InputError(str(e)) from None
 
 
-def markov_sojourns(matrix):
+def markov_sojourns(matrix: Sequence[Sequence[float]]) -> list[dict[str, float]]:
     """Per state: stationary probability and mean sojourn 1/(1 - p_ii) slots."""
     pi = stationary_distribution(matrix)
     return [{"state": i, "stationary": pi[i], "mean_sojourn_slots": mean_sojourn_slots(float(row[i]))}
             for i, row in enumerate(matrix)]
 
 
-def jain_index(values):
+def jain_index(values: Iterable[float]) -> float:
     """Jain's fairness index (sum x)^2 / (n sum x^2)."""
     try:
         return _core().model_jain_index([float(v) for v in values])
@@ -131,7 +138,8 @@ def jain_index(values):
         raise InputError(str(e)) from None
 
 
-def rlp_max_retransmission_buffer(rounds, delay_s, guard_s, rate_bps, window_bytes=float("inf")):
+def rlp_max_retransmission_buffer(rounds: int, delay_s: float, guard_s: float, rate_bps: float,
+                                  window_bytes: float = float("inf")) -> float:
     """Dziong et al. section 5.1.4: the largest RLP retransmission buffer, bytes,
     min{W, [(2n + 2) D + n G + 1] N_rlp S_rlp} with n NAK rounds, D and G in
     20 ms frames and N_rlp S_rlp = rate x 20 ms / 8 (4800 B for n = 3,

@@ -12,8 +12,12 @@ The per-packet work happens in the Rust core (crates/cdmasim-core/src/pcap);
 this module only shapes its report into pandas DataFrames.
 """
 
+from __future__ import annotations
+
 import json
 import os
+from collections.abc import Iterable
+from typing import Any
 
 from . import InputError
 
@@ -21,7 +25,7 @@ from . import InputError
 class PcapResult:
     """Tables of one analysis. `report` is the raw dict from the core."""
 
-    def __init__(self, report, owd=None):
+    def __init__(self, report: dict[str, Any], owd: dict[str, Any] | None = None):
         import pandas as pd
 
         self.report = report
@@ -75,8 +79,10 @@ def _check_file(path, what="capture"):
         raise InputError(f"{path}: is a directory, not a {what} file")
 
 
-def analyze_raw(path, peer=None, series=False, checksums=True, mtu=1500.0, b=2.0, fit_connections=None,
-                fit_min_packets=100):
+def analyze_raw(path: str | os.PathLike, peer: str | os.PathLike | None = None, series: bool = False,
+                checksums: bool = True, mtu: float = 1500.0, b: float = 2.0,
+                fit_connections: Iterable[int] | None = None,
+                fit_min_packets: int = 100) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The core's report dicts: (report, owd report or None)."""
     from . import _core
 
@@ -100,8 +106,9 @@ def analyze_raw(path, peer=None, series=False, checksums=True, mtu=1500.0, b=2.0
     return report, owd
 
 
-def analyze(path, peer=None, series=False, checksums=True, mtu=1500.0, b=2.0, fit_connections=None,
-            fit_min_packets=100):
+def analyze(path: str | os.PathLike, peer: str | os.PathLike | None = None, series: bool = False,
+            checksums: bool = True, mtu: float = 1500.0, b: float = 2.0, fit_connections: Iterable[int] | None = None,
+            fit_min_packets: int = 100) -> PcapResult:
     """Analyse a pcap/pcapng capture; with `peer`, also match its packets
     against a capture of the same connections taken at the other end.
     The throughput model (Lee eq. 1) is fitted to the connections numbered

@@ -40,10 +40,18 @@ Columns (documented in README.md):
           "on_time_s"), value, cdf)
 """
 
+from __future__ import annotations
+
 import json
 import os
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 from .summary import format_summary
+
+if TYPE_CHECKING:
+    import numpy
+    import pandas
 
 FLOW_COLUMNS = [
     "name", "kind", "bytes_delivered", "goodput_bps", "packets_sent", "retransmits", "retransmitted_fraction",
@@ -103,7 +111,19 @@ def _frame(rows, columns, floats=()):
 
 
 class Result:
-    def __init__(self, summary: dict, series_raw=(), text=None, drops_path=None):
+    """What `cdmasim.run` returns: one run's results.
+
+    `summary` is the JSON summary as a dict (seed, duration_s, events,
+    conservation, and per flow, queue, user, sector, cell, mobile, object
+    and page); each table is a pandas DataFrame built on first use:
+    flows, queues, series (long format: metric, subject, t_s, value),
+    drops, users, sectors, cells, mobiles, dead_periods, objects, pages,
+    radio_links, rlp_cdf, is2000, is2000_cdf (columns in the module
+    docstring and README.md). `to_dir(DIR)` writes them all; `repr()` is
+    the summary table `cdmasim run` prints. Times are seconds, rates bit/s,
+    sizes bytes."""
+
+    def __init__(self, summary: dict, series_raw=(), text: str | None = None, drops_path: str | None = None):
         self.summary = summary
         # The run's drop log (CSV, streamed by the core); None: the drops
         # are in the summary (results of older versions, or none at all).
@@ -121,7 +141,8 @@ class Result:
         return self._cache[key]
 
     @property
-    def flows(self):
+    def flows(self) -> pandas.DataFrame:
+        """One row per flow: goodput, RTTs, one-way delays, retransmissions, timeouts."""
         return self._rows("flows", FLOW_COLUMNS)
 
     def _rows(self, key, columns, floats=()):
@@ -132,17 +153,17 @@ class Result:
         return self._cached(key, build)
 
     @property
-    def users(self):
+    def users(self) -> pandas.DataFrame:
         """1xEV-DO users, one row each (empty without sectors)."""
         return self._rows("users", USER_COLUMNS)
 
     @property
-    def sectors(self):
+    def sectors(self) -> pandas.DataFrame:
         """1xEV-DO sectors, one row each (empty without sectors)."""
         return self._rows("sectors", SECTOR_COLUMNS)
 
     @property
-    def cells(self):
+    def cells(self) -> pandas.DataFrame:
         """cdma2000 1X cells, one row each (dead_periods: how many)."""
         def build():
             rows = [{**{c: x.get(c) for c in CELL_COLUMNS}, "dead_periods": len(x.get("dead_periods", []))}
@@ -152,27 +173,27 @@ class Result:
         return self._cached("cells", build)
 
     @property
-    def mobiles(self):
+    def mobiles(self) -> pandas.DataFrame:
         """Mobiles of cdma2000 cells, one row each."""
         return self._rows("mobiles", MOBILE_COLUMNS)
 
     @property
-    def objects(self):
+    def objects(self) -> pandas.DataFrame:
         """Web objects of `kind = "http"` flows (Dziong et al. section 5.1), one row each."""
         return self._rows("objects", OBJECT_COLUMNS, floats=("start_s", "finish_s", "delay_s", "normalized_s_per_kb"))
 
     @property
-    def pages(self):
+    def pages(self) -> pandas.DataFrame:
         """Web pages of `kind = "http"` flows, one row each."""
         return self._rows("pages", PAGE_COLUMNS, floats=("finish_s", "delay_s", "normalized_s_per_kb"))
 
     @property
-    def radio_links(self):
+    def radio_links(self) -> pandas.DataFrame:
         """RLP radio links (Dziong et al.), one row per link and direction."""
         return self._rows("radio_links", RADIO_COLUMNS, floats=("sch_grants", "active_s"))
 
     @property
-    def rlp_cdf(self):
+    def rlp_cdf(self) -> pandas.DataFrame:
         """The RLP buffers' and channel ON periods' distributions (Figs. 9-12, 17), long format."""
         def build():
             keys = (("new_data_cdf", "new_data_bytes"), ("rtx_cdf", "rtx_bytes"), ("on_time_cdf", "on_time_s"))
@@ -183,12 +204,12 @@ class Result:
         return self._cached("rlp_cdf", build)
 
     @property
-    def is2000(self):
+    def is2000(self) -> pandas.DataFrame:
         """IS-2000 sectors (preset "is2000"), one row each."""
         return self._rows("is2000", IS2000_COLUMNS)
 
     @property
-    def is2000_cdf(self):
+    def is2000_cdf(self) -> pandas.DataFrame:
         """The sectors' power in use (Fig. 14) and ON periods (Fig. 17), long format."""
         def build():
             keys = (("power_cdf", "power_fraction"), ("on_time_cdf", "on_time_s"))
@@ -199,7 +220,7 @@ class Result:
         return self._cached("is2000_cdf", build)
 
     @property
-    def dead_periods(self):
+    def dead_periods(self) -> pandas.DataFrame:
         """Every dead interval of every cell (Paliwal et al. section IV-E)."""
         def build():
             rows = [(c["name"], a, b) for c in self.summary.get("cells", []) for a, b in c.get("dead_periods", [])]
@@ -207,7 +228,7 @@ class Result:
 
         return self._cached("dead_periods", build)
 
-    def dead_fraction(self, cell=None, start_s=0.0, end_s=None):
+    def dead_fraction(self, cell: str | None = None, start_s: float = 0.0, end_s: float | None = None) -> float:
         """rho_dead of `cell` (the only one if None) over [start_s, end_s)."""
         cells = self.summary.get("cells", [])
         c = cells[0] if cell is None and len(cells) == 1 else next((x for x in cells if x["name"] == cell), None)
@@ -220,7 +241,8 @@ class Result:
         return dead / (end_s - start_s)
 
     @property
-    def queues(self):
+    def queues(self) -> pandas.DataFrame:
+        """One row per link queue: drops by reason, lengths, utilization."""
         def build():
             import pandas as pd
 
@@ -238,7 +260,7 @@ class Result:
 
         return self._cached("queues", build)
 
-    def series_arrays(self):
+    def series_arrays(self) -> Iterator[tuple[str, str, numpy.ndarray, numpy.ndarray]]:
         """Each time series as (metric, subject, t_s array, value array), numpy, no copy."""
         import numpy as np
 
@@ -246,7 +268,8 @@ class Result:
             yield metric, subject, np.frombuffer(t, dtype="<f8"), np.frombuffer(v, dtype="<f8")
 
     @property
-    def series(self):
+    def series(self) -> pandas.DataFrame:
+        """Sampled time series, long format: metric, subject, t_s, value."""
         def build():
             import pandas as pd
 
@@ -265,7 +288,8 @@ class Result:
         return self._cached("series", build)
 
     @property
-    def drops(self):
+    def drops(self) -> pandas.DataFrame:
+        """One row per dropped packet: t_s, place, reason, flow, sent_s, seq."""
         def build():
             import pandas as pd
 
@@ -325,5 +349,5 @@ class Result:
                 shutil.rmtree(tmp, ignore_errors=True)
         return [os.path.join(out, file) for file in names]
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return format_summary(self.summary)

@@ -3,10 +3,21 @@
 Imports nothing heavy: pandas and pyarrow are only loaded when a Result's
 tables are first used."""
 
+from __future__ import annotations
+
 import json
 import os
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Union
 
 from . import InputError
+
+if TYPE_CHECKING:
+    from .result import Result
+
+#: What names a scenario: a path, TOML text, a dict of the file's shape, or
+#: what parse() returned.
+Scenario = Union[str, os.PathLike, dict]
 
 
 class ScenarioError(InputError):
@@ -116,7 +127,7 @@ def _translate(e, shown):
     return ScenarioError(text, file=shown, line=line, field=field, message=message)
 
 
-def parse(scenario) -> dict:
+def parse(scenario: Scenario) -> dict:
     """Parse and validate a scenario; returns the validated spec as a dict
     (times in ns, rates in bit/s, sizes in bytes, references as indices)."""
     text, shown = scenario_text(scenario)
@@ -127,7 +138,9 @@ def parse(scenario) -> dict:
         raise _translate(e, shown) from None
 
 
-def run(scenario, seed=None, pcap_dir=None, progress=False, progress_every=None):
+def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike | None = None,
+        progress: bool | Callable[[float, float], bool | None] = False,
+        progress_every: float | str | None = None) -> Result:
     """Run a scenario: a path, a TOML string or a dict. A str holding a
     newline or '=' is TOML text, any other str is a path (pass a pathlib.Path
     to force a path).

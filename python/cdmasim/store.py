@@ -37,9 +37,12 @@ import shutil
 import sqlite3
 import zlib
 from collections.abc import Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from . import InputError, __version__
+
+if TYPE_CHECKING:
+    import pandas
 
 MANIFEST = "manifest.sqlite"
 MARKER = "cdmasim-store.json"
@@ -362,7 +365,7 @@ class Store:
         return InputError(f"{path}: missing or damaged ({why}); `cdmasim sweep` on this store runs it again "
                           "(add --verify if the size looks right)")
 
-    def table(self, key: str, name: str):
+    def table(self, key: str, name: str) -> pandas.DataFrame:
         """One table of a done run as a DataFrame (result.TABLES: 'flows',
         'queues', 'series', 'drops', 'users', ...)."""
         import io
@@ -512,7 +515,7 @@ def _open(path) -> Store:
     return Store(path, mode="r")
 
 
-def load_sweep(path: str | os.PathLike, sweep: str | None = None):
+def load_sweep(path: str | os.PathLike, sweep: str | None = None) -> pandas.DataFrame:
     """One pandas DataFrame, one row per run of the store at `path` (only
     sweep `sweep` if given): run key, sweep, seed, status, error, wall_s,
     the swept fields (one column per path, as written; a quantity also as
@@ -528,7 +531,7 @@ def load_sweep(path: str | os.PathLike, sweep: str | None = None):
         return _runs_frame(st, [(r, r["point"], r["seed"]) for r in st.rows(sweep)], typed_point)
 
 
-def load_runs(path: str | os.PathLike, runs: Iterable[tuple[str, dict, int]]):
+def load_runs(path: str | os.PathLike, runs: Iterable[tuple[str, dict, int]]) -> pandas.DataFrame:
     """Like load_sweep, for given (key, point, seed) triples: the point
     labels are the caller's (a run shared by two sweeps is stored once,
     under the labels of the sweep that ran it first)."""

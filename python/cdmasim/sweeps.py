@@ -7,14 +7,20 @@ has one writer and remote Dask workers need no shared file system. A run
 already in the store (same key) is not run again, which is what makes a
 killed sweep resumable and an edited sweep run only its new points."""
 
+from __future__ import annotations
+
 import json
 import os
 import tempfile
 import time
+from typing import TYPE_CHECKING
 
 from . import InputError
 from .store import Store, run_key
-from .sweep_spec import SweepError, load
+from .sweep_spec import SweepError, SweepSpec, load
+
+if TYPE_CHECKING:
+    from .workers import WorkerPool
 
 DASK_CONNECT_TIMEOUT_S = 5
 
@@ -203,7 +209,7 @@ def _probe_dask(address, timeout):
     except (OSError, ConnectionError, struct.error) as e:
         why = " ".join(str(getattr(e, "strerror", None) or e).split())
     if why:
-        raise InputError(f"--dask: cannot reach a Dask scheduler at {address}: {why}")
+        raise InputError(f"--dask: cannot reach the Dask scheduler at {address}: {why}")
 
 
 class _DaskPool:
@@ -255,8 +261,9 @@ class _DaskPool:
             self.cluster.close()
 
 
-def sweep(spec, store, jobs=None, dask=None, progress=False, pcap=False, retry_failed=False, verify=False,
-          worker_memory=None, pool=None):
+def sweep(spec: str | os.PathLike | dict | SweepSpec, store: str | os.PathLike, jobs: int | None = None,
+          dask: str | None = None, progress: bool = False, pcap: bool = False, retry_failed: bool = False,
+          verify: bool = False, worker_memory: int | str | None = None, pool: WorkerPool | None = None) -> dict:
     """Run every point x seed of `spec` (a sweep file path, TOML string,
     dict or SweepSpec) that `store` (a folder: new, empty, or a result
     store) does not hold yet.

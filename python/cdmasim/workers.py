@@ -118,38 +118,44 @@ class WorkerPool:
 
     def map_unordered(self, tasks: Iterable[tuple]) -> Iterator[tuple[tuple, tuple[str, Any]]]:
         pending = deque(tasks)
-        idle: list[_Worker] = []
         busy: dict[Connection, _Worker] = {}
 
         def assign(w: _Worker):
             if pending:
                 w.give(pending.popleft())
                 busy[w.results] = w
-            else:
-                idle.append(w)
 
-        while len(self.workers) < min(self.jobs, len(pending)):
+        # Workers left from an earlier call first, then new ones as needed.
+        for w in list(self.workers):
+            assign(w)
+        while pending and len(self.workers) < self.jobs:
             w = _Worker(self.target, self.memory)
             self.workers.append(w)
             assign(w)
-        while busy:
-            for conn in wait(list(busy)):
-                w = busy.pop(conn)
-                task = w.task
-                try:
-                    outcome = ("ok", conn.recv())
-                except (EOFError, OSError):
-                    outcome = ("died", w.death())
-                    self.workers.remove(w)
-                    w.close(kill=True)
-                    if pending:
-                        w = _Worker(self.target, self.memory)
-                        self.workers.append(w)
-                    else:
+        try:
+            while busy:
+                for conn in wait(list(busy)):
+                    w = busy.pop(conn)
+                    task = w.task
+                    try:
+                        outcome = ("ok", conn.recv())
+                    except (EOFError, OSError):
+                        outcome = ("died", w.death())
+                        self.workers.remove(w)
+                        w.close(kill=True)
                         w = None
-                if w is not None:
-                    assign(w)
-                yield task, outcome
+                        if pending:
+                            w = _Worker(self.target, self.memory)
+                            self.workers.append(w)
+                    if w is not None:
+                        assign(w)
+                    yield task, outcome
+        finally:
+            # Left early (the caller stopped, Ctrl-C): a worker still on a
+            # task would hand its result to the next call; it goes instead.
+            for w in busy.values():
+                self.workers.remove(w)
+                w.close(kill=True)
 
     def close(self):
         for w in self.workers:

@@ -3,21 +3,14 @@ of load_sweep rows, and the published-vs-measured bar chart."""
 
 import copy
 import os
-import pathlib
-
-from .. import InputError
-
-EXAMPLES = pathlib.Path(__file__).resolve().parents[3] / "examples"
 
 
 def example_doc(name):
-    """examples/NAME.toml as a scenario document (dict)."""
+    """The packaged example NAME.toml (cdmasim/examples/) as a scenario document (dict)."""
+    from ..examples_data import path
     from ..sweep_spec import _read_toml
 
-    path = EXAMPLES / f"{name}.toml"
-    if not path.exists():
-        raise InputError(f"{path}: example scenario not found (reproduce runs from a source checkout)")
-    return copy.deepcopy(_read_toml(str(path)))
+    return copy.deepcopy(_read_toml(str(path(name))))
 
 
 def flow_values(row, column):

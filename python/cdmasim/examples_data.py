@@ -1,0 +1,72 @@
+"""The example scenarios and sweeps that ship inside the package
+(cdmasim/examples/, the checkout's examples/ folder): `cdmasim examples`
+lists and copies them, and `cdmasim reproduce` builds on them, so both work
+from a wheel installed anywhere."""
+
+from __future__ import annotations
+
+import os
+import pathlib
+import shutil
+
+from . import InputError
+
+#: Inside the package, so that a wheel carries it (examples/ in a checkout
+#: points here).
+EXAMPLES = pathlib.Path(__file__).resolve().parent / "examples"
+
+
+def names() -> list[str]:
+    """Every example's name (its file name without .toml), sorted."""
+    return sorted(p.stem for p in EXAMPLES.glob("*.toml"))
+
+
+def path(name: str) -> pathlib.Path:
+    """The installed file of example `name` ('dumbbell' or 'dumbbell.toml')."""
+    stem = name[:-5] if name.endswith(".toml") else name
+    p = EXAMPLES / f"{stem}.toml"
+    if not p.is_file():
+        raise InputError(f"no example named '{name}' (examples: {', '.join(names())})")
+    return p
+
+
+def summary(name: str) -> str:
+    """The first line of an example's opening comment."""
+    for line in path(name).read_text(encoding="utf-8").splitlines():
+        line = line.strip()
+        if line.startswith("#") and line.strip("# "):
+            return line.lstrip("# ").strip()
+        if line and not line.startswith("#"):
+            break
+    return ""
+
+
+def _needs(name: str) -> list[str]:
+    """An example and the scenario files it names (a sweep's base scenario),
+    which must sit beside it for its relative path to resolve."""
+    import tomllib
+
+    out = [path(name).name]
+    doc = tomllib.loads(path(name).read_text(encoding="utf-8"))
+    base = doc.get("sweep", {}).get("scenario") if isinstance(doc.get("sweep"), dict) else None
+    if isinstance(base, str) and "\n" not in base and (EXAMPLES / base).is_file():
+        out.append(base)
+    return out
+
+
+def copy(to: str | os.PathLike, which: list[str] | None = None) -> list[str]:
+    """Copy examples (all if `which` is empty) into the folder `to`, with the
+    scenario files the chosen sweeps name. An existing file is never
+    overwritten: InputError before anything is copied. Returns the paths."""
+    files = sorted({f for n in (which or names()) for f in _needs(n)})
+    to = os.fspath(to)
+    clash = [f for f in files if os.path.lexists(os.path.join(to, f))]
+    if clash:
+        raise InputError(f"{os.path.join(to, clash[0])}: exists; copy into another folder (nothing was copied)")
+    try:
+        os.makedirs(to, exist_ok=True)
+        for f in files:
+            shutil.copyfile(EXAMPLES / f, os.path.join(to, f))
+    except OSError as e:
+        raise InputError(f"{to}: cannot write: {e.strerror or e}") from None
+    return [os.path.join(to, f) for f in files]
