@@ -316,9 +316,9 @@ def _alive(pid):
     ("sweep_is_5", "sweep = 5\n", "sw.toml: sweep: expected a table [sweep] (name, scenario, seeds)"),
     ("simulation_is_5", "[sweep]\n[scenario]\nsimulation = 5\n", "sw.toml: scenario: simulation: expected a table [simulation]"),
     ("base_seed_abc", '[sweep]\n[scenario]\nsimulation = { duration = "1s", seed = "abc" }\n',
-     "sw.toml: scenario: simulation.seed: 'abc' is not an integer in [0, 2^64)"),
+     "sw.toml: scenario: simulation.seed: 'abc' is not an integer in [0, 2^63)"),
     ("base_seed_list", '[sweep]\n[scenario]\nsimulation = { duration = "1s", seed = [1] }\n',
-     "sw.toml: scenario: simulation.seed: [1] is not an integer in [0, 2^64)"),
+     "sw.toml: scenario: simulation.seed: [1] is not an integer in [0, 2^63)"),
     ("grid_and_zip_same_path", f'[sweep]\nscenario = "{EXAMPLES / "dumbbell.toml"}"\n[grid]\n"dumbbell.tcp.cc" = ["reno"]\n'
      '[zip]\n"dumbbell.tcp.cc" = ["vegas"]\n', 'sw.toml: "dumbbell.tcp.cc" is in both [grid] and [zip]: vary a path in one of them'),
 ], ids=lambda x: x if isinstance(x, str) and "\n" not in x and len(x) < 30 else "")
@@ -382,7 +382,8 @@ def _header_only_pcap(path):
     ("reproduce_out_proc", None, ["reproduce", "jung", "--quick", "--out", "/proc/sys/kernel"],
      "--out: /proc/sys/kernel: not writable"),
     ("report_html_is_a_folder", lambda d: (d / "rep" / "report.html").mkdir(parents=True),
-     ["reproduce", "jung", "--quick", "--out", "rep"], "--out: rep/report.html: exists and cannot be replaced by the report"),
+     ["reproduce", "jung", "--quick", "--out", "rep"],
+     "--out: rep/report.html: exists and is not a regular file; reproduce writes one there (nothing was written)"),
     ("reproduce_lee_header_only_pcap", lambda d: _header_only_pcap(d / "hdr.pcap"),
      ["reproduce", "lee", "--quick", "--out", "rl", "--pcap", "hdr.pcap"],
      "hdr.pcap: no TCP connection carrying data in this capture"),
@@ -528,3 +529,164 @@ scenario = "{EXAMPLES / 'dumbbell.toml'}"
     df = cdmasim.load_sweep(tmp_path / "st").set_index("dumbbell.queue.limit")
     assert df.loc["10pkt", "dumbbell.queue.limit:pkts"] == 10.0 and np.isnan(df.loc["10pkt", "dumbbell.queue.limit:bytes"])
     assert df.loc["15kB", "dumbbell.queue.limit:bytes"] == 15000.0 and np.isnan(df.loc["15kB", "dumbbell.queue.limit:pkts"])
+
+
+# --- the second catalogue: a hostile probe of this change (each one broke before it was fixed)
+
+
+def test_run_out_keeps_the_files_already_in_the_folder(tmp_path):
+    # `--out .` once emptied the working folder, the scenario file included.
+    scenario = tmp_path / "mini.toml"
+    scenario.write_text((EXAMPLES / "generic.toml").read_text())
+    (tmp_path / "thesis.tex").write_text("mine")
+    (tmp_path / "data").mkdir()
+    p = cdmasim_cli("run", "mini.toml", "--out", ".", "--quiet", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert (tmp_path / "thesis.tex").read_text() == "mine" and (tmp_path / "data").is_dir()
+    assert scenario.exists() and (tmp_path / "flows.parquet").exists() and (tmp_path / "summary.json").exists()
+    assert not [n for n in os.listdir(tmp_path) if n.startswith(".cdmasim-new-")]
+
+
+def test_a_store_cannot_be_made_inside_another_store(tmp_path):
+    cdmasim.sweep(SWEEP, tmp_path / "S", jobs=1)
+    inner = tmp_path / "S" / "runs" / ("f" * 32)
+    with pytest.raises(cdmasim.InputError, match="is inside the result store"):
+        cdmasim.sweep(SWEEP, inner, jobs=1)
+    assert not inner.exists()
+
+
+def test_a_store_whose_runs_folder_is_a_link_is_refused_and_the_target_kept(tmp_path):
+    cdmasim.sweep(SWEEP, tmp_path / "S", jobs=1)
+    victim = tmp_path / "victim" / ("0123456789abcdef" * 2)
+    victim.mkdir(parents=True)
+    (victim / "data").write_text("mine")
+    shutil.rmtree(tmp_path / "S" / "runs")
+    os.symlink(tmp_path / "victim", tmp_path / "S" / "runs")
+    with pytest.raises(cdmasim.InputError, match="runs is not a folder of the store"):
+        cdmasim.sweep(SWEEP, tmp_path / "S", jobs=1)
+    assert (victim / "data").read_text() == "mine"
+
+
+def _sql(store, sql):
+    import sqlite3
+
+    con = sqlite3.connect(store / "manifest.sqlite")
+    with con:
+        con.execute(sql)
+    con.close()
+
+
+@pytest.mark.parametrize("files", ["'garbage'", "'[1,2]'", "'{\"flows.parquet\": 5}'"])
+def test_a_damaged_file_list_in_the_manifest_is_redone_by_a_sweep_and_named_by_load_sweep(tmp_path, files):
+    st = tmp_path / "S"
+    cdmasim.sweep(SWEEP, st, jobs=1)
+    key = sorted(os.listdir(st / "runs"))[0]
+    _sql(st, f"UPDATE runs SET files = {files} WHERE key = '{key}'")
+    with pytest.raises(cdmasim.InputError, match=f"run {key}: its file list"):
+        cdmasim.load_sweep(st)
+    r = cdmasim.sweep(SWEEP, st, jobs=1)
+    assert (r["runs_repaired"], r["runs_done"]) == (1, 2)
+    assert len(cdmasim.load_sweep(st)) == 2
+
+
+def test_a_manifest_point_that_is_not_a_table_is_named(tmp_path):
+    st = tmp_path / "S"
+    cdmasim.sweep(SWEEP, st, jobs=1)
+    _sql(st, "UPDATE runs SET point = '[1]'")
+    with pytest.raises(cdmasim.InputError, match="its point is not a table of values"):
+        cdmasim.load_sweep(st)
+
+
+@pytest.mark.parametrize("name, setup, argv, expected", [
+    ("sweep_value_is_a_date", lambda d: _write(d, SWEEP.replace('["reno", "cubic"]', "[1979-05-27T07:32:00Z]")),
+     ["sweep", "sw.toml", "--store", "st"], 'sw.toml: grid."dumbbell.tcp.cc": a datetime is not a scenario value '
+                                            "(text, number, boolean, list or table)"),
+    ("sweep_file_not_utf8", lambda d: (d / "sw.toml").write_bytes(b"# \xff\n[sweep]\n"),
+     ["sweep", "sw.toml", "--store", "st"], "sw.toml: cannot read: not UTF-8 text"),
+    ("sweep_nested_500_deep", lambda d: _write(d, SWEEP.replace('["reno", "cubic"]', "[" * 500 + "1" + "]" * 500)),
+     ["sweep", "sw.toml", "--store", "st"], "sw.toml: invalid TOML: nested too deeply"),
+    ("sweep_seeds_at_2_63", lambda d: _write(d, SWEEP.replace("seeds = [1]", "seeds = { first = 9223372036854775807, count = 2 }")),
+     ["sweep", "sw.toml", "--store", "st"],
+     "sw.toml: sweep.seeds: seeds 9223372036854775807..9223372036854775808 are not all in [0, 2^63)"),
+    ("sweep_file_is_dev_zero", None, ["sweep", "/dev/zero", "--store", "st"], "/dev/zero: not a regular file"),
+    ("run_file_is_dev_zero", None, ["run", "/dev/zero"], "/dev/zero: not a regular file"),
+    ("run_file_is_a_fifo", lambda d: os.mkfifo(d / "f"), ["run", "f"], "f: not a regular file"),
+    ("sweep_scenario_is_dev_zero", lambda d: _write(d, '[sweep]\nscenario = "/dev/zero"\n'),
+     ["sweep", "sw.toml", "--store", "st"], "/dev/zero: not a regular file"),
+    ("sweep_base_scenario_invalid", lambda d: _write(d, '[sweep]\n[scenario]\nsimulation = { duration = "0s" }\n'),
+     ["sweep", "sw.toml", "--store", "st"], None),
+    ("worker_memory_1kB", lambda d: _write(d, SWEEP), ["sweep", "sw.toml", "--store", "st", "--worker-memory", "1kB"],
+     "--worker-memory: 1000 bytes is outside 256 MB .. 1 PB (a worker needs about 200 MB to start)"),
+    ("worker_memory_2_64", lambda d: _write(d, SWEEP),
+     ["sweep", "sw.toml", "--store", "st", "--worker-memory", "18446744073709551615B"],
+     "--worker-memory: 18446744073709551615 bytes is outside 256 MB .. 1 PB (a worker needs about 200 MB to start)"),
+    ("dask_empty_address", lambda d: _write(d, SWEEP), ["sweep", "sw.toml", "--store", "st", "--dask", ""],
+     "--dask: expected 'local' or tcp://HOST:PORT, got ''"),
+    ("dask_refused_writes_no_store", lambda d: _write(d, SWEEP),
+     ["sweep", "sw.toml", "--store", "st", "--dask", "tcp://127.0.0.1:9"], None),
+    ("reproduce_paper_folder_is_a_file", lambda d: ((d / "o").mkdir(), (d / "o" / "jung").write_text("x")),
+     ["reproduce", "jung", "--quick", "--out", "o"],
+     "--out: o/jung: exists and is not a folder; reproduce writes one there (nothing was written)"),
+    ("reproduce_report_json_is_a_folder", lambda d: (d / "o" / "jung" / "report.json").mkdir(parents=True),
+     ["reproduce", "jung", "--quick", "--out", "o"],
+     "--out: o/jung/report.json: exists and is not a regular file; reproduce writes one there (nothing was written)"),
+    ("reproduce_figure_is_a_folder", lambda d: (d / "o" / "jung" / "fig1.png").mkdir(parents=True),
+     ["reproduce", "jung", "--quick", "--out", "o"],
+     "--out: o/jung/fig1.png: exists and is not a regular file; reproduce writes one there (nothing was written)"),
+    ("reproduce_dask_refused_writes_nothing", None,
+     ["reproduce", "jung", "--quick", "--out", "o", "--dask", "tcp://127.0.0.1:9"], None),
+    ("examples_path_long_name", None, ["examples", "path", "a" * 300], None),
+    ("examples_path_outside", lambda d: (d / "bad.toml").write_text("x ="), ["examples", "path", "bad"],
+     None),
+], ids=lambda x: x if isinstance(x, str) and len(x) < 40 and "/" not in x and " " not in x else "")
+def test_the_probe_catalogue(tmp_path, name, setup, argv, expected):
+    if setup:
+        setup(tmp_path)
+    before = snapshot(tmp_path)
+    line = one_line(cdmasim_cli(*argv, cwd=tmp_path))
+    if expected is not None:
+        assert line == "cdmasim: error: " + expected
+    assert snapshot(tmp_path) == before, "nothing written"
+    if name == "sweep_base_scenario_invalid":
+        assert "no run of the sweep is a valid scenario" in line
+    if name.startswith("examples_path"):
+        assert "no example named" in line
+
+
+@pytest.mark.parametrize("call, words", [
+    (lambda t: cdmasim.sweep(b"sw.toml", t / "st"), "a sweep is a file path, TOML text or a dict, not bytes"),
+    (lambda t: cdmasim.sweep(5, t / "st"), "a sweep is a file path, TOML text or a dict, not int"),
+    (lambda t: cdmasim.sweep({"sweep": {"scenario": str(EXAMPLES / "dumbbell.toml")}, "grid": {1: [1]}}, t / "st"),
+     "a path is text"),
+    (lambda t: cdmasim.sweep({"sweep": {"scenario": str(EXAMPLES / "dumbbell.toml")},
+                              "grid": {"dumbbell.flows": [object()]}}, t / "st"), "a object is not a scenario value"),
+    (lambda t: cdmasim.sweep({"sweep": {"scenario": str(EXAMPLES / "dumbbell.toml")},
+                              "grid": {"dumbbell.flows": [10**5000]}}, t / "st"), "too large"),
+    (lambda t: cdmasim.sweep({"sweep": {"scenario": str(EXAMPLES / "dumbbell.toml"), "seeds": [2**63]}}, t / "st"),
+     "[0, 2^63)"),
+    (lambda t: cdmasim.sweep(SWEEP, "a\x00b"), "NUL"),
+    (lambda t: cdmasim.sweep(SWEEP, t / "st", pool="x"), "pool: expected"),
+    (lambda t: cdmasim.run("a\x00b"), "NUL"),
+    (lambda t: cdmasim.run(EXAMPLES / "generic.toml", progress=lambda a, b: True, progress_every=1e300), "progress_every"),
+    (lambda t: cdmasim.run(EXAMPLES / "generic.toml", progress=lambda a, b: True, progress_every=b"1"), "progress_every"),
+    (lambda t: cdmasim.load_sweep(t, sweep=[1]), "not a cdmasim result store"),
+], ids=["sweep_bytes", "sweep_int", "grid_key_int", "grid_value_object", "grid_value_huge_int", "seed_2_63",
+        "store_nul", "pool_str", "run_nul", "progress_every_1e300", "progress_every_bytes", "load_sweep_bad_sweep"])
+def test_the_probe_catalogue_in_python(tmp_path, call, words):
+    with pytest.raises(cdmasim.InputError) as e:
+        call(tmp_path)
+    assert words in str(e.value) and "\n" not in str(e.value)
+
+
+def test_a_numpy_array_is_a_list_of_values_in_a_sweep(tmp_path):
+    spec = {"sweep": {"name": "arr", "scenario": str(EXAMPLES / "dumbbell.toml"),
+                      "seeds": {"first": np.int64(1), "count": np.int64(1)}},
+            "set": {"simulation.duration": "1s"}, "grid": {"dumbbell.flows": np.array([1, 2])}}
+    assert cdmasim.sweep(spec, tmp_path / "st", jobs=1)["runs_done"] == 2
+
+
+def test_an_edited_parsed_scenario_holding_an_object_is_refused():
+    p = cdmasim.parse(EXAMPLES / "generic.toml")
+    p["x"] = object()
+    with pytest.raises(cdmasim.InputError, match="changed after parse"):
+        cdmasim.run(p)

@@ -12,7 +12,7 @@ import time
 import pytest
 
 import cdmasim
-from cdmasim.commands.outputs import replace_dir
+from cdmasim.commands.outputs import write_into
 
 
 @pytest.fixture(autouse=True)
@@ -51,10 +51,11 @@ def test_ctrl_c_stops_the_scheduler_study():
     assert time.monotonic() - t0 < 60
 
 
-def test_replace_dir_is_all_or_nothing(tmp_path):
+def test_outputs_are_written_all_together_and_leave_other_files_alone(tmp_path):
     out = tmp_path / "out"
     out.mkdir()
-    (out / "old.txt").write_text("earlier run")
+    (out / "summary.json").write_text("earlier run")
+    (out / "thesis.tex").write_text("the user's own file")
 
     def half_then_ctrl_c(d):
         with open(os.path.join(d, "summary.json"), "w") as f:
@@ -62,11 +63,11 @@ def test_replace_dir_is_all_or_nothing(tmp_path):
         raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        replace_dir(out, half_then_ctrl_c)
-    # The earlier run is intact and no temporary directory is left.
-    assert sorted(p.name for p in out.iterdir()) == ["old.txt"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
-    # A complete write replaces it whole: nothing of the earlier run stays.
-    replace_dir(out, lambda d: open(os.path.join(d, "summary.json"), "w").close())
-    assert sorted(p.name for p in out.iterdir()) == ["summary.json"]
-    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+        write_into(out, half_then_ctrl_c)
+    # The earlier run is intact and no temporary folder is left.
+    assert sorted(p.name for p in out.iterdir()) == ["summary.json", "thesis.tex"]
+    assert (out / "summary.json").read_text() == "earlier run"
+    # A complete write replaces the earlier run's files; the user's stay.
+    write_into(out, lambda d: open(os.path.join(d, "summary.json"), "w").close())
+    assert sorted(p.name for p in out.iterdir()) == ["summary.json", "thesis.tex"]
+    assert (out / "summary.json").read_text() == "" and (out / "thesis.tex").read_text() == "the user's own file"

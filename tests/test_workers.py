@@ -8,9 +8,9 @@ from cdmasim.workers import WorkerPool, describe_exit
 
 
 def test_every_task_is_answered_and_workers_are_reused_across_calls():
-    with WorkerPool(2, "os:getpid") as pool:
-        first = list(pool.map_unordered([()] * 5))
-        second = list(pool.map_unordered([()] * 3))
+    with WorkerPool(2) as pool:
+        first = list(pool.map_unordered([("os:getpid", ())] * 5))
+        second = list(pool.map_unordered([("os:getpid", ())] * 3))
     assert [kind for _, (kind, _) in first + second] == ["ok"] * 8
     pids = {pid for _, (_, pid) in first}
     assert len(pids) == 2 and os.getpid() not in pids
@@ -19,21 +19,22 @@ def test_every_task_is_answered_and_workers_are_reused_across_calls():
 
 def test_a_task_that_kills_its_worker_fails_alone_and_a_new_worker_goes_on():
     # os._exit(3) ends the worker mid-task, as an abort or the OOM killer would.
-    with WorkerPool(1, "os:_exit") as pool:
-        out = dict(pool.map_unordered([(3,), (4,)]))
-    assert out == {(3,): ("died", "worker process died (exit code 3)"),
-                   (4,): ("died", "worker process died (exit code 4)")}
+    with WorkerPool(1) as pool:
+        out = dict(pool.map_unordered([("os:_exit", (3,)), ("os:_exit", (4,))]))
+    assert out == {("os:_exit", (3,)): ("died", "worker process died (exit code 3)"),
+                   ("os:_exit", (4,)): ("died", "worker process died (exit code 4)")}
     assert describe_exit(-9) == "killed by SIGKILL"
 
 
 def test_a_caller_that_stops_early_leaves_no_busy_worker_behind():
-    pool = WorkerPool(1, "time:sleep")
+    pool = WorkerPool(1)
+    nap = ("time:sleep", (0,))
     try:
-        it = pool.map_unordered([(0,), (60,)])
-        assert next(it) == ((0,), ("ok", None))     # the worker then takes the 60 s task
+        it = pool.map_unordered([nap, ("time:sleep", (60,))])
+        assert next(it) == (nap, ("ok", None))      # the worker then takes the 60 s task
         busy = pool.workers[0].proc
         it.close()
         assert busy.poll() is not None, "the busy worker was not stopped"
-        assert list(pool.map_unordered([(0,), (0,)])) == [((0,), ("ok", None))] * 2
+        assert list(pool.map_unordered([nap, nap])) == [(nap, ("ok", None))] * 2
     finally:
         pool.close()

@@ -22,12 +22,13 @@ def names() -> list[str]:
 
 
 def path(name: str) -> pathlib.Path:
-    """The installed file of example `name` ('dumbbell' or 'dumbbell.toml')."""
-    stem = name[:-5] if name.endswith(".toml") else name
-    p = EXAMPLES / f"{stem}.toml"
-    if not p.is_file():
-        raise InputError(f"no example named '{name}' (examples: {', '.join(names())})")
-    return p
+    """The installed file of example `name` ('dumbbell' or 'dumbbell.toml');
+    only the examples `names()` lists, never another file."""
+    stem = name[:-5] if isinstance(name, str) and name.endswith(".toml") else name
+    if stem not in names():
+        shown = name if isinstance(name, str) and len(name) <= 60 else f"{str(name)[:60]}..."
+        raise InputError(f"no example named '{shown}' (examples: {', '.join(names())})")
+    return EXAMPLES / f"{stem}.toml"
 
 
 def summary(name: str) -> str:

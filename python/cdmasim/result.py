@@ -313,40 +313,33 @@ class Result:
         series, drops, users, sectors, cells, mobiles, dead_periods, objects,
         pages, radio_links, rlp_cdf, is2000, is2000_cdf) as Parquet
         (fmt="parquet", via pyarrow) or CSV (fmt="csv") into the folder `out`
-        (made if missing; other files in it stay). All files are written
-        first into a temporary folder inside `out` and moved into place
-        together, so a failure leaves `out` as it was. Returns the paths
-        written; InputError if `out` cannot be written."""
-        import shutil
-        import tempfile
-
+        (made if missing; other files in it stay, an earlier run's files of
+        the same names are replaced). All files are written first into a
+        temporary folder inside `out` and moved into place together, so a
+        failure leaves `out` as it was. Returns the paths written;
+        InputError if `out` cannot be written."""
         from . import InputError
-        from .commands.outputs import check_output_dir
+        from .commands.outputs import check_output_dir, write_into
 
         if fmt not in ("parquet", "csv"):
             raise InputError(f"unknown output format '{fmt}' (expected parquet or csv)")
         check_output_dir("out", out)
         out = os.fspath(out)
-        names = ["summary.json"] + [f"{name}.{fmt}" for name in TABLES]
-        tmp = None
-        try:
-            os.makedirs(out, exist_ok=True)
-            tmp = tempfile.mkdtemp(prefix=".cdmasim-out-", dir=out)
-            with open(os.path.join(tmp, names[0]), "w", encoding="utf-8") as f:
+
+        def write(tmp):
+            with open(os.path.join(tmp, "summary.json"), "w", encoding="utf-8") as f:
                 f.write(self.summary_json())
-            for name, file in zip(TABLES, names[1:]):
+            for name in TABLES:
                 df = getattr(self, name)
                 if fmt == "csv":
-                    df.to_csv(os.path.join(tmp, file), index=False)
+                    df.to_csv(os.path.join(tmp, f"{name}.{fmt}"), index=False)
                 else:
-                    df.to_parquet(os.path.join(tmp, file), index=False, engine="pyarrow")
-            for file in names:
-                os.replace(os.path.join(tmp, file), os.path.join(out, file))
+                    df.to_parquet(os.path.join(tmp, f"{name}.{fmt}"), index=False, engine="pyarrow")
+
+        try:
+            names = write_into(out, write)
         except OSError as e:
             raise InputError(f"{out}: cannot write: {e.strerror or e}") from None
-        finally:
-            if tmp is not None:
-                shutil.rmtree(tmp, ignore_errors=True)
         return [os.path.join(out, file) for file in names]
 
     def __repr__(self) -> str:

@@ -59,12 +59,17 @@ def _progress_every_ns(value):
         from ._units import _parse
 
         ns = _parse("parse_time_ns", value, "progress_every")
-    else:
+    elif isinstance(value, (int, float)) and not isinstance(value, bool):
         from ._units import positive
 
-        ns = round(positive(value, "progress_every") * 1e9)
-    if ns < 1:
-        raise InputError(f"progress_every: {value!r} is shorter than a nanosecond")
+        x = positive(value, "progress_every")
+        if x > 1e9:
+            raise InputError(f"progress_every: {value!r} s is longer than any run")
+        ns = round(x * 1e9)
+    else:
+        raise InputError(f"progress_every: expected seconds or a time such as '1s', got {value!r}")
+    if not 1 <= ns < 2**63:
+        raise InputError(f"progress_every: {value!r} is outside 1 ns .. 292 years")
     return ns
 
 
@@ -87,7 +92,11 @@ def scenario_text(scenario):
     """(toml_text, shown_path) for a path, a TOML string, a dict or a parsed scenario."""
     if isinstance(scenario, ParsedScenario):
         text, shown, frozen = scenario._source
-        if json.dumps(scenario, sort_keys=True) != frozen:
+        try:
+            now = json.dumps(scenario, sort_keys=True)
+        except (TypeError, ValueError, RecursionError):
+            now = None
+        if now != frozen:
             raise InputError("a parsed scenario was changed after parse(): edit the scenario (file, TOML or dict) "
                              "and parse or run that instead")
         return text, shown
@@ -100,17 +109,19 @@ def scenario_text(scenario):
         except (TypeError, ValueError) as e:
             raise ScenarioError(f"<dict>: {e}", file="<dict>", message=str(e)) from None
     if isinstance(scenario, os.PathLike) or (isinstance(scenario, str) and not _looks_like_toml(scenario)):
-        path = os.fspath(scenario)
-        try:
-            with open(path, encoding="utf-8") as f:
-                return f.read(), path
-        except OSError as e:
-            msg = f"cannot read: {e.strerror or e}"
-            raise ScenarioError(f"{path}: {msg}", file=path, message=msg) from None
-        except UnicodeDecodeError:
-            msg = "cannot read: not UTF-8 text"
-            raise ScenarioError(f"{path}: {msg}", file=path, message=msg) from None
+        from ._files import read_text, shown
+
+        path = shown(os.fspath(scenario))
+
+        def err(text):
+            return ScenarioError(text, file=path, message=text.split(": ", 1)[-1])
+
+        if not path:
+            raise ScenarioError("a scenario path is empty", message="a scenario path is empty")
+        return read_text(os.fspath(scenario), err), path
     if isinstance(scenario, str):
+        if "\x00" in scenario:
+            raise ScenarioError("<string>: holds a NUL character", file="<string>", message="holds a NUL character")
         return scenario, "<string>"
     raise InputError(f"a scenario is a path, a TOML string or a dict, not {type(scenario).__name__}")
 

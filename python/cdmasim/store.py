@@ -128,8 +128,12 @@ class Store:
         if not isinstance(path, (str, os.PathLike)):
             raise InputError(f"a store is a folder path, not {type(path).__name__}")
         self.path = os.fspath(path)
+        if isinstance(self.path, bytes):
+            self.path = os.fsdecode(self.path)
         if not self.path:
             raise InputError("store: empty path (name a folder, e.g. --store out/mysweep)")
+        if "\x00" in self.path:
+            raise InputError("store: a folder name cannot hold a NUL character")
         self.mode = mode
         self.db = None
         fresh = self._claim() if mode == "w" else self._check_is_store()
@@ -148,6 +152,7 @@ class Store:
         if os.path.lexists(p) and not os.path.isdir(p):
             raise self._err("exists and is not a folder")
         if not os.path.exists(p):
+            self._not_inside_a_store()
             try:
                 os.makedirs(p)
             except OSError as e:
@@ -161,14 +166,36 @@ class Store:
             raise self._err(f"cannot read: {_why(e)}") from None
         if MARKER in entries:
             self._check_marker()
+            self._check_layout()
             return False
         if not entries:
+            self._not_inside_a_store()
             return self._initialise()
         if self._legacy_store(entries):
             self._write_marker()
             return False
         raise self._err(f"not a cdmasim result store (no {MARKER}) and not empty: give a new or empty folder "
                         "(nothing in it was changed)")
+
+    def _not_inside_a_store(self):
+        """A new store must not sit inside another one: that store's
+        recovery would take it for a run folder left without a row."""
+        d = os.path.dirname(os.path.abspath(self.path))
+        while True:
+            if os.path.isfile(os.path.join(d, MARKER)):
+                raise self._err(f"is inside the result store {d}: give a folder outside it")
+            parent = os.path.dirname(d)
+            if parent == d:
+                return
+            d = parent
+
+    def _check_layout(self):
+        """runs/ and tmp/ are real folders of the store, not files or links
+        into someone else's folders (recovery removes what is in them)."""
+        for sub in ("runs", "tmp"):
+            d = os.path.join(self.path, sub)
+            if os.path.islink(d) or (os.path.lexists(d) and not os.path.isdir(d)):
+                raise self._err(f"{sub} is not a folder of the store (a file or a link); the store was left as it is")
 
     def _check_is_store(self) -> bool:
         p = self.path
@@ -187,12 +214,14 @@ class Store:
     def _check_marker(self):
         try:
             with open(os.path.join(self.path, MARKER), encoding="utf-8") as f:
-                marker = json.load(f)
-        except (OSError, ValueError) as e:
-            raise self._err(f"{MARKER} is damaged ({_why(e)}); the store was left as it is") from None
+                marker = json.loads(f.read(1 << 16))
+        except (OSError, ValueError, RecursionError) as e:
+            why = "nested too deeply" if isinstance(e, RecursionError) else _why(e)
+            raise self._err(f"{MARKER} is damaged ({why}); the store was left as it is") from None
         if not isinstance(marker, dict) or marker.get("format") != MARKER_CONTENT["format"]:
             raise self._err(f"{MARKER} does not describe a cdmasim store; the folder was left as it is")
-        if marker.get("version") != MARKER_CONTENT["version"]:
+        version = marker.get("version")
+        if type(version) is not int or version != MARKER_CONTENT["version"]:
             raise self._err(f"a store of format version {marker.get('version')!r}; this cdmasim reads version "
                             f"{MARKER_CONTENT['version']}")
 
@@ -305,13 +334,19 @@ class Store:
         """Remove what a killed writer left: tmp/KEY folders, and runs/KEY
         folders whose manifest row was never committed. Only run keys are
         touched; anything else in the folder stays."""
+        self._check_layout()
         known = self.keys()
         for sub, keep in (("tmp", set()), ("runs", known)):
             d = os.path.join(self.path, sub)
-            os.makedirs(d, exist_ok=True)
-            for name in os.listdir(d):
-                if KEY.match(name) and name not in keep:
-                    shutil.rmtree(os.path.join(d, name), ignore_errors=True)
+            try:
+                os.makedirs(d, exist_ok=True)
+                names = os.listdir(d)
+            except OSError as e:
+                raise self._err(f"cannot use {sub}/: {_why(e)}") from None
+            for name in names:
+                path = os.path.join(d, name)
+                if KEY.match(name) and name not in keep and not os.path.islink(path):
+                    shutil.rmtree(path, ignore_errors=True)
 
     # -- reading -------------------------------------------------------------
 
@@ -331,13 +366,17 @@ class Store:
             q += " WHERE sweep = ?"
             args = (sweep,)
         cols = ["run", "sweep", "point", "seed", "status", "error", "version", "wall_s"]
+        if sweep is not None and not isinstance(sweep, str):
+            raise InputError(f"sweep: expected a sweep's name, got {sweep!r}")
         out = []
         for r in self._query(q + " ORDER BY seq", args):
             d = dict(zip(cols, r))
             try:
                 d["point"] = json.loads(d["point"])
-            except ValueError:
-                raise self._err(f"{MANIFEST} is damaged (run {d['run']}: its point is not JSON)") from None
+            except (ValueError, TypeError, RecursionError):
+                d["point"] = None
+            if not isinstance(d["point"], dict):
+                raise self._err(f"{MANIFEST} is damaged (run {d['run']}: its point is not a table of values)")
             out.append(d)
         return out
 
@@ -345,7 +384,11 @@ class Store:
         rows = self._query("SELECT files FROM runs WHERE key = ?", (key,))
         if not rows or rows[0][0] is None:
             return None
-        return json.loads(rows[0][0])
+        files = _file_list(rows[0][0])
+        if files is None:
+            raise self._err(f"{MANIFEST} is damaged (run {key}: its file list); `cdmasim sweep` on this store runs "
+                            "it again")
+        return files
 
     def read_bytes(self, key: str, name: str) -> bytes:
         """A file of a done run, checked against the size and CRC-32 the
@@ -396,7 +439,10 @@ class Store:
 
         out = {}
         for key, files in self._query("SELECT key, files FROM runs WHERE status = 'done'"):
-            expected = json.loads(files) if files else {f"{t}.parquet": None for t in TABLES} | {"summary.json": None}
+            expected = _file_list(files) if files else {f"{t}.parquet": None for t in TABLES} | {"summary.json": None}
+            if expected is None:
+                out[key] = "its file list in the manifest is damaged"
+                continue
             for name, sc in sorted(expected.items()):
                 why = self._check_file(os.path.join(self.run_dir(key), name), sc, verify)
                 if why:
@@ -489,6 +535,19 @@ class Store:
                 )
         except sqlite3.Error as e:
             raise self._err(f"cannot write {MANIFEST}: {_why(e)}") from None
+
+
+def _file_list(text):
+    """A manifest row's files, {name: [size, crc32]}, or None if damaged."""
+    try:
+        files = json.loads(text)
+    except (ValueError, TypeError, RecursionError):
+        return None
+    ok = isinstance(files, dict) and all(
+        isinstance(k, str) and "\x00" not in k and not os.path.isabs(k) and ".." not in k.split("/")
+        and isinstance(v, list) and len(v) == 2 and all(type(x) is int and x >= 0 for x in v)
+        for k, v in files.items())
+    return files if ok else None
 
 
 def _numeric(df, skip):

@@ -34,6 +34,7 @@ import os
 import re
 
 from . import InputError
+from ._files import read_text, shown
 
 _SEGMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)(?:\[([^\]]+)\])?$")
 _SECTIONS = {"sweep", "set", "grid", "zip", "scenario"}
@@ -54,16 +55,22 @@ def _tomllib():
     return tomllib
 
 
-def _read_toml(path):
-    tomllib = _tomllib()
+#: Scenario text (JSON of the documents) a sweep may build for its runs.
+MAX_DOCUMENT_BYTES = 500 << 20
 
+
+def _parse_toml(text, where):
+    tomllib = _tomllib()
     try:
-        with open(path, "rb") as f:
-            return tomllib.load(f)
-    except OSError as e:
-        raise SweepError(f"{path}: cannot read: {e.strerror or e}") from None
+        return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise SweepError(f"{path}: invalid TOML: {e}") from None
+        raise SweepError(f"{where}: invalid TOML: {e}") from None
+    except RecursionError:
+        raise SweepError(f"{where}: invalid TOML: nested too deeply") from None
+
+
+def _read_toml(path):
+    return _parse_toml(read_text(path, SweepError), shown(path))
 
 
 def parse_path(path):
@@ -138,13 +145,16 @@ class SweepSpec:
     `source` is the file shown in error messages."""
 
     def __init__(self, name, base, grid=None, zipped=None, fixed=None, seeds=None, source="<sweep>"):
-        self.name, self.base, self.source = name, base, source
+        self.name, self.base, self.source = _name(name, source), base, source
         for section, table in (("grid", grid), ("zip", zipped), ("set", fixed)):
             if table is not None and not isinstance(table, dict):
                 raise self._err(f"{section}: expected a table of path = value(s)")
-        self.grid = {k: _plain(v) for k, v in (grid or {}).items()}
-        self.zipped = {k: _plain(v) for k, v in (zipped or {}).items()}
-        self.fixed = {k: _plain(v) for k, v in (fixed or {}).items()}
+            for k in table or {}:
+                if not isinstance(k, str):
+                    raise self._err(f"{section}: a path is text (e.g. \"dumbbell.tcp.cc\"), not {k!r}")
+        self.grid = {k: _value(v, self._err, f'grid."{k}"') for k, v in (grid or {}).items()}
+        self.zipped = {k: _value(v, self._err, f'zip."{k}"') for k, v in (zipped or {}).items()}
+        self.fixed = {k: _value(v, self._err, f'set."{k}"') for k, v in (fixed or {}).items()}
         self.seeds = list(seeds) if seeds is not None else [_base_seed(base, source)]
         self._check()
 
@@ -175,6 +185,17 @@ class SweepSpec:
         if n_points * len(self.seeds) > MAX_RUNS:
             raise self._err(f"{n_points} points x {len(self.seeds)} seed(s) = {n_points * len(self.seeds)} runs; "
                             f"a sweep holds at most {MAX_RUNS}")
+        import json
+
+        try:
+            size = len(json.dumps(self.base))
+        except (TypeError, ValueError, RecursionError):
+            raise self._err("scenario: holds a value that is not a scenario value (text, number, boolean, "
+                            "list or table)") from None
+        if size * n_points * len(self.seeds) > MAX_DOCUMENT_BYTES:
+            raise self._err(f"{n_points * len(self.seeds)} runs of a {size >> 10} KB scenario would take "
+                            f"{size * n_points * len(self.seeds) >> 20} MB of scenario text (at most "
+                            f"{MAX_DOCUMENT_BYTES >> 20} MB): fewer runs or a smaller scenario")
         # Every path must reach into the base scenario (after [set], which
         # may add tables the swept paths reach into).
         doc = copy.deepcopy(self.base)
@@ -218,28 +239,67 @@ class SweepSpec:
         return [(p, s, self.scenario_for(p)) for p in self.points() for s in self.seeds]
 
 
-def _plain(value):
-    """numpy scalars (and lists of them) as the Python values they hold, so
-    that a sweep built from numpy arrays hashes and stores like any other."""
+#: Nesting a swept value may have (a table of tables of lists...).
+MAX_VALUE_DEPTH = 32
+#: Seeds of a sweep: the store's manifest keeps them as SQLite integers.
+MAX_SEED = 2**63
+
+
+def _value(value, err, where, depth=0):
+    """A swept or set value as a plain scenario value: text, a number, a
+    boolean, or lists and tables of them; numpy scalars and arrays as the
+    Python values they hold (so a sweep built from numpy hashes and stores
+    like any other). Anything else (a date, bytes, an object) is refused."""
+    import math
+
+    if depth > MAX_VALUE_DEPTH:
+        raise err(f"{where}: nested more than {MAX_VALUE_DEPTH} deep")
+    if type(value).__module__ == "numpy" and hasattr(value, "tolist"):
+        value = value.tolist()
     if isinstance(value, (list, tuple)):
-        return [_plain(v) for v in value]
+        return [_value(v, err, where, depth + 1) for v in value]
     if isinstance(value, dict):
-        return {k: _plain(v) for k, v in value.items()}
-    if type(value).__module__ == "numpy" and hasattr(value, "item"):
-        return value.item()
-    return value
+        if not all(isinstance(k, str) for k in value):
+            raise err(f"{where}: a table's keys are text")
+        return {k: _value(v, err, where, depth + 1) for k, v in value.items()}
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int):
+        if abs(value) >= 2**64:
+            raise err(f"{where}: an integer of {value.bit_length()} bits is too large for any scenario field")
+        return value
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise err(f"{where}: {value} is not a finite number")
+        return value
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            raise err(f"{where}: not text that can be written (UTF-8)") from None
+        return value
+    raise err(f"{where}: a {type(value).__name__} is not a scenario value (text, number, boolean, list or table)")
+
+
+def _name(name, source):
+    if not isinstance(name, str):
+        raise SweepError(f"{source}: sweep.name: expected text, got {name!r}")
+    name = name.encode("utf-8", "backslashreplace").decode("utf-8")
+    if not name.strip():
+        raise SweepError(f"{source}: sweep.name: empty")
+    return name
 
 
 def _seed(value, err):
-    """A seed: a Python or numpy integer in [0, 2^64), not a bool."""
+    """A seed of a sweep: a Python or numpy integer in [0, 2^63), not a bool."""
     if isinstance(value, bool):
-        raise err(f"sweep.seeds: {value!r} is not an integer in [0, 2^64)")
+        raise err(f"sweep.seeds: {value!r} is not an integer in [0, 2^63)")
     try:
         n = operator.index(value)
     except TypeError:
-        raise err(f"sweep.seeds: {value!r} is not an integer in [0, 2^64)") from None
-    if not 0 <= n < 2**64:
-        raise err(f"sweep.seeds: {n} is not an integer in [0, 2^64)")
+        raise err(f"sweep.seeds: {value!r} is not an integer in [0, 2^63)") from None
+    if not 0 <= n < MAX_SEED:
+        raise err(f"sweep.seeds: {n} is not an integer in [0, 2^63)")
     return n
 
 
@@ -266,12 +326,18 @@ def _seeds(value, source):
         if extra or "count" not in value:
             raise SweepError(f"{source}: sweep.seeds: expected a list or {{ first = N, count = K }}")
         first, count = value.get("first", 1), value["count"]
-        if not isinstance(count, int) or count < 0 or not isinstance(first, int) or isinstance(first, bool):
+        try:
+            if isinstance(first, bool) or isinstance(count, bool):
+                raise TypeError
+            first, count = operator.index(first), operator.index(count)
+        except TypeError:
+            raise SweepError(f"{source}: sweep.seeds: first and count must be integers, count >= 0") from None
+        if count < 0:
             raise SweepError(f"{source}: sweep.seeds: first and count must be integers, count >= 0")
         if count > MAX_RUNS:
             raise SweepError(f"{source}: sweep.seeds: count = {count}; a sweep holds at most {MAX_RUNS} runs")
-        if first < 0 or first + count > 2**64:
-            raise SweepError(f"{source}: sweep.seeds: seeds {first}..{first + count - 1} are not all in [0, 2^64)")
+        if first < 0 or first + count > MAX_SEED:
+            raise SweepError(f"{source}: sweep.seeds: seeds {first}..{first + count - 1} are not all in [0, 2^63)")
         return list(range(first, first + count))
     if isinstance(value, (list, tuple)):
         return list(value)
@@ -311,17 +377,12 @@ def _anchor_traces(doc, scenario_dir):
 
 def _base_scenario(scenario, source, base_dir):
     """A scenario given as a dict, a TOML string or a path: the document as a dict."""
-    tomllib = _tomllib()
-
     if isinstance(scenario, dict):
         return copy.deepcopy(scenario)
     if isinstance(scenario, (str, os.PathLike)):
         text = os.fspath(scenario)
         if "\n" in text or "=" in text:
-            try:
-                return tomllib.loads(text)
-            except tomllib.TOMLDecodeError as e:
-                raise SweepError(f"{source}: sweep.scenario: invalid TOML: {e}") from None
+            return _parse_toml(text, f"{source}: sweep.scenario")
         path = text if os.path.isabs(text) else os.path.join(base_dir, text)
         return _anchor_traces(_read_toml(path), os.path.dirname(os.path.abspath(path)))
     raise SweepError(f"{source}: sweep.scenario: expected a file name or a [scenario] table")
@@ -330,24 +391,23 @@ def _base_scenario(scenario, source, base_dir):
 def load(sweep, base_dir=None):
     """A SweepSpec from a sweep file path, a TOML string or a dict of the
     file's shape ({'sweep': {...}, 'grid': {...}, ...})."""
-    tomllib = _tomllib()
-
     source = "<sweep>"
     if isinstance(sweep, SweepSpec):
         return sweep
     if isinstance(sweep, dict):
         doc = sweep
     elif isinstance(sweep, str) and ("\n" in sweep or "=" in sweep):
-        try:
-            doc = tomllib.loads(sweep)
-        except tomllib.TOMLDecodeError as e:
-            raise SweepError(f"{source}: invalid TOML: {e}") from None
-    else:
-        source = os.fspath(sweep)
-        if os.path.isdir(source):
+        doc = _parse_toml(sweep, source)
+    elif isinstance(sweep, (str, os.PathLike)):
+        source = shown(os.fspath(sweep))
+        if not os.fsdecode(os.fspath(sweep)):
+            raise SweepError("sweep: empty file name")
+        if os.path.isdir(sweep):
             raise SweepError(f"{source}: is a directory, not a sweep file")
-        doc = _read_toml(source)
-        base_dir = base_dir or os.path.dirname(os.path.abspath(source))
+        doc = _read_toml(os.fspath(sweep))
+        base_dir = base_dir or os.path.dirname(os.path.abspath(os.fsdecode(os.fspath(sweep))))
+    else:
+        raise SweepError(f"a sweep is a file path, TOML text or a dict, not {type(sweep).__name__}")
     base_dir = base_dir or os.getcwd()
     if not isinstance(doc, dict):
         raise SweepError(f"{source}: a sweep is a table of sections (sweep, scenario, set, grid, zip)")
@@ -367,9 +427,10 @@ def load(sweep, base_dir=None):
     for section in ("set", "grid", "zip"):
         if not isinstance(doc.get(section, {}), dict):
             raise SweepError(f"{source}: {section}: expected a table of path = value(s)")
-    if "grid" in doc and not doc["grid"] and "zip" not in doc:
-        raise SweepError(f"{source}: grid: empty table, the sweep would vary nothing")
+    for section in ("grid", "zip"):
+        if section in doc and not doc[section]:
+            raise SweepError(f"{source}: {section}: empty table (leave it out, or name a path to vary)")
     return SweepSpec(
-        name=str(head.get("name", default_name)), base=base, grid=doc.get("grid"), zipped=doc.get("zip"),
+        name=head.get("name", default_name), base=base, grid=doc.get("grid"), zipped=doc.get("zip"),
         fixed=doc.get("set"), seeds=_seeds(head.get("seeds"), source), source=source,
     )

@@ -150,11 +150,12 @@ class _LocalPool:
         from .workers import WorkerPool
 
         self.own = pool is None
-        self.pool = pool if pool is not None else WorkerPool(jobs, "cdmasim.sweeps:execute", memory=memory)
+        self.pool = pool if pool is not None else WorkerPool(jobs, memory=memory)
 
     def map_unordered(self, calls):
-        for task, (kind, value) in self.pool.map_unordered(calls):
-            yield task[0], (value if kind == "ok" else _died(value))
+        tasks = [("cdmasim.sweeps:execute", args) for args in calls]
+        for (_, args), (kind, value) in self.pool.map_unordered(tasks):
+            yield args[0], (value if kind == "ok" else _died(value))
 
     def close(self, interrupted=False):
         if self.own or interrupted:
@@ -214,7 +215,8 @@ def _probe_dask(address, timeout):
 
 class _DaskPool:
     """A Dask distributed Client: `local` starts a LocalCluster of `jobs`
-    single-threaded worker processes, anything else is a scheduler address."""
+    single-threaded worker processes, anything else is a scheduler address.
+    `reproduce` makes one and hands it to every sweep (`dask=` takes it)."""
 
     def __init__(self, address, jobs):
         try:
@@ -224,7 +226,7 @@ class _DaskPool:
         except ImportError:
             raise InputError("--dask needs the 'distributed' package (pip install 'dask[distributed]')") from None
         if not isinstance(address, str) or not address.strip():
-            raise InputError(f"--dask: expected tcp://HOST:PORT or 'local', got {address!r}")
+            raise InputError(f"--dask: expected 'local' or tcp://HOST:PORT, got {address!r}")
         self.cluster = None
         if address != "local":
             _probe_dask(address, DASK_CONNECT_TIMEOUT_S)
@@ -284,76 +286,138 @@ def sweep(spec: str | os.PathLike | dict | SweepSpec, store: str | os.PathLike, 
     'sweep', 'wall_s'} (the --json line) plus 'keys' (every run's key) and
     'runs' ((key, point, seed) per point and seed, for store.load_runs).
     Raises InputError (SweepError for the sweep file) on bad input."""
+    return sweep_many([spec], store, jobs=jobs, dask=dask, progress=progress, pcap=pcap, retry_failed=retry_failed,
+                      verify=verify, worker_memory=worker_memory, pool=pool)[0]
+
+
+#: What a worker may be held to: Python with pandas and pyarrow needs about
+#: 200 MB before a run starts.
+MIN_WORKER_MEMORY = 256 << 20
+MAX_WORKER_MEMORY = 1 << 50
+
+
+def worker_memory_bytes(value, what="--worker-memory"):
+    """None, or bytes from an integer or a size such as '4GB', in
+    [256 MB, 1 PB]."""
     from ._units import count, size_bytes
 
+    if value is None:
+        return None
+    n = size_bytes(value, what) if isinstance(value, str) else count(value, what)
+    if not MIN_WORKER_MEMORY <= n <= MAX_WORKER_MEMORY:
+        raise InputError(f"{what}: {n} bytes is outside 256 MB .. 1 PB (a worker needs about 200 MB to start)")
+    return n
+
+
+class Plan:
+    """A sweep's runs, keyed: (key, point, seed, doc) in the file's order."""
+
+    def __init__(self, spec, pcap=False):
+        self.spec, self.pcap = load(spec), pcap
+        self.runs, self.failures, self.first_error = [], 0, None
+        for point, seed, doc in self.spec.runs():
+            resolved, err = _resolved(doc)
+            if err is not None and "unknown key" in err.message:
+                # A swept or set path that the scenario format does not have.
+                raise SweepError(f"{self.spec.source}: {err.field or 'scenario'}: {err.message}")
+            if err is not None:
+                self.failures += 1
+                self.first_error = self.first_error or str(err)
+            self.runs.append((run_key(resolved, seed), point, seed, doc))
+        # One key may come from several points (e.g. a swept value equal to
+        # the default); it runs once.
+        self.unique = {}
+        for r in self.runs:
+            self.unique.setdefault(r[0], r)
+        if self.failures == len(self.runs):
+            # Not one point makes a valid scenario: the base is at fault, not a swept value.
+            raise SweepError(f"{self.spec.source}: no run of the sweep is a valid scenario, e.g. {self.first_error}")
+
+
+def sweep_many(specs, store, jobs=None, dask=None, progress=False, pcap=False, retry_failed=False, verify=False,
+               worker_memory=None, pool=None, repair=True):
+    """Several sweeps into one store at once, their runs sharing the
+    workers (what `reproduce` uses to keep every core busy); one report per
+    sweep, as `sweep` returns. A spec may be (spec, pcap) to set pcap per
+    sweep. A run two sweeps share runs once, under the first one's labels."""
+    from ._units import count
+
     t0 = time.perf_counter()
-    spec = load(spec)
+    plans = [Plan(*s) if isinstance(s, tuple) else Plan(s, pcap) for s in specs]
     jobs = (os.cpu_count() or 1) if jobs is None else count(jobs, "jobs", 1, 1024)
-    if worker_memory is not None:
-        worker_memory = size_bytes(worker_memory, "worker_memory") if isinstance(worker_memory, str) else \
-            count(worker_memory, "worker_memory", 1 << 20)
-    if dask is not None and not isinstance(dask, str):
-        raise InputError(f"dask: expected 'local' or 'tcp://HOST:PORT', got {dask!r}")
-    runs = []
-    for point, seed, doc in spec.runs():
-        resolved, err = _resolved(doc)
-        if err is not None and "unknown key" in err.message:
-            # A swept or set path that the scenario format does not have.
-            raise SweepError(f"{spec.source}: {err.field or 'scenario'}: {err.message}")
-        runs.append((run_key(resolved, seed), point, seed, doc))
-    # One key may come from several points (e.g. a swept value equal to
-    # the default); it runs once.
-    unique = {}
-    for r in runs:
-        unique.setdefault(r[0], r)
-    st = Store(store)
+    worker_memory = worker_memory_bytes(worker_memory, "worker_memory")
+    if dask is not None and not isinstance(dask, _DaskPool) and (not isinstance(dask, str) or not dask.strip()):
+        raise InputError(f"--dask: expected 'local' or tcp://HOST:PORT, got {dask!r}")
+    if pool is not None:
+        from .workers import WorkerPool
+
+        if not isinstance(pool, WorkerPool):
+            raise InputError(f"pool: expected a cdmasim.workers.WorkerPool, got {type(pool).__name__}")
+    union = {}
+    for p in plans:
+        for key, r in p.unique.items():
+            union.setdefault(key, (p, r))
+    # With --dask, connect first (even when nothing is left to run): a wrong
+    # address is reported before anything is written, not hidden by a
+    # complete store.
+    own_dask = isinstance(dask, str)
+    dask_pool = _DaskPool(dask, jobs) if own_dask else dask
     try:
-        repaired = st.repair(verify=verify)
+        st = Store(store)
+    except BaseException:
+        if own_dask:
+            dask_pool.close()
+        raise
+    try:
+        repaired = st.repair(verify=verify) if repair else {}
         if retry_failed:
-            for k in st.keys("failed") & set(unique):
+            for k in st.keys("failed") & set(union):
                 st.forget(k)
         have = st.keys()
-        todo = [r for k, r in unique.items() if k not in have]
-        bar = SweepProgress(len(unique), len(unique) - len(todo), enabled=None if progress else False)
-        new_failed = 0
-        # With --dask, connect even when nothing is left to run: a wrong
-        # address is reported, not hidden by a complete store.
-        if todo or dask:
-            workers = _DaskPool(dask, jobs) if dask else _LocalPool(min(jobs, len(todo)), worker_memory, pool)
-            by_key = {r[0]: r for r in todo}
+        todo = {k: pr for k, pr in union.items() if k not in have}
+        bar = SweepProgress(len(union), len(union) - len(todo), enabled=None if progress else False)
+        new_failed = set()
+        if todo:
+            workers = dask_pool or _LocalPool(min(jobs, len(todo)), worker_memory, pool)
             interrupted = True
             try:
-                calls = [(k, doc, seed, pcap) for k, _, seed, doc in todo]
+                calls = [(k, r[3], r[2], p.pcap) for k, (p, r) in todo.items()]
                 for key, (status, error, files, wall_s) in workers.map_unordered(calls):
-                    _, point, seed, _ = by_key[key]
+                    p, (_, point, seed, _) = todo[key]
                     if files is not None:
-                        files["point.parquet"] = _point_parquet(key, spec.name, seed, point)
-                    st.commit(key, spec.name, point, seed, status, error, files, wall_s)
-                    new_failed += status == "failed"
+                        files["point.parquet"] = _point_parquet(key, p.spec.name, seed, point)
+                    st.commit(key, p.spec.name, point, seed, status, error, files, wall_s)
+                    if status == "failed":
+                        new_failed.add(key)
                     bar.update(status == "failed")
                 interrupted = False
             finally:
-                workers.close(interrupted)
+                if workers is not dask_pool:
+                    workers.close(interrupted)
                 bar.close()
-        keys = list(unique)
         statuses = {r["run"]: r["status"] for r in st.rows()}
-        failed = sum(statuses.get(k) == "failed" for k in keys)
-        return {
-            "runs_total": len(keys),
-            "runs_done": sum(statuses.get(k) == "done" for k in keys),
-            "runs_failed": failed,
-            "runs_cached": len(keys) - len(todo),
-            "runs_new": len(todo),
-            "runs_new_failed": new_failed,
-            "runs_repaired": len(set(repaired) & set(unique)),
-            "store": os.fspath(store),
-            "sweep": spec.name,
-            "wall_s": round(time.perf_counter() - t0, 3),
-            "keys": keys,
-            "runs": [(k, point, seed) for k, point, seed, _ in runs],
-        }
+        reports = []
+        for p in plans:
+            keys = list(p.unique)
+            reports.append({
+                "runs_total": len(keys),
+                "runs_done": sum(statuses.get(k) == "done" for k in keys),
+                "runs_failed": sum(statuses.get(k) == "failed" for k in keys),
+                "runs_cached": sum(k not in todo for k in keys),
+                "runs_new": sum(k in todo for k in keys),
+                "runs_new_failed": len(new_failed & set(keys)),
+                "runs_repaired": len(set(repaired) & set(keys)),
+                "store": os.fspath(store),
+                "sweep": p.spec.name,
+                "wall_s": round(time.perf_counter() - t0, 3),
+                "keys": keys,
+                "runs": [(k, point, seed) for k, point, seed, _ in p.runs],
+            })
+        return reports
     finally:
         st.close()
+        if own_dask:
+            dask_pool.close()
 
 
 def describe(report):

@@ -53,12 +53,12 @@ def _last_words(lines: list[str]) -> str | None:
 
 
 class _Worker:
-    def __init__(self, target: str, memory: int | None):
+    def __init__(self, memory: int | None):
         task_r, task_w = os.pipe()
         result_r, result_w = os.pipe()
         self.stderr = tempfile.TemporaryFile(prefix="cdmasim-worker-")
         env = dict(os.environ, PYTHONUNBUFFERED="1")
-        args = [sys.executable, "-m", "cdmasim.workers", str(task_r), str(result_w), str(os.getpid()), target,
+        args = [sys.executable, "-m", "cdmasim.workers", str(task_r), str(result_w), str(os.getpid()),
                 str(memory or 0)]
         try:
             self.proc = subprocess.Popen(args, pass_fds=(task_r, result_w), stdin=subprocess.DEVNULL,
@@ -108,15 +108,16 @@ class _Worker:
 
 
 class WorkerPool:
-    """`jobs` worker processes running `target` ("module:function") on task
-    tuples. `map_unordered` yields (task, ("ok", result)) or (task,
-    ("died", reason)) as tasks finish; `close` stops every worker."""
+    """`jobs` worker processes. A task is (target, args): the worker calls
+    target ("module:function", imported once per worker) with *args.
+    `map_unordered` yields (task, ("ok", result)) or (task, ("died",
+    reason)) as tasks finish; `close` stops every worker."""
 
-    def __init__(self, jobs: int, target: str, memory: int | None = None):
-        self.jobs, self.target, self.memory = jobs, target, memory
+    def __init__(self, jobs: int, memory: int | None = None):
+        self.jobs, self.memory = jobs, memory
         self.workers: list[_Worker] = []
 
-    def map_unordered(self, tasks: Iterable[tuple]) -> Iterator[tuple[tuple, tuple[str, Any]]]:
+    def map_unordered(self, tasks: Iterable[tuple[str, tuple]]) -> Iterator[tuple[tuple, tuple[str, Any]]]:
         pending = deque(tasks)
         busy: dict[Connection, _Worker] = {}
 
@@ -129,7 +130,7 @@ class WorkerPool:
         for w in list(self.workers):
             assign(w)
         while pending and len(self.workers) < self.jobs:
-            w = _Worker(self.target, self.memory)
+            w = _Worker(self.memory)
             self.workers.append(w)
             assign(w)
         try:
@@ -145,7 +146,7 @@ class WorkerPool:
                         w.close(kill=True)
                         w = None
                         if pending:
-                            w = _Worker(self.target, self.memory)
+                            w = _Worker(self.memory)
                             self.workers.append(w)
                     if w is not None:
                         assign(w)
@@ -192,28 +193,38 @@ def _limit_memory(nbytes: int):
     resource.setrlimit(resource.RLIMIT_DATA, (nbytes, nbytes))
 
 
-def _resolve(target: str) -> Callable:
-    import importlib
+_RESOLVED: dict[str, Callable] = {}
 
-    module, _, name = target.partition(":")
-    return getattr(importlib.import_module(module), name)
+
+def resolve(target: str) -> Callable:
+    """'module:function' -> the function (imported once)."""
+    if target not in _RESOLVED:
+        import importlib
+
+        module, _, name = target.partition(":")
+        _RESOLVED[target] = getattr(importlib.import_module(module), name)
+    return _RESOLVED[target]
+
+
+def call(target: str, args: tuple) -> Any:
+    """Run one task here: what a worker does, and what Dask workers run."""
+    return resolve(target)(*args)
 
 
 def main(argv: list[str]) -> int:
-    task_fd, result_fd, parent, target, memory = int(argv[0]), int(argv[1]), int(argv[2]), argv[3], int(argv[4])
+    task_fd, result_fd, parent, memory = int(argv[0]), int(argv[1]), int(argv[2]), int(argv[3])
     _die_with(parent)
     # Ctrl-C reaches the whole process group; the parent decides what stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if memory:
         _limit_memory(memory)
     tasks, results = Connection(task_fd, writable=False), Connection(result_fd, readable=False)
-    fn = _resolve(target)
     while True:
         try:
-            task = tasks.recv()
+            target, args = tasks.recv()
         except (EOFError, OSError):
             return 0
-        results.send(fn(*task))
+        results.send(call(target, args))
 
 
 if __name__ == "__main__":

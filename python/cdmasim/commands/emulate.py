@@ -63,7 +63,7 @@ def write_tables(out, log_dir):
 def main(args):
     from .. import InputError
     from ..emulate import emulate
-    from .outputs import check_output_dir, replace_dir
+    from .outputs import check_output_dir, write_into
 
     users = {}
     for u in args.user:
@@ -75,9 +75,10 @@ def main(args):
         raise InputError("emulate: give at least one --user NAME=COMMAND")
     if args.log:
         check_output_dir("--log", args.log)
-        # The logs are written into a fresh folder beside --log that takes its
-        # place only when the emulation is over and every table is written: a
-        # kill leaves --log as it was (and at most a hidden .NAME.new-* folder).
+        # The logs are written into a fresh folder inside --log whose files
+        # take their places only when the emulation is over and every table
+        # is written: a kill leaves --log as it was (and at most a hidden
+        # .cdmasim-new-* folder); the folder's other files stay.
         result = {}
 
         def write(tmp):
@@ -87,7 +88,7 @@ def main(args):
             write_tables(result["out"], tmp)
 
         try:
-            replace_dir(args.log, write)
+            write_into(args.log, write)
         except OSError as e:
             raise InputError(f"--log: {args.log}: cannot write: {e.strerror or e}") from None
         out = result["out"]

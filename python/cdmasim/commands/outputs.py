@@ -1,6 +1,7 @@
 """Where the commands write: checked before any long work (so that a run is
-not lost to a path that cannot be written), and directories replaced whole
-(a complete new directory or the old one, never a mix)."""
+not lost to a path that cannot be written), and written all together into
+the folder given, never touching a file there that cdmasim did not write
+(a user's own files in an --out folder stay)."""
 
 import os
 import shutil
@@ -60,32 +61,26 @@ def check_output_file(flag, path):
         raise InputError(f"{flag}: {path}: {parent} is not writable")
 
 
-def replace_dir(out, write):
-    """Write a directory atomically: `write(tmp)` fills a fresh sibling
-    directory, which then takes `out`'s place (an earlier `out` is removed
-    only once the new one is complete). On any error or Ctrl-C the
-    temporary directory goes and `out` is as it was."""
+def write_into(out, write):
+    """Write a set of files into the folder `out` all together, touching
+    nothing else there: `write(tmp)` fills a fresh folder inside `out` (so
+    the same file system), then each file it made takes its place in `out`
+    (replacing a file of the same name, such as an earlier run's). On any
+    error or Ctrl-C before that, the temporary folder goes and `out` is as
+    it was; a name in `out` that is a folder where a file would go is an
+    error before anything moves. Returns the names written."""
     out = os.path.abspath(out)
-    parent = os.path.dirname(out)
-    os.makedirs(parent, exist_ok=True)
-    name = os.path.basename(out)
-    tmp = tempfile.mkdtemp(prefix=f".{name}.new-", dir=parent)
-    old = None
+    os.makedirs(out, exist_ok=True)
+    tmp = tempfile.mkdtemp(prefix=".cdmasim-new-", dir=out)
     try:
         write(tmp)
-        if os.path.exists(out):
-            old = tempfile.mkdtemp(prefix=f".{name}.old-", dir=parent)
-            os.rmdir(old)
-            os.rename(out, old)
-        os.rename(tmp, out)
-        tmp = None
-    except BaseException:
-        if old is not None and not os.path.exists(out):
-            os.rename(old, out)
-            old = None
-        raise
+        names = sorted(os.listdir(tmp))
+        for name in names:
+            dest = os.path.join(out, name)
+            if os.path.isdir(dest) and not os.path.islink(dest):
+                raise InputError(f"{dest}: is a folder; cdmasim writes a file of that name here (nothing was written)")
+        for name in names:
+            os.replace(os.path.join(tmp, name), os.path.join(out, name))
+        return names
     finally:
-        if tmp is not None:
-            shutil.rmtree(tmp, ignore_errors=True)
-        if old is not None:
-            shutil.rmtree(old, ignore_errors=True)
+        shutil.rmtree(tmp, ignore_errors=True)

@@ -25,7 +25,7 @@ def register(subparsers):
 def main(args):
     from .. import InputError
     from ..simulate import run
-    from .outputs import check_output_dir, replace_dir
+    from .outputs import check_output_dir
 
     if args.format and not args.out:
         raise InputError("--format: it sets the table format of --out; give --out DIR too")
@@ -38,11 +38,9 @@ def main(args):
     progress = not args.quiet and sys.stderr.isatty()
     result = run(args.file, seed=args.seed, pcap_dir=args.pcap, progress=progress)
     if args.out:
-        # A complete new directory replaces an earlier run's, or nothing changes.
-        try:
-            replace_dir(args.out, lambda tmp: result.to_dir(tmp, fmt=args.format or "parquet"))
-        except OSError as e:
-            raise InputError(f"{args.out}: cannot write: {e.strerror or e}") from None
+        # The tables take the place of an earlier run's, all together; the
+        # folder's other files stay.
+        result.to_dir(args.out, fmt=args.format or "parquet")
     if args.plot:
         from ..run_plot import plot_run
 

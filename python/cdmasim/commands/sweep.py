@@ -23,7 +23,9 @@ def register(subparsers):
 
 
 def main(args):
-    from ..sweeps import describe, report_json, sweep
+    from ..sweeps import describe, report_json, sweep, worker_memory_bytes
+
+    worker_memory_bytes(args.worker_memory)          # the flag named in the error
 
     report = sweep(args.file, args.store, jobs=args.jobs, dask=args.dask, pcap=args.pcap,
                    progress=not args.quiet, retry_failed=args.retry_failed, verify=args.verify,
