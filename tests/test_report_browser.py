@@ -6,8 +6,6 @@ import io
 import json
 import pathlib
 import shutil
-import subprocess
-import sys
 
 import pytest
 
@@ -31,21 +29,17 @@ def _driver():
 
 
 @pytest.fixture(scope="module")
-def report(tmp_path_factory):
-    out = tmp_path_factory.mktemp("reproduce")
-    for paper in ("jung", "paliwal", "dziong"):
-        p = subprocess.run([sys.executable, "-m", "cdmasim.cli", "reproduce", paper, "--quick", "--out", str(out),
-                            "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300)
-        assert p.returncode == 0, p.stderr
-    return out
+def report(quick_reproduction):
+    return quick_reproduction[0]
 
 
 def test_report_is_self_contained(report):
     html = (report / "report.html").read_text()
     assert "<script" not in html and "http://" not in html and "https://" not in html
-    figures = [f for p in ("jung", "paliwal", "dziong") for f in json.loads((report / p / "report.json").read_text())["figures"]]
+    papers = ("liu", "lee", "paliwal", "jung", "dziong")
+    figures = [f for p in papers for f in json.loads((report / p / "report.json").read_text())["figures"]]
     assert figures and html.count("data:image/png;base64,") == len(figures)
-    for paper in ("jung", "paliwal", "dziong"):
+    for paper in papers:
         assert f'id="{paper}"' in html
 
 
@@ -59,7 +53,8 @@ def test_report_renders_in_headless_chromium(report):
             "return Array.from(document.images).map(i => [i.complete, i.naturalWidth, i.naturalHeight]);")
         assert len(images) >= 4
         assert all(c and w > 0 and h > 0 for c, w, h in images), images
-        rows = driver.execute_script("return document.querySelectorAll('tr.agrees, tr.differs, tr.none').length;")
+        rows = driver.execute_script(
+            "return document.querySelectorAll('tr.agrees, tr.differs, tr.inconclusive, tr.notmodelled, tr.none').length;")
         assert rows > 0
         png = driver.get_screenshot_as_png()
         logs = driver.get_log("browser")

@@ -29,6 +29,8 @@ def read_text(path, err):
         raise err(f"{name}: cannot read: {e.strerror or e}") from None
     try:
         st = os.fstat(fd)
+        if stat.S_ISDIR(st.st_mode):
+            raise err(f"{name}: cannot read: is a directory")
         if not stat.S_ISREG(st.st_mode):
             raise err(f"{name}: not a regular file")
         if st.st_size > MAX_FILE_BYTES:

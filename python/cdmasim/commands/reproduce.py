@@ -20,16 +20,26 @@ def register(subparsers):
     p.add_argument("--jobs", type=integer(1, 1024, "--jobs"), metavar="N", help="worker processes for the sweeps (default: all cores)")
     p.add_argument("--dask", metavar="ADDRESS", help="run the sweeps on a Dask cluster: tcp://HOST:PORT, or 'local'")
     p.add_argument("--pcap", nargs="+", metavar="FILE", help="lee: run the paper's analysis on these captures too")
-    p.add_argument("--json", action="store_true", help="print the report as one JSON line on stdout")
+    p.add_argument("--json", action="store_true", help="print each paper's report as one JSON line on stdout")
     p.set_defaults(func=main)
+
+
+def _fmt(v):
+    return "-" if v is None else f"{v:.4g}"
 
 
 def _print_text(report):
     print(f"{report['paper']}: {report['title']}")
+    s = report["summary"]
+    p = s["predictions"]
+    print(f"  predictions: {p['agrees']} agree of {p['total']} ({p['differs']} differ, {p['inconclusive']} "
+          f"inconclusive, {p['not modelled']} not modelled, {p['no published value']} without a published value); "
+          f"calibration {s['calibration']}, inputs {s['input']}; null model passes {s['null']['passes']} "
+          f"of {s['null']['of']} ({s['null']['answer']})")
     for it in report["items"]:
-        pub = "-" if it["published"] is None else f"{it['published']:.4g}"
-        print(f"  {it['id']:<48} {it['measured']:>12.4g} {it['unit']:<10} published {pub:>8} "
-              f"{it['tolerance']:<12} {it['verdict']}")
+        spread = "" if it["spread"] is None else f" [{it['spread'][0]:.4g}, {it['spread'][1]:.4g}]"
+        print(f"  {it['id']:<48} {_fmt(it['measured']):>10}{spread:<22} {it['unit']:<10} published "
+              f"{_fmt(it['published']):>8} {it['tolerance']:<14} {it['basis']:<11} {it['verdict']}")
     for line in report.get("pending", []):
         print(f"  not built yet: {line}")
     print(f"  {len(report['items'])} items, {len(report['figures'])} figures, {report['wall_s']:.1f} s")
@@ -54,42 +64,71 @@ def main(args):
 
         check_captures(args.pcap)
     check_output_dir("--out", args.out)
-    report_html = os.path.join(args.out, "report.html")
-    if os.path.isdir(report_html) or (os.path.lexists(report_html) and not os.access(report_html, os.W_OK)):
-        raise InputError(f"--out: {report_html}: exists and cannot be replaced by the report")
-    try:
-        os.makedirs(args.out, exist_ok=True)
-    except OSError as e:
-        raise InputError(f"--out: {args.out}: cannot create: {e.strerror or e}") from None
     papers = rp.PAPERS if args.paper == "all" else (args.paper,)
+    _check_outputs(args.out, papers)
     t0 = time.perf_counter()
-    reports = []
-    pool = None
-    if not args.dask:
+    pool = dask = None
+    if args.dask:
+        from ..sweeps import _DaskPool
+
+        dask = _DaskPool(args.dask, args.jobs or os.cpu_count() or 1)    # refused here, before anything is written
+    else:
         from ..workers import WorkerPool
 
-        pool = WorkerPool(args.jobs or os.cpu_count() or 1, "cdmasim.sweeps:execute")
+        pool = WorkerPool(args.jobs or os.cpu_count() or 1)
     try:
+        try:
+            os.makedirs(args.out, exist_ok=True)
+        except OSError as e:
+            raise InputError(f"--out: {args.out}: cannot create: {e.strerror or e}") from None
         for paper in papers:
-            reports.append(rp.run(paper, args.out, quick=args.quick, jobs=args.jobs,
-                                  pcaps=args.pcap if paper == "lee" else None, dask=args.dask, pool=pool))
-            _said(reports[-1], args)
+            r = rp.run(paper, args.out, quick=args.quick, jobs=args.jobs, pcaps=args.pcap if paper == "lee" else None,
+                       dask=dask, pool=pool)
+            _said(r, args)
     finally:
         if pool is not None:
             pool.close()
+        if dask is not None:
+            dask.close()
     path = write_report(args.out)
     if not args.json:
-        print(f"report: {path}")
-    out = rp.public(reports[0]) if len(reports) == 1 else rp.combine(reports, time.perf_counter() - t0)
-    if args.json:
-        print(json.dumps(out))
+        print(f"report: {path} ({time.perf_counter() - t0:.1f} s)")
     return 0
+
+
+def _check_outputs(out, papers):
+    """What reproduce writes in OUT can be written: OUT/report.html and each
+    OUT/PAPER/report.json and figure are files (or absent), OUT/PAPER and
+    OUT/store are folders (or absent). Checked before any simulation."""
+    import os
+
+    from .. import InputError
+
+    def bad(path, what):
+        raise InputError(f"--out: {path}: exists and is not {what}; reproduce writes one there (nothing was written)")
+
+    report = os.path.join(out, "report.html")
+    if os.path.lexists(report) and (not os.path.isfile(report) or os.path.islink(report)):
+        bad(report, "a regular file")
+    for sub in ("store", *papers):
+        d = os.path.join(out, sub)
+        if os.path.lexists(d) and not os.path.isdir(d):
+            bad(d, "a folder")
+        if sub != "store" and os.path.isdir(d):
+            for name in os.listdir(d):
+                p = os.path.join(d, name)
+                if (name.endswith(".png") or name == "report.json") and not os.path.isfile(p):
+                    bad(p, "a regular file")
 
 
 def _said(r, args):
     """What a paper's run prints as it finishes."""
+    from ..reproduce import public
+
     paper = r["paper"]
-    if not args.json:
+    if args.json:
+        print(json.dumps(public(r)), flush=True)
+    else:
         _print_text(r)
     if not r["items"]:
         print(f"cdmasim: note: {paper}: no items: " + "; ".join(r["pending"]), file=sys.stderr)

@@ -1,13 +1,20 @@
-"""`cdmasim reproduce PAPER`: run a paper's experiments and set every
-published number beside the measured one.
+"""`cdmasim reproduce`: run a paper's experiments and set every published
+number beside the measured one.
 
-One module per paper (liu, lee, paliwal, jung, dziong). Each defines
-TITLE, CITATION, PENDING (what lands with other issues, in words) and
-`reproduce(ctx)`, which runs its experiments through `ctx.sweep` (so they
-are cached and resumable in the output directory's store), adds items with
-`ctx.item` and figures with `ctx.figure`. A later issue adds a paper's
-missing parts by adding items to its module; item ids are stable names
-`paper.experiment.quantity` and never change meaning.
+One module per paper (liu, lee, paliwal, jung, dziong). Each defines TITLE,
+CITATION, PENDING (what lands with other issues, in words), `plan(ctx)`
+(every sweep the paper runs, so that they run together on every core) and
+`reproduce(ctx)`, which reads the sweeps back through `ctx.sweep` (from the
+store), adds items with `ctx.item` and figures with `ctx.figure`. Item ids
+are stable names `figure.quantity[.case]` and never change meaning; an id
+that an earlier issue spelled differently is kept as an alias.
+
+Every item says what the paper's number is to the model (`basis`:
+prediction, calibration or input; items.py) and comes from at least 5
+seeds (3 with --quick), unless the experiment draws no random number or
+the paper's statistic pools all runs. Only predictions count as
+agreement; each figure also says how many of its predictions a trivial
+answer (zeros, the paper's mean, the input unchanged) would pass.
 """
 
 import importlib
@@ -16,14 +23,16 @@ import os
 import time
 
 from .. import InputError
-from .items import Item
+from .items import Item, Tolerance, null_score
 
 PAPERS = ("liu", "lee", "paliwal", "jung", "dziong")
+COUNTED = ("agrees", "differs", "inconclusive", "not modelled", "no published value")
 
 
 class Context:
-    """What a paper module gets: where to write, how hard to try, and the
-    collectors for its items and figures."""
+    """What a paper module gets: where to write, how hard to try (seeds,
+    durations), the runners for its experiments, and the collectors for its
+    items and figures."""
 
     def __init__(self, paper, out, quick=False, jobs=None, pcaps=None, dask=None, pool=None):
         self.paper, self.out, self.quick, self.jobs = paper, out, quick, jobs
@@ -32,40 +41,132 @@ class Context:
         self.store = os.path.join(out, "store")
         self.dir = os.path.join(out, paper)
         os.makedirs(self.dir, exist_ok=True)
+        #: Seeds per experiment: every figure's items come from at least these many.
+        self.min_seeds = 3 if quick else 5
+        self.seeds = list(range(1, self.min_seeds + 1))
         self.items, self.figures, self.notes = [], [], []
+        self._by_id, self._sources, self._aliases = {}, {}, {}
+
+    # -- experiments -------------------------------------------------------
+
+    def prefetch(self, specs):
+        """Run sweeps together (their runs share the workers); `specs` are
+        sweep dicts or (sweep dict, pcap) pairs. Later `sweep` calls of the
+        same specs read the store."""
+        from ..sweeps import sweep_many
+
+        if specs:
+            sweep_many(list(specs), self.store, jobs=self.jobs, dask=self.dask, pool=self.pool)
 
     def sweep(self, spec, pcap=False):
-        """Run a sweep spec (dict) into the shared store; returns one row
-        per run of it (as load_sweep) and the store."""
+        """Run a sweep spec (dict) into the shared store (or find it there);
+        returns one row per run of it (as load_sweep) and the store."""
         from ..store import Store, load_runs
-        from ..sweeps import sweep
+        from ..sweeps import sweep_many
 
-        report = sweep(spec, self.store, jobs=self.jobs, pcap=pcap, dask=self.dask, pool=self.pool)
+        report = sweep_many([(spec, pcap)], self.store, jobs=self.jobs, dask=self.dask, pool=self.pool,
+                            repair=False)[0]
         df = load_runs(self.store, report["runs"])
         failed = df[df.status != "done"]
         if len(failed):
             raise RuntimeError(f"{self.paper}: {len(failed)} run(s) of {report['sweep']} failed: {failed.error.iloc[0]}")
         return df, Store(self.store, mode="r")
 
-    def item(self, id, what, measured, unit, published=None, tolerance=None, figure=None):
-        # Ids are the paper's own names (`fig6.gain.mobile.4`): the contract
-        # scripts read `reproduce PAPER --json` by. `reproduce all` prefixes
-        # them with the paper (`liu.fig6.gain.mobile.4`), where they would collide.
-        it = Item(id, what, published, measured, unit, tolerance, figure)
+    def compute(self, target, arglist):
+        """Call `target` ("module:function") once per argument tuple on the
+        workers (in this process with a Dask cluster); results in order."""
+        from ..workers import call
+
+        arglist = [tuple(a) for a in arglist]
+        if self.pool is None:
+            return [call(target, a) for a in arglist]
+        out = {}
+        for (_, args), (kind, value) in self.pool.map_unordered([(target, a) for a in arglist]):
+            if kind != "ok":
+                raise RuntimeError(f"{self.paper}: {target}{args}: {value}")
+            out[args] = value
+        return [out[a] for a in arglist]
+
+    # -- items and figures ---------------------------------------------------
+
+    def item(self, id, what, unit, samples=None, published=None, tolerance=None, basis="prediction",
+             basis_note="", source="", aliases=(), pooled=None, deterministic=False, not_modelled=None, also=(),
+             null_input=None, measured=None):
+        """Add an item (items.Item). `samples`: one value per seed (at least
+        `min_seeds` of them unless `pooled` (runs pooled into one value) or
+        `deterministic` (the experiment draws no random number));
+        `measured`: a single value, for pooled or deterministic items."""
+        if measured is not None:
+            samples = [measured]
+        if id in self._by_id or id in self._aliases:
+            raise ValueError(f"{self.paper}: item {id} is added twice (or is another item's alias)")
+        n = len(samples or [])
+        if not_modelled is None and n < self.min_seeds and pooled is None and not deterministic:
+            raise ValueError(f"{self.paper}: {id}: {n} seed(s); every item comes from at least {self.min_seeds}")
+        it = Item(id, what, unit, samples, published, tolerance, basis, basis_note, source, aliases=aliases,
+                  pooled=pooled, not_modelled=not_modelled, also=also, null_input=null_input)
+        it.deterministic = deterministic
+        if published is not None:
+            # One claim of the paper, one scored item.
+            key = " ".join(source.split()).lower()
+            if key in self._sources:
+                raise ValueError(f"{self.paper}: {id} scores the claim {self._sources[key]} already scores: {source}")
+            self._sources[key] = id
+        for a, scale in it.aliases:
+            if a in self._by_id or a in self._aliases:
+                raise ValueError(f"{self.paper}: alias {a} of {id} is already taken")
+            self._aliases[a] = {"id": id, "scale": scale}
+        self._by_id[id] = it
         self.items.append(it)
         return it
 
+    def not_modelled(self, id, what, unit, why, published=None, tolerance=None, source="", aliases=()):
+        """A claim the model cannot produce yet: the item exists, says why,
+        and counts as `not modelled`."""
+        return self.item(id, what, unit, published=published, tolerance=tolerance, source=source,
+                         aliases=aliases, not_modelled=why)
+
     def figure(self, id, title, fig, items=()):
-        """Save a matplotlib figure as PNG; `items` are the item ids it shows."""
+        """Save a matplotlib figure as PNG; `items` are the item ids it
+        shows. Its score: predictions that agree, against what the null
+        model passes."""
         import matplotlib.pyplot as plt
 
         name = f"{id}.png"
         fig.savefig(os.path.join(self.dir, name), dpi=90, bbox_inches="tight")
         plt.close(fig)
-        self.figures.append({"id": id, "title": title, "file": f"{self.paper}/{name}", "items": list(items)})
+        shown = [self._by_id[i] for i in items if i in self._by_id]
+        self.figures.append({"id": id, "title": title, "file": f"{self.paper}/{name}", "items": list(items),
+                             "score": figure_score(shown)})
 
     def note(self, text):
         self.notes.append(text)
+
+
+def figure_score(items):
+    """{'predictions': judged predictions, 'agree': of them agreeing, 'null':
+    the best trivial answer's count and name, 'uninformative': the null
+    model scores as well as cdmasim}."""
+    judged = [it for it in items if it.basis == "prediction" and it.published is not None and it.not_modelled is None]
+    agree = sum(it.verdict == "agrees" for it in judged)
+    null = null_score(items)
+    return {"predictions": len(judged), "agree": agree, "null": null["passes"], "null_answer": null["answer"],
+            "uninformative": bool(judged) and null["passes"] >= agree}
+
+
+def summary(items, figures):
+    """The report's first table, per paper: predictions by verdict,
+    calibration targets and inputs apart, and the null model's score over
+    the paper's predictions (the best of its trivial answers)."""
+    preds = [it for it in items if it.basis == "prediction"]
+    out = {"predictions": {v: sum(it.verdict == v for it in preds) for v in COUNTED},
+           "calibration": sum(it.basis == "calibration" for it in items),
+           "input": sum(it.basis == "input" for it in items)}
+    out["predictions"]["total"] = len(preds)
+    null = null_score(items)
+    out["null"] = {"passes": null["passes"], "of": null["of"], "answer": null["answer"]}
+    out["uninformative_figures"] = [f["id"] for f in figures if f["score"]["uninformative"]]
+    return out
 
 
 def _module(paper):
@@ -76,52 +177,43 @@ def _module(paper):
 
 def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=None, pool=None):
     """Reproduce one paper; returns its report dict (the --json shape plus
-    'citation', 'pending' and 'notes', which the HTML report shows). Also
-    writes OUT/PAPER/report.json. dask: a scheduler address (or 'local')
-    for the sweeps; pool: a cdmasim.workers.WorkerPool to share between
-    papers (one is started, and stopped at the end, otherwise)."""
+    'citation', 'pending', 'notes' and 'quick', which the HTML report
+    shows). Also writes OUT/PAPER/report.json. dask: a scheduler address
+    (or 'local') for the sweeps; pool: a cdmasim.workers.WorkerPool to
+    share between papers (one is started, and stopped at the end,
+    otherwise)."""
     from ..workers import WorkerPool
 
     mod = _module(paper)
     t0 = time.perf_counter()
     own = pool is None and dask is None
     if own:
-        pool = WorkerPool(jobs or os.cpu_count() or 1, "cdmasim.sweeps:execute")
+        pool = WorkerPool(jobs or os.cpu_count() or 1)
     try:
         ctx = Context(paper, out, quick=quick, jobs=jobs, pcaps=pcaps, dask=dask, pool=pool)
+        ctx.prefetch(mod.plan(ctx))
         mod.reproduce(ctx)
     finally:
         if own:
             pool.close()
+    items = [it.as_dict() for it in ctx.items]
     report = {
-        "paper": paper, "title": mod.TITLE,
-        "items": [it.as_dict() for it in ctx.items],
-        "figures": ctx.figures,
+        "paper": paper, "title": mod.TITLE, "items": items, "figures": ctx.figures,
         "wall_s": round(time.perf_counter() - t0, 2),
+        "summary": summary(ctx.items, ctx.figures),
+        "aliases": dict(ctx._aliases),
         "citation": mod.CITATION, "pending": list(mod.PENDING), "notes": ctx.notes, "quick": quick,
     }
-    with open(os.path.join(ctx.dir, "report.json"), "w", encoding="utf-8") as f:
+    path = os.path.join(ctx.dir, "report.json")
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
         json.dump(report, f, indent=1)
+    os.replace(path + ".tmp", path)
     return report
 
 
 def public(report):
-    """The --json shape: exactly paper, title, items, figures, wall_s."""
-    return {k: report[k] for k in ("paper", "title", "items", "figures", "wall_s")}
+    """The --json shape: paper, title, items, figures, wall_s, summary, aliases."""
+    return {k: report[k] for k in ("paper", "title", "items", "figures", "wall_s", "summary", "aliases")}
 
 
-def combine(reports, wall_s):
-    """`reproduce all`: one report whose items and figures are every paper's,
-    their ids prefixed with the paper (`liu.fig6.gain.mobile.4`)."""
-    def items(r):
-        return [dict(i, id=f"{r['paper']}.{i['id']}") for i in r["items"]]
-
-    def figures(r):
-        return [dict(f, id=f"{r['paper']}.{f['id']}", items=[f"{r['paper']}.{i}" for i in f["items"]]) for f in r["figures"]]
-
-    return {
-        "paper": "all", "title": "All papers: " + "; ".join(r["title"] for r in reports),
-        "items": [i for r in reports for i in items(r)],
-        "figures": [f for r in reports for f in figures(r)],
-        "wall_s": round(wall_s, 2),
-    }
+__all__ = ["PAPERS", "Context", "Item", "Tolerance", "run", "public", "summary", "figure_score"]

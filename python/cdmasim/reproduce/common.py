@@ -50,14 +50,19 @@ def finish(ctx, fig, ax, id, title, xlabel, ylabel, items, axes_title=None, lege
 
 def comparison_figure(title, rows, unit=""):
     """Bars of published (hatched) beside measured for (label, published,
-    measured) rows; a missing published value draws no bar."""
+    measured) rows; `measured` is a number or the per-seed values (drawn as
+    their mean with the seeds' min-max as an error bar); a missing
+    published value draws no bar."""
     import numpy as np
 
     fig, ax = subplots(figsize=(max(4.5, 1.3 * len(rows)), 3.2))
     x = np.arange(len(rows))
     pub = [r[1] if r[1] is not None else np.nan for r in rows]
+    vals = [np.atleast_1d(np.asarray(r[2], dtype=float)) for r in rows]
+    mean = np.array([v.mean() for v in vals])
+    err = np.array([[m - v.min() for m, v in zip(mean, vals)], [v.max() - m for m, v in zip(mean, vals)]])
     ax.bar(x - 0.2, pub, 0.4, label="published", color="#bbbbbb", hatch="//", edgecolor="#555555")
-    ax.bar(x + 0.2, [r[2] for r in rows], 0.4, label="measured (cdmasim)", color="#3b75af")
+    ax.bar(x + 0.2, mean, 0.4, yerr=err, capsize=3, label="measured (cdmasim, seed min-max)", color="#3b75af")
     ax.set_xticks(x)
     ax.set_xticklabels([r[0] for r in rows], fontsize=8)
     ax.set_ylabel(unit)

@@ -1,20 +1,23 @@
 """Liu et al.: the 1xEV-DO channel, the PF scheduler, and TCP over them.
 
-Runs today:
-  sec5   channel statistics (mean, std, modal fraction, entropy, sojourn,
-         memory by depth and lag, hand-off interval) of the `stationary`
-         and `mobile` channel presets, against section 5's statements;
-  fig6   full-buffer PF over Round Robin system throughput gain, with per-
-         slot rates (the paper's DRC-trace accounting), keeping or resetting
+Runs here (section 5 and 6, not packet scenarios: they use the channel and
+scheduler code directly, on the workers):
+  sec5   channel statistics of the `stationary` and `mobile` presets;
+  fig6   full-buffer PF over Round Robin system throughput gain with per-
+         slot rates (the paper's trace accounting), keeping or resetting
          PF state at hand-offs, and Jain's index (section 6).
-These use the channel and scheduler code directly (they are not packet
-scenarios, so they do not go through the sweep engine); they are fast and
-deterministic. Fig. 6 with TCP users and section 7 (TCP variants in a
-multi-user sector) run as packet scenarios in liu_sector.py.
+Section 6 with TCP users and section 7 run as packet scenarios
+(liu_sector.py).
 
-The paper states most section 5 results as bounds ("below 400 kb/s",
-"more than 600 kb/s"); each becomes a published number with a one-sided
-tolerance."""
+What each number is to the model (docs/reproduce.md): the presets' SINR
+processes were chosen so that their mean, standard deviation, modal
+fraction, entropy and mean sojourn fall in section 5's ranges
+(docs/channel.md, "Presets and calibration"), so those items are
+calibration targets; the mobile preset's hand-off every 20-30 s is an
+input. The conditional entropies by depth and lag, the Markov model's
+error, the SINR-DRC correlation and everything in section 6 are
+predictions. Fig. 1's locations and the variation over hours and days
+are not modelled (the presets hold one location's statistics)."""
 
 from .common import comparison_figure, finish, subplots
 from .items import Tolerance
@@ -25,124 +28,262 @@ CITATION = ("X. Liu, A. Sridharan, S. Machiraju, M. Seshadri, H. Zang, \"Experie
 PENDING = []
 
 SLOTS_PER_S = 600
+CALIBRATED = ("the presets' SINR parameters were chosen so that this statistic falls in section 5's range "
+              "(docs/channel.md, Presets and calibration)")
+NO_LOCATIONS = ("no location presets and no variation over hours or days: each preset holds one stationary or "
+                "mobile channel's statistics (issue 22 adds long-term variation and the Location 1-3 presets)")
 
 
-def _channel_stats(ctx, preset):
-    """Per-seed statistics of a preset; returns lists per quantity."""
+def channel_task(preset, seed, slots):
+    """One preset trace's section 5 statistics (run on a worker)."""
     from .. import channel
 
-    seeds, slots = ((1, 2), 120_000) if ctx.quick else ((1, 2, 3, 4, 5), 360_000)
-    out = {k: [] for k in ("mean_kbps", "std_kbps", "modal", "entropy", "sojourn", "h1", "h4", "lag100", "handoff_s")}
-    for seed in seeds:
-        s = channel.sample(preset, slots, seed)
-        w = channel.stats(s["drc"], max_order=4, max_lag=100)["whole"]
-        out["mean_kbps"].append(w["mean_bps"] / 1e3)
-        out["std_kbps"].append(w["std_bps"] / 1e3)
-        out["modal"].append(w["modal_fraction"])
-        out["entropy"].append(w["entropy_bits"])
-        out["sojourn"].append(w["mean_sojourn_slots"])
-        out["h1"].append(w["cond_entropy"][0])
-        out["h4"].append(w["cond_entropy"][3])
-        out["lag100"].append(w["lag_entropy"][99])
-        if s["handoffs"]:
-            out["handoff_s"].append(slots / SLOTS_PER_S / len(s["handoffs"]))
-    means = {k: sum(v) / len(v) for k, v in out.items() if v}
-    # Fig. 2 (left) counts experiments: the share of traces whose modal fraction is >= 60 %.
-    means["modal_ge_60"] = sum(m >= 0.6 for m in out["modal"]) / len(out["modal"])
-    return means, len(seeds), slots
+    s = channel.sample(preset, slots, seed)
+    w = channel.stats(s["drc"], sinr=s["sinr"], max_order=4, max_lag=100)["whole"]
+    return {
+        "mean_kbps": w["mean_bps"] / 1e3, "std_kbps": w["std_bps"] / 1e3, "modal": w["modal_fraction"],
+        "entropy": w["entropy_bits"], "sojourn": w["mean_sojourn_slots"], "h1": w["cond_entropy"][0],
+        "h4": w["cond_entropy"][3], "lag100": w["lag_entropy"][99], "rmse": w["sojourn_rmse"],
+        "sinr_corr": w["sinr_rate_corr"],
+        "handoff_s": slots / SLOTS_PER_S / len(s["handoffs"]) if s["handoffs"] else None,
+    }
+
+
+def fig6_task(preset, users, slots, seed):
+    """PF/RR gains and Jain's indices of one full-buffer study (a worker)."""
+    from .. import evdo
+
+    r = evdo.fig6(preset, users=(users,), slots=slots, seeds=(seed,), interlace=0).iloc[0]
+    return {k: float(r[k]) for k in ("gain_keep", "gain_reset", "jain_pf", "jain_rr")}
+
+
+def _sizes(ctx):
+    slots = 120_000 if ctx.quick else 360_000
+    users = (2, 4) if ctx.quick else (2, 4, 8)
+    fig6_slots = 200_000 if ctx.quick else 1_000_000
+    return slots, users, fig6_slots
+
+
+def plan(ctx):
+    from . import liu_sector
+
+    return liu_sector.plan(ctx)
+
+
+def _channel(ctx):
+    slots, _, _ = _sizes(ctx)
+    cases = [(p, s, slots) for p in ("stationary", "mobile") for s in ctx.seeds]
+    out = ctx.compute("cdmasim.reproduce.liu:channel_task", cases)
+    per = {"stationary": {}, "mobile": {}}
+    for (preset, _, _), r in zip(cases, out):
+        for k, v in r.items():
+            if v is not None:
+                per[preset].setdefault(k, []).append(v)
+    return per, slots
 
 
 def _sec5(ctx):
-    st, n, slots = _channel_stats(ctx, "stationary")
-    mo, _, _ = _channel_stats(ctx, "mobile")
-    over = f"(mean of {n} seeds x {slots // SLOTS_PER_S} s)"
+    st, slots = None, None
+    per, slots = _channel(ctx)
+    st, mo = per["stationary"], per["mobile"]
+    over = f"({len(ctx.seeds)} seeds x {slots // SLOTS_PER_S} s of slots)"
     add = ctx.item
-    add("sec5.stationary_std_kbps", f"Stationary DRC rate std {over}; paper: 'always below 400 kbps'",
-        st["std_kbps"], "kb/s", published=400, tolerance=Tolerance.at_most(400))
-    add("sec5.stationary_modal_fraction", f"Stationary modal fraction {over}; paper: 'above 40 %'",
-        st["modal"], "fraction", published=0.40, tolerance=Tolerance.at_least(0.40))
+
+    def calibration(id, what, x, unit, pub, tol, source):
+        add(id, f"{what} {over}", unit, samples=x, published=pub, tolerance=tol, basis="calibration",
+            basis_note=CALIBRATED, source=source)
+
+    calibration("sec5.stationary_std_kbps", "Stationary DRC rate std", st["std_kbps"], "kb/s", 400,
+                Tolerance.from_wording("always below 400 kbps", 400),
+                "§5.2, Fig. 3 Middle: 'stationary channels' standard deviation, which was always below 400 kbps'")
+    calibration("sec5.stationary_modal_fraction", "Stationary modal fraction", st["modal"], "fraction", 0.40,
+                Tolerance.from_wording("greater than 40%", 0.40),
+                "§5.1.2, Fig. 1 Middle: 'At all locations, the channel retained a particular DRC state greater than "
+                "40% of the time'")
+    share = sum(m >= 0.6 for m in st["modal"]) / len(st["modal"])
     add("fig2.stationary_share_modal_ge_60pct", f"Fig. 2 (left): share of stationary traces {over} whose modal "
-        "fraction is at least 60 %; paper: 'in more than 60 % of our experiments'", st["modal_ge_60"], "fraction",
-        published=0.60, tolerance=Tolerance.at_least(0.60))
-    add("sec5.stationary_entropy_bits", f"Stationary DRC entropy {over}; paper: mostly 'less than one'",
-        st["entropy"], "bits", published=1.0, tolerance=Tolerance.at_most(1.0))
-    add("sec5.stationary_sojourn_slots", f"Stationary mean sojourn {over}; paper: 'a few hundred or more slots'",
-        st["sojourn"], "slots", published=200, tolerance=Tolerance.at_least(200))
-    add("sec5.mobile_mean_kbps", f"Mobile mean DRC rate {over}; paper: 'around 1 Mbps'", mo["mean_kbps"], "kb/s",
-        published=1000, tolerance=Tolerance.rel(0.3))
-    add("sec5.mobile_std_kbps", f"Mobile DRC rate std {over}; paper: 'more than 600 kbps'", mo["std_kbps"], "kb/s",
-        published=600, tolerance=Tolerance.at_least(600))
-    add("sec5.mobile_modal_fraction", f"Mobile modal fraction {over}; paper: 'less than 20 %'", mo["modal"],
-        "fraction", published=0.20, tolerance=Tolerance.at_most(0.20))
-    add("sec5.mobile_entropy_bits", f"Mobile DRC entropy {over}; paper: 'greater than two'", mo["entropy"], "bits",
-        published=2.0, tolerance=Tolerance.at_least(2.0))
-    add("sec5.mobile_sojourn_slots", f"Mobile mean sojourn {over}; paper: 'a few tens of slots'", mo["sojourn"],
-        "slots", published=30, tolerance=Tolerance.within(10, 99))
-    add("sec5.mobile_handoff_interval_s", f"Mobile time between hand-offs {over}; paper: '20 - 30 secs'",
-        mo["handoff_s"], "s", published=25, tolerance=Tolerance.within(20, 30))
-    for name, x in (("stationary", st), ("mobile", mo)):
-        add(f"fig5.{name}_cond_entropy_n1", f"Fig. 5: normalised conditional entropy H(X_i|X_i-1)/H, {name}; "
-            "paper: 'less than 20 %'", x["h1"], "fraction", published=0.20, tolerance=Tolerance.at_most(0.20))
-        add(f"fig5.{name}_reduction_n1_to_n4_pct", f"Fig. 5: reduction of the normalised conditional entropy "
-            f"from depth 1 to 4, {name}; paper: at most 'around 10 %'", 100 * (1 - x["h4"] / x["h1"]), "%",
-            published=10, tolerance=Tolerance.at_most(10))
-        add(f"fig5.{name}_lag_entropy_d100", f"Fig. 5 (right): H(X_i+100|X_i)/H at lag 100 slots, {name}; "
-            "paper: 'less than 50 %' up to almost 100 slots", x["lag100"], "fraction", published=0.5,
-            tolerance=Tolerance.at_most(0.5))
-    ctx.figure("fig3", "Fig. 3: mean, std and modal fraction of DRC, presets vs section 5", comparison_figure(
-        "Section 5: stationary and mobile presets (published bound vs measured)",
-        [("stat. std\n(kb/s /100)", 4.0, st["std_kbps"] / 100), ("stat. modal", 0.4, st["modal"]),
-         ("mob. mean\n(Mb/s)", 1.0, mo["mean_kbps"] / 1000), ("mob. std\n(kb/s /100)", 6.0, mo["std_kbps"] / 100),
-         ("mob. modal", 0.2, mo["modal"]), ("mob. entropy\n(bits)", 2.0, mo["entropy"])], ""),
-        ["sec5.stationary_std_kbps", "sec5.stationary_modal_fraction", "sec5.mobile_mean_kbps",
-         "sec5.mobile_std_kbps", "sec5.mobile_modal_fraction", "sec5.mobile_entropy_bits"])
+        "fraction is at least 60 %", "fraction", measured=share, pooled=len(st["modal"]), published=0.60,
+        tolerance=Tolerance.from_wording("more than 60%", 0.60), basis="calibration", basis_note=CALIBRATED,
+        source="§5.1.2, Fig. 2 Left: 'the Modal Fraction was at least 60% in more than 60% of our experiments'")
+    calibration("sec5.stationary_entropy_bits", "Stationary DRC entropy", st["entropy"], "bits", 1.0,
+                Tolerance.from_wording("less than one", 1.0),
+                "§5.3, Fig. 4 Left: 'most of the stationary user experiments exhibited entropy values less than one'")
+    calibration("sec5.stationary_sojourn_slots", "Stationary mean sojourn ('a few hundred' read as 200)",
+                st["sojourn"], "slots", 200, Tolerance.from_wording("a few hundred or more", 200),
+                "§5.3, Fig. 4 Middle: 'the stationary traces have large sojourn times, on the order of a few hundred "
+                "or more slots'")
+    calibration("sec5.mobile_mean_kbps", "Mobile mean DRC rate", mo["mean_kbps"], "kb/s", 1000,
+                Tolerance.from_wording("around 1 Mbps", 1000),
+                "§5.2, Fig. 3 Left: 'The mobile laptop typically experienced channel rates around 1 Mbps'")
+    calibration("sec5.mobile_std_kbps", "Mobile DRC rate std", mo["std_kbps"], "kb/s", 600,
+                Tolerance.from_wording("more than 600 kbps", 600),
+                "§5.2, Fig. 3 Middle: 'The mobile channel had a far higher standard deviation of DRC rate, more than "
+                "600 kbps'")
+    calibration("sec5.mobile_modal_fraction", "Mobile modal fraction", mo["modal"], "fraction", 0.20,
+                Tolerance.from_wording("less than 20%", 0.20),
+                "§5.2, Fig. 3 Right: 'the mobile channel occupied a particular DRC state less than 20% of the time'")
+    calibration("sec5.mobile_entropy_bits", "Mobile DRC entropy", mo["entropy"], "bits", 2.0,
+                Tolerance.from_wording("greater than two", 2.0),
+                "§5.3, Fig. 4 Left: 'all the mobile user experiments showed entropies greater than two'")
+    calibration("sec5.mobile_sojourn_slots", "Mobile mean sojourn ('a few tens' read as 20-99)", mo["sojourn"],
+                "slots", 30, Tolerance.within(20, 99),
+                "§5.3, Fig. 4 Middle: 'has a typical sojourn time on the order of a few tens of slots'")
+    add("sec5.mobile_handoff_interval_s", f"Mobile time between hand-offs {over}", "s", samples=mo["handoff_s"],
+        published=25, tolerance=Tolerance.from_wording("20 - 30 secs"), basis="input",
+        basis_note="the mobile preset hands off every 20-30 s (uniform), the paper's figure",
+        source="§6: 'the average time was around 20 - 30 secs (around 20,000 1xEV-DO slots)'")
+
+    # Predictions: nothing in the presets was chosen for these.
+    for name, x, panel in (("stationary", st, "Left"), ("mobile", mo, "Middle")):
+        add(f"fig5.{name}_cond_entropy_n1", f"Fig. 5: normalised conditional entropy H(X_i|X_i-1)/H, {name} {over}",
+            "fraction", samples=x["h1"], published=0.20, tolerance=Tolerance.from_wording("less than 20%", 0.20),
+            source=f"§5.3.1, Fig. 5 {panel} ({name}): 'a low value of normalized conditional entropy (less than "
+                   "20%), for all values of n'")
+        add(f"fig5.{name}_reduction_n1_to_n4_pct", f"Fig. 5: reduction of the normalised conditional entropy from "
+            f"depth 1 to 4, {name} {over}", "%", samples=[100 * (1 - a / b) for a, b in zip(x["h4"], x["h1"])])
+        add(f"fig5.{name}_lag_entropy_d100", f"Fig. 5 (right): H(X_i+100|X_i)/H at lag 100 slots, {name} {over}",
+            "fraction", samples=x["lag100"], published=0.5, tolerance=Tolerance.from_wording("less than 50%", 0.5),
+            source=f"§5.3.1, Fig. 5 Right ({name} curve): 'the conditional entropy is less than 50% of the original "
+                   "entropy up to a lag of almost 100 slots'")
+    red = [max(100 * (1 - a / b), 100 * (1 - c / d))
+           for a, b, c, d in zip(st["h4"], st["h1"], mo["h4"], mo["h1"])]
+    add("fig5.max_reduction_n1_to_n4_pct", f"Fig. 5: the larger of the two presets' reductions of the normalised "
+        f"conditional entropy from depth 1 to 4 {over}", "%", samples=red, published=10,
+        tolerance=Tolerance.from_wording("around 10%", 10),
+        source="§5.3.1: 'the maximum percentage reduction of normalized conditional entropy from n = 1 to n = 4 is "
+               "around 10%'")
+    add("fig4.markov_rmse", f"Fig. 4 (right): eq. 4 error of a one-step Markov chain's state durations, the larger "
+        f"of the two presets {over}", "", samples=[max(a, b) for a, b in zip(st["rmse"], mo["rmse"])], published=0.01,
+        tolerance=Tolerance.from_wording("typically < 10^-2", 0.01),
+        source="§5.3.1, Fig. 4 Right: 'We observe low values of RMSE (typically < 10^-2)'")
+    add("sec5.sinr_drc_corr_within_hour", f"Per-slot correlation of SINR and DRC, stationary preset {over}", "",
+        samples=st["sinr_corr"], published=0.38, tolerance=Tolerance.within(0.05, 0.711),
+        source="§5.1.2: 'The correlation coefficient between SINR and DRC within each hour of measurement was much "
+               "lower, albeit covering a wide range: [0.05 - 0.711]'")
+    add("sec5.sinr_drc_corr_mobile", f"Per-slot correlation of SINR and DRC, mobile preset {over}", "",
+        samples=mo["sinr_corr"])
+
+    # Fig. 1: locations and time scales the presets do not hold.
+    nm = ctx.not_modelled
+    nm("fig1.location1_mean_mbps", "Fig. 1 (left): hourly mean DRC at Location 1", "Mb/s", NO_LOCATIONS,
+       published=2.5, tolerance=Tolerance.within(2, 3),
+       source="§5.1.1, Fig. 1 Left: 'Location 1 enjoyed far higher mean DRC channel rates (2 - 3 Mbps)'")
+    nm("fig1.locations23_mean_mbps", "Fig. 1 (left): hourly mean DRC at Locations 2 and 3", "Mb/s", NO_LOCATIONS,
+       published=1.0, tolerance=Tolerance.from_wording("about 1 Mbps", 1.0),
+       source="§5.1.1, Fig. 1 Left: 'Locations 2 and 3 both of which experienced average channel rates of about "
+              "1 Mbps'")
+    nm("fig1.daily_mean_range_kbps", "Fig. 1 (right): 30-minute means over 25 weekdays at Location 1, lowest to "
+       "highest", "kb/s", NO_LOCATIONS,
+       source="§5.1.1, Fig. 1 Right: 'The mean DRC varies significantly over time, ranging from 500 kbps to 3 Mbps, "
+              "even at a single location.'")
+    nm("fig1.sinr_drc_corr_hourly", "Fig. 1: correlation of hourly mean SINR and DRC at each location", "",
+       NO_LOCATIONS, published=0.98, tolerance=Tolerance.from_wording("above 0.98", 0.98),
+       source="§5.1.1: 'SINR and DRC were strongly correlated, with a cross-correlation coefficient above 0.98 at "
+              "each location'")
+    nm("fig1.location2_modal_fraction", "Fig. 1 (middle): hourly modal fraction at Location 2", "fraction",
+       NO_LOCATIONS, published=0.70, tolerance=Tolerance.within(0.60, 0.80),
+       source="§5.1.2, Fig. 1 Middle: 'Location 2 had a much more stable DRC, with the most frequent DRC state being "
+              "retained between 60 - 80% of the time'")
+    nm("fig1.location3_modal_fraction", "Fig. 1 (middle): hourly modal fraction at Location 3", "fraction",
+       NO_LOCATIONS, published=0.50, tolerance=Tolerance.within(0.40, 0.60),
+       source="§5.1.2, Fig. 1 Middle: 'The wireless channel at Location 3 was far more variable, visiting any DRC "
+              "state only 40 - 60% of the time.'")
+
+    scale = lambda xs, k: [x / k for x in xs]  # noqa: E731
+    ctx.figure("fig3", "Figs. 3-5: section 5 statistics of the presets (calibration targets and predictions)",
+               comparison_figure(
+                   "Section 5: published bound vs the presets (first six calibrated, last three predicted)",
+                   [("stat. std\n(kb/s /100)", 4.0, scale(st["std_kbps"], 100)), ("stat. modal", 0.4, st["modal"]),
+                    ("mob. mean\n(Mb/s)", 1.0, scale(mo["mean_kbps"], 1000)),
+                    ("mob. std\n(kb/s /100)", 6.0, scale(mo["std_kbps"], 100)), ("mob. modal", 0.2, mo["modal"]),
+                    ("mob. entropy\n(bits)", 2.0, mo["entropy"]),
+                    ("stat. H lag 100", 0.5, st["lag100"]), ("mob. H lag 100", 0.5, mo["lag100"]),
+                    ("max reduction\nn1->n4 (/10 %)", 1.0, scale(red, 10))], ""),
+               ["sec5.stationary_std_kbps", "sec5.stationary_modal_fraction", "sec5.mobile_mean_kbps",
+                "sec5.mobile_std_kbps", "sec5.mobile_modal_fraction", "sec5.mobile_entropy_bits",
+                "fig5.stationary_lag_entropy_d100", "fig5.mobile_lag_entropy_d100", "fig5.max_reduction_n1_to_n4_pct",
+                "fig5.stationary_cond_entropy_n1", "fig5.mobile_cond_entropy_n1", "fig4.markov_rmse",
+                "sec5.sinr_drc_corr_within_hour"])
 
 
-def _fig6(ctx):
-    from .. import evdo
+def _fig6(ctx, tcp):
+    """Section 6 with the trace model; `tcp` holds liu_sector's packet-level
+    gains and Jain indices (the same claims, a second measurement)."""
+    _, users, slots = _sizes(ctx)
+    cases = [(p, n, slots, s) for p in ("stationary", "mobile") for n in users for s in ctx.seeds]
+    res = dict(zip(cases, ctx.compute("cdmasim.reproduce.liu:fig6_task", cases)))
 
-    users, slots, seeds = ((4,), 200_000, (1,)) if ctx.quick else ((2, 4, 8), 1_000_000, (1, 2, 3))
-    rows = {}
+    def per_seed(preset, n, key):
+        return [res[(preset, n, slots, s)][key] for s in ctx.seeds]
+
+    over = f"({len(ctx.seeds)} seeds x {slots} slots, alpha = 1/1000, per-slot rates)"
+    tcp_label = "TCP users in a packet-level sector (liu_sector)"
+    ctx.item("fig6.gain_stationary_4users", f"Fig. 6: PF/RR system throughput, 4 stationary users {over}", "ratio",
+             samples=per_seed("stationary", 4, "gain_keep"), published=1.05,
+             tolerance=Tolerance.from_wording("less than 5%", 1.05),
+             also=[(tcp_label, tcp["gain"]["stationary"])],
+             source="§6, Fig. 6: 'gains for stationary users is minimal (less than 5%)'")
+    ctx.item("fig6.gain_mobile_4users", f"Fig. 6: PF/RR system throughput, 4 mobile users {over}", "ratio",
+             samples=per_seed("mobile", 4, "gain_keep"), published=1.20, tolerance=_about_gain(20),
+             also=[(tcp_label, tcp["gain"]["mobile"])],
+             source="§6, Fig. 6: 'allowing it post higher gains of around 20% compared to Round Robin scheduling'")
+    ctx.item("fig6.gain_mobile_reset_4users", f"Section 6: PF/RR for 4 mobile users when each hand-off (every "
+             f"20-30 s) resets PF state {over}", "ratio", samples=per_seed("mobile", 4, "gain_reset"), published=1.08,
+             tolerance=_about_gain(8), also=[(tcp_label, tcp["gain"]["mobile_handoff"])],
+             source="§6: 'Within this framework, the throughput gains were found to reduce dramatically to 5% and 8% "
+                    "respectively' (8 %: with the average time between hand-offs, 20 - 30 s)")
+    rises = [float(all(res[(p, 2, slots, s)]["gain_keep"] < res[(p, 4, slots, s)]["gain_keep"]
+                       for p in ("stationary", "mobile"))) for s in ctx.seeds]
+    ctx.item("fig6.gain_rises_with_users", "Fig. 6: the PF/RR gain is larger with 4 users than with 2, for both "
+             "presets", "holds", samples=rises, published=1.0, tolerance=Tolerance.holds(),
+             source="§6, Fig. 6: 'We can see that the gain also increases with number of users.'")
+    jains = [min(res[(p, 4, slots, s)][k] for p in ("stationary", "mobile") for k in ("jain_pf", "jain_rr"))
+             for s in ctx.seeds]
+    ctx.item("sec6.jain_pf_rr", "Section 6: the lowest Jain's index of throughputs among PF and RR, stationary and "
+             f"mobile, 4 users {over}", "index", samples=jains, published=0.99,
+             tolerance=Tolerance.from_wording("values of 0.99", 0.99), also=[(tcp_label, tcp["jain_min"])],
+             source="§6: 'found no discernible difference between PF or RR across all scenarios. Both had values of "
+                    "0.99'")
     for preset in ("stationary", "mobile"):
-        df = evdo.fig6(preset, users=users, slots=slots, seeds=seeds, interlace=0)
-        rows[preset] = df.groupby("users").mean(numeric_only=True)
-    over = f"({len(seeds)} seed(s) x {slots} slots, alpha = 1/1000, per-slot rates)"
-    st4, mo4 = rows["stationary"].loc[4], rows["mobile"].loc[4]
-    ctx.item("fig6.gain_stationary_4users", f"Fig. 6: PF/RR system throughput, 4 stationary users {over}; "
-             "paper: '≈ 5 %'", st4["gain_keep"], "ratio", published=1.05, tolerance=Tolerance.abs(0.03))
-    ctx.item("fig6.gain_mobile_4users", f"Fig. 6: PF/RR system throughput, 4 mobile users {over}; paper: 'around "
-             "20 %'", mo4["gain_keep"], "ratio", published=1.20, tolerance=Tolerance.abs(0.05))
-    ctx.item("fig6.gain_mobile_reset_4users", f"Section 6: PF/RR for 4 mobile users when each hand-off resets PF "
-             f"state {over}; paper: 8 % with 20-30 s between hand-offs", mo4["gain_reset"], "ratio",
-             published=1.08, tolerance=Tolerance.abs(0.03))
-    ctx.item("fig6.jain_pf_mobile_4users", "Section 6: Jain's index of throughputs under PF, 4 mobile users; "
-             "paper: 0.99", mo4["jain_pf"], "index", published=0.99, tolerance=Tolerance.at_least(0.98))
-    ctx.item("fig6.jain_rr_mobile_4users", "Section 6: Jain's index of throughputs under RR, 4 mobile users; "
-             "paper: 0.99", mo4["jain_rr"], "index", published=0.99, tolerance=Tolerance.at_least(0.98))
-    for n in users:
-        if n == 4:
-            continue
-        for preset in ("stationary", "mobile"):
-            ctx.item(f"fig6.gain_{preset}_{n}users", f"Fig. 6: PF/RR system throughput, {n} {preset} users {over}",
-                     rows[preset].loc[n]["gain_keep"], "ratio")
+        for sched, key in (("pf", "jain_pf"), ("rr", "jain_rr")):
+            if preset == "mobile":
+                ctx.item(f"fig6.jain_{sched}_mobile_4users", f"Section 6: Jain's index of throughputs under "
+                         f"{sched.upper()}, 4 mobile users {over}", "index", samples=per_seed(preset, 4, key))
+        for n in users:
+            if n != 4:
+                ctx.item(f"fig6.gain_{preset}_{n}users", f"Fig. 6: PF/RR system throughput, {n} {preset} users {over}",
+                         "ratio", samples=per_seed(preset, n, "gain_keep"))
 
+    mean = lambda xs: sum(xs) / len(xs)  # noqa: E731
     fig, ax = subplots()
     for preset, color in (("stationary", "#3b75af"), ("mobile", "#c0392b")):
-        r = rows[preset]
-        ax.plot(r.index, (r["gain_keep"] - 1) * 100, "o-", color=color, label=f"{preset} (cdmasim)")
-    ax.plot(r.index, (rows["mobile"]["gain_reset"] - 1) * 100, "o--", color="#c0392b", alpha=0.6,
-            label="mobile, PF reset at hand-offs")
-    ax.axhline(5, color="#3b75af", ls=":", label="paper: stationary ≈ 5 %")
+        gains = [[(g - 1) * 100 for g in per_seed(preset, n, "gain_keep")] for n in users]
+        ax.errorbar(users, [mean(g) for g in gains], yerr=[[mean(g) - min(g) for g in gains],
+                                                           [max(g) - mean(g) for g in gains]],
+                    fmt="o-", color=color, capsize=3, label=f"{preset} (cdmasim, seed min-max)")
+    reset = [[(g - 1) * 100 for g in per_seed("mobile", n, "gain_reset")] for n in users]
+    ax.plot(users, [mean(g) for g in reset], "o--", color="#c0392b", alpha=0.6, label="mobile, PF reset at hand-offs")
+    ax.axhline(5, color="#3b75af", ls=":", label="paper: stationary < 5 %")
     ax.axhline(20, color="#c0392b", ls=":", label="paper: mobile ≈ 20 %")
     finish(ctx, fig, ax, "fig6", "Fig. 6: PF over Round Robin system throughput", "users", "PF gain over RR (%)",
            ["fig6.gain_stationary_4users", "fig6.gain_mobile_4users", "fig6.gain_mobile_reset_4users",
-            "fig6.jain_pf_mobile_4users", "fig6.jain_rr_mobile_4users"],
+            "fig6.gain_rises_with_users", "sec6.jain_pf_rr", "fig6.jain_pf_mobile_4users",
+            "fig6.jain_rr_mobile_4users"],
            axes_title="Fig. 6: PF over Round Robin, full buffers", legend_size=7)
+
+
+def _about_gain(pct):
+    """'about X %' of a gain, on the ratio it is measured as: X ± 10 % of X."""
+    lo, hi = 1 + 0.9 * pct / 100, 1 + 1.1 * pct / 100
+    t = Tolerance.within(lo, hi)
+    t.kind, t.text = "about", f"gain {pct:g} % ± 10 % (ratio in [{lo:.4g}, {hi:.4g}])"
+    return t
 
 
 def reproduce(ctx):
     from . import liu_sector
 
     _sec5(ctx)
-    _fig6(ctx)
+    tcp = liu_sector.fig6(ctx)
+    _fig6(ctx, tcp)
     liu_sector.reproduce(ctx)

@@ -11,7 +11,11 @@ Runs today:
   fig5-7, table2   the 10 x 10 cdma2000 cell (paliwal_cell.py).
 The paper's Fig. 4 is a plot of eq. 6 beside ns-2, which it reports in
 "close agreement"; eq. 6 is therefore the published value of each point,
-and the packet count is ours.
+and the packet count is ours: a prediction (nothing is fitted), judged at
+±10 % as a value read off a figure. The Fig. 4 scenario draws no random
+number (DropTail, no loss, no jitter): one run per point. The single rate
+switch is our own example, not one of the paper's runs: its items have no
+published value.
 """
 
 from .common import example_doc, finish, subplots
@@ -24,10 +28,7 @@ PENDING = []
 
 PKT, MU_LL, MU_S, B = 500, 9_600, 38_400, 5_000
 SWITCH_S = 60
-# "About a packet": the packet in service at the shared buffer is not in its
-# 5 kB, and packets are whole where the fluid is not (the core's
-# tests/fluid_loss.rs measures at most 1.4 packets of difference).
-TOL_PKTS = 1.5
+DETERMINISTIC = True
 
 
 def _fig4_scenario(mu_lh, w_pkts, rtt_s):
@@ -71,13 +72,23 @@ def _first_episode_drops(store, key):
 # Fig. 4's defaults: W = 32 packets (16 kB), T = 300 ms, mu_lh = 153.6 kb/s.
 DEFAULTS = {"mu_lh": 153_600, "w": 32, "t": 0.3}
 # Per panel: the swept parameter, its path into the scenario, how a value is
-# spelled there, the axis label and unit factor, the values (full, quick).
+# spelled there, the axis label and unit factor, the values (full, quick),
+# and the trend the paper states with its words.
 PANELS = {
     "a": ("mu_lh", "link[radio].rate_schedule[1].rate", lambda v: f"{v}bps", "mu_lh (kb/s)", 1e-3,
-          [38_400, 76_800, 153_600, 300_000], [76_800, 153_600]),
+          [38_400, 76_800, 153_600, 300_000], [38_400, 153_600, 300_000]),
     "b": ("w", "flow[ftp].tcp.rcv_buffer", lambda v: f"{v * (PKT - 40)}B", "W (kB)", PKT / 1000,
-          [8, 16, 32, 64], [16, 64]),
-    "c": ("t", "link[ack].delay", lambda v: f"{v}s", "T (s)", 1, [0.1, 0.3, 1.0], [0.1, 1.0]),
+          [8, 16, 32, 64], [8, 32, 64]),
+    "c": ("t", "link[ack].delay", lambda v: f"{v}s", "T (s)", 1, [0.1, 0.3, 1.0], [0.1, 0.3, 1.0]),
+}
+TRENDS = {
+    "a": ("fig4a.rises_then_flattens", "losses do not fall as mu_lh grows, and the last step adds at most 10 % "
+          "('nearly constant')",
+          "§IV-A, Fig. 4(a): 'packet loss volume, L_V, first increases and then remains nearly constant'"),
+    "b": ("fig4b.grows_with_window", "losses grow with every step of W",
+          "§IV-A, Fig. 4(b): 'It can be seen that losses increase linearly with window size'"),
+    "c": ("fig4c.falls_with_delay", "losses fall with every step of T",
+          "§IV-A, Fig. 4(c): 'losses decrease with increased propagation delay'"),
 }
 
 
@@ -90,24 +101,45 @@ def _eq6_pkts(p):
     return fluid_loss(MU_LL, MU_S, p["mu_lh"], p["w"] * PKT, B, p["t"])["loss_volume_bytes"] / PKT
 
 
+def _fig4_spec(ctx, panel):
+    name, path, spell, _, _, full, quick = PANELS[panel]
+    values = quick if ctx.quick else full
+    return {"sweep": {"name": f"paliwal_fig4{panel}", "seeds": [1],
+                      "scenario": _fig4_scenario(DEFAULTS["mu_lh"], DEFAULTS["w"], DEFAULTS["t"])},
+            "grid": {path: [spell(v) for v in values]}}, values
+
+
+def _trend_holds(panel, sims):
+    pairs = list(zip(sims, sims[1:]))
+    if panel == "a":
+        return all(b >= a for a, b in pairs) and sims[-1] <= 1.1 * sims[-2]
+    if panel == "b":
+        return all(b > a for a, b in pairs)
+    return all(b < a for a, b in pairs)
+
+
 def _fig4(ctx):
     import numpy as np
 
     for panel, (name, path, spell, label, scale, full, quick) in PANELS.items():
-        values = quick if ctx.quick else full
-        df, store = ctx.sweep({
-            "sweep": {"name": f"paliwal_fig4{panel}", "seeds": [1],
-                      "scenario": _fig4_scenario(DEFAULTS["mu_lh"], DEFAULTS["w"], DEFAULTS["t"])},
-            "grid": {path: [spell(v) for v in values]},
-        })
+        spec, values = _fig4_spec(ctx, panel)
+        df, store = ctx.sweep(spec)
         ids, sims = [], []
         for v, key in zip(values, df.run):
             x = v * scale
             ids.append(f"fig4{panel}.loss_pkts_{name}_{x:g}{UNIT[name]}")
             sims.append(_first_episode_drops(store, key))
-            ctx.item(ids[-1], f"Fig. 4({panel}): packets lost after the switch at {label} = {x:g} (published: "
-                     "eq. 6, the paper's model, shown in close agreement with ns-2)", sims[-1], "packets",
-                     published=_eq6_pkts({**DEFAULTS, name: v}), tolerance=Tolerance.abs(TOL_PKTS))
+            eq6 = _eq6_pkts({**DEFAULTS, name: v})
+            ctx.item(ids[-1], f"Fig. 4({panel}): packets lost after the switch at {label} = {x:g} (published: eq. 6, "
+                     f"the paper's model, {eq6:.1f} packets)", "packets", measured=sims[-1], published=eq6,
+                     tolerance=Tolerance.from_wording("read off the figure", eq6, figure=True), deterministic=True,
+                     source=f"§IV-A, Fig. 4({panel}) at {label} = {x:g}: 'except for the slight inaccuracy due to "
+                            "continuous flow approximation, the two models are in close agreement' (eq. 6)")
+        tid, says, quote = TRENDS[panel]
+        ctx.item(tid, f"Fig. 4({panel}): {says} (measured {', '.join(str(x) for x in sims)} packets)", "holds",
+                 measured=float(_trend_holds(panel, sims)), published=1.0, tolerance=Tolerance.holds(),
+                 deterministic=True, source=quote)
+        ids.append(tid)
         # The paper's layout: L_V against the swept parameter, model as a
         # line (dense), simulation as points.
         lo, hi = (min(full), max(full)) if name != "mu_lh" else (MU_LL * 1.01, max(full))
@@ -120,16 +152,19 @@ def _fig4(ctx):
                "packets lost at the shared buffer", ids)
 
 
+def _switch_spec():
+    return {"sweep": {"name": "paliwal_switch", "scenario": example_doc("cdma2000_switch"), "seeds": [1]}}
+
+
 def _switch(ctx):
-    doc = example_doc("cdma2000_switch")
-    df, store = ctx.sweep({"sweep": {"name": "paliwal_switch", "scenario": doc, "seeds": [1]}})
+    df, store = ctx.sweep(_switch_spec())
     key = df.run.iloc[0]
     s = store.table(key, "series")
     q = s[s.metric == "queue_pkts"].pivot_table(index="t_s", columns="subject", values="value")
     switch = 50.0
     empty = ((q["bsc-bts"] == 0) & (q["bts-mobile"] == 0))[q.index >= switch]
     # The dead period: the first stretch after the switch in which both the
-    # shared buffer and the link buffer are empty (the paper's Fig. 5(b)).
+    # shared buffer and the link buffer are empty (as in the paper's Fig. 5(b)).
     dt = float(q.index[1] - q.index[0])
     start = empty.idxmax() if empty.any() else None
     length = 0
@@ -139,21 +174,28 @@ def _switch(ctx):
                 break
             length += 1
     dead = length * dt
-    ctx.item("switch.dead_period_s", "Single rate switch 9.6 -> 163.2 kb/s at 50 s: first dead period (shared and "
-             "link buffers both empty; the paper's Fig. 5(b) shows 51-62 s, 'roughly 10-12 s')", dead, "s",
-             published=11.0, tolerance=Tolerance.within(10, 12))
-    ctx.item("switch.drops_shared_buffer", "Single rate switch: packets dropped at the BSC's shared buffer",
-             float(df["queue.bsc-bts.drops"].iloc[0]), "packets")
-    ctx.item("switch.timeouts", "Single rate switch: TCP timeouts", float(df["flow.ftp.timeouts"].iloc[0]), "timeouts")
+    ctx.item("switch.dead_period_s", "Our single rate switch 9.6 -> 163.2 kb/s at 50 s (examples/cdma2000_switch.toml, "
+             "not one of the paper's runs): first dead period, shared and link buffers both empty", "s", measured=dead,
+             deterministic=True)
+    ctx.item("switch.drops_shared_buffer", "Single rate switch: packets dropped at the BSC's shared buffer", "packets",
+             measured=float(df["queue.bsc-bts.drops"].iloc[0]), deterministic=True)
+    ctx.item("switch.timeouts", "Single rate switch: TCP timeouts", "timeouts",
+             measured=float(df["flow.ftp.timeouts"].iloc[0]), deterministic=True)
 
     fig, ax = subplots(figsize=(8, 3.2))
     ax.plot(q.index, q["bsc-bts"], label="BSC shared buffer")
     ax.plot(q.index, q["bts-mobile"], label="radio link buffer")
     if start is not None:
         ax.axvspan(start, start + dead, color="#f0c0c0", label=f"dead period {dead:.1f} s")
-    ax.axvspan(51, 62, color="#cccccc", alpha=0.4, label="paper: 51-62 s")
     finish(ctx, fig, ax, "switch", "Single rate switch: shared and link queues", "time (s)", "packets",
-           ["switch.dead_period_s"], axes_title="Rate switch 9.6 -> 163.2 kb/s at 50 s: queues")
+           ["switch.dead_period_s", "switch.drops_shared_buffer", "switch.timeouts"],
+           axes_title="Rate switch 9.6 -> 163.2 kb/s at 50 s: queues")
+
+
+def plan(ctx):
+    from . import paliwal_cell
+
+    return [_fig4_spec(ctx, p)[0] for p in PANELS] + [_switch_spec()] + paliwal_cell.plan(ctx)
 
 
 def reproduce(ctx):
