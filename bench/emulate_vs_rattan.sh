@@ -27,9 +27,10 @@ TOML
 rate() { grep -E "receiver" | tail -1 | awk '{for (i = 1; i <= NF; i++) if ($i ~ /bits\/sec/) print $(i-1), $i}'; }
 ours=$(.venv/bin/cdmasim emulate "$dir/link.toml" --server 'iperf3 -s -1' \
        --user 'ue=sleep 0.2; iperf3 -c $CDMASIM_SERVER -t 5 -R' 2>/dev/null | rate)
-# In a PID namespace of its own too (--kill-child): when the shell ends, the
-# kernel ends every process in it, the daemonized iperf3 server included.
-theirs=$(unshare --net --pid --fork --kill-child sh -c 'ip link set lo up; iperf3 -s -1 -D; sleep 0.3; rattan link --downlink-bandwidth 5Gbps \
+# In a PID namespace of its own too (--kill-child, with its own /proc, which
+# rattan reads): when the shell ends, the kernel ends every process in it,
+# the daemonized iperf3 server included.
+theirs=$(unshare --net --pid --fork --kill-child --mount-proc sh -c 'ip link set lo up; iperf3 -s -1 -D; sleep 0.3; rattan link --downlink-bandwidth 5Gbps \
          --uplink-bandwidth 5Gbps --uplink-delay 1ms --downlink-delay 1ms -- sh -c "iperf3 -c \$RATTAN_BASE -t 5 -R" \
          2>/dev/null' | rate)
 echo "cdmasim emulate: $ours"
