@@ -9,7 +9,6 @@ import os
 import pathlib
 import re
 import shutil
-import signal
 import socket
 import subprocess
 import sys
@@ -20,7 +19,7 @@ import numpy as np
 import pytest
 
 import cdmasim
-from cdmasim.store import MARKER, Store
+from cdmasim.store import MARKER
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
@@ -378,7 +377,7 @@ def _header_only_pcap(path):
     path.write_bytes(bytes.fromhex("d4c3b2a1020004000000000000000000ffff000001000000"))
 
 
-@pytest.mark.parametrize("name, setup, argv, expected", [
+COMMAND_CASES = [
     ("reproduce_out_proc", None, ["reproduce", "jung", "--quick", "--out", "/proc/sys/kernel"],
      "--out: /proc/sys/kernel: not writable"),
     ("report_html_is_a_folder", lambda d: (d / "rep" / "report.html").mkdir(parents=True),
@@ -409,18 +408,7 @@ def _header_only_pcap(path):
         .replace('sample_interval = "100ms"', 'sample_interval = "1ms"')),
      ["run", "cell.toml"], "cell.toml:15: simulation.sample_interval: 3600000 samples x 605 series = 2178000000 values "
                            "over the run (at most 50000000): give a longer sample_interval"),
-], ids=lambda x: x if isinstance(x, str) and len(x) < 40 and "/" not in x and " " not in x else "")
-def test_commands_refuse_bad_input_before_any_work(tmp_path, name, setup, argv, expected):
-    if setup:
-        setup(tmp_path)
-    before = snapshot(tmp_path)
-    line = one_line(cdmasim_cli(*argv, cwd=tmp_path))
-    if expected is not None:
-        assert line == "cdmasim: error: " + expected
-    assert snapshot(tmp_path) == before, "nothing written"
-    if name == "objects_per_page_1e9":
-        assert re.fullmatch(r"cdmasim: error: web\.toml:\d+: flow\[0\]\.objects_per_page: at most 10000 objects "
-                            r"per page \(for a law: its mean or max\)", line), line
+]
 
 
 # --- the Python API: InputError for every bad argument
@@ -597,7 +585,7 @@ def test_a_manifest_point_that_is_not_a_table_is_named(tmp_path):
         cdmasim.load_sweep(st)
 
 
-@pytest.mark.parametrize("name, setup, argv, expected", [
+PROBE_CASES = [
     ("sweep_value_is_a_date", lambda d: _write(d, SWEEP.replace('["reno", "cubic"]', "[1979-05-27T07:32:00Z]")),
      ["sweep", "sw.toml", "--store", "st"], 'sw.toml: grid."dumbbell.tcp.cc": a datetime is not a scenario value '
                                             "(text, number, boolean, list or table)"),
@@ -638,8 +626,12 @@ def test_a_manifest_point_that_is_not_a_table_is_named(tmp_path):
     ("examples_path_long_name", None, ["examples", "path", "a" * 300], None),
     ("examples_path_outside", lambda d: (d / "bad.toml").write_text("x ="), ["examples", "path", "bad"],
      None),
-], ids=lambda x: x if isinstance(x, str) and len(x) < 40 and "/" not in x and " " not in x else "")
-def test_the_probe_catalogue(tmp_path, name, setup, argv, expected):
+]
+
+
+@pytest.mark.parametrize("name, setup, argv, expected", COMMAND_CASES + PROBE_CASES,
+                         ids=[c[0] for c in COMMAND_CASES + PROBE_CASES])
+def test_commands_refuse_bad_input_before_any_work(tmp_path, name, setup, argv, expected):
     if setup:
         setup(tmp_path)
     before = snapshot(tmp_path)
@@ -647,6 +639,9 @@ def test_the_probe_catalogue(tmp_path, name, setup, argv, expected):
     if expected is not None:
         assert line == "cdmasim: error: " + expected
     assert snapshot(tmp_path) == before, "nothing written"
+    if name == "objects_per_page_1e9":
+        assert re.fullmatch(r"cdmasim: error: web\.toml:\d+: flow\[0\]\.objects_per_page: at most 10000 objects "
+                            r"per page \(for a law: its mean or max\)", line), line
     if name == "sweep_base_scenario_invalid":
         assert "no run of the sweep is a valid scenario" in line
     if name.startswith("examples_path"):

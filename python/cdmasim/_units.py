@@ -39,18 +39,25 @@ def integer(lo, hi, what="value"):
 seed = integer(0, 2**64 - 1, "a seed")
 
 
+def integer_value(value):
+    """A Python or numpy integer as an int, or None (a bool, a float, anything else)."""
+    import operator
+
+    if isinstance(value, bool):
+        return None
+    try:
+        return operator.index(value)
+    except TypeError:
+        return None
+
+
 def count(value, what, lo=0, hi=2**64 - 1):
     """An integer argument of the Python API within [lo, hi]: Python and
     numpy integers, not bools or floats; InputError otherwise (never an
     OverflowError from the core)."""
-    import operator
-
-    if isinstance(value, bool):
+    n = integer_value(value)
+    if n is None:
         raise InputError(f"{what} must be an integer in [{lo}, {hi}], got {value!r}")
-    try:
-        n = operator.index(value)
-    except TypeError:
-        raise InputError(f"{what} must be an integer in [{lo}, {hi}], got {value!r}") from None
     if not lo <= n <= hi:
         raise InputError(f"{what} must be an integer in [{lo}, {hi}], got {n}")
     return n

@@ -45,7 +45,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from .summary import format_summary
 

@@ -160,10 +160,7 @@ class Store:
             return self._initialise()
         if not os.access(p, os.W_OK | os.X_OK):
             raise self._err("the result store is not writable")
-        try:
-            entries = os.listdir(p)
-        except OSError as e:
-            raise self._err(f"cannot read: {_why(e)}") from None
+        entries = self._entries()
         if MARKER in entries:
             self._check_marker()
             self._check_layout()
@@ -176,6 +173,12 @@ class Store:
             return False
         raise self._err(f"not a cdmasim result store (no {MARKER}) and not empty: give a new or empty folder "
                         "(nothing in it was changed)")
+
+    def _entries(self) -> list[str]:
+        try:
+            return os.listdir(self.path)
+        except OSError as e:
+            raise self._err(f"cannot read: {_why(e)}") from None
 
     def _not_inside_a_store(self):
         """A new store must not sit inside another one: that store's
@@ -201,10 +204,7 @@ class Store:
         p = self.path
         if not os.path.isdir(p):
             raise self._err("no such result store" if not os.path.lexists(p) else "not a folder")
-        try:
-            entries = os.listdir(p)
-        except OSError as e:
-            raise self._err(f"cannot read: {_why(e)}") from None
+        entries = self._entries()
         if MARKER in entries:
             self._check_marker()
         elif not self._legacy_store(entries):

@@ -29,7 +29,6 @@ scenario reader then checks that the key exists in the format).
 import copy
 import itertools
 import math
-import operator
 import os
 import re
 
@@ -292,14 +291,11 @@ def _name(name, source):
 
 def _seed(value, err):
     """A seed of a sweep: a Python or numpy integer in [0, 2^63), not a bool."""
-    if isinstance(value, bool):
-        raise err(f"sweep.seeds: {value!r} is not an integer in [0, 2^63)")
-    try:
-        n = operator.index(value)
-    except TypeError:
-        raise err(f"sweep.seeds: {value!r} is not an integer in [0, 2^63)") from None
-    if not 0 <= n < MAX_SEED:
-        raise err(f"sweep.seeds: {n} is not an integer in [0, 2^63)")
+    from ._units import integer_value
+
+    n = integer_value(value)
+    if n is None or not 0 <= n < MAX_SEED:
+        raise err(f"sweep.seeds: {value if n is None else n!r} is not an integer in [0, 2^63)")
     return n
 
 
@@ -325,14 +321,10 @@ def _seeds(value, source):
         extra = set(value) - {"first", "count"}
         if extra or "count" not in value:
             raise SweepError(f"{source}: sweep.seeds: expected a list or {{ first = N, count = K }}")
-        first, count = value.get("first", 1), value["count"]
-        try:
-            if isinstance(first, bool) or isinstance(count, bool):
-                raise TypeError
-            first, count = operator.index(first), operator.index(count)
-        except TypeError:
-            raise SweepError(f"{source}: sweep.seeds: first and count must be integers, count >= 0") from None
-        if count < 0:
+        from ._units import integer_value
+
+        first, count = integer_value(value.get("first", 1)), integer_value(value["count"])
+        if first is None or count is None or count < 0:
             raise SweepError(f"{source}: sweep.seeds: first and count must be integers, count >= 0")
         if count > MAX_RUNS:
             raise SweepError(f"{source}: sweep.seeds: count = {count}; a sweep holds at most {MAX_RUNS} runs")

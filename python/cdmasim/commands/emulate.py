@@ -4,7 +4,6 @@ programs through the scenario's simulated 1xEV-DO sector, in real time
 
 import json
 import os
-import sys
 
 
 def register(sub):

@@ -3,7 +3,6 @@
 Start-up stays light: json and the compiled core only; pandas and pyarrow
 are imported only when --out writes tables."""
 
-import json
 import sys
 
 from .._units import seed

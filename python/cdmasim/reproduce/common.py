@@ -2,7 +2,6 @@
 of load_sweep rows, and the published-vs-measured bar chart."""
 
 import copy
-import os
 
 
 def example_doc(name):
