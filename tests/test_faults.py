@@ -685,3 +685,17 @@ def test_an_edited_parsed_scenario_holding_an_object_is_refused():
     p["x"] = object()
     with pytest.raises(cdmasim.InputError, match="changed after parse"):
         cdmasim.run(p)
+
+
+def test_a_point_the_scenario_refuses_is_recorded_as_failed_and_the_sweep_goes_on(tmp_path):
+    # objects_per_page = 10^9 once aborted the core on a 7.5 GB allocation and
+    # broke the process pool; now the scenario reader refuses it, the point is
+    # recorded as failed with that line, and a rerun does not run it again.
+    spec = {"sweep": {"name": "objects", "scenario": str(EXAMPLES / "web_browsing.toml")},
+            "set": {"simulation.duration": "30s"}, "grid": {"flow[0].objects_per_page": [3, 1_000_000_000]}}
+    r = cdmasim.sweep(spec, tmp_path / "st", jobs=2)
+    assert (r["runs_done"], r["runs_failed"]) == (1, 1)
+    df = cdmasim.load_sweep(tmp_path / "st").set_index("flow[0].objects_per_page")
+    assert df.loc[1_000_000_000, "error"] == ("ScenarioError: <dict>: flow[0].objects_per_page: at most 10000 objects "
+                                              "per page (for a law: its mean or max)")
+    assert cdmasim.sweep(spec, tmp_path / "st", jobs=2)["runs_new"] == 0
