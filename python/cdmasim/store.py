@@ -550,21 +550,36 @@ def _file_list(text):
     return files if ok else None
 
 
-def _numeric(df, skip):
-    return [c for c in df.columns if c not in skip and df[c].dtype.kind in "biuf"]
-
-
 def _figures(st: Store, key: str) -> dict:
-    """A done run's flow and queue figures as flow.NAME.COL / queue.LINK.COL."""
+    """A done run's flow and queue figures as flow.NAME.COL / queue.LINK.COL
+    (numeric columns; users, sectors, cells and mobiles likewise). Read with
+    pyarrow alone, columns at once, empty tables skipped on their metadata:
+    a sweep of a few hundred 100-mobile cells is read in seconds."""
+    import io
+
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
     row = {}
     for table, label, prefix in (("flows", "name", "flow"), ("queues", "link", "queue"), ("users", "name", "user"),
                                  ("sectors", "name", "sector"), ("cells", "name", "cell"),
                                  ("mobiles", "name", "mobile")):
-        df = st.table(key, table)
-        cols = _numeric(df, ("run",))
-        for _, r in df.iterrows():
-            for c in cols:
-                row[f"{prefix}.{r[label]}.{c}"] = r[c]
+        name = f"{table}.parquet"
+        data = st.read_bytes(key, name)
+        try:
+            pf = pq.ParquetFile(io.BytesIO(data))
+            if pf.metadata.num_rows == 0:
+                continue
+            t = pf.read()
+        except Exception as e:  # noqa: BLE001 - pyarrow raises several types for a bad file
+            raise st._damaged(os.path.join(st.run_dir(key), name), _why(e)) from None
+        cols = [f.name for f in t.schema if f.name != "run" and (
+            pa.types.is_integer(f.type) or pa.types.is_floating(f.type) or pa.types.is_boolean(f.type))]
+        floats = {c for c in cols if pa.types.is_floating(t.schema.field(c).type)}
+        values = [[float("nan") if v is None and c in floats else v for v in t.column(c).to_pylist()] for c in cols]
+        for i, entity in enumerate(t.column(label).to_pylist()):
+            for c, v in zip(cols, values):
+                row[f"{prefix}.{entity}.{c}"] = v[i]
     return row
 
 

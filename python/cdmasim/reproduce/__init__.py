@@ -46,6 +46,8 @@ class Context:
         self.seeds = list(range(1, self.min_seeds + 1))
         self.items, self.figures, self.notes = [], [], []
         self._by_id, self._sources, self._aliases = {}, {}, {}
+        #: Reports of the sweeps `prefetch` ran, by spec: `sweep` reads them back without planning again.
+        self._done = {}
 
     # -- experiments -------------------------------------------------------
 
@@ -55,8 +57,11 @@ class Context:
         same specs read the store."""
         from ..sweeps import sweep_many
 
+        specs = list(specs)
         if specs:
-            sweep_many(list(specs), self.store, jobs=self.jobs, dask=self.dask, pool=self.pool)
+            reports = sweep_many(specs, self.store, jobs=self.jobs, dask=self.dask, pool=self.pool)
+            for spec, report in zip(specs, reports):
+                self._done[_spec_key(spec)] = report
 
     def sweep(self, spec, pcap=False):
         """Run a sweep spec (dict) into the shared store (or find it there);
@@ -64,8 +69,10 @@ class Context:
         from ..store import Store, load_runs
         from ..sweeps import sweep_many
 
-        report = sweep_many([(spec, pcap)], self.store, jobs=self.jobs, dask=self.dask, pool=self.pool,
-                            repair=False)[0]
+        report = self._done.get(_spec_key((spec, pcap)) if pcap else _spec_key(spec))
+        if report is None:       # not in the plan: run it now
+            report = sweep_many([(spec, pcap)], self.store, jobs=self.jobs, dask=self.dask, pool=self.pool,
+                                repair=False)[0]
         df = load_runs(self.store, report["runs"])
         failed = df[df.status != "done"]
         if len(failed):
@@ -141,6 +148,14 @@ class Context:
 
     def note(self, text):
         self.notes.append(text)
+
+
+def _spec_key(spec):
+    """A sweep spec (or (spec, pcap)) as the text that identifies it."""
+    if isinstance(spec, tuple):
+        spec, pcap = spec
+        return json.dumps([spec, bool(pcap)], sort_keys=True, default=str)
+    return json.dumps([spec, False], sort_keys=True, default=str)
 
 
 def figure_score(items):
