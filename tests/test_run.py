@@ -44,7 +44,7 @@ def test_dumbbell_example_is_the_documented_default():
     spec = cdmasim.parse(EXAMPLES / "dumbbell.toml")
     assert len(spec["flows"]) == 10
     assert spec["duration"] == 60 * 10**9
-    bottleneck = next(l for l in spec["links"] if l["name"] == "r1-r2")
+    bottleneck = next(h for h in spec["hops"] if h["kind"] == "link" and h["name"] == "r1-r2")
     assert bottleneck["rate_bps"] == 10_000_000 and bottleneck["delay"] == 20_000_000
     assert bottleneck["queue"] == {"DropTail": {"limit": {"Packets": 100}}}
     assert all(f["app"]["Bulk"]["tcp"]["cc"] == "NewReno" for f in spec["flows"])

@@ -104,3 +104,5 @@ def emulate_start(text: str, path: str, server_ns: str, user_ns: list[str], tun_
     """Open TUN devices in the namespaces and relay on a thread until emulate_finish."""
 def emulate_finish() -> str:
     """Stop the relay; its report as JSON."""
+def emulate_attachment(text: str, path: str = "<string>") -> tuple[str, list[str]]:
+    """(network-side node, user names): the terminals of the scenario's radio hops."""

@@ -1,13 +1,15 @@
-"""Real programs through a simulated 1xEV-DO sector, in real time
-(`cdmasim emulate`). The sector, its scheduler, its users' queues and
-reverse links are the simulator's own hops (crates/cdmasim-core/src/emu/);
-this module sets up the network namespaces, runs the programs and cleans
-up.
+"""Real programs through a simulated radio network, in real time
+(`cdmasim emulate`): a 1xEV-DO sector, a cdma2000 1X cell, an RLP3 radio
+link or an IS-2000 sector, with everything around it in the scenario, are
+the simulator's own hops (crates/cdmasim-core/src/emu/); this module sets
+up the network namespaces, runs the programs and cleans up.
 
-Layout: one network namespace for the server side and one per user of the
-scenario's sector, each with a TUN device `cdm0` that the relay holds. The
-server is 10.77.0.1; user k (the scenario's order, from 0) is
-10.77.(k+1).2. Programs see CDMASIM_SERVER, CDMASIM_USER and CDMASIM_ADDR.
+Layout: one network namespace for the server side and one per user (the
+terminals of the scenario's radio hops: EV-DO and IS-2000 users, a cell's
+mobiles, a radio link's mobile end), each with a TUN device `cdm0` that the
+relay holds. The server sits at the radio hops' network-side node and is
+10.77.0.1; user k (in the scenario's order, from 0) is 10.77.(k+1).2.
+Programs see CDMASIM_SERVER, CDMASIM_USER and CDMASIM_ADDR.
 
 Clean-up: each namespace is held by one process (`unshare --net sleep`)
 and every process started here dies with the emulator (PR_SET_PDEATHSIG),
@@ -105,22 +107,22 @@ def check_root():
         raise InputError("emulate: needs root (network namespaces and TUN devices)")
 
 
-def check(scenario_spec, users, server_cmd):
-    """The one-line errors: a sector, users in it, programs that exist."""
+def check(text, shown, users, server_cmd):
+    """The one-line errors: users of the scenario's radio hops, programs
+    that exist. Returns the users' names in order."""
+    from . import _core
+
     check_root()
     for tool in ("unshare", "nsenter", "ip"):
         if shutil.which(tool) is None:
             raise InputError(f"emulate: '{tool}' not found (install util-linux and iproute2)")
-    rans = scenario_spec.get("rans", [])
-    if len(rans) > 1:
-        raise InputError("emulate: the scenario has several base stations ([[sector]] nodes); give it one")
-    if rans:
-        names = [u["name"] for u in rans[0]["users"]]
-    else:
-        # Without a sector: the server sits at the first node, users at the others.
-        names = [n["name"] for n in scenario_spec["nodes"][1:]]
-        if not names:
-            raise InputError("emulate: the scenario needs a [[sector]] with users, or at least two nodes")
+    try:
+        _, names = _core.emulate_attachment(text, shown)
+    except ValueError as e:
+        raise InputError(f"emulate: {e}") from None
+    if not names:
+        raise InputError("emulate: the scenario needs a radio hop with users (a [[sector]], [[cell]], "
+                         "[[radio_link]] or [[is2000_sector]]), or at least two nodes")
     if len(names) > 254:
         raise InputError(f"emulate: {len(names)} users; at most 254")
     for name in users:
@@ -165,9 +167,8 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None):
     from .simulate import parse, scenario_text
 
     check_root()
-    spec = parse(scenario)
-    text, shown = scenario_text(spec)
-    names = check(spec, users, server)
+    text, shown = scenario_text(parse(scenario))
+    names = check(text, shown, users, server)
     if log_dir is not None:
         os.makedirs(log_dir, exist_ok=True)
     holders, procs = [], []

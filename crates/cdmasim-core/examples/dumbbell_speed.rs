@@ -5,7 +5,7 @@ use cdmasim_core::sim::{run, RunOptions};
 
 fn main() {
     let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(10);
-    let mut spec = ScenarioSpec { duration: 60 * NS_PER_SEC, seed: 1, sample_interval: None, nodes: vec![], links: vec![], routes: vec![], flows: vec![], rans: vec![], cells: vec![], radio_links: vec![], is2000: vec![] };
+    let mut spec = ScenarioSpec::new(60 * NS_PER_SEC, 1);
     let node = |spec: &mut ScenarioSpec, name: String| {
         spec.nodes.push(NodeSpec { name });
         spec.nodes.len() - 1
@@ -13,7 +13,7 @@ fn main() {
     let duplex = |spec: &mut ScenarioSpec, a: usize, b: usize, rate: u64, delay: u64, q: QueueSpec| {
         for (f, t) in [(a, b), (b, a)] {
             let name = format!("{}-{}", spec.nodes[f].name, spec.nodes[t].name);
-            spec.links.push(LinkSpec { name, from: f, to: t, rate_bps: rate, delay, queue: q.clone(), rate_schedule: vec![], rate_period: None, drc: None, loss: 0.0 });
+            spec.add_link(LinkSpec { name, from: f, to: t, rate_bps: rate, delay, queue: q.clone(), ..Default::default() });
         }
     };
     let r1 = node(&mut spec, "r1".into());

@@ -9,7 +9,9 @@
 pub mod engine;
 pub mod models;
 pub mod net;
+pub mod network;
 pub mod pcap;
+pub mod result;
 pub mod scenario;
 pub mod sim;
 pub mod tcp;

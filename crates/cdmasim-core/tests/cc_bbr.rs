@@ -24,7 +24,7 @@ fn run_with(cc: CcAlgo, loss: f64, sample: f64) -> RunResult {
     let tcp = TcpSpec { cc, mss: MSS, sack: true, rcv_buffer: 8 << 20, trace_cwnd: true, ..Default::default() };
     let mut net = dumbbell(1, RATE, ms(18.0), droptail_pkts(5000), s(TO_S), tcp);
     // links[0] is r1 → r2, the data direction of the bottleneck.
-    net.spec.links[0].loss = loss;
+    net.spec.link_mut(0).loss = loss;
     net.spec.sample_interval = Some(ms(sample));
     net.run()
 }

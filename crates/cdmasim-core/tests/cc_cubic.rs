@@ -212,8 +212,8 @@ fn stalled(stall: bool, response: bool) -> RunResult {
         tcp.eifel_response = response;
     }
     if stall {
-        let l = n.spec.links.iter().position(|l| l.name == "r1-r2").unwrap();
-        n.spec.links[l].rate_schedule = vec![(s(STALL.0), 0), (s(STALL.1), 10_000_000)];
+        let l = n.spec.links().iter().position(|l| l.name == "r1-r2").unwrap();
+        n.spec.link_mut(l).rate_schedule = vec![(s(STALL.0), 0), (s(STALL.1), 10_000_000)];
     }
     n.run()
 }

@@ -20,7 +20,7 @@ fn scenario(seed: u64) -> Net {
     let mut net = dumbbell(4, 5_000_000, ms(15.0), red, s(20.0), tcp);
     net.spec.seed = seed;
     net.spec.sample_interval = Some(ms(100.0));
-    net.spec.links[0].loss = 0.002;
+    net.spec.link_mut(0).loss = 0.002;
     let (r1, r2) = (0, 1);
     net.cbr("voip", r1, r2, s(1.0), 160, 64_000);
     net
@@ -57,8 +57,8 @@ fn every_algorithm_is_deterministic() {
     let run = |cc: CcAlgo, rwnd: RwndAlgo| {
         let tcp = TcpSpec { cc, rwnd, sack: true, timestamps: true, spurious_detection: SpuriousDetection::Eifel, ..Default::default() };
         let mut net = dumbbell(3, 2_000_000, ms(15.0), droptail_pkts(30), s(10.0), tcp);
-        net.spec.links[0].rate_schedule = link_rate::rate_schedule(&drc, s(10.0));
-        net.spec.links[0].loss = 0.001;
+        net.spec.link_mut(0).rate_schedule = link_rate::rate_schedule(&drc, s(10.0));
+        net.spec.link_mut(0).loss = 0.001;
         net.run()
     };
     for cc in algos {

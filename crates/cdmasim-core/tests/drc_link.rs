@@ -79,7 +79,7 @@ fn a_mobile_dumbbell_bottleneck_integrates_its_outages() {
     let text = "preset = \"dumbbell\"\n[simulation]\nduration = \"20s\"\nseed = 5\n[dumbbell]\nflows = 2\n\
         bottleneck_delay = \"10ms\"\nbottleneck_drc = { preset = \"mobile\" }\nqueue = { kind = \"droptail\", limit = \"64KiB\" }\n";
     let spec = scenario::parse_str(text, "mobile.toml").unwrap();
-    let b = spec.links.iter().find(|l| l.name == "r1-r2").unwrap();
+    let b = spec.links().into_iter().find(|l| l.name == "r1-r2").unwrap();
     let n_steps = steps(&spec, b).len();
     assert!(n_steps > 100, "{n_steps} steps");
     let r = sim::run(&spec, RunOptions::default()).unwrap();
@@ -134,7 +134,7 @@ fn a_mahimahi_trace_drives_the_link_as_the_channel_layer_maps_it() {
         let spec = scenario::parse_str(&text(window), "verizon.toml").unwrap();
         let t = cdmasim_core::channel::mahimahi::read(&trace.to_string_lossy(), ms).unwrap();
         let want = cdmasim_core::channel::link_rate::rate_schedule(&t.drc, until);
-        assert_eq!(steps(&spec, &spec.links[0]), want, "window {ms} ms");
+        assert_eq!(steps(&spec, spec.links()[0]), want, "window {ms} ms");
         let r = sim::run(&spec, RunOptions::default()).unwrap();
         let q = queue(&r, "air");
         assert!(q.utilization <= 1.0 + 1e-12, "{}", q.utilization);

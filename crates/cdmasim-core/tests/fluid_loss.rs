@@ -14,8 +14,9 @@
 mod common;
 use cdmasim_core::engine::Time;
 use cdmasim_core::models::fluid_loss::FluidLossParams;
+use cdmasim_core::network::DropAt;
 use cdmasim_core::scenario::{CcAlgo, TcpSpec};
-use cdmasim_core::sim::{build::build, run_world, world::FlowKind};
+use cdmasim_core::sim::{build::build, run_world, flows::FlowKind};
 use common::*;
 
 const PKT: u64 = 500;
@@ -34,7 +35,7 @@ fn simulate(mu_lh: u64, w_pkts: u64, t: f64) -> u64 {
     net.link(sender, bsc, 100_000_000, 0, unlimited());
     let shared = net.link(bsc, bts, MU_S, 0, droptail_bytes(B));
     let radio = net.link(bts, mobile, MU_LL, 0, unlimited());
-    net.spec.links[radio].rate_schedule = vec![(s(T0), mu_lh)];
+    net.spec.link_mut(radio).rate_schedule = vec![(s(T0), mu_lh)];
     net.link(mobile, sender, 100_000_000, s(t), unlimited());
     let mss = (PKT - 40) as u32;
     let tcp = TcpSpec {
@@ -47,14 +48,14 @@ fn simulate(mu_lh: u64, w_pkts: u64, t: f64) -> u64 {
     net.bulk("ftp", sender, mobile, 0, None, tcp);
     let mut w = build(&net.spec).unwrap();
     run_world(&mut w, None, None).unwrap();
-    let FlowKind::Tcp(f) = &w.flows[0].kind else { unreachable!() };
+    let FlowKind::Tcp(f) = &w.hosts.flows[0].kind else { unreachable!() };
     let t0: Time = s(T0);
     assert!(
-        !w.drop_log.records().iter().any(|d| d.t < t0),
+        !w.hosts.drop_log.records().iter().any(|d| d.t < t0),
         "no drop may happen before the switch (steady state at mu_ll)"
     );
     let reaction = f.sender.stats.congestion_events.iter().copied().find(|e| *e >= t0).unwrap_or(Time::MAX);
-    w.drop_log.records().iter().filter(|d| d.hop == shared as u32 && d.pkt.created <= reaction).count() as u64
+    w.hosts.drop_log.records().iter().filter(|d| d.at == DropAt::Hop { hop: shared as u32, port: 0 } && d.pkt.created <= reaction).count() as u64
 }
 
 #[test]

@@ -13,7 +13,7 @@ fn run(p: f64, secs: f64, seed: u64) -> (f64, f64, u64, u64) {
     let b = net.node("b");
     let fwd = net.link(a, b, 100_000_000, ms(50.0), unlimited());
     net.link(b, a, 100_000_000, ms(50.0), unlimited());
-    net.spec.links[fwd].loss = p;
+    net.spec.link_mut(fwd).loss = p;
     let tcp = TcpSpec { mss: 1460, rcv_buffer: 16 << 20, min_rto: ms(200.0), ..Default::default() };
     net.bulk("f", a, b, 0, None, tcp);
     let r = net.run();

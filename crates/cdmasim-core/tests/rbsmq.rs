@@ -47,7 +47,7 @@ fn net(duration_s: f64, starts_s: &[f64], rwnd: RwndAlgo) -> Net {
     net.link(mobile, pdsn, RADIO_BPS, ms(110.0), droptail_pkts(120));
     let mut t = OUTAGE_PERIOD_S;
     while t < duration_s {
-        net.spec.links[down].rate_schedule.extend([(s(t), 0), (s(t + OUTAGE_S), RADIO_BPS)]);
+        net.spec.link_mut(down).rate_schedule.extend([(s(t), 0), (s(t + OUTAGE_S), RADIO_BPS)]);
         t += OUTAGE_PERIOD_S;
     }
     let rcv_buffer = match rwnd {
@@ -193,7 +193,7 @@ fn the_window_floor_must_cover_the_bandwidth_delay_product() {
         let n = rtt_s / (PKT * 8.0 / RADIO_BPS as f64);
         let run = |a: RwndAlgo| {
             let mut net = net(60.0, &[0.0], a);
-            for l in net.spec.links.iter_mut().filter(|l| l.rate_bps == RADIO_BPS) {
+            for l in net.spec.links_mut().filter(|l| l.rate_bps == RADIO_BPS) {
                 l.delay = ms(radio_ms);
             }
             delivered_since(&net.run(), 5.0)[0]

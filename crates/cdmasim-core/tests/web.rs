@@ -155,5 +155,5 @@ fn memory_follows_open_connections_not_the_run() {
     assert!(done > 2_000, "only {done} objects");
     // At most C open connections and about as many closing (a FIN exchange
     // is shorter than an object), two halves each.
-    assert!(w.flows.len() <= 1 + 2 * 2 * 4, "{} flow slots for {done} objects", w.flows.len());
+    assert!(w.hosts.flows.len() <= 1 + 2 * 2 * 4, "{} flow slots for {done} objects", w.hosts.flows.len());
 }

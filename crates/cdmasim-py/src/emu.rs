@@ -35,6 +35,18 @@ fn emulate_start(text: &str, path: &str, server_ns: &str, user_ns: Vec<String>, 
     Ok(())
 }
 
+/// Where `cdmasim emulate` attaches: `(network-side node, [user names])`,
+/// the terminals of the scenario's radio hops in hop order (or the first
+/// node and every other without one). ValueError if they are served from
+/// several nodes.
+#[pyfunction]
+#[pyo3(signature = (text, path = "<string>"))]
+fn emulate_attachment(text: &str, path: &str) -> PyResult<(String, Vec<String>)> {
+    let spec = scenario::parse_str(text, path).map_err(|e| PyValueError::new_err(e.to_string()))?;
+    let (base, users) = relay::attachment(&spec).map_err(PyValueError::new_err)?;
+    Ok((spec.nodes[base as usize].name.clone(), users.into_iter().map(|u| u.0).collect()))
+}
+
 /// Stop the relay; its report as JSON.
 #[pyfunction]
 fn emulate_finish(py: Python<'_>) -> PyResult<String> {
@@ -50,5 +62,6 @@ fn emulate_finish(py: Python<'_>) -> PyResult<String> {
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(emulate_start, m)?)?;
     m.add_function(wrap_pyfunction!(emulate_finish, m)?)?;
+    m.add_function(wrap_pyfunction!(emulate_attachment, m)?)?;
     Ok(())
 }

@@ -12,9 +12,13 @@
 use super::config::{CellConfig, RateChange};
 use super::dead::DeadMeter;
 use super::sch::{self, Backlog, Grant, SchAllocator};
+use crate::engine::time::secs;
 use crate::engine::{RngStreams, Time};
+use crate::channel::ChannelError;
+use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
 use crate::net::queue;
 use crate::net::{Hop, HopEvent, Link, Packet, Port};
+use crate::result::{CellResult, HopRows, MobileResult};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -191,25 +195,8 @@ impl Cell {
     }
 
     /// The port that names the shared buffer in drop reports.
-    pub fn bsc_port(&self) -> Port {
+    fn bsc_port(&self) -> Port {
         self.mobiles.len() as Port
-    }
-
-    pub fn user_node(&self, port: Port) -> u32 {
-        self.mobiles[port as usize].node
-    }
-
-    /// The name drops at `port` are reported under.
-    pub fn place(&self, port: Port) -> String {
-        match self.mobiles.get(port as usize) {
-            Some(m) => m.link.name.clone(),
-            None => self.bsc.name.clone(),
-        }
-    }
-
-    pub fn drops_total(&self) -> u64 {
-        let links = std::iter::once(&self.bsc).chain(self.mobiles.iter().map(|m| &m.link));
-        links.map(|l| l.stats.queue.drops.iter().sum::<u64>()).sum()
     }
 
     /// Until when any link of the cell is busy (see `dead`).
@@ -323,6 +310,13 @@ impl Cell {
     }
 }
 
+impl HopKind for Cell {
+    type Config = CellConfig;
+    fn build(cfg: &CellConfig, cx: &BuildContext) -> Result<Self, ChannelError> {
+        Ok(Cell::new(cfg, cx.nodes, cx.rng))
+    }
+}
+
 impl Hop for Cell {
     fn offer(&mut self, now: Time, _port: Port, pkt: Packet) {
         // Wake-ups due by now come first (the world may offer before the
@@ -349,8 +343,70 @@ impl Hop for Cell {
         self.run_due(now);
     }
 
+    fn ports(&self) -> Port {
+        self.mobiles.len() as Port
+    }
+
+    fn ends(&self, port: Port) -> Ends {
+        Ends { from: self.node, to: self.mobiles[port as usize].node }
+    }
+
+    /// A mobile's link buffer (`MOBILE.down`), or past the last mobile the
+    /// shared buffer (`CELL.bsc`).
+    fn place(&self, port: Port) -> String {
+        match self.mobiles.get(port as usize) {
+            Some(m) => m.link.name.clone(),
+            None => self.bsc.name.clone(),
+        }
+    }
+
+    fn drops(&self) -> u64 {
+        self.bsc.drops() + self.mobiles.iter().map(|m| m.link.drops()).sum::<u64>()
+    }
+
     fn packets_inside(&self) -> u64 {
         self.bsc.packets_inside() + self.mobiles.iter().map(|m| m.link.packets_inside()).sum::<u64>()
+    }
+
+    /// Paliwal et al. Fig. 5(b): the shared buffer and RED's average (frozen
+    /// while no packet arrives), the sum of the link buffers; per mobile its
+    /// link buffer and radio rate.
+    fn sample(&self, out: &mut Samples) {
+        self.bsc.sample(out);
+        let links: usize = self.mobiles.iter().map(|m| m.link.queue.len_packets()).sum();
+        out("link_queue_pkts", &|| self.name.clone(), links as f64);
+        for m in &self.mobiles {
+            out("queue_pkts", &|| m.link.name.clone(), m.link.queue.len_packets() as f64);
+            out("rate_bps", &|| m.name.clone(), m.link.rate_bps() as f64);
+        }
+    }
+
+    /// The shared buffer and the link buffers as rows of the queues table,
+    /// the mobiles, and the cell with its dead periods.
+    fn report(&self, horizon: Time, rows: &mut HopRows) {
+        let run_s = secs(horizon.max(1));
+        rows.queues.push(self.bsc.row(horizon));
+        for m in &self.mobiles {
+            rows.queues.push(m.link.row(horizon));
+            rows.mobiles.push(MobileResult {
+                name: m.name.clone(),
+                cell: self.name.clone(),
+                bts: m.bts + 1,
+                throughput_bps: m.stats.bytes_delivered as f64 * 8.0 / run_s,
+                packets_delivered: m.stats.packets_delivered,
+                sch_grants: m.stats.grants,
+                sch_s: secs(m.stats.sch_time),
+            });
+        }
+        rows.cells.push(CellResult {
+            name: self.name.clone(),
+            mobiles: self.mobiles.len() as u64,
+            bsc_rate_bps: self.bsc.rate_bps() as f64,
+            dead_s: secs(self.dead.total),
+            rho_dead: secs(self.dead.total) / run_s,
+            dead_periods: self.dead.intervals.iter().map(|&(a, b)| (secs(a), secs(b))).collect(),
+            sch_grants: self.mobiles.iter().map(|m| m.stats.grants).sum(),
+        });
     }
 
     fn finish(&mut self, now: Time) {

@@ -2,6 +2,7 @@
 //! parses `[[cell]]`, `[[mobile]]` and the `cdma2000` preset into it.
 
 use crate::engine::{Time, NS_PER_MS};
+use crate::net::hop::{Ends, HopConfig};
 use crate::net::queue::{QueueLimit, QueueSpec};
 use serde::{Deserialize, Serialize};
 
@@ -100,4 +101,21 @@ pub struct CellConfig {
     pub rate_change: RateChange,
     pub sch: SchPlan,
     pub mobiles: Vec<MobileConfig>,
+}
+
+/// Port k: the BSC to mobile k.
+impl HopConfig for CellConfig {
+    fn ports(&self) -> Vec<Ends> {
+        self.mobiles.iter().map(|m| Ends { from: self.node as u32, to: m.node as u32 }).collect()
+    }
+
+    /// The shared buffer (and RED's average), the sum of the link buffers,
+    /// and per mobile its link buffer and rate.
+    fn sampled_series(&self) -> u64 {
+        2 + matches!(self.bsc_queue, QueueSpec::Red(_)) as u64 + 2 * self.mobiles.len() as u64
+    }
+
+    fn terminals(&self) -> Option<(u32, Vec<u32>)> {
+        Some((self.node as u32, self.mobiles.iter().map(|m| m.node as u32).collect()))
+    }
 }

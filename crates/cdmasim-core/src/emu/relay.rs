@@ -1,24 +1,28 @@
-//! The emulator's relay: real packets through the scenario's very hops (the
-//! 1xEV-DO sector as the simulator builds it, with its users' reverse links),
-//! driven by the real clock. The server side and each user are TUN devices
-//! in their own network namespaces; a packet read from the server's device
-//! enters the network at the sector's node, bound for the user its
+//! The emulator's relay: real packets through the scenario's very network
+//! (`network::Network`, the simulator's hops and routes: an EV-DO sector, a
+//! cdma2000 cell, an RLP3 radio link, an IS-2000 sector, and the reverse
+//! links and wired links around them), driven by the real clock. The relay
+//! keeps only what is real-time: the devices, the packets' bytes and the
+//! clock. The server side and each user are TUN devices in their own
+//! network namespaces; a packet read from the server's device enters the
+//! network at the radio hop's network-side node, bound for the user its
 //! destination address names, and follows the simulator's routes; what
 //! reaches a user's node is written to that user's device, and the reverse
 //! way to the server's. The hops only see sizes: the bytes wait in a stash
 //! keyed by the packet's id.
 //!
-//! Addresses: the server is 10.77.0.1; user k (the scenario's order, from
-//! 0) is 10.77.(k+1).2.
+//! Users are the terminals of the scenario's radio hops (`attachment`).
+//! Addresses: the server is 10.77.0.1; user k (in that order, from 0) is
+//! 10.77.(k+1).2.
 
 use super::tun::Tun;
-use crate::engine::Time;
+use crate::engine::{RngStreams, Time};
+use crate::net::hop::BuildContext;
 use crate::net::packet::Packet;
-use crate::net::{DropReason, Hop, HopEvent};
+use crate::net::{DropReason, Hop};
+use crate::network::{DropRecord, Endpoints, Network};
+use crate::result::HopRows;
 use crate::scenario::ScenarioSpec;
-use crate::sim::build;
-use crate::sim::hops::AnyHop;
-use crate::net::routing::Routes;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::fs::File;
@@ -64,7 +68,9 @@ pub struct UserReport {
     /// of the slots that carried anyone's (the scheduler's split).
     pub slots_served: u64,
     pub slot_share: f64,
-    /// The user's queue at the base station: time-average and maximum, packets.
+    /// The user's queue at the base station (`USER.down`, where the hop
+    /// has one: an EV-DO user, a cdma2000 mobile): time-average and
+    /// maximum, packets.
     pub queue_avg_pkts: f64,
     pub queue_max_pkts: u64,
 }
@@ -81,6 +87,9 @@ pub struct RelayReport {
     pub deadlines: u64,
     /// Packets not IPv4 or for no user (left out, counted).
     pub ignored: u64,
+    /// What the hops say of the run, as the simulator's result tables
+    /// (queues, users, sectors, cells, mobiles, radio_links, is2000).
+    pub hops: HopRows,
 }
 
 /// Which way a packet goes, and for which user.
@@ -158,11 +167,9 @@ impl Stash {
     }
 }
 
-struct Relay<'a> {
-    hops: Vec<AnyHop>,
-    routes: Routes,
-    sector_node: u32,
-    user_nodes: Vec<u32>,
+/// What lies at the relayed network's edge: the devices, the packets'
+/// bytes, and what is reported.
+struct Edge<'a> {
     server: &'a Tun,
     users: &'a [Tun],
     stash: Stash,
@@ -170,7 +177,7 @@ struct Relay<'a> {
     logs: Vec<[Option<BufWriter<File>>; 2]>,
 }
 
-impl Relay<'_> {
+impl Edge<'_> {
     fn log(&mut self, tag: Tag, line: std::fmt::Arguments) {
         if let Some(w) = self.logs.get_mut(tag.user).and_then(|l| l[if tag.down { 0 } else { 1 }].as_mut()) {
             let _ = w.write_fmt(line);
@@ -186,8 +193,8 @@ impl Relay<'_> {
         }
     }
 
-    /// A packet read from a device enters at `node`.
-    fn enter(&mut self, now: Time, bytes: &[u8], tag: Tag, from: u32, to: u32) {
+    /// A packet read from a device enters the network at `from`.
+    fn enter(&mut self, net: &mut Network, now: Time, bytes: &[u8], tag: Tag, from: u32, to: u32) {
         let uid = self.stash.put(bytes, tag);
         let d = self.dir(tag);
         d.packets_in += 1;
@@ -196,46 +203,14 @@ impl Relay<'_> {
         // The hops see an IPv4 datagram of this size (28 bytes of headers
         // in a UDP body: only the size matters to them).
         let len = (bytes.len() as u32).max(28) - 28;
-        let pkt = Packet::udp(uid, 0, from, to, now, uid, len);
-        self.forward(now, from, pkt);
+        net.forward(now, from, &Packet::udp(uid, 0, from, to, now, uid, len), self);
     }
+}
 
-    fn forward(&mut self, now: Time, node: u32, pkt: Packet) {
-        let mut todo = vec![(node, pkt)];
-        while let Some((node, pkt)) = todo.pop() {
-            if node == pkt.dst {
-                self.exit(now, &pkt);
-                continue;
-            }
-            let Some(e) = self.routes.next(node, pkt.dst) else {
-                self.dropped(now, &pkt, DropReason::NoRoute);
-                continue;
-            };
-            let h = e.hop as usize;
-            self.hops[h].offer(now, e.port, pkt);
-            self.drain(now, h, &mut todo);
-        }
-    }
-
-    fn drain(&mut self, now: Time, h: usize, todo: &mut Vec<(u32, Packet)>) {
-        while let Some(ev) = self.hops[h].poll() {
-            match ev {
-                HopEvent::Deliver { port, pkt } => todo.push((self.hops[h].exit_node(port), pkt)),
-                HopEvent::Drop { pkt, reason, .. } => self.dropped(now, &pkt, reason),
-                HopEvent::Transmit { .. } => {}
-            }
-        }
-    }
-
-    fn dropped(&mut self, now: Time, pkt: &Packet, reason: DropReason) {
-        if let Some((bytes, tag)) = self.stash.take(pkt.uid) {
-            *self.dir(tag).dropped.entry(reason.as_str().to_string()).or_default() += 1;
-            self.log(tag, format_args!("{} d {} {}\n", now / 1_000_000, bytes.len(), reason.as_str()));
-            self.stash.recycle(bytes);
-        }
-    }
-
-    fn exit(&mut self, now: Time, pkt: &Packet) {
+impl Endpoints for Edge<'_> {
+    /// The packet reached its user's node (or the server's): its bytes go
+    /// out of that device.
+    fn arrive(&mut self, _net: &mut Network, now: Time, pkt: &Packet) {
         let Some((bytes, tag)) = self.stash.take(pkt.uid) else { return };
         let dev = if tag.down { &self.users[tag.user] } else { self.server };
         let _ = dev.write(&bytes);
@@ -254,23 +229,17 @@ impl Relay<'_> {
         self.stash.recycle(bytes);
     }
 
-    fn on_timers(&mut self, now: Time, late: &mut Lateness) {
-        for h in 0..self.hops.len() {
-            if let Some(d) = self.hops[h].deadline().filter(|&d| d <= now) {
-                late.add(now - d);
-                self.hops[h].on_timer(now);
-                let mut todo = Vec::new();
-                self.drain(now, h, &mut todo);
-                for (node, pkt) in todo {
-                    self.forward(now, node, pkt);
-                }
-            }
+    fn dropped(&mut self, _net: &mut Network, d: DropRecord) {
+        let reason: DropReason = d.reason;
+        if let Some((bytes, tag)) = self.stash.take(d.pkt.uid) {
+            *self.dir(tag).dropped.entry(reason.as_str().to_string()).or_default() += 1;
+            self.log(tag, format_args!("{} d {} {}\n", d.t / 1_000_000, bytes.len(), reason.as_str()));
+            self.stash.recycle(bytes);
         }
     }
 
-    fn next_deadline(&self) -> Option<Time> {
-        self.hops.iter().filter_map(|h| h.deadline()).min()
-    }
+    /// The relay looks at every deadline itself (`Network::run_due`).
+    fn wake(&mut self, _h: u32, _at: Time) {}
 }
 
 fn dst_user(ip: &[u8], users: usize) -> Option<usize> {
@@ -281,43 +250,53 @@ fn dst_user(ip: &[u8], users: usize) -> Option<usize> {
     (1..=users).contains(&k).then(|| k - 1)
 }
 
-/// Where the server attaches and who the users are: the scenario's sector
-/// (its node; its users), or without one its first node and every other.
-pub fn attachment(spec: &ScenarioSpec) -> (u32, Vec<(String, u32)>) {
-    match spec.rans.first() {
-        Some(ran) => (ran.node as u32, ran.users.iter().map(|u| (u.name.clone(), u.node as u32)).collect()),
-        None => (0, spec.nodes.iter().enumerate().skip(1).map(|(i, n)| (n.name.clone(), i as u32)).collect()),
+/// Where the server attaches and who the users are: the terminals of the
+/// scenario's radio hops (users of EV-DO or IS-2000 sectors, mobiles of a
+/// cdma2000 cell, the far end of an RLP radio link), in hop order, all
+/// served from one network-side node; without a radio hop, the first node
+/// and every other. An error names what does not fit.
+pub fn attachment(spec: &ScenarioSpec) -> Result<(u32, Vec<(String, u32)>), String> {
+    let radio: Vec<(u32, Vec<u32>)> = spec.hops.iter().filter_map(|h| h.config().terminals()).collect();
+    let Some(&(base, _)) = radio.first() else {
+        return Ok((0, spec.nodes.iter().enumerate().skip(1).map(|(i, n)| (n.name.clone(), i as u32)).collect()));
+    };
+    if let Some((other, _)) = radio.iter().find(|(b, _)| *b != base) {
+        return Err(format!(
+            "the radio hops are served from several nodes ('{}' and '{}'); give the scenario one",
+            spec.nodes[base as usize].name, spec.nodes[*other as usize].name
+        ));
     }
+    let users: Vec<(String, u32)> =
+        radio.into_iter().flat_map(|(_, t)| t).map(|n| (spec.nodes[n as usize].name.clone(), n)).collect();
+    Ok((base, users))
 }
 
 /// Relay until `stop`.
 pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, log_dir: Option<&Path>) -> std::io::Result<RelayReport> {
-    let (sector_node, attached) = attachment(spec);
+    let (base, attached) = attachment(spec).map_err(std::io::Error::other)?;
     if attached.len() != users.len() {
         return Err(std::io::Error::other(format!("{} users in the scenario, {} devices", attached.len(), users.len())));
     }
-    let w = build::build(spec).map_err(|e| std::io::Error::other(e.to_string()))?;
-    let names: Vec<String> = attached.iter().map(|u| u.0.clone()).collect();
+    let rng = RngStreams::new(spec.seed);
+    let cx = BuildContext { rng: &rng, duration: spec.duration, nodes: spec.nodes.len() };
+    let mut net = Network::new(&spec.hops, spec.routes(), &cx).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let user_nodes: Vec<u32> = attached.iter().map(|u| u.1).collect();
     let mut logs = Vec::new();
-    for n in &names {
+    for (n, _) in &attached {
         let open = |d: &str| -> std::io::Result<Option<BufWriter<File>>> {
             log_dir.map(|dir| File::create(dir.join(format!("{n}.{d}.log"))).map(BufWriter::new)).transpose()
         };
         logs.push([open("down")?, open("up")?]);
     }
-    let mut r = Relay {
-        hops: w.hops,
-        routes: w.routes,
-        sector_node,
-        user_nodes: attached.iter().map(|u| u.1).collect(),
+    let mut edge = Edge {
         server,
         users,
         stash: Stash::default(),
         report: RelayReport {
-            users: names
+            users: attached
                 .iter()
                 .enumerate()
-                .map(|(k, n)| UserReport { name: n.clone(), address: ip_text(user_addr(k)), ..Default::default() })
+                .map(|(k, (n, _))| UserReport { name: n.clone(), address: ip_text(user_addr(k)), ..Default::default() })
                 .collect(),
             ..Default::default()
         },
@@ -336,7 +315,7 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
         let now = start.elapsed().as_nanos() as Time;
         // Sleep until the next deadline (at most 5 ms, to look at `stop`),
         // spinning through its last 20 µs.
-        let wait = r.next_deadline().map_or(5_000_000, |d| d.saturating_sub(now)).min(5_000_000);
+        let wait = net.next_deadline().map_or(5_000_000, |d| d.saturating_sub(now)).min(5_000_000);
         let timeout = if wait > 20_000 { wait - 20_000 } else { 0 };
         let ts = libc::timespec { tv_sec: (timeout / 1_000_000_000) as _, tv_nsec: (timeout % 1_000_000_000) as _ };
         let n = unsafe { libc::ppoll(fds.as_mut_ptr(), fds.len() as _, &ts, std::ptr::null()) };
@@ -360,51 +339,57 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
                     match dst_user(pkt, users.len()) {
                         Some(k) => {
                             let tag = Tag { user: k, down: true, arrived: now };
-                            r.enter(now, pkt, tag, r.sector_node, r.user_nodes[k]);
+                            edge.enter(&mut net, now, pkt, tag, base, user_nodes[k]);
                         }
-                        None => r.report.ignored += 1,
+                        None => edge.report.ignored += 1,
                     }
                 } else if len >= 20 && pkt[0] >> 4 == 4 {
                     let tag = Tag { user: i - 1, down: false, arrived: now };
-                    r.enter(now, pkt, tag, r.user_nodes[i - 1], r.sector_node);
+                    edge.enter(&mut net, now, pkt, tag, user_nodes[i - 1], base);
                 } else {
-                    r.report.ignored += 1;
+                    edge.report.ignored += 1;
                 }
             }
         }
-        if r.next_deadline().is_some_and(|d| d > now && d - now <= 20_000) {
+        if let Some(d) = net.next_deadline().filter(|&d| d > now && d - now <= 20_000) {
             // Spin to the deadline: the slot clock follows the real one.
-            let d = r.next_deadline().unwrap();
             while (start.elapsed().as_nanos() as Time) < d {
                 std::hint::spin_loop();
             }
         }
         let now = start.elapsed().as_nanos() as Time;
-        r.on_timers(now, &mut late);
+        net.run_due(now, &mut edge, &mut |l| late.add(l));
     }
     let end = start.elapsed().as_nanos() as Time;
-    // Bring the sector up to the end and read its per-user slot counts.
-    for h in &mut r.hops {
+    // Bring every hop up to the end (a sleeping sector runs its idle
+    // slots) and close its statistics.
+    for h in &mut net.hops {
         h.on_timer(end);
-        h.finish(end);
     }
-    if let Some(AnyHop::Evdo(ran)) = r.hops.iter().find(|h| matches!(h, AnyHop::Evdo(_))) {
-        let total: u64 = ran.users.iter().map(|u| u.stats.slots_served).sum();
-        for (u, rep) in ran.users.iter().zip(r.report.users.iter_mut()) {
-            rep.slots_served = u.stats.slots_served;
-            rep.slot_share = if total > 0 { u.stats.slots_served as f64 / total as f64 } else { 0.0 };
-            rep.queue_avg_pkts = u.stats.queue.area_pkts / end.max(1) as f64;
-            rep.queue_max_pkts = u.stats.queue.max_pkts;
+    net.finish(end);
+    let mut rep = edge.report;
+    rep.hops = net.report(end);
+    // The scheduler's split: a user's share of the slots that carried anyone's data.
+    let total: u64 = rep.hops.users.iter().map(|u| u.slots_served).sum();
+    for u in &mut rep.users {
+        if let Some(row) = rep.hops.users.iter().find(|r| r.name == u.name) {
+            u.slots_served = row.slots_served;
+            u.slot_share = if total > 0 { row.slots_served as f64 / total as f64 } else { 0.0 };
+        }
+        let queue = format!("{}.down", u.name);
+        if let Some(q) = rep.hops.queues.iter().find(|q| q.link == queue) {
+            u.queue_avg_pkts = q.avg_packets;
+            u.queue_max_pkts = q.max_packets;
         }
     }
-    let queued: Vec<Tag> = r.stash.drain().map(|e| e.1).collect();
+    let queued: Vec<Tag> = edge.stash.drain().map(|e| e.1).collect();
     for tag in queued {
-        r.dir(tag).queued_at_end += 1;
+        let d = if tag.down { &mut rep.users[tag.user].down } else { &mut rep.users[tag.user].up };
+        d.queued_at_end += 1;
     }
-    for l in r.logs.iter_mut().flatten().flatten() {
+    for l in edge.logs.iter_mut().flatten().flatten() {
         l.flush()?;
     }
-    let mut rep = r.report;
     rep.duration_s = end as f64 / 1e9;
     rep.schedule_error_p50_us = late.quantile(0.5);
     rep.schedule_error_p99_us = late.quantile(0.99);

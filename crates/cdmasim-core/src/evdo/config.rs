@@ -6,6 +6,7 @@ use super::air::AirOverhead;
 use super::scheduler::pf::PfConfig;
 use crate::channel::DrcSpec;
 use crate::engine::Time;
+use crate::net::hop::{Ends, HopConfig};
 use crate::net::queue::{QueueLimit, QueueSpec};
 use serde::{Deserialize, Serialize};
 
@@ -84,4 +85,20 @@ pub struct RanConfig {
     pub air: AirOverhead,
     pub sectors: Vec<SectorConfig>,
     pub users: Vec<UserConfig>,
+}
+
+/// Port k: the base station to user k.
+impl HopConfig for RanConfig {
+    fn ports(&self) -> Vec<Ends> {
+        self.users.iter().map(|u| Ends { from: self.node as u32, to: u.node as u32 }).collect()
+    }
+
+    /// Per user: the queue, the PF average and the DRC rate.
+    fn sampled_series(&self) -> u64 {
+        3 * self.users.len() as u64
+    }
+
+    fn terminals(&self) -> Option<(u32, Vec<u32>)> {
+        Some((self.node as u32, self.users.iter().map(|u| u.node as u32).collect()))
+    }
 }

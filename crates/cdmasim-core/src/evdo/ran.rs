@@ -31,7 +31,10 @@ use crate::channel::source::SlotReader;
 use crate::channel::ChannelError;
 use crate::engine::{Rng, RngStreams, Time};
 use crate::net::queue::{self, Queue, QueueMeter};
+use crate::engine::time::secs;
+use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
 use crate::net::{DropReason, Hop, HopEvent, Packet, Port};
+use crate::result::{HopRows, SectorResult, UserResult};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -204,17 +207,9 @@ impl EvdoRan {
         Ok(ran)
     }
 
-    pub fn user_node(&self, port: Port) -> u32 {
-        self.users[port as usize].node
-    }
-
     /// The name of a user's queue at the base station.
-    pub fn queue_name(&self, port: Port) -> String {
+    fn queue_name(&self, port: Port) -> String {
         format!("{}.down", self.users[port as usize].name)
-    }
-
-    pub fn drops_total(&self) -> u64 {
-        self.users.iter().map(|u| u.stats.queue.drops.iter().sum::<u64>()).sum()
     }
 
     /// Whether a slot must be run as soon as it starts (someone has data, or
@@ -378,6 +373,13 @@ fn next_in(list: &[usize], current: usize) -> usize {
     }
 }
 
+impl HopKind for EvdoRan {
+    type Config = RanConfig;
+    fn build(cfg: &RanConfig, cx: &BuildContext) -> Result<Self, ChannelError> {
+        EvdoRan::new(cfg, cx.rng)
+    }
+}
+
 impl Hop for EvdoRan {
     fn offer(&mut self, now: Time, port: Port, pkt: Packet) {
         // Slots that started before the packet did not see it.
@@ -415,6 +417,76 @@ impl Hop for EvdoRan {
             st.ip_bytes_delivered += pkt.size as u64;
             self.outbox.push_back(HopEvent::Deliver { port: u, pkt });
         }
+    }
+
+    fn ports(&self) -> Port {
+        self.users.len() as Port
+    }
+
+    fn ends(&self, port: Port) -> Ends {
+        Ends { from: self.node, to: self.users[port as usize].node }
+    }
+
+    fn place(&self, port: Port) -> String {
+        self.queue_name(port)
+    }
+
+    fn drops(&self) -> u64 {
+        self.users.iter().map(|u| u.stats.queue.drops_total()).sum()
+    }
+
+    /// Per user: the base-station queue, the PF average, the DRC rate.
+    fn sample(&self, out: &mut Samples) {
+        for (i, u) in self.users.iter().enumerate() {
+            out("queue_pkts", &|| format!("{}.down", u.name), u.queue.len_packets() as f64);
+            let avg = self.sectors[u.sector].sched.user_state(i).unwrap_or(f64::NAN);
+            out("pf_avg_bps", &|| u.name.clone(), avg);
+            out("drc_bps", &|| u.name.clone(), RATE_BPS[u.drc as usize] as f64);
+        }
+    }
+
+    /// Its users (and their base-station queues, as rows of the queues
+    /// table) and its sectors.
+    fn report(&self, horizon: Time, rows: &mut HopRows) {
+        let run_s = secs(horizon.max(1));
+        for (i, u) in self.users.iter().enumerate() {
+            let s = &u.stats;
+            let mean_drc = if s.slots_seen > 0 { s.drc_rate_sum / s.slots_seen as f64 } else { 0.0 };
+            let throughput = s.ip_bytes_delivered as f64 * 8.0 / run_s;
+            let slots: u64 = self.sectors.iter().filter(|sec| sec.stats.attached[i]).map(|sec| sec.stats.traffic_slots).sum();
+            // Octets carried / what the user's channel offered over the run.
+            let utilization = if s.drc_rate_sum > 0.0 { s.air_bytes as f64 * 8.0 * 600.0 / s.drc_rate_sum } else { 0.0 };
+            rows.queues.push(s.queue.row(self.queue_name(i as Port), u.queue.as_ref(), horizon, utilization, s.air_bytes));
+            rows.users.push(UserResult {
+                name: u.name.clone(),
+                sector: self.sectors[u.sector].name.clone(),
+                throughput_bps: throughput,
+                mean_drc_bps: mean_drc,
+                utilisation: if mean_drc > 0.0 { throughput / mean_drc } else { 0.0 },
+                slots_served: s.slots_served,
+                slot_share: if slots > 0 { s.slots_served as f64 / slots as f64 } else { 0.0 },
+                packets_delivered: s.packets_delivered,
+                handoffs: s.handoffs,
+            });
+        }
+        for sec in &self.sectors {
+            let st = &sec.stats;
+            let served: Vec<f64> = st.air_bytes.iter().zip(&st.attached).filter(|(_, &a)| a).map(|(&b, _)| b as f64).collect();
+            rows.sectors.push(SectorResult {
+                name: sec.name.clone(),
+                scheduler: sec.sched.name().into(),
+                traffic_slots: st.traffic_slots,
+                utilisation: if st.traffic_slots > 0 { st.busy_slots as f64 / st.traffic_slots as f64 } else { 0.0 },
+                throughput_bps: st.air_bytes.iter().sum::<u64>() as f64 * 8.0 / run_s,
+                jain: crate::models::jain::jain_index(&served).unwrap_or(1.0),
+            });
+        }
+    }
+
+    /// Idle slots run only when the sector is woken: a sample wakes it so
+    /// that channels and PF averages are current.
+    fn lazy(&self) -> bool {
+        true
     }
 
     fn packets_inside(&self) -> u64 {

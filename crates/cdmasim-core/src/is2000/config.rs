@@ -4,6 +4,7 @@
 use super::dormancy::DormancyConfig;
 use super::radio::RadioConfig;
 use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
+use crate::net::hop::{Ends, HopConfig};
 use crate::rlp::link::RadioLinkConfig;
 use serde::{Deserialize, Serialize};
 
@@ -46,4 +47,21 @@ pub struct Is2000Config {
     pub mac: MacConfig,
     pub radio: RadioConfig,
     pub dormancy: DormancyConfig,
+}
+
+/// Port 2k: the sector to user k (forward), 2k + 1 back (reverse).
+impl HopConfig for Is2000Config {
+    fn ports(&self) -> Vec<Ends> {
+        let node = self.node as u32;
+        self.users.iter().flat_map(|u| [Ends { from: node, to: u.node as u32 }, Ends { from: u.node as u32, to: node }]).collect()
+    }
+
+    /// The fraction of the power in use.
+    fn sampled_series(&self) -> u64 {
+        1
+    }
+
+    fn terminals(&self) -> Option<(u32, Vec<u32>)> {
+        Some((self.node as u32, self.users.iter().map(|u| u.node as u32).collect()))
+    }
 }

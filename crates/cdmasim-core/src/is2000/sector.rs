@@ -23,8 +23,12 @@ use super::dormancy::{Dormancy, Mode};
 use crate::cdma2000::config::{DemandConfig, BASE_RATE_BPS};
 use crate::cdma2000::sch::{Backlog, Grant, SchAllocator};
 use crate::cdma2000::sch_demand::DemandAllocator;
+use crate::engine::time::secs;
 use crate::engine::{Rng, RngStreams, Time};
+use crate::channel::ChannelError;
+use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
 use crate::net::{Hop, HopEvent, Packet, Port};
+use crate::result::{HopRows, Is2000Result};
 use crate::rlp::link::{RadioLinkConfig, RlpLink};
 use crate::rlp::meter::Meter;
 use std::collections::VecDeque;
@@ -108,17 +112,6 @@ impl Is2000Sector {
         }
     }
 
-    pub fn user_node(&self, port: Port) -> u32 {
-        if port % 2 == 0 { self.users[(port / 2) as usize].node } else { self.node }
-    }
-
-    pub fn place(&self, port: Port) -> String {
-        self.users[(port / 2) as usize].link.place(port % 2)
-    }
-
-    pub fn drops_total(&self) -> u64 {
-        self.users.iter().map(|u| u.link.drops_total()).sum()
-    }
 
     /// User `k`'s link did something at `now`: hand on what it delivered,
     /// and tell the MAC and the MAC states what it holds now.
@@ -228,9 +221,36 @@ impl Is2000Sector {
         link.set_rate(now, 1, fch);
     }
 
-    /// Sampled: the fraction of the power in use.
-    pub fn power_fraction(&self) -> f64 {
-        self.mac.budget.power_fraction()
+    /// Its row of the is2000 table: power, grants, and the ON periods of
+    /// every user's forward link.
+    fn row(&self) -> Is2000Result {
+        let mut on = Meter::new(1);
+        for u in &self.users {
+            let w = &u.link.dirs[0].on_runs.weights;
+            for (i, &x) in w.iter().enumerate() {
+                on.add_weight(i as u64, x);
+            }
+        }
+        Is2000Result {
+            name: self.name.clone(),
+            users: self.users.len() as u64,
+            power_mean: self.power.mean() / 10_000.0,
+            power_max: self.power.max as f64 / 10_000.0,
+            power_cdf: self.power.cdf(1.0 / 10_000.0),
+            sch_grants: self.mac.grants_made,
+            codes_max: self.codes_max as u64,
+            admissions_deferred: self.admissions_deferred,
+            active_s: self.users.iter().map(|u| secs(u.active_time)).sum(),
+            on_periods: on.weights.iter().sum::<f64>() as u64,
+            on_time_cdf: on.cdf(secs(crate::rlp::link::FRAME)),
+        }
+    }
+}
+
+impl HopKind for Is2000Sector {
+    type Config = Is2000Config;
+    fn build(cfg: &Is2000Config, cx: &BuildContext) -> Result<Self, ChannelError> {
+        Ok(Is2000Sector::new(cfg, cx.rng))
     }
 }
 
@@ -262,8 +282,48 @@ impl Hop for Is2000Sector {
         }
     }
 
+    /// Port 2k: user k's forward link, 2k + 1 its reverse link.
+    fn ports(&self) -> Port {
+        2 * self.users.len() as Port
+    }
+
+    fn ends(&self, port: Port) -> Ends {
+        let user = self.users[(port / 2) as usize].node;
+        if port % 2 == 0 {
+            Ends { from: self.node, to: user }
+        } else {
+            Ends { from: user, to: self.node }
+        }
+    }
+
+    fn place(&self, port: Port) -> String {
+        self.users[(port / 2) as usize].link.place(port % 2)
+    }
+
+    fn drops(&self) -> u64 {
+        self.users.iter().map(|u| u.link.drops()).sum()
+    }
+
     fn packets_inside(&self) -> u64 {
         self.users.iter().map(|u| u.link.packets_inside()).sum()
+    }
+
+    /// Seed 004 Fig. 14: the fraction of the sector's power in use.
+    fn sample(&self, out: &mut Samples) {
+        out("power_fraction", &|| self.name.clone(), self.mac.budget.power_fraction());
+    }
+
+    /// Every user's air link (both directions; its sector, SCH grants and
+    /// active time on the forward row), and the sector.
+    fn report(&self, _horizon: Time, rows: &mut HopRows) {
+        for u in &self.users {
+            let mut r = u.link.rows();
+            r[0].sector = Some(self.name.clone());
+            r[0].sch_grants = Some(u.grants);
+            r[0].active_s = Some(secs(u.active_time));
+            rows.radio_links.extend(r);
+        }
+        rows.is2000.push(self.row());
     }
 
     fn finish(&mut self, now: Time) {

@@ -1,23 +1,38 @@
 //! The one interface every hop of the packet world implements: a
-//! point-to-point link, a 1xEV-DO radio access network, and the cdma2000
-//! cell and RLP link to come.
+//! point-to-point link, a 1xEV-DO radio access network, a cdma2000 cell, an
+//! RLP3 radio link and an IS-2000 sector.
 //!
 //! A hop is a state machine driven only by time and packets (sans I/O, like
-//! the TCP endpoints and like quinn-proto): the world offers it packets,
+//! the TCP endpoints and like quinn-proto): the network offers it packets,
 //! polls what it has to hand on, asks for its next deadline and calls it
 //! back then. Nothing inside reads a clock or schedules an event, so the
-//! simulator and a real-time emulator can drive the same code.
+//! simulator and the real-time emulator drive the same code
+//! (`network::Network`).
 //!
-//! A hop has one entry node and one or more exits, its *ports*: a link has
-//! port 0 (its far end), a radio access network one port per user.
+//! A hop also says what it is: its *ports* (the ways through it, each from
+//! one node to another: a link has one, a radio access network one per
+//! user, an RLP link two, forward and reverse), the name a drop is reported
+//! under, what it samples and the rows it adds to the result tables. The
+//! simulator's sampler and collector, and the emulator's report, ask these
+//! and never look inside a hop.
 
 use super::{DropReason, Packet};
-use crate::engine::Time;
+use crate::channel::ChannelError;
+use crate::engine::{RngStreams, Time};
+use crate::result::HopRows;
 
-/// An exit of a hop (a link: 0; a radio access network: the user's index).
+/// A way through a hop (a link: 0; a radio access network: the user's index).
 pub type Port = u32;
 
-/// What a hop hands back to the world.
+/// The nodes a port joins: a packet offered for the port enters the hop at
+/// `from` and is handed on at `to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Ends {
+    pub from: u32,
+    pub to: u32,
+}
+
+/// What a hop hands back to the network.
 #[derive(Clone, Copy, Debug)]
 pub enum HopEvent {
     /// The packet reached the node behind `port`: forward it from there.
@@ -28,6 +43,10 @@ pub enum HopEvent {
     /// tapped for a capture: tcpdump stamps outgoing packets then).
     Transmit { port: Port, pkt: Packet },
 }
+
+/// Where a hop's sampled quantities go: (metric, the subject's name, asked
+/// for only when the series is first named, value).
+pub type Samples<'a> = dyn FnMut(&'static str, &dyn Fn() -> String, f64) + 'a;
 
 pub trait Hop {
     /// A packet for `port` enters the hop at `now`.
@@ -43,9 +62,77 @@ pub trait Hop {
     /// Do everything due at or before `now`.
     fn on_timer(&mut self, now: Time);
 
+    /// How many ports it has: they are 0..ports().
+    fn ports(&self) -> Port;
+
+    /// The nodes port `port` joins.
+    fn ends(&self, port: Port) -> Ends;
+
+    /// The name a drop at `port` is reported under (a link's name, a
+    /// user's base-station queue `USER.down`, ...).
+    fn place(&self, port: Port) -> String;
+
+    /// Packets it has dropped.
+    fn drops(&self) -> u64;
+
     /// Packets inside the hop: queued, in service or in propagation.
     fn packets_inside(&self) -> u64;
 
+    /// Its sampled quantities now, always in the same order and as many as
+    /// its spec's `sampled_series` counts.
+    fn sample(&self, out: &mut Samples);
+
+    /// Its rows of the result tables, for a run that ended at `horizon`.
+    fn report(&self, horizon: Time, rows: &mut HopRows);
+
     /// Close the time-integrated statistics at the end of the run.
     fn finish(&mut self, now: Time);
+
+    /// Whether it runs its idle time only when woken (a sleeping radio
+    /// network): it is then woken before every sample, so that what it
+    /// samples is current.
+    fn lazy(&self) -> bool {
+        false
+    }
+
+    /// Report transmissions (`HopEvent::Transmit`) from now on, for a
+    /// capture; false if it cannot be captured (only point-to-point links
+    /// are: a capture is per pair of nodes).
+    fn tap(&mut self) -> bool {
+        false
+    }
+}
+
+/// What a hop kind's configuration (as the scenario holds it) says before
+/// any hop is built: validation routes and bounds a run with these.
+pub trait HopConfig {
+    /// Its ports in order, as the router's edges (the built hop's `ends`
+    /// give the same: `network::Network::build` checks).
+    fn ports(&self) -> Vec<Ends>;
+
+    /// How many series its hop samples at every tick (`Hop::sample`): the
+    /// scenario bounds samples x series with this before the run.
+    fn sampled_series(&self) -> u64;
+
+    /// For a radio hop: the network-side node and, in order, the nodes of
+    /// the terminals it serves (users, mobiles), where the emulator
+    /// attaches its server and its users. None for a wired hop.
+    fn terminals(&self) -> Option<(u32, Vec<u32>)> {
+        None
+    }
+}
+
+/// What building a hop may draw on: the run's random streams, its length
+/// (lazily drawn rate steps stop there) and the number of nodes.
+pub struct BuildContext<'a> {
+    pub rng: &'a RngStreams,
+    pub duration: Time,
+    pub nodes: usize,
+}
+
+/// A hop kind: the hop built from its configuration. Fails only if a
+/// channel cannot be opened (a trace file gone since validation).
+pub trait HopKind: Hop + Sized {
+    type Config: HopConfig;
+    fn build(cfg: &Self::Config, cx: &BuildContext) -> Result<Self, ChannelError>;
 }

@@ -8,11 +8,79 @@
 //! (At 9.6 kb/s a 500-byte packet takes 0.42 s, so in seed 002's rate-switch
 //! scenario this matters.)
 
-use super::hop::{Hop, HopEvent, Port};
-use super::queue::{Queue, QueueMeter};
+use super::hop::{BuildContext, Ends, Hop, HopConfig, HopEvent, HopKind, Port, Samples};
+use super::queue::{self, Queue, QueueMeter, QueueSpec};
 use super::{DropReason, Packet};
+use crate::channel::{link_rate, ChannelError, DrcSpec};
 use crate::engine::time::bits_in;
 use crate::engine::{Rng, Time, NS_PER_SEC};
+use crate::result::{HopRows, QueueResult};
+use serde::{Deserialize, Serialize};
+
+
+/// A link as the scenario describes it (a duplex link in the file is two).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct LinkSpec {
+    pub name: String,
+    pub from: usize,
+    pub to: usize,
+    /// Bits per second at time 0 (the first step of `rate_schedule` if it has one at 0).
+    pub rate_bps: u64,
+    pub delay: Time,
+    pub queue: QueueSpec,
+    /// Piecewise-constant rate: (time, bit/s) steps in increasing time. A rate
+    /// of 0 is an outage: service pauses and resumes where it stopped.
+    pub rate_schedule: Vec<(Time, u64)>,
+    /// `rate_schedule` repeats every `.1` from `.0` until the end of the run
+    /// (its times lie in [0, period), the first at 0), drawn as the run goes.
+    #[serde(default)]
+    pub rate_period: Option<(Time, Time)>,
+    /// The forward rate follows this channel's DRC sequence slot by slot
+    /// (drawn as the run goes; `rate_schedule` is then empty).
+    #[serde(default)]
+    pub drc: Option<DrcSpec>,
+    /// Bernoulli loss probability applied to each packet as it leaves the wire.
+    pub loss: f64,
+}
+
+impl HopConfig for LinkSpec {
+    fn ports(&self) -> Vec<Ends> {
+        vec![Ends { from: self.from as u32, to: self.to as u32 }]
+    }
+
+    /// The queue's length, and RED's average where the queue is RED.
+    fn sampled_series(&self) -> u64 {
+        1 + matches!(self.queue, QueueSpec::Red(_)) as u64
+    }
+}
+
+impl HopKind for Link {
+    type Config = LinkSpec;
+
+    /// The rate follows the DRC channel, the periodic schedule or the
+    /// schedule, drawn lazily up to the end of the run; the queue and the
+    /// loss module draw from streams named after the link.
+    fn build(l: &LinkSpec, cx: &BuildContext) -> Result<Link, ChannelError> {
+        let steps: RateSteps = match &l.drc {
+            Some(d) => Box::new(link_rate::RateSteps::new(d.open()?, cx.duration)),
+            None => match l.rate_period {
+                Some((start, period)) => periodic_steps(l.rate_schedule.clone(), start, period, cx.duration),
+                None => Box::new(l.rate_schedule.clone().into_iter()),
+            },
+        };
+        Ok(Link::new(
+            l.name.clone(),
+            l.from as u32,
+            l.to as u32,
+            l.rate_bps,
+            l.delay,
+            queue::build(&l.queue, l.rate_bps, cx.rng, &l.name),
+            l.loss,
+            cx.rng.stream(&format!("loss/{}", l.name)),
+            steps,
+        ))
+    }
+}
 
 /// The rate steps still to come, (time, bit/s), in increasing time: a
 /// fixed list or a lazily drawn DRC sequence (`channel::link_rate`).
@@ -183,6 +251,14 @@ impl Link {
         self.rate_bps
     }
 
+    /// Its row of the queues table: the queue, and the bytes sent over the
+    /// capacity the rate offered over the run (utilisation in [0, 1]).
+    pub fn row(&self, horizon: Time) -> QueueResult {
+        let s = &self.stats;
+        let utilization = if s.capacity_bit_ns > 0 { s.bytes_sent as f64 * 8.0 / s.capacity_bits() } else { 0.0 };
+        s.queue.row(self.name.clone(), self.queue.as_ref(), horizon, utilization, s.bytes_sent)
+    }
+
     /// Until when the link is busy (a packet waiting or in transmission),
     /// if nothing more arrives: Time::MAX while packets wait or an outage
     /// pauses one, the end of the current transmission, or 0 if there is none.
@@ -341,11 +417,44 @@ impl Hop for Link {
         self.released = now;
     }
 
+    fn ports(&self) -> Port {
+        1
+    }
+
+    fn ends(&self, _port: Port) -> Ends {
+        Ends { from: self.from, to: self.to }
+    }
+
+    fn place(&self, _port: Port) -> String {
+        self.name.clone()
+    }
+
+    fn drops(&self) -> u64 {
+        self.stats.queue.drops_total()
+    }
+
     fn packets_inside(&self) -> u64 {
         self.queue.len_packets() as u64 + self.in_flight.len() as u64
     }
 
+    /// The queue's length, and RED's average queue where the queue is RED.
+    fn sample(&self, out: &mut Samples) {
+        out("queue_pkts", &|| self.name.clone(), self.queue.len_packets() as f64);
+        if let Some(avg) = self.queue.average() {
+            out("red_avg", &|| self.name.clone(), avg);
+        }
+    }
+
+    fn report(&self, horizon: Time, rows: &mut HopRows) {
+        rows.queues.push(self.row(horizon));
+    }
+
     fn finish(&mut self, now: Time) {
         self.touch(now);
+    }
+
+    fn tap(&mut self) -> bool {
+        self.tap = true;
+        true
     }
 }

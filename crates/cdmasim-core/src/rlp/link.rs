@@ -17,8 +17,12 @@
 use super::arq::{Arq, Frame};
 use super::frame_errors::{self, ErrorModel, FrameErrors};
 use super::meter::Meter;
+use crate::engine::time::secs;
 use crate::engine::{RngStreams, Time, NS_PER_MS};
+use crate::channel::ChannelError;
+use crate::net::hop::{BuildContext, Ends, HopConfig, HopKind, Samples};
 use crate::net::{DropReason, Hop, HopEvent, Packet, Port};
+use crate::result::{HopRows, RadioLinkResult};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -213,21 +217,61 @@ impl RlpLink {
         }
     }
 
-    pub fn drops_total(&self) -> u64 {
-        self.dirs.iter().map(|d| d.arq.stats.ip_aborted).sum()
+    /// Its two rows of the radio_links table (down, up).
+    pub fn rows(&self) -> [RadioLinkResult; 2] {
+        [0, 1].map(|d| {
+            let (dir, s) = (&self.dirs[d], &self.dirs[d].arq.stats);
+            RadioLinkResult {
+                name: self.name.clone(),
+                direction: ["down", "up"][d].into(),
+                rate_bps: dir.rate_bps as f64,
+                packets_in: s.ip_in,
+                packets_delivered: s.ip_delivered,
+                packets_aborted: s.ip_aborted,
+                frames_sent: dir.frames_sent,
+                frames_new: s.frames_new,
+                frames_retransmitted: s.frames_retransmitted,
+                frames_idle: s.frames_idle,
+                frames_lost: dir.frames_lost,
+                fer: if dir.frames_sent > 0 { dir.frames_lost as f64 / dir.frames_sent as f64 } else { 0.0 },
+                naks_sent: s.naks_sent,
+                new_data_mean_bytes: dir.new_data.mean(),
+                new_data_max_bytes: dir.new_data.max,
+                rtx_mean_bytes: dir.rtx_buffer.mean(),
+                rtx_max_bytes: dir.rtx_buffer.max,
+                new_data_cdf: dir.new_data.cdf(1.0),
+                rtx_cdf: dir.rtx_buffer.cdf(1.0),
+                on_periods: dir.on_runs.weights.iter().sum::<f64>() as u64,
+                on_time_cdf: dir.on_runs.cdf(secs(FRAME)),
+                sector: None,
+                sch_grants: None,
+                active_s: None,
+            }
+        })
+    }
+}
+
+/// Port 0 forward (network side to mobile), port 1 reverse.
+impl HopConfig for RadioLinkConfig {
+    fn ports(&self) -> Vec<Ends> {
+        let (bsc, mobile) = (self.bsc as u32, self.mobile as u32);
+        vec![Ends { from: bsc, to: mobile }, Ends { from: mobile, to: bsc }]
     }
 
-    pub fn user_node(&self, port: Port) -> u32 {
-        if port == 0 { self.mobile } else { self.bsc }
+    /// Each way: the new-data and retransmission buffers and the rate.
+    fn sampled_series(&self) -> u64 {
+        6
     }
 
-    pub fn entry_node(&self, port: Port) -> u32 {
-        if port == 0 { self.bsc } else { self.mobile }
+    fn terminals(&self) -> Option<(u32, Vec<u32>)> {
+        Some((self.bsc as u32, vec![self.mobile as u32]))
     }
+}
 
-    /// `NAME.down` or `NAME.up`.
-    pub fn place(&self, port: Port) -> String {
-        format!("{}.{}", self.name, if port == 0 { "down" } else { "up" })
+impl HopKind for RlpLink {
+    type Config = RadioLinkConfig;
+    fn build(cfg: &RadioLinkConfig, cx: &BuildContext) -> Result<Self, ChannelError> {
+        Ok(RlpLink::new(cfg, cx.rng))
     }
 }
 
@@ -276,8 +320,44 @@ impl Hop for RlpLink {
         }
     }
 
+    /// Port 0 forward (network side to mobile), port 1 reverse.
+    fn ports(&self) -> Port {
+        2
+    }
+
+    fn ends(&self, port: Port) -> Ends {
+        if port == 0 {
+            Ends { from: self.bsc, to: self.mobile }
+        } else {
+            Ends { from: self.mobile, to: self.bsc }
+        }
+    }
+
+    /// `NAME.down` or `NAME.up`.
+    fn place(&self, port: Port) -> String {
+        format!("{}.{}", self.name, if port == 0 { "down" } else { "up" })
+    }
+
+    /// IP packets RLP gave up on.
+    fn drops(&self) -> u64 {
+        self.dirs.iter().map(|d| d.arq.stats.ip_aborted).sum()
+    }
+
     fn packets_inside(&self) -> u64 {
         self.dirs.iter().map(|d| d.arq.packets_inside()).sum()
+    }
+
+    /// Seed 004 Figs. 9-12: the RLP sender's buffers and the rate, each way.
+    fn sample(&self, out: &mut Samples) {
+        for (d, dir) in self.dirs.iter().zip(["down", "up"]) {
+            out("rlp_new_data_bytes", &|| format!("{}.{dir}", self.name), d.arq.new_data_bytes() as f64);
+            out("rlp_rtx_bytes", &|| format!("{}.{dir}", self.name), d.arq.rtx_buffer_bytes() as f64);
+            out("rate_bps", &|| format!("{}.{dir}", self.name), d.rate_bps as f64);
+        }
+    }
+
+    fn report(&self, _horizon: Time, rows: &mut HopRows) {
+        rows.radio_links.extend(self.rows());
     }
 
     fn finish(&mut self, now: Time) {

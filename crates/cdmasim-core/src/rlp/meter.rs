@@ -78,6 +78,22 @@ impl Meter {
         self.bin
     }
 
+    /// The distribution as (upper edge of each occupied bin, scaled by
+    /// `unit`, fraction of the weight at or below).
+    pub fn cdf(&self, unit: f64) -> Vec<(f64, f64)> {
+        let total: f64 = self.weights.iter().sum();
+        let mut acc = 0.0;
+        let w = self.bin as f64;
+        self.weights
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &x)| {
+                acc += x;
+                (x > 0.0).then(|| ((i as f64 + 1.0) * w * unit, acc / total))
+            })
+            .collect()
+    }
+
     /// Fraction of the weight at or below `value` (bin resolution: a bin
     /// counts when its lower edge is at or below `value`).
     pub fn cdf_at(&self, value: u64) -> f64 {

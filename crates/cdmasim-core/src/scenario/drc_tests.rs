@@ -51,7 +51,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
 fn a_preset_link_has_the_mean_rate_of_its_drc_sequence() {
     for preset in presets::PRESETS {
         let s = ok(&scenario(3, &format!("drc = {{ preset = \"{preset}\", seed = 11 }}\n")));
-        let fwd = &s.links[0];
+        let fwd = &s.links()[0];
         // The spec holds the description; the steps are drawn by the world.
         assert!(fwd.rate_schedule.is_empty());
         let fwd_steps = steps(&s, fwd);
@@ -69,7 +69,7 @@ fn a_preset_link_has_the_mean_rate_of_its_drc_sequence() {
         // The section 5 calibration ranges (channel::presets) hold for it too.
         assert!(want > 0.7e6 && want < 3e6, "{preset}: {want}");
         // The reverse link is constant at the EV-DO Rev. 0 peak by default.
-        let rev = &s.links[1];
+        let rev = &s.links()[1];
         assert_eq!((rev.name.as_str(), rev.rate_bps), ("l/rev", 153_600));
         assert!(rev.rate_schedule.is_empty());
     }
@@ -77,7 +77,7 @@ fn a_preset_link_has_the_mean_rate_of_its_drc_sequence() {
 
 #[test]
 fn a_preset_seed_defaults_to_the_scenario_seed_and_follows_the_override() {
-    let sched = |s: &ScenarioSpec| steps(s, &s.links[0]);
+    let sched = |s: &ScenarioSpec| steps(s, s.links()[0]);
     let implicit = ok(&scenario(7, "drc = { preset = \"mobile\" }\n"));
     let explicit = ok(&scenario(99, "drc = { preset = \"mobile\", seed = 7 }\n"));
     assert_eq!(sched(&implicit), sched(&explicit));
@@ -99,12 +99,12 @@ fn a_trace_is_read_next_to_the_scenario_and_loops() {
     std::fs::write(dir.join("short.txt"), "# drc\n1\n1\n2457.6kbps\n").unwrap();
     let file = dir.join("s.toml").to_string_lossy().into_owned();
     let s = parse_str(&scenario(1, "drc = { trace = \"short.txt\" }\nreverse_rate = \"76.8kbps\"\n"), &file).unwrap();
-    let fwd = &s.links[0];
+    let fwd = &s.links()[0];
     assert_eq!(steps(&s, fwd), link_rate::rate_schedule(&[1, 1, 12], 10 * NS_PER_SEC));
     // 6000 slots of a 3-slot loop: 4000 at 38.4 kb/s and 2000 at 2457.6 kb/s.
     let want = (4000.0 * 38_400.0 + 2000.0 * 2_457_600.0) / 6000.0;
     assert!((mean_rate(&steps(&s, fwd), s.duration) - want).abs() <= 1e-6 * want);
-    assert_eq!(s.links[1].rate_bps, 76_800);
+    assert_eq!(s.links()[1].rate_bps, 76_800);
     std::fs::remove_dir_all(dir).unwrap();
 }
 
@@ -178,9 +178,9 @@ fn trace_errors_surface_at_the_trace_key() {
 #[test]
 fn a_constant_link_may_have_its_own_reverse_rate() {
     let s = ok(&scenario(1, "rate = \"2Mbps\"\nreverse_rate = \"64kbps\"\n"));
-    assert_eq!((s.links[0].rate_bps, s.links[1].rate_bps), (2_000_000, 64_000));
+    assert_eq!((s.links()[0].rate_bps, s.links()[1].rate_bps), (2_000_000, 64_000));
     let s = ok(&scenario(1, "rate = \"2Mbps\"\n"));
-    assert_eq!(s.links[1].rate_bps, 2_000_000);
+    assert_eq!(s.links()[1].rate_bps, 2_000_000);
 }
 
 const DUMBBELL: &str = "preset = \"dumbbell\"\n[simulation]\nduration = \"5s\"\nseed = 4\n[dumbbell]\nflows = 2\nbottleneck_delay = \"10ms\"\n";
@@ -188,15 +188,15 @@ const DUMBBELL: &str = "preset = \"dumbbell\"\n[simulation]\nduration = \"5s\"\n
 #[test]
 fn the_dumbbell_bottleneck_can_follow_a_drc_sequence() {
     let s = ok(&format!("{DUMBBELL}bottleneck_drc = {{ preset = \"stationary\" }}\n"));
-    let b = s.links.iter().find(|l| l.name == "r1-r2").unwrap();
+    let b = s.links().into_iter().find(|l| l.name == "r1-r2").unwrap();
     let drc = collect(presets::source("stationary", 4).unwrap().as_mut(), 3000).drc;
     assert_eq!(steps(&s, b), link_rate::rate_schedule(&drc, 5 * NS_PER_SEC));
-    let rev = s.links.iter().find(|l| l.name == "r1-r2/rev").unwrap();
+    let rev = s.links().into_iter().find(|l| l.name == "r1-r2/rev").unwrap();
     assert_eq!(rev.rate_bps, 153_600);
     // Access links are untouched.
-    assert!(s.links.iter().filter(|l| !l.name.starts_with("r1-r2")).all(|l| l.rate_bps == 100_000_000 && l.rate_schedule.is_empty()));
+    assert!(s.links().iter().filter(|l| !l.name.starts_with("r1-r2")).all(|l| l.rate_bps == 100_000_000 && l.rate_schedule.is_empty()));
     let s = ok(&format!("{DUMBBELL}bottleneck_drc = {{ preset = \"stationary\" }}\nbottleneck_reverse_rate = \"1.8Mbps\"\n"));
-    assert_eq!(s.links.iter().find(|l| l.name == "r1-r2/rev").unwrap().rate_bps, 1_800_000);
+    assert_eq!(s.links().into_iter().find(|l| l.name == "r1-r2/rev").unwrap().rate_bps, 1_800_000);
 
     let e = err(&format!("{DUMBBELL}bottleneck_rate = \"1Mbps\"\nbottleneck_drc = {{ preset = \"mobile\" }}\n"), "d.toml");
     assert_eq!((e.line, e.field.as_str()), (8, "dumbbell.bottleneck_rate"), "{e}");
@@ -210,7 +210,7 @@ fn the_dumbbell_bottleneck_can_follow_a_drc_sequence() {
 #[test]
 fn evdo_testbed_example_is_seed_000s_testbed() {
     let s = ok(TESTBED);
-    let link = |n: &str| s.links.iter().find(|l| l.name == n).unwrap();
+    let link = |n: &str| s.links().into_iter().find(|l| l.name == n).unwrap();
     // 19 ms + 1 ms each way: the 40 ms minimum RTT of section 3.
     assert_eq!(link("server-router").delay + link("router-laptop").delay, 20 * NS_PER_MS);
     let air = link("router-laptop");

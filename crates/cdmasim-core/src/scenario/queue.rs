@@ -10,7 +10,7 @@ const RED_KEYS: &[&str] = &["kind", "limit", "min_th", "max_th", "max_p", "w_q",
 
 /// The queue a link gets when its table names none: DropTail, 100 packets.
 pub(crate) fn default_queue() -> QueueSpec {
-    QueueSpec::DropTail { limit: QueueLimit::Packets(100) }
+    QueueSpec::default()
 }
 
 pub(crate) fn parse_queue(v: &Val) -> Res<QueueSpec> {

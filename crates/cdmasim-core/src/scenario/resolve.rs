@@ -145,18 +145,20 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
             node_specs.len()
         )));
     }
+    let hops = (links.into_iter().map(HopSpec::Link))
+        .chain(rans.into_iter().map(HopSpec::Evdo))
+        .chain(cells.into_iter().map(HopSpec::Cell))
+        .chain(radio_links.into_iter().map(HopSpec::Rlp))
+        .chain(is2000.into_iter().map(HopSpec::Is2000))
+        .collect();
     let mut spec = ScenarioSpec {
         duration: raw.duration,
         seed: raw.seed,
         sample_interval: raw.sample_interval,
         nodes: node_specs,
-        links,
+        hops,
         routes,
         flows: Vec::new(),
-        rans,
-        cells,
-        radio_links,
-        is2000,
     };
     let router = spec.routes();
     let names: Vec<&str> = spec.nodes.iter().map(|n| n.name.as_str()).collect();

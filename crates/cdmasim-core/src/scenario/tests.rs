@@ -13,7 +13,7 @@ fn err(text: &str) -> ScenarioError {
 }
 
 fn link<'s>(s: &'s ScenarioSpec, name: &str) -> &'s LinkSpec {
-    s.links.iter().find(|l| l.name == name).unwrap_or_else(|| panic!("no link {name}"))
+    s.links().into_iter().find(|l| l.name == name).unwrap_or_else(|| panic!("no link {name}"))
 }
 
 #[test]
@@ -24,7 +24,7 @@ fn dumbbell_expands_to_the_documented_topology() {
     // s0..s9, r1, r2, d0..d9.
     assert_eq!(s.nodes.len(), 22);
     // 10 + 10 access links and the bottleneck, each duplex.
-    assert_eq!(s.links.len(), 42);
+    assert_eq!(s.links().len(), 42);
     let b = link(&s, "r1-r2");
     assert_eq!((b.rate_bps, b.delay), (10_000_000, 20 * NS_PER_MS));
     assert!(matches!(b.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(100) }));
@@ -63,7 +63,7 @@ fn generic_example_red_cbr_and_tcp_options() {
     assert_eq!(link(&s, "r2-b").loss, 0.001);
     assert_eq!(link(&s, "r2-b/rev").loss, 0.0);
     assert_eq!(s.routes.len(), 1);
-    assert_eq!(s.links[s.routes[0].link].name, "r1-r2");
+    assert_eq!(s.links()[s.routes[0].link].name, "r1-r2");
     match &s.flows[0].app {
         AppSpec::Bulk { tcp, .. } => {
             assert!(tcp.sack && tcp.timestamps);
@@ -169,7 +169,7 @@ fn red_thresholds_follow_their_units() {
         format!("{BASE}[[link]]\nname = \"l\"\nfrom = \"a\"\nto = \"b\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\nqueue = {q}\n")
     };
     let s = parse_str(&q(r#"{kind = "red", limit = "300kB", min_th = "20kB", max_th = "60kB"}"#), "t").unwrap();
-    match &s.links[0].queue {
+    match &s.links()[0].queue {
         QueueSpec::Red(r) => assert!(r.byte_mode && r.min_th == 20_000.0 && r.max_th == 60_000.0),
         q => panic!("{q:?}"),
     }
@@ -203,7 +203,7 @@ fn large_dumbbell_validates_quickly() {
         bottleneck_rate = \"1Gbps\"\nbottleneck_delay = \"10ms\"\nstart_spacing = \"1ms\"\n";
     let t = std::time::Instant::now();
     let s = parse_str(text, "big.toml").unwrap();
-    assert_eq!((s.nodes.len(), s.links.len(), s.flows.len()), (2002, 4002, 1000));
+    assert_eq!((s.nodes.len(), s.links().len(), s.flows.len()), (2002, 4002, 1000));
     // Path checks are BFS over adjacency lists: linear per flow, not quadratic.
     assert!(t.elapsed() < std::time::Duration::from_secs(2), "{:?}", t.elapsed());
 }

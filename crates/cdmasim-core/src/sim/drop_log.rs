@@ -5,7 +5,7 @@
 //! packets a second). The summary keeps the counts either way (per queue
 //! and reason, and in the conservation line).
 
-use super::world::DropRecord;
+use crate::network::DropRecord;
 use crate::engine::time::secs;
 use crate::net::packet::{Body, Packet};
 use std::fs::File;

@@ -4,12 +4,11 @@ pub mod build;
 pub mod collect;
 pub mod delay;
 pub mod drop_log;
-pub mod hops;
-pub mod result;
+pub mod flows;
 pub mod sampler;
 pub mod web;
 pub mod world;
-pub use result::*;
+pub use crate::result::{self, *};
 
 use crate::engine::Time;
 use crate::net::Hop;
@@ -68,7 +67,7 @@ fn pcap_name(link: &str) -> String {
 pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError> {
     let mut w = build::build(spec).map_err(|e| RunError::Channel(e.to_string()))?;
     if let Some(path) = &opts.drop_log {
-        w.drop_log = drop_log::DropLog::to_file(path.clone()).map_err(|error| RunError::Io { path: path.clone(), error })?;
+        w.hosts.drop_log = drop_log::DropLog::to_file(path.clone()).map_err(|error| RunError::Io { path: path.clone(), error })?;
     }
     let mut pcap_paths = Vec::new();
     if let Some(dir) = &opts.pcap_dir {
@@ -77,39 +76,41 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
         let io = |path: &std::path::Path, error| RunError::Io { path: path.to_path_buf(), error };
         std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
         let mut pairs: Vec<(u32, u32)> = Vec::new();
-        for h in 0..w.hops.len() {
-            // Radio access networks are not captured (a capture is per pair of nodes).
-            let Some(l) = w.hops[h].as_link() else { continue };
-            let (a, b) = (l.from, l.to);
+        let (net, hosts) = (&mut w.net, &mut w.hosts);
+        for hop in net.hops.iter_mut() {
+            // Only point-to-point links are captured (a capture is per pair of nodes).
+            if !hop.tap() {
+                hosts.pcap_of_hop.push(u32::MAX);
+                continue;
+            }
+            let (ends, name) = (hop.ends(0), hop.place(0));
+            let (a, b) = (ends.from, ends.to);
             let idx = match pairs.iter().position(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a)) {
                 Some(i) => i,
                 None => {
-                    let path = dir.join(pcap_name(&l.name));
+                    let path = dir.join(pcap_name(&name));
                     let f = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
                     let writer = crate::pcap::write::PcapWriter::new(f).map_err(|e| io(&path, e))?;
-                    w.pcaps.push(world::Capture { writer, node: a });
+                    hosts.pcaps.push(world::Capture { writer, node: a });
                     pcap_paths.push(path);
                     pairs.push((a, b));
                     pairs.len() - 1
                 }
             };
-            w.pcap_of_hop.push(idx as u32);
-            if let hops::AnyHop::Link(l) = &mut w.hops[h] {
-                l.tap = true;
-            }
+            hosts.pcap_of_hop.push(idx as u32);
         }
     }
     let stopped = match run_world(&mut w, opts.progress, opts.progress_every) {
         Ok(()) => None,
         // Ctrl-C: the caller discards the run.
         Err(RunError::Interrupted) if crate::engine::interrupt::requested() => return Err(RunError::Interrupted),
-        Err(RunError::Interrupted) => Some(w.horizon),
+        Err(RunError::Interrupted) => Some(w.hosts.horizon),
         Err(e) => return Err(e),
     };
-    for (c, path) in w.pcaps.iter_mut().zip(pcap_paths) {
+    for (c, path) in w.hosts.pcaps.iter_mut().zip(pcap_paths) {
         c.writer.flush().map_err(|error| RunError::Io { path, error })?;
     }
-    w.drop_log.finish().map_err(|(path, error)| RunError::Io { path, error })?;
+    w.hosts.drop_log.finish().map_err(|(path, error)| RunError::Io { path, error })?;
     let mut r = collect::collect(&w, spec.seed);
     r.stopped_at_s = stopped.map(crate::engine::time::secs);
     Ok(r)
@@ -126,11 +127,11 @@ pub fn run_world(
     mut progress: Option<Box<dyn FnMut(Time, Time) -> bool>>,
     every: Option<Time>,
 ) -> Result<(), RunError> {
-    let tick = every.unwrap_or(w.horizon / 1000).max(1);
+    let tick = every.unwrap_or(w.hosts.horizon / 1000).max(1);
     let mut next_tick = if progress.is_some() { tick } else { Time::MAX };
     let mut countdown = INTERRUPT_EVERY;
-    while let Some(t) = w.q.peek_time() {
-        if t > w.horizon {
+    while let Some(t) = w.hosts.q.peek_time() {
+        if t > w.hosts.horizon {
             break;
         }
         if t > next_tick {
@@ -139,12 +140,12 @@ pub fn run_world(
             let at = next_tick;
             next_tick = t.div_ceil(tick).saturating_mul(tick);
             if let Some(p) = progress.as_mut() {
-                if !p(at, w.horizon) {
+                if !p(at, w.hosts.horizon) {
                     return Err(stop_at(w, at));
                 }
             }
         }
-        let (now, ev) = w.q.pop().expect("peeked");
+        let (now, ev) = w.hosts.q.pop().expect("peeked");
         w.handle(now, ev);
         countdown -= 1;
         if countdown == 0 {
@@ -154,18 +155,14 @@ pub fn run_world(
             }
         }
     }
-    let horizon = w.horizon;
-    for h in &mut w.hops {
-        h.finish(horizon);
-    }
+    let horizon = w.hosts.horizon;
+    w.net.finish(horizon);
     Ok(())
 }
 
 /// End the run at `at`: close every hop's statistics there.
 fn stop_at(w: &mut world::World, at: Time) -> RunError {
-    w.horizon = at;
-    for h in &mut w.hops {
-        h.finish(at);
-    }
+    w.hosts.horizon = at;
+    w.net.finish(at);
     RunError::Interrupted
 }

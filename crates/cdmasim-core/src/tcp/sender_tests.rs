@@ -409,9 +409,9 @@ fn run_9k6(handshake: bool) -> (SenderStats, u64) {
     let spec = crate::scenario::parse_str(&text, "t.toml").unwrap();
     let mut w = crate::sim::build::build(&spec).unwrap();
     crate::sim::run_world(&mut w, None, None).unwrap();
-    assert!(w.drop_log.records().is_empty(), "nothing is lost: any timeout is spurious");
-    match &w.flows[0].kind {
-        crate::sim::world::FlowKind::Tcp(t) => (t.sender.stats.clone(), t.sender.bytes_acked()),
+    assert!(w.hosts.drop_log.records().is_empty(), "nothing is lost: any timeout is spurious");
+    match &w.hosts.flows[0].kind {
+        crate::sim::flows::FlowKind::Tcp(t) => (t.sender.stats.clone(), t.sender.bytes_acked()),
         _ => panic!("a TCP flow"),
     }
 }

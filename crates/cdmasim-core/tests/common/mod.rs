@@ -20,19 +20,7 @@ pub struct Net {
 impl Net {
     pub fn new(duration: Time, seed: u64) -> Self {
         Net {
-            spec: ScenarioSpec {
-                duration,
-                seed,
-                sample_interval: None,
-                nodes: vec![],
-                links: vec![],
-                routes: vec![],
-                flows: vec![],
-                rans: vec![],
-                cells: vec![],
-                radio_links: vec![],
-                is2000: vec![],
-            },
+            spec: ScenarioSpec::new(duration, seed),
         }
     }
 
@@ -44,8 +32,7 @@ impl Net {
     /// A one-way link.
     pub fn link(&mut self, from: usize, to: usize, rate_bps: u64, delay: Time, queue: QueueSpec) -> usize {
         let name = format!("{}-{}", self.spec.nodes[from].name, self.spec.nodes[to].name);
-        self.spec.links.push(LinkSpec { name, from, to, rate_bps, delay, queue, rate_schedule: vec![], rate_period: None, drc: None, loss: 0.0 });
-        self.spec.links.len() - 1
+        self.spec.add_link(LinkSpec { name, from, to, rate_bps, delay, queue, ..Default::default() })
     }
 
     /// Both directions, same queue.

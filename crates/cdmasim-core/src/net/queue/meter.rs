@@ -5,6 +5,8 @@
 use super::Queue;
 use crate::engine::Time;
 use crate::net::DropReason;
+use crate::result::QueueResult;
+use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Default)]
 pub struct QueueMeter {
@@ -37,5 +39,36 @@ impl QueueMeter {
 
     pub fn drop(&mut self, reason: DropReason) {
         self.drops[reason.index()] += 1;
+    }
+
+    /// The queue's row of the queues table over a run that ended at
+    /// `horizon`: `utilization` and `bytes_sent` are its owner's to say.
+    pub fn row(&self, name: String, q: &dyn Queue, horizon: Time, utilization: f64, bytes_sent: u64) -> QueueResult {
+        QueueResult {
+            link: name,
+            kind: q.kind().into(),
+            drops: self.drop_counts(),
+            enqueued: self.enqueued,
+            max_packets: self.max_pkts,
+            max_bytes: self.max_bytes,
+            avg_packets: self.area_pkts / horizon.max(1) as f64,
+            avg_bytes: self.area_bytes / horizon.max(1) as f64,
+            utilization,
+            bytes_sent,
+        }
+    }
+
+    /// Drops by reason, overflow always listed.
+    fn drop_counts(&self) -> BTreeMap<String, u64> {
+        DropReason::ALL
+            .iter()
+            .filter(|r| self.drops[r.index()] > 0 || **r == DropReason::Overflow)
+            .map(|r| (r.as_str().to_string(), self.drops[r.index()]))
+            .collect()
+    }
+
+    /// Packets dropped, every reason.
+    pub fn drops_total(&self) -> u64 {
+        self.drops.iter().sum()
     }
 }

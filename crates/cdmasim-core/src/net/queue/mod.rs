@@ -30,6 +30,14 @@ pub enum QueueSpec {
     Red(RedSpec),
 }
 
+/// A link's queue when the scenario names none: DropTail of 100 packets
+/// (ns-2's default limit).
+impl Default for QueueSpec {
+    fn default() -> Self {
+        QueueSpec::DropTail { limit: QueueLimit::Packets(100) }
+    }
+}
+
 
 pub trait Queue {
     fn kind(&self) -> &'static str;

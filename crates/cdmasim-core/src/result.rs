@@ -50,6 +50,19 @@ pub struct RunResult {
     pub is2000: Vec<Is2000Result>,
 }
 
+/// The rows the hops add to the result tables (`Hop::report`), in the
+/// order of the hops.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct HopRows {
+    pub queues: Vec<QueueResult>,
+    pub users: Vec<UserResult>,
+    pub sectors: Vec<SectorResult>,
+    pub cells: Vec<CellResult>,
+    pub mobiles: Vec<MobileResult>,
+    pub radio_links: Vec<RadioLinkResult>,
+    pub is2000: Vec<Is2000Result>,
+}
+
 /// One direction of a radio link over the run (seed 004 §3.3, §5.1.4).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct RadioLinkResult {

@@ -1,0 +1,179 @@
+//! The hop kinds, listed once. `hop_kinds!` makes from the list the
+//! scenario's `HopSpec` (one variant per kind, holding the kind's
+//! configuration; `kind` names it in the spec's JSON) and the network's
+//! `AnyHop` (the built hops, dispatched by `match`, never by a virtual
+//! call, on the per-packet path), with everything that goes from one to
+//! the other. Adding a kind is one line here (docs/ARCHITECTURE.md,
+//! "Adding a radio hop").
+//!
+//! The first kind, the point-to-point link, is the hop of the per-packet
+//! hot path (every wired hop of every scenario): its arm is the one inlined
+//! into the network's loop. The others do slots, schedulers and grants per
+//! call, beside which a call costs nothing, and are called out of line.
+
+use crate::cdma2000::cell::Cell;
+use crate::cdma2000::config::CellConfig;
+use crate::channel::ChannelError;
+use crate::engine::Time;
+use crate::evdo::config::RanConfig;
+use crate::evdo::ran::EvdoRan;
+use crate::is2000::config::Is2000Config;
+use crate::is2000::sector::Is2000Sector;
+use crate::net::hop::{BuildContext, Ends, HopConfig, HopKind, Samples};
+use crate::net::link::LinkSpec;
+use crate::net::{Hop, HopEvent, Link, Packet, Port};
+use crate::result::HopRows;
+use crate::rlp::link::{RadioLinkConfig, RlpLink};
+use serde::{Deserialize, Serialize};
+
+macro_rules! hop_kinds {
+    // Every arm.
+    (@each $self:expr, $x:ident => $e:expr; $lv:ident; $( [$(#[$a:meta])*] $v:ident )*) => {
+        match $self {
+            AnyHop::$lv($x) => $e,
+            $( $(#[$a])* AnyHop::$v($x) => $e, )*
+        }
+    };
+    // Every arm but the inlined kind's.
+    (@others $self:expr, $x:ident => $e:expr; $lv:ident; $( [$(#[$a:meta])*] $v:ident )*) => {
+        match $self {
+            AnyHop::$lv(_) => unreachable!("the inlined kind takes its own arm"),
+            $( $(#[$a])* AnyHop::$v($x) => $e, )*
+        }
+    };
+    (
+        inline $lv:ident($lc:ty => $lh:ty) = $lt:literal;
+        $( $(#[$a:meta])* $v:ident($c:ty => $h:ty) = $t:literal; )*
+    ) => {
+        /// One hop of a scenario, as validated: its kind and configuration.
+        #[derive(Clone, Debug, Serialize, Deserialize)]
+        #[serde(tag = "kind")]
+        pub enum HopSpec {
+            #[serde(rename = $lt)]
+            $lv($lc),
+            $( $(#[$a])* #[serde(rename = $t)] $v($c), )*
+        }
+
+        /// A built hop.
+        pub enum AnyHop {
+            $lv($lh),
+            $( $(#[$a])* $v(Box<$h>), )*
+        }
+
+        impl HopSpec {
+            /// The kind's configuration, as every kind describes itself.
+            pub fn config(&self) -> &dyn HopConfig {
+                match self {
+                    HopSpec::$lv(c) => c,
+                    $( $(#[$a])* HopSpec::$v(c) => c, )*
+                }
+            }
+
+            /// Build the hop.
+            pub fn build(&self, cx: &BuildContext) -> Result<AnyHop, ChannelError> {
+                Ok(match self {
+                    HopSpec::$lv(c) => AnyHop::$lv(<$lh as HopKind>::build(c, cx)?),
+                    $( $(#[$a])* HopSpec::$v(c) => AnyHop::$v(Box::new(<$h as HopKind>::build(c, cx)?)), )*
+                })
+            }
+        }
+
+        impl AnyHop {
+            #[inline(never)]
+            fn other_offer(&mut self, now: Time, port: Port, pkt: Packet) {
+                hop_kinds!(@others self, h => h.offer(now, port, pkt); $lv; $( [$(#[$a])*] $v )*)
+            }
+            #[inline(never)]
+            fn other_poll(&mut self) -> Option<HopEvent> {
+                hop_kinds!(@others self, h => h.poll(); $lv; $( [$(#[$a])*] $v )*)
+            }
+            #[inline(never)]
+            fn other_deadline(&self) -> Option<Time> {
+                hop_kinds!(@others self, h => h.deadline(); $lv; $( [$(#[$a])*] $v )*)
+            }
+            #[inline(never)]
+            fn other_on_timer(&mut self, now: Time) {
+                hop_kinds!(@others self, h => h.on_timer(now); $lv; $( [$(#[$a])*] $v )*)
+            }
+            #[inline(never)]
+            fn other_ends(&self, port: Port) -> Ends {
+                hop_kinds!(@others self, h => h.ends(port); $lv; $( [$(#[$a])*] $v )*)
+            }
+        }
+
+        /// The inlined kind's arm in line, the others out of line; the
+        /// methods off the per-packet path by one plain `match`.
+        impl Hop for AnyHop {
+            #[inline(always)]
+            fn offer(&mut self, now: Time, port: Port, pkt: Packet) {
+                match self {
+                    AnyHop::$lv(h) => h.offer(now, port, pkt),
+                    _ => self.other_offer(now, port, pkt),
+                }
+            }
+            #[inline(always)]
+            fn poll(&mut self) -> Option<HopEvent> {
+                match self {
+                    AnyHop::$lv(h) => h.poll(),
+                    _ => self.other_poll(),
+                }
+            }
+            #[inline(always)]
+            fn deadline(&self) -> Option<Time> {
+                match self {
+                    AnyHop::$lv(h) => h.deadline(),
+                    _ => self.other_deadline(),
+                }
+            }
+            #[inline(always)]
+            fn on_timer(&mut self, now: Time) {
+                match self {
+                    AnyHop::$lv(h) => h.on_timer(now),
+                    _ => self.other_on_timer(now),
+                }
+            }
+            #[inline(always)]
+            fn ends(&self, port: Port) -> Ends {
+                match self {
+                    AnyHop::$lv(h) => h.ends(port),
+                    _ => self.other_ends(port),
+                }
+            }
+            fn ports(&self) -> Port {
+                hop_kinds!(@each self, h => h.ports(); $lv; $( [$(#[$a])*] $v )*)
+            }
+            fn place(&self, port: Port) -> String {
+                hop_kinds!(@each self, h => h.place(port); $lv; $( [$(#[$a])*] $v )*)
+            }
+            fn drops(&self) -> u64 {
+                hop_kinds!(@each self, h => h.drops(); $lv; $( [$(#[$a])*] $v )*)
+            }
+            fn packets_inside(&self) -> u64 {
+                hop_kinds!(@each self, h => h.packets_inside(); $lv; $( [$(#[$a])*] $v )*)
+            }
+            fn sample(&self, out: &mut Samples) {
+                hop_kinds!(@each self, h => h.sample(out); $lv; $( [$(#[$a])*] $v )*)
+            }
+            fn report(&self, horizon: Time, rows: &mut HopRows) {
+                hop_kinds!(@each self, h => h.report(horizon, rows); $lv; $( [$(#[$a])*] $v )*)
+            }
+            fn finish(&mut self, now: Time) {
+                hop_kinds!(@each self, h => h.finish(now); $lv; $( [$(#[$a])*] $v )*)
+            }
+            fn lazy(&self) -> bool {
+                hop_kinds!(@each self, h => h.lazy(); $lv; $( [$(#[$a])*] $v )*)
+            }
+            fn tap(&mut self) -> bool {
+                hop_kinds!(@each self, h => h.tap(); $lv; $( [$(#[$a])*] $v )*)
+            }
+        }
+    };
+}
+
+hop_kinds! {
+    inline Link(LinkSpec => Link) = "link";
+    Evdo(RanConfig => EvdoRan) = "evdo";
+    Cell(CellConfig => Cell) = "cdma2000_cell";
+    Rlp(RadioLinkConfig => RlpLink) = "radio_link";
+    Is2000(Is2000Config => Is2000Sector) = "is2000_sector";
+}

@@ -1,0 +1,224 @@
+//! The packet network: a scenario's hops (`kinds`: every kind listed once)
+//! and routes, and the one loop that moves packets through them. The
+//! simulator's world and the emulator's relay both drive a `Network`; what
+//! lies at its edge (the simulator's endpoints and event queue, the
+//! emulator's devices and clock) implements `Endpoints` and is handed in
+//! with every call, so the network never owns what it reports to.
+//!
+//! A packet at a node for another node enters the hop the router names, at
+//! the port the router names; whatever the hop hands on at once (a drop on
+//! a full queue) is handled before the call returns, and a delivery is
+//! forwarded on from the node behind the port, depth first, until the
+//! packet rests in a hop, reaches its destination or is dropped. After
+//! every offer and every timer the hop's deadline is re-armed: the network
+//! asks its endpoints for a wake-up only when the deadline moved earlier
+//! than the one pending (lazy, like the TCP timers).
+
+pub mod kinds;
+
+pub use kinds::{AnyHop, HopSpec};
+
+use crate::channel::ChannelError;
+use crate::engine::Time;
+use crate::net::hop::{BuildContext, Ends, Samples};
+use crate::net::routing::Routes;
+use crate::net::{DropReason, Hop, HopEvent, Packet, Port};
+use crate::result::HopRows;
+
+/// Where a packet was dropped: at a hop's port, or at a node that has no
+/// route for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DropAt {
+    Hop { hop: u32, port: Port },
+    Node(u32),
+}
+
+/// One dropped packet.
+#[derive(Clone, Copy, Debug)]
+pub struct DropRecord {
+    pub t: Time,
+    pub at: DropAt,
+    pub reason: DropReason,
+    pub pkt: Packet,
+}
+
+/// What lies at the network's edge and hears from it.
+pub trait Endpoints {
+    /// `pkt` reached its destination node at `now`. The endpoints may send
+    /// on through `net` from here (an ACK, a response).
+    fn arrive(&mut self, net: &mut Network, now: Time, pkt: &Packet);
+
+    /// A packet left the network by a drop.
+    fn dropped(&mut self, net: &mut Network, d: DropRecord);
+
+    /// Hop `h` handed `pkt` on at `port` (`arriving`), or started its
+    /// transmission (a tapped hop: `Hop::tap`), for captures.
+    fn seen(&mut self, _net: &Network, _now: Time, _h: u32, _port: Port, _pkt: &Packet, _arriving: bool) {}
+
+    /// Call `Network::on_hop_timer(at, h)` at `at` (asked only when hop
+    /// `h`'s deadline moved earlier than the wake-up pending).
+    fn wake(&mut self, h: u32, at: Time);
+}
+
+pub struct Network {
+    /// The hops, in the scenario's order: hop i is built from `HopSpec` i.
+    pub hops: Vec<AnyHop>,
+    routes: Routes,
+    /// Each hop's earliest wake-up asked for (Time::MAX: none).
+    armed: Vec<Time>,
+}
+
+impl Network {
+    /// Build every hop of `specs` and take the routes. Each built hop says
+    /// the same ports its spec gave the router (checked: the router's
+    /// edges and the hops come from the one list).
+    pub fn new(specs: &[HopSpec], routes: Routes, cx: &BuildContext) -> Result<Network, ChannelError> {
+        let hops = specs.iter().map(|s| s.build(cx)).collect::<Result<Vec<_>, _>>()?;
+        for (h, s) in hops.iter().zip(specs) {
+            let ends: Vec<Ends> = (0..h.ports()).map(|p| h.ends(p)).collect();
+            assert_eq!(ends, s.config().ports(), "a hop's ports differ from its spec's");
+        }
+        Ok(Network { armed: vec![Time::MAX; hops.len()], hops, routes })
+    }
+
+    /// Ask for every hop's first wake-up, in hop order.
+    pub fn start<E: Endpoints>(&mut self, e: &mut E) {
+        for h in 0..self.hops.len() as u32 {
+            self.arm(h, e);
+        }
+    }
+
+    /// A packet is at `node` at `now` (sent by an endpoint there, or handed
+    /// on to it by a hop): deliver it, or put it into the hop towards its
+    /// destination.
+    #[inline]
+    pub fn forward<E: Endpoints>(&mut self, now: Time, node: u32, pkt: &Packet, e: &mut E) {
+        if node == pkt.dst {
+            e.arrive(self, now, pkt);
+            return;
+        }
+        let Some(edge) = self.routes.next(node, pkt.dst) else {
+            e.dropped(self, DropRecord { t: now, at: DropAt::Node(node), reason: DropReason::NoRoute, pkt: *pkt });
+            return;
+        };
+        let (h, port) = (edge.hop, edge.port);
+        self.hops[h as usize].offer(now, port, *pkt);
+        self.drain(now, h, e);
+    }
+
+    /// Hop `h`'s wake-up at `now` has come.
+    pub fn on_hop_timer<E: Endpoints>(&mut self, now: Time, h: u32, e: &mut E) {
+        if self.armed[h as usize] == now {
+            self.armed[h as usize] = Time::MAX;
+        }
+        self.hops[h as usize].on_timer(now);
+        self.drain(now, h, e);
+    }
+
+    /// Wake the hops that run their idle time only when woken (`Hop::lazy`),
+    /// so that what they sample at `now` is current.
+    pub fn wake_lazy<E: Endpoints>(&mut self, now: Time, e: &mut E) {
+        for h in 0..self.hops.len() as u32 {
+            if self.hops[h as usize].lazy() {
+                self.on_hop_timer(now, h, e);
+            }
+        }
+    }
+
+    /// For a driver without an event queue (the emulator): run every hop
+    /// whose deadline has come by `now`, telling `late` how late each was.
+    pub fn run_due<E: Endpoints>(&mut self, now: Time, e: &mut E, late: &mut dyn FnMut(Time)) {
+        for h in 0..self.hops.len() as u32 {
+            if let Some(d) = self.hops[h as usize].deadline().filter(|&d| d <= now) {
+                late(now - d);
+                self.armed[h as usize] = Time::MAX;
+                self.hops[h as usize].on_timer(now);
+                self.drain(now, h, e);
+            }
+        }
+    }
+
+    /// The earliest deadline of any hop.
+    pub fn next_deadline(&self) -> Option<Time> {
+        self.hops.iter().filter_map(|h| h.deadline()).min()
+    }
+
+    /// Hand on what hop `h` has, then re-arm its wake-up. Small and inlined
+    /// into its two callers (after an offer, after a timer): usually the hop
+    /// has nothing to hand on, and this is one poll, one deadline and one
+    /// comparison; the handing on is out of line.
+    #[inline(always)]
+    fn drain<E: Endpoints>(&mut self, now: Time, h: u32, e: &mut E) {
+        while let Some(ev) = self.hops[h as usize].poll() {
+            self.hand_on(now, h, ev, e);
+        }
+        self.arm(h, e);
+    }
+
+    #[inline(always)]
+    fn arm<E: Endpoints>(&mut self, h: u32, e: &mut E) {
+        if let Some(d) = self.hops[h as usize].deadline() {
+            let armed = &mut self.armed[h as usize];
+            if d < *armed {
+                *armed = d;
+                e.wake(h, d);
+            }
+        }
+    }
+
+    /// One thing hop `h` handed on: forward a delivery from the node behind
+    /// its port, report a drop or a transmission.
+    #[inline(never)]
+    fn hand_on<E: Endpoints>(&mut self, now: Time, h: u32, ev: HopEvent, e: &mut E) {
+        match ev {
+            HopEvent::Deliver { port, pkt } => {
+                e.seen(self, now, h, port, &pkt, true);
+                let node = self.hops[h as usize].ends(port).to;
+                self.forward(now, node, &pkt, e);
+            }
+            HopEvent::Drop { port, pkt, reason } => e.dropped(self, DropRecord { t: now, at: DropAt::Hop { hop: h, port }, reason, pkt }),
+            HopEvent::Transmit { port, pkt } => e.seen(self, now, h, port, &pkt, false),
+        }
+    }
+
+    /// The name a drop is reported under: the hop's place, or `node:N`.
+    pub fn place(&self, at: DropAt) -> String {
+        match at {
+            DropAt::Hop { hop, port } => self.hops[hop as usize].place(port),
+            DropAt::Node(node) => format!("node:{node}"),
+        }
+    }
+
+    /// Close every hop's statistics at `now` (the end of the run).
+    pub fn finish(&mut self, now: Time) {
+        for h in &mut self.hops {
+            h.finish(now);
+        }
+    }
+
+    /// Packets the hops dropped.
+    pub fn drops(&self) -> u64 {
+        self.hops.iter().map(|h| h.drops()).sum()
+    }
+
+    /// Packets inside the hops.
+    pub fn packets_inside(&self) -> u64 {
+        self.hops.iter().map(|h| h.packets_inside()).sum()
+    }
+
+    /// Every hop's sampled quantities, in hop order.
+    pub fn sample(&self, out: &mut Samples) {
+        for h in &self.hops {
+            h.sample(out);
+        }
+    }
+
+    /// Every hop's rows of the result tables, in hop order.
+    pub fn report(&self, horizon: Time) -> HopRows {
+        let mut rows = HopRows::default();
+        for h in &self.hops {
+            h.report(horizon, &mut rows);
+        }
+        rows
+    }
+}

@@ -1,0 +1,95 @@
+//! The flows of the world's arena: a scenario's flows, and the halves of web
+//! connections made and freed at run time. A flow is a TCP connection (a
+//! sender and a receiver), a CBR source and sink, or a browsing user.
+
+use super::delay::DelayStats;
+use super::web::{Owner, WebFlow};
+use crate::app::{CbrSink, CbrSource};
+use crate::engine::Time;
+use crate::net::packet::{Packet, TcpHeader};
+use crate::tcp::receiver::wscale_for;
+use crate::tcp::{TcpReceiver, TcpSender};
+
+pub struct TcpFlow {
+    pub sender: TcpSender,
+    pub receiver: TcpReceiver,
+    /// Earliest pending Timer event per side (0: sender, 1: receiver).
+    pub armed: [Option<Time>; 2],
+    /// Window-scale shift the receiver announced (for the pcap window field).
+    pub rcv_wscale: u8,
+    /// One-way delay of every data segment that reached the receiver.
+    pub owd: DelayStats,
+    /// The web connection this is a half of (None: a scenario's bulk flow).
+    pub owner: Option<Owner>,
+}
+
+impl TcpFlow {
+    /// Without a handshake no SYN-ACK announces a window scale: the capture
+    /// shows windows unscaled (capped at 65535, as such a TCP could offer no more).
+    pub fn new(sender: TcpSender, receiver: TcpReceiver, rcv_buffer: u64, handshake: bool) -> Self {
+        let rcv_wscale = if handshake { wscale_for(rcv_buffer) } else { 0 };
+        TcpFlow { sender, receiver, armed: [None, None], rcv_wscale, owd: DelayStats::default(), owner: None }
+    }
+
+    /// A segment reached this connection: data to the receiver, ACKs to the sender.
+    #[inline]
+    pub fn on_packet(&mut self, now: Time, pkt: &Packet, h: &TcpHeader) {
+        if pkt.forward {
+            if h.len > 0 {
+                self.owd.add(now - pkt.created);
+            }
+            self.receiver.on_segment(now, h);
+        } else {
+            self.sender.on_segment(now, h);
+        }
+    }
+}
+
+pub enum FlowKind {
+    Tcp(Box<TcpFlow>),
+    Cbr { source: CbrSource, sink: CbrSink },
+    /// A browsing user; its connections' halves are `Tcp` flows made at run time.
+    Web(Box<WebFlow>),
+    /// A slot on the free list (a closed connection's half).
+    Free,
+}
+
+pub struct Flow {
+    pub name: String,
+    pub from: u32,
+    pub to: u32,
+    pub start: Time,
+    pub stop: Option<Time>,
+    pub kind: FlowKind,
+    pub packets_sent: u64,
+    /// Its packets now in the network (a closed connection's slot is reused
+    /// only once none is left, so no late packet reaches a new connection).
+    pub inflight: u32,
+    /// A closed connection's half waiting for `inflight` to reach 0.
+    pub retired: bool,
+}
+
+impl Flow {
+    pub fn new(name: String, from: u32, to: u32, start: Time, kind: FlowKind) -> Self {
+        Flow { name, from, to, start, stop: None, kind, packets_sent: 0, inflight: 0, retired: false }
+    }
+
+    /// Payload bytes delivered so far (a browsing user: its closed
+    /// connections'; the open ones are added by the collector).
+    pub fn delivered_bytes(&self) -> u64 {
+        match &self.kind {
+            FlowKind::Tcp(t) => t.receiver.delivered,
+            FlowKind::Cbr { sink, .. } => sink.bytes,
+            FlowKind::Web(w) => w.stats.bytes_delivered,
+            FlowKind::Free => 0,
+        }
+    }
+}
+
+/// Packets created, delivered, and dropped for want of a route.
+#[derive(Default)]
+pub struct Counters {
+    pub created: u64,
+    pub delivered: u64,
+    pub no_route: u64,
+}
