@@ -22,3 +22,5 @@ pub mod cdma2000;
 pub mod is2000;
 pub mod rlp;
 pub mod emu;
+#[cfg(test)]
+mod delay_hop;

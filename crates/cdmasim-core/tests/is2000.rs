@@ -64,3 +64,44 @@ fn without_errors_nothing_is_retransmitted_and_a_smaller_budget_grants_less() {
     };
     assert!(page(&tight) > page(&r), "pages {} s with a tight budget vs {} s", page(&tight), page(&r));
 }
+
+/// `[[is2000_sector]]` is the sector as a table of its own; the preset only
+/// fills in Dziong et al.'s system around one. Written out by hand, the
+/// preset's scenario gives the very same run.
+#[test]
+fn the_preset_is_a_sector_table_with_its_system_around_it() {
+    let preset = "preset = \"is2000\"\n[simulation]\nduration = \"300s\"\nseed = 4\n\
+                  [is2000]\nusers = 3\nfer = 0.05\nmac = { burst = \"1s\" }\nstart_jitter = \"5s\"\n";
+    let mut by_hand = String::from(
+        "[simulation]\nduration = \"300s\"\nseed = 4\n\
+         [[node]]\nname = \"server\"\n[[node]]\nname = \"pdsn\"\n\
+         [[node]]\nname = \"u1\"\n[[node]]\nname = \"u2\"\n[[node]]\nname = \"u3\"\n\
+         [[link]]\nname = \"internet\"\nfrom = \"server\"\nto = \"pdsn\"\nrate = \"100Mbps\"\ndelay = \"80ms\"\n\
+         queue = { kind = \"droptail\", limit = \"unlimited\" }\n\
+         [[is2000_sector]]\nname = \"sector\"\nnode = \"pdsn\"\nusers = [\"u1\", \"u2\", \"u3\"]\n\
+         fer = 0.05\nmac = { burst = \"1s\" }\n",
+    );
+    for k in 1..=3 {
+        by_hand += &format!(
+            "[[flow]]\nname = \"web{k}\"\nfrom = \"server\"\nto = \"u{k}\"\nkind = \"http\"\nstart_jitter = \"5s\"\n\
+             tcp = {{ cc = \"reno\", mss = \"576B\", rcv_buffer = \"32KiB\" }}\n"
+        );
+    }
+    let a = sim::run(&parse_str(preset, "a.toml").unwrap(), RunOptions::default()).unwrap();
+    let b = sim::run(&parse_str(&by_hand, "b.toml").unwrap_or_else(|e| panic!("{e}")), RunOptions::default()).unwrap();
+    assert!(a.pages.len() > 3 && a.is2000[0].sch_grants > 0);
+    assert_eq!(a, b);
+}
+
+#[test]
+fn a_sector_table_names_nodes_that_exist_and_serves_each_once() {
+    let base = "[simulation]\nduration = \"10s\"\n[[node]]\nname = \"bs\"\n[[node]]\nname = \"u1\"\n";
+    let with = |sector: &str| parse_str(&format!("{base}[[is2000_sector]]\nname = \"s\"\nnode = \"bs\"\n{sector}"), "t.toml");
+    assert_eq!(with("users = [\"u9\"]").unwrap_err().message, "no node named 'u9'");
+    assert_eq!(with("users = [\"u1\", \"u1\"]").unwrap_err().message, "duplicate IS-2000 user name 'u1' (first defined on line 10)");
+    assert_eq!(with("users = [\"bs\"]").unwrap_err().message, "'bs' is the sector's own node, not a user");
+    assert_eq!(with("users = []").unwrap_err().message, "users is empty: name the nodes the sector serves");
+    assert!(with("users = [\"u1\"]\ndelay = \"10ms\"").unwrap_err().message.contains("at least one 20 ms frame"));
+    let spec = with("users = [\"u1\"]").unwrap();
+    assert_eq!(spec.hops.len(), 1);
+}

@@ -176,4 +176,6 @@ hop_kinds! {
     Cell(CellConfig => Cell) = "cdma2000_cell";
     Rlp(RadioLinkConfig => RlpLink) = "radio_link";
     Is2000(Is2000Config => Is2000Sector) = "is2000_sector";
+    #[cfg(test)]
+    Delay(crate::delay_hop::DelayConfig => crate::delay_hop::DelayHop) = "delay";
 }

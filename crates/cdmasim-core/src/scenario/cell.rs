@@ -2,11 +2,11 @@
 //! (`resolve` makes each mobile a node with its reverse link and checks names).
 
 use super::error::ScenarioError;
+use super::kind::{err, KindTables, Names, Resolver};
 use super::queue::parse_queue;
-use super::raw::{Named, RawScenario};
+use super::raw::Named;
 use super::reader::{At, Res, Table, Val};
-use super::resolve::{err, Names};
-use super::spec::{LinkSpec, NodeSpec};
+use super::spec::{HopSpec, LinkSpec};
 use crate::cdma2000::config::{
     default_bsc_queue, default_link_queue, is_sch_rate, CellConfig, DemandConfig, MobileConfig, RateChange, SchPlan,
     BASE_RATE_BPS, BSC_RATE_PER_MOBILE_BPS, TABLE1_DELAY,
@@ -166,7 +166,7 @@ pub(crate) fn parse_sch_of(t: &Table) -> Res<(RawSch, At)> {
     })
 }
 
-pub(crate) fn parse_cell(v: &Val) -> Res<RawCell> {
+fn parse_cell(v: &Val) -> Res<RawCell> {
     let t = v.table(CELL_KEYS)?;
     let rate_change = parse_rate_change(&t)?;
     let (sch, sch_at) = parse_sch_of(&t)?;
@@ -184,7 +184,7 @@ pub(crate) fn parse_cell(v: &Val) -> Res<RawCell> {
     })
 }
 
-pub(crate) fn parse_mobile(v: &Val) -> Res<RawMobile> {
+fn parse_mobile(v: &Val) -> Res<RawMobile> {
     let t = v.table(MOBILE_KEYS)?;
     let bts = match t.get("bts") {
         None => 0,
@@ -262,94 +262,88 @@ fn read_sch_file(path: &str, scenario_file: &str, at: &At, mobiles: &HashMap<&st
     Ok(SchPlan::List(out))
 }
 
-/// Make each mobile a node with its reverse link (`MOBILE.up`, to the BSC),
-/// and resolve every name.
-pub(crate) fn resolve<'r>(
-    raw: &'r RawScenario,
-    file: &str,
-    nodes: &mut Names<'r>,
-    node_specs: &mut Vec<NodeSpec>,
-    links: &mut Vec<LinkSpec>,
-    link_names: &mut HashMap<String, (usize, usize)>,
-) -> Result<Vec<CellConfig>, ScenarioError> {
-    let mut cell_names = Names::new("cell");
-    let mut cells = Vec::new();
-    for (i, c) in raw.cells.iter().enumerate() {
-        cell_names.add(file, &c.name, i)?;
-        let node = nodes.get(file, &c.node)?;
-        if let Some(j) = raw.cells[..i].iter().position(|o| o.node.name == c.node.name) {
-            return Err(err(file, &c.node.at, format!("node '{}' is already the BSC of cell '{}'", c.node.name, raw.cells[j].name.name)));
-        }
-        cells.push(CellConfig {
-            name: c.name.name.clone(),
-            node,
-            bsc_rate_bps: 0,
-            bsc_queue: c.bsc_queue.clone(),
-            bts_delay: c.bts_delay,
-            radio_delay: c.radio_delay,
-            fch_bps: c.fch_bps,
-            rate_change: c.rate_change,
-            sch: SchPlan::None,
-            mobiles: Vec::new(),
-        });
+/// The `[[cell]]` and `[[mobile]]` tables (and what the cdma2000 preset adds).
+#[derive(Default)]
+pub(crate) struct CellTables {
+    pub cells: Vec<RawCell>,
+    pub mobiles: Vec<RawMobile>,
+}
+
+impl KindTables for CellTables {
+    fn tables(&self) -> &'static [&'static str] {
+        &["cell", "mobile"]
     }
-    let mut mobile_names = Names::new("mobile");
-    let mut reverse: Vec<(usize, &RawMobile)> = Vec::new();
-    for (k, m) in raw.mobiles.iter().enumerate() {
-        mobile_names.add(file, &m.name, k)?;
-        if nodes.find(&m.name.name).is_some() {
-            return Err(err(file, &m.name.at, format!("mobile '{}' has the name of a node: a mobile is a node of its own", m.name.name)));
+
+    fn parse(&mut self, table: &str, v: &Val) -> Res<()> {
+        match table {
+            "cell" => self.cells.push(parse_cell(v)?),
+            _ => self.mobiles.push(parse_mobile(v)?),
         }
-        let c = cell_names.get(file, &m.cell)?;
-        let node = node_specs.len();
-        nodes.add(file, &m.name, node)?;
-        node_specs.push(NodeSpec { name: m.name.name.clone() });
-        cells[c].mobiles.push(MobileConfig { name: m.name.name.clone(), node, bts: m.bts, queue: m.queue.clone() });
-        reverse.push((c, m));
+        Ok(())
     }
-    for (c, raw_cell) in raw.cells.iter().enumerate() {
-        let cell = &mut cells[c];
-        if cell.mobiles.is_empty() {
-            return Err(err(file, &raw_cell.name.at, format!("cell '{}' has no mobile: add a [[mobile]] with cell = '{}'", cell.name, cell.name)));
-        }
-        let n = cell.mobiles.len() as u64;
-        cell.bsc_rate_bps = raw_cell.bsc_rate_bps.unwrap_or(n * BSC_RATE_PER_MOBILE_BPS);
-        let by_name: HashMap<&str, usize> = cell.mobiles.iter().enumerate().map(|(k, m)| (m.name.as_str(), k)).collect();
-        cell.sch = match &raw_cell.sch {
-            RawSch::Plan(p) => p.clone(),
-            RawSch::File { path, at } => read_sch_file(path, file, at, &by_name, raw.duration)?,
-            RawSch::Demand { cfg, budget_given } => {
-                let mut cfg = cfg.clone();
-                if !budget_given {
-                    // Each BTS may grant its share of the BSC's service rate.
-                    let n_bts = cell.mobiles.iter().map(|m| m.bts + 1).max().unwrap_or(1) as u64;
-                    cfg.bts_budget_bps = (cell.bsc_rate_bps / n_bts).max(BASE_RATE_BPS);
-                }
-                SchPlan::Demand(cfg)
+
+    /// Make each mobile a node with its reverse link (`MOBILE.up`, to the
+    /// BSC), resolve every name and the SCH plans, and add the cells as hops.
+    fn resolve(&self, cx: &mut Resolver) -> Result<(), ScenarioError> {
+        let file = cx.file.clone();
+        let mut cell_names = Names::new("cell");
+        let mut cells = Vec::new();
+        for (i, c) in self.cells.iter().enumerate() {
+            cell_names.add(&file, &c.name, i)?;
+            let node = cx.node(&c.node)?;
+            if let Some(j) = self.cells[..i].iter().position(|o| o.node.name == c.node.name) {
+                return Err(cx.err(&c.node.at, format!("node '{}' is already the BSC of cell '{}'", c.node.name, self.cells[j].name.name)));
             }
-        };
-        check_plan(&cell.sch, raw.duration, file, &raw_cell.sch_at)?;
-    }
-    for (c, m) in reverse {
-        let up = format!("{}.up", m.name.name);
-        if let Some(&(_, line)) = link_names.get(&up) {
-            return Err(err(file, &m.name.at, format!("mobile '{}' needs the link name '{up}', taken on line {line}", m.name.name)));
+            cells.push(CellConfig {
+                name: c.name.name.clone(),
+                node,
+                bsc_rate_bps: 0,
+                bsc_queue: c.bsc_queue.clone(),
+                bts_delay: c.bts_delay,
+                radio_delay: c.radio_delay,
+                fch_bps: c.fch_bps,
+                rate_change: c.rate_change,
+                sch: SchPlan::None,
+                mobiles: Vec::new(),
+            });
         }
-        link_names.insert(up.clone(), (links.len(), m.name.at.line));
-        let cell = &cells[c];
-        let node = cell.mobiles.iter().find(|x| x.name == m.name.name).expect("added above").node;
-        links.push(LinkSpec {
-            name: up,
-            from: node,
-            to: cell.node,
-            rate_bps: m.reverse_rate_bps,
-            delay: cell.radio_delay + cell.bts_delay,
-            queue: m.reverse_queue.clone(),
-            rate_schedule: Vec::new(),
-            rate_period: None,
-            drc: None,
-            loss: 0.0,
-        });
+        let mut mobile_names = Names::new("mobile");
+        for (k, m) in self.mobiles.iter().enumerate() {
+            mobile_names.add(&file, &m.name, k)?;
+            let c = cell_names.get(&file, &m.cell)?;
+            let cell = &cells[c];
+            let up = LinkSpec {
+                rate_bps: m.reverse_rate_bps,
+                delay: cell.radio_delay + cell.bts_delay,
+                queue: m.reverse_queue.clone(),
+                ..Default::default()
+            };
+            let node = cx.add_terminal("mobile", &m.name, cell.node, up)?;
+            cells[c].mobiles.push(MobileConfig { name: m.name.name.clone(), node, bts: m.bts, queue: m.queue.clone() });
+        }
+        for (cell, raw_cell) in cells.iter_mut().zip(&self.cells) {
+            if cell.mobiles.is_empty() {
+                return Err(cx.err(&raw_cell.name.at, format!("cell '{}' has no mobile: add a [[mobile]] with cell = '{}'", cell.name, cell.name)));
+            }
+            let n = cell.mobiles.len() as u64;
+            cell.bsc_rate_bps = raw_cell.bsc_rate_bps.unwrap_or(n * BSC_RATE_PER_MOBILE_BPS);
+            let by_name: HashMap<&str, usize> = cell.mobiles.iter().enumerate().map(|(k, m)| (m.name.as_str(), k)).collect();
+            cell.sch = match &raw_cell.sch {
+                RawSch::Plan(p) => p.clone(),
+                RawSch::File { path, at } => read_sch_file(path, &file, at, &by_name, cx.duration)?,
+                RawSch::Demand { cfg, budget_given } => {
+                    let mut cfg = cfg.clone();
+                    if !budget_given {
+                        // Each BTS may grant its share of the BSC's service rate.
+                        let n_bts = cell.mobiles.iter().map(|m| m.bts + 1).max().unwrap_or(1) as u64;
+                        cfg.bts_budget_bps = (cell.bsc_rate_bps / n_bts).max(BASE_RATE_BPS);
+                    }
+                    SchPlan::Demand(cfg)
+                }
+            };
+            check_plan(&cell.sch, cx.duration, &file, &raw_cell.sch_at)?;
+        }
+        cx.hops.extend(cells.into_iter().map(HopSpec::Cell));
+        Ok(())
     }
-    Ok(cells)
 }

@@ -1,10 +1,96 @@
-//! `[[link]]` tables → [`RawLink`].
+//! `[[link]]` tables: point-to-point links, a duplex link being two (the
+//! reverse one `NAME/rev`), each a hop of its own.
 
-use super::drc::{parse_drc, REVERSE_RATE_BPS};
+use super::drc::{self, parse_drc, RawDrc, REVERSE_RATE_BPS};
+use super::error::ScenarioError;
+use super::kind::{KindTables, Resolver};
 use super::queue::{default_queue, parse_queue};
-use super::raw::{Named, RawLink};
+use super::raw::Named;
 use super::reader::{Res, Val};
+use super::spec::{LinkSpec, QueueSpec};
 use crate::engine::Time;
+
+#[derive(Clone, Debug)]
+pub(crate) struct RawLink {
+    pub name: Named,
+    pub from: Named,
+    pub to: Named,
+    /// Forward rate at time 0; 0 (a placeholder) when `drc` is set, whose
+    /// schedule `resolve` builds once the duration is known.
+    pub rate_bps: u64,
+    /// Rate of the reverse link "<name>/rev" (constant).
+    pub reverse_rate_bps: u64,
+    pub delay: Time,
+    /// Also create the reverse link "<name>/rev".
+    pub duplex: bool,
+    pub queue: QueueSpec,
+    pub reverse_queue: QueueSpec,
+    pub loss: f64,
+    pub reverse_loss: f64,
+    /// Forward direction only.
+    pub rate_schedule: Vec<(Time, u64)>,
+    /// The schedule repeats: (first start, period).
+    pub rate_period: Option<(Time, Time)>,
+    /// Forward rate from a DRC sequence (then `rate_schedule` is empty).
+    pub drc: Option<RawDrc>,
+}
+
+/// The `[[link]]` tables (and the links presets add).
+#[derive(Default)]
+pub(crate) struct LinkTables {
+    pub links: Vec<RawLink>,
+}
+
+impl KindTables for LinkTables {
+    fn tables(&self) -> &'static [&'static str] {
+        &["link"]
+    }
+
+    fn parse(&mut self, _table: &str, v: &Val) -> Res<()> {
+        self.links.push(parse_link(v)?);
+        Ok(())
+    }
+
+    /// Each link a hop; a duplex link's reverse `NAME/rev` right after it.
+    fn resolve(&self, cx: &mut Resolver) -> Result<(), ScenarioError> {
+        for l in &self.links {
+            let from = cx.node(&l.from)?;
+            let to = cx.node(&l.to)?;
+            // A DRC link's channel is described here and drawn as the run goes.
+            let drc = match &l.drc {
+                Some(d) => Some(drc::resolve(d, &cx.file, cx.seed).map_err(|(at, m)| cx.err(&at, m.replace('\n', "; ")))?),
+                None => None,
+            };
+            let fwd = LinkSpec {
+                name: l.name.name.clone(),
+                from,
+                to,
+                rate_bps: l.rate_bps,
+                delay: l.delay,
+                queue: l.queue.clone(),
+                rate_schedule: l.rate_schedule.clone(),
+                rate_period: l.rate_period,
+                drc,
+                loss: l.loss,
+            };
+            cx.add_link(&l.name, fwd)?;
+            if l.duplex {
+                let rev = LinkSpec {
+                    name: format!("{}/rev", l.name.name),
+                    from: to,
+                    to: from,
+                    rate_bps: l.reverse_rate_bps,
+                    delay: l.delay,
+                    queue: l.reverse_queue.clone(),
+                    loss: l.reverse_loss,
+                    ..Default::default()
+                };
+                cx.add_link(&l.name, rev)?;
+            }
+        }
+        Ok(())
+    }
+}
 
 const LINK_KEYS: &[&str] = &[
     "name",
@@ -22,7 +108,7 @@ const LINK_KEYS: &[&str] = &[
     "reverse_rate",
 ];
 
-pub(crate) fn parse_link(v: &Val) -> Res<RawLink> {
+fn parse_link(v: &Val) -> Res<RawLink> {
     let t = v.table(LINK_KEYS)?;
     let name = Named::new(t.name("name")?);
     let from = Named::new(t.name("from")?);

@@ -1,27 +1,32 @@
 //! Scenario files: TOML with a unit on every quantity, parsed and validated
 //! once into a [`spec::ScenarioSpec`]. The reference for every key is
-//! docs/scenario.md.
+//! docs/scenario.md. Each hop kind's tables are read by one file
+//! implementing `kind::KindTables`.
 
 pub mod spec;
 pub use spec::*;
 
 mod cc;
-mod cell;
 mod drc;
-mod error;
+pub(crate) mod error;
 mod flow;
 mod json;
-mod link;
 mod parse;
 mod presets;
 mod queue;
-mod radio_link;
-mod raw;
-mod reader;
+pub(crate) mod raw;
+pub(crate) mod reader;
 mod resolve;
-mod sector;
 mod tcp;
 mod web;
+
+// The hop kinds' tables: the interface and registry, then one file per kind.
+pub(crate) mod kind;
+mod cell;
+mod is2000;
+mod link;
+mod radio_link;
+mod sector;
 pub mod units;
 
 pub use error::ScenarioError;

@@ -3,9 +3,6 @@
 
 use super::error::ScenarioError;
 use super::flow::parse_flow;
-use super::link::parse_link;
-use super::cell::{parse_cell, parse_mobile};
-use super::sector::{parse_sector, parse_user};
 use super::presets;
 use super::raw::{Named, RawRoute, RawScenario};
 use super::reader::{Res, Source, Table, Val};
@@ -14,8 +11,8 @@ use super::spec::ScenarioSpec;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-const TOP_KEYS: &[&str] =
-    &["simulation", "preset", "dumbbell", "node", "link", "route", "flow", "sector", "user", "cell", "mobile", "radio_link"];
+/// The top-level keys besides the hop kinds' tables (`kind::Kinds`).
+const TOP_KEYS: &[&str] = &["simulation", "preset", "node", "route", "flow"];
 
 /// Most samples per series a run may take.
 const MAX_SAMPLES: u64 = 10_000_000;
@@ -55,11 +52,15 @@ pub fn parse_str_seeded(text: &str, path: &str, seed: Option<u64>) -> Result<Sce
     let root_val = Val::root(&src, &root_value);
     // `preset = "x"` allows an [x] table, so that an unknown preset is reported
     // as such rather than as an unknown [x] table.
+    let mut raw = RawScenario::default();
     let mut allowed = TOP_KEYS.to_vec();
+    for kind in raw.kinds.all() {
+        allowed.extend(kind.tables());
+    }
+    allowed.extend(presets::PRESETS);
     allowed.extend(root_val.peek_str("preset"));
     let root = root_val.table(&allowed)?;
 
-    let mut raw = RawScenario::default();
     parse_simulation(&root, &mut raw)?;
     if let Some(seed) = seed {
         raw.seed = seed;
@@ -68,9 +69,6 @@ pub fn parse_str_seeded(text: &str, path: &str, seed: Option<u64>) -> Result<Sce
     for v in each(&root, "node")? {
         let t = v.table(&["name"])?;
         raw.nodes.push(Named::new(t.name("name")?));
-    }
-    for v in each(&root, "link")? {
-        raw.links.push(parse_link(&v)?);
     }
     for v in each(&root, "route")? {
         let t = v.table(&["node", "dest", "link"])?;
@@ -83,20 +81,12 @@ pub fn parse_str_seeded(text: &str, path: &str, seed: Option<u64>) -> Result<Sce
     for v in each(&root, "flow")? {
         raw.flows.push(parse_flow(&v)?);
     }
-    for v in each(&root, "sector")? {
-        raw.sectors.push(parse_sector(&v)?);
-    }
-    for v in each(&root, "user")? {
-        raw.users.push(parse_user(&v)?);
-    }
-    for v in each(&root, "cell")? {
-        raw.cells.push(parse_cell(&v)?);
-    }
-    for v in each(&root, "mobile")? {
-        raw.mobiles.push(parse_mobile(&v)?);
-    }
-    for v in each(&root, "radio_link")? {
-        raw.radio_links.push(super::radio_link::parse_radio_link(&v)?);
+    for kind in raw.kinds.all() {
+        for &table in kind.tables() {
+            for v in each(&root, table)? {
+                kind.parse(table, &v)?;
+            }
+        }
     }
     resolve(raw, path)
 }

@@ -1,10 +1,12 @@
 //! `[[radio_link]]` tables → [`RadioLinkConfig`]: an IS-2000 air link with
-//! RLP3 between a network-side node and a mobile (seed 004, Table 1).
+//! RLP3 between a network-side node and a mobile (seed 004, Table 1), one
+//! hop with both directions.
 
 use super::error::ScenarioError;
-use super::raw::{Named, RawScenario};
+use super::kind::{KindTables, Names, Resolver};
+use super::raw::Named;
 use super::reader::{Res, Val};
-use super::resolve::{err, Names};
+use super::spec::HopSpec;
 use crate::engine::{Time, NS_PER_MS};
 use crate::rlp::frame_errors::ErrorModel;
 use crate::rlp::link::{ChannelConfig, RadioLinkConfig, RlpConfig, FRAME};
@@ -52,7 +54,7 @@ fn positive(v: &Val, what: &str) -> Res<f64> {
     Ok(x)
 }
 
-pub(crate) fn parse_radio_link(v: &Val) -> Res<RawRadioLink> {
+fn parse_radio_link(v: &Val) -> Res<RawRadioLink> {
     let t = v.table(KEYS)?;
     let down = t.req("rate_down")?.positive_rate()?;
     let up = t.or("rate_up", down, |v| v.positive_rate())?;
@@ -99,17 +101,33 @@ pub(crate) fn parse_radio_link(v: &Val) -> Res<RawRadioLink> {
     })
 }
 
-pub(crate) fn resolve(raw: &RawScenario, file: &str, nodes: &Names) -> Result<Vec<RadioLinkConfig>, ScenarioError> {
-    let mut names = Names::new("radio link");
-    let mut out = Vec::new();
-    for (i, r) in raw.radio_links.iter().enumerate() {
-        names.add(file, &r.name, i)?;
-        let bsc = nodes.get(file, &r.bsc)?;
-        let mobile = nodes.get(file, &r.mobile)?;
-        if bsc == mobile {
-            return Err(err(file, &r.mobile.at, "a radio link joins two different nodes"));
-        }
-        out.push(RadioLinkConfig { name: r.name.name.clone(), bsc, mobile, ..r.cfg.clone() });
+/// The `[[radio_link]]` tables.
+#[derive(Default)]
+pub(crate) struct RadioLinkTables {
+    pub links: Vec<RawRadioLink>,
+}
+
+impl KindTables for RadioLinkTables {
+    fn tables(&self) -> &'static [&'static str] {
+        &["radio_link"]
     }
-    Ok(out)
+
+    fn parse(&mut self, _table: &str, v: &Val) -> Res<()> {
+        self.links.push(parse_radio_link(v)?);
+        Ok(())
+    }
+
+    fn resolve(&self, cx: &mut Resolver) -> Result<(), ScenarioError> {
+        let mut names = Names::new("radio link");
+        for (i, r) in self.links.iter().enumerate() {
+            names.add(&cx.file, &r.name, i)?;
+            let bsc = cx.node(&r.bsc)?;
+            let mobile = cx.node(&r.mobile)?;
+            if bsc == mobile {
+                return Err(cx.err(&r.mobile.at, "a radio link joins two different nodes"));
+            }
+            cx.hops.push(HopSpec::Rlp(RadioLinkConfig { name: r.name.name.clone(), bsc, mobile, ..r.cfg.clone() }));
+        }
+        Ok(())
+    }
 }

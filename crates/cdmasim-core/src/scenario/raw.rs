@@ -2,9 +2,9 @@
 //! remembers where it came from so that cross-reference errors (unknown node,
 //! route to nowhere, no path) can still name the line and field.
 
-use super::drc::RawDrc;
+use super::kind::Kinds;
 use super::reader::At;
-use super::spec::{AppSpec, QueueSpec};
+use super::spec::AppSpec;
 use crate::engine::Time;
 
 /// A name as written, with its position.
@@ -18,31 +18,6 @@ impl Named {
     pub fn new((name, at): (String, At)) -> Self {
         Named { name, at }
     }
-}
-
-#[derive(Clone, Debug)]
-pub(crate) struct RawLink {
-    pub name: Named,
-    pub from: Named,
-    pub to: Named,
-    /// Forward rate at time 0; 0 (a placeholder) when `drc` is set, whose
-    /// schedule `resolve` builds once the duration is known.
-    pub rate_bps: u64,
-    /// Rate of the reverse link "<name>/rev" (constant).
-    pub reverse_rate_bps: u64,
-    pub delay: Time,
-    /// Also create the reverse link "<name>/rev".
-    pub duplex: bool,
-    pub queue: QueueSpec,
-    pub reverse_queue: QueueSpec,
-    pub loss: f64,
-    pub reverse_loss: f64,
-    /// Forward direction only.
-    pub rate_schedule: Vec<(Time, u64)>,
-    /// The schedule repeats: (first start, period).
-    pub rate_period: Option<(Time, Time)>,
-    /// Forward rate from a DRC sequence (then `rate_schedule` is empty).
-    pub drc: Option<RawDrc>,
 }
 
 #[derive(Clone, Debug)]
@@ -67,7 +42,7 @@ pub(crate) struct RawFlow {
     pub app: AppSpec,
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Default)]
 pub(crate) struct RawScenario {
     pub duration: Time,
     pub seed: u64,
@@ -75,13 +50,9 @@ pub(crate) struct RawScenario {
     /// Where `sample_interval` is written (for the samples x series bound).
     pub sample_interval_at: Option<At>,
     pub nodes: Vec<Named>,
-    pub links: Vec<RawLink>,
     pub routes: Vec<RawRoute>,
     pub flows: Vec<RawFlow>,
-    pub sectors: Vec<super::sector::RawSector>,
-    pub users: Vec<super::sector::RawUser>,
-    pub cells: Vec<super::cell::RawCell>,
-    pub mobiles: Vec<super::cell::RawMobile>,
-    pub radio_links: Vec<super::radio_link::RawRadioLink>,
-    pub is2000: Vec<super::presets::is2000::RawIs2000>,
+    /// Every hop kind's tables, as read (links, sectors and users, cells
+    /// and mobiles, radio links, IS-2000 sectors).
+    pub kinds: Kinds,
 }

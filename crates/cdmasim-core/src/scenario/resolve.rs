@@ -1,125 +1,43 @@
-//! Cross-reference validation: names → indices, duplex links → two
-//! unidirectional links, routes checked, and a forwarding path checked for
-//! every flow (and its ACK path for TCP).
+//! Cross-reference validation: names → indices. The kinds add their hops
+//! to one ordered list (`kind::Kinds::all`: the links first, a duplex link
+//! being two), then routes are checked, and a forwarding path for every
+//! flow (and its ACK path for TCP).
 
-use super::drc;
-use super::cell;
-use super::sector;
 use super::error::ScenarioError;
-use super::raw::{Named, RawScenario};
+use super::kind::{Names, Resolver};
+use super::raw::RawScenario;
 use super::reader::At;
 use super::spec::*;
 use crate::engine::RngStreams;
 use crate::net::routing::PathError;
 use std::collections::HashMap;
 
+pub(crate) use super::kind::err;
+
 /// Most nodes in a scenario: the router keeps a next hop for every pair of
 /// nodes (4·N² bytes, 400 MB here), found before anything is built.
 pub const MAX_NODES: usize = 10_000;
 
-pub(crate) fn err(file: &str, at: &At, message: impl Into<String>) -> ScenarioError {
-    ScenarioError { file: file.to_string(), line: at.line, field: at.field.clone(), message: message.into() }
-}
-
-/// Unique names → index, remembering where each was first defined.
-pub(crate) struct Names<'r> {
-    what: &'static str,
-    index: HashMap<&'r str, (usize, usize)>,
-}
-
-impl<'r> Names<'r> {
-    pub(crate) fn new(what: &'static str) -> Self {
-        Names { what, index: HashMap::new() }
+pub(crate) fn resolve(mut raw: RawScenario, file: &str) -> Result<ScenarioSpec, ScenarioError> {
+    let mut cx = Resolver::new(file, raw.duration, raw.seed, &raw.nodes)?;
+    for kind in raw.kinds.all() {
+        kind.resolve(&mut cx)?;
     }
-
-    pub(crate) fn add(&mut self, file: &str, n: &'r Named, idx: usize) -> Result<(), ScenarioError> {
-        if let Some(&(_, line)) = self.index.get(n.name.as_str()) {
-            return Err(err(file, &n.at, format!("duplicate {} name '{}' (first defined on line {line})", self.what, n.name)));
-        }
-        self.index.insert(&n.name, (idx, n.at.line));
-        Ok(())
-    }
-
-    pub(crate) fn find(&self, name: &str) -> Option<usize> {
-        self.index.get(name).map(|&(i, _)| i)
-    }
-
-    pub(crate) fn get(&self, file: &str, n: &Named) -> Result<usize, ScenarioError> {
-        self.find(&n.name).ok_or_else(|| err(file, &n.at, format!("no {} named '{}'", self.what, n.name)))
-    }
-}
-
-pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, ScenarioError> {
-    let mut nodes = Names::new("node");
-    for (i, n) in raw.nodes.iter().enumerate() {
-        nodes.add(file, n, i)?;
-    }
-
-    let mut links = Vec::new();
-    let mut link_names: HashMap<String, (usize, usize)> = HashMap::new();
-    for l in &raw.links {
-        let from = nodes.get(file, &l.from)?;
-        let to = nodes.get(file, &l.to)?;
-        let mut add = |name: String, spec: LinkSpec| -> Result<(), ScenarioError> {
-            if let Some(&(_, line)) = link_names.get(&name) {
-                return Err(err(file, &l.name.at, format!("duplicate link name '{name}' (first defined on line {line})")));
-            }
-            link_names.insert(name, (links.len(), l.name.at.line));
-            links.push(spec);
-            Ok(())
-        };
-        // A DRC link's channel is described here and drawn as the run goes.
-        let drc = match &l.drc {
-            Some(d) => Some(drc::resolve(d, file, raw.seed).map_err(|(at, m)| err(file, &at, m.replace('\n', "; ")))?),
-            None => None,
-        };
-        let fwd = LinkSpec {
-            name: l.name.name.clone(),
-            from,
-            to,
-            rate_bps: l.rate_bps,
-            delay: l.delay,
-            queue: l.queue.clone(),
-            rate_schedule: l.rate_schedule.clone(),
-            rate_period: l.rate_period,
-            drc,
-            loss: l.loss,
-        };
-        add(l.name.name.clone(), fwd)?;
-        if l.duplex {
-            let rev_name = format!("{}/rev", l.name.name);
-            let rev = LinkSpec {
-                name: rev_name.clone(),
-                from: to,
-                to: from,
-                rate_bps: l.reverse_rate_bps,
-                delay: l.delay,
-                queue: l.reverse_queue.clone(),
-                rate_schedule: Vec::new(),
-                rate_period: None,
-                drc: None,
-                loss: l.reverse_loss,
-            };
-            add(rev_name, rev)?;
-        }
-    }
-
     let mut routes = Vec::new();
     let mut seen_routes: HashMap<(usize, usize), usize> = HashMap::new();
     for r in &raw.routes {
-        let node = nodes.get(file, &r.node)?;
-        let dest = nodes
+        let node = cx.node(&r.node)?;
+        let dest = cx
+            .nodes
             .find(&r.dest.name)
             .ok_or_else(|| err(file, &r.dest.at, format!("route to nowhere: no node named '{}'", r.dest.name)))?;
         if dest == node {
             return Err(err(file, &r.dest.at, format!("a route from '{}' to itself", r.dest.name)));
         }
-        let link = link_names
-            .get(&r.link.name)
-            .map(|&(i, _)| i)
-            .ok_or_else(|| err(file, &r.link.at, format!("no link named '{}'", r.link.name)))?;
-        if links[link].from != node {
-            let starts = &raw.nodes[links[link].from].name;
+        let link = cx.link(&r.link.name).ok_or_else(|| err(file, &r.link.at, format!("no link named '{}'", r.link.name)))?;
+        let HopSpec::Link(l) = &cx.hops[link] else { unreachable!("a link name names a link") };
+        if l.from != node {
+            let starts = cx.node_name(l.from);
             return Err(err(
                 file,
                 &r.link.at,
@@ -132,11 +50,7 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
         routes.push(RouteSpec { node, dest, link });
     }
 
-    let mut node_specs: Vec<NodeSpec> = raw.nodes.iter().map(|n| NodeSpec { name: n.name.clone() }).collect();
-    let rans = sector::resolve(&raw, file, &mut nodes, &mut node_specs, &mut links, &mut link_names)?;
-    let cells = cell::resolve(&raw, file, &mut nodes, &mut node_specs, &mut links, &mut link_names)?;
-    let radio_links = super::radio_link::resolve(&raw, file, &nodes)?;
-    let is2000 = super::presets::is2000::resolve(&raw, file, &nodes)?;
+    let Resolver { nodes, node_specs, hops, .. } = cx;
     if node_specs.len() > MAX_NODES {
         // Blame the first node table past the limit, or the last one there is.
         let at = raw.nodes.get(MAX_NODES).or(raw.nodes.last()).map_or(At { line: 0, field: "node".into() }, |n| n.at.clone());
@@ -145,12 +59,6 @@ pub(crate) fn resolve(raw: RawScenario, file: &str) -> Result<ScenarioSpec, Scen
             node_specs.len()
         )));
     }
-    let hops = (links.into_iter().map(HopSpec::Link))
-        .chain(rans.into_iter().map(HopSpec::Evdo))
-        .chain(cells.into_iter().map(HopSpec::Cell))
-        .chain(radio_links.into_iter().map(HopSpec::Rlp))
-        .chain(is2000.into_iter().map(HopSpec::Is2000))
-        .collect();
     let mut spec = ScenarioSpec {
         duration: raw.duration,
         seed: raw.seed,

@@ -1,20 +1,19 @@
-//! `[[sector]]` and `[[user]]` tables → raw 1xEV-DO sectors and users
-//! (`resolve` groups the sectors of one base-station node into a radio
-//! access network and checks names).
+//! `[[sector]]` and `[[user]]` tables: 1xEV-DO sectors and their users.
+//! The sectors of one base-station node are one radio access network, one
+//! hop; each user is a node of its own with its reverse link `USER.up`.
 
 use super::drc::{self, parse_drc, DrcFrom, RawDrc, REVERSE_RATE_BPS};
 use super::error::ScenarioError;
+use super::kind::{KindTables, Names, Resolver};
 use super::queue::parse_queue;
-use super::raw::{Named, RawScenario};
+use super::raw::Named;
 use super::reader::{At, Res, Val};
-use super::resolve::{err, Names};
-use super::spec::{LinkSpec, NodeSpec};
+use super::spec::{HopSpec, LinkSpec};
 use crate::channel::presets;
 use crate::engine::time::secs;
 use crate::engine::{Time, NS_PER_MS};
 use crate::evdo::air::AirOverhead;
 use crate::evdo::config::{default_user_queue, HandoffPf, HandoffPlan, HandoffQueue, RanConfig, SectorConfig, UserConfig};
-use std::collections::HashMap;
 use crate::evdo::scheduler::{pf::PfConfig, SCHEDULERS};
 use crate::net::queue::QueueSpec;
 
@@ -59,7 +58,7 @@ pub(crate) struct RawUser {
     pub handoff: RawHandoff,
 }
 
-pub(crate) fn parse_sector(v: &Val) -> Res<RawSector> {
+fn parse_sector(v: &Val) -> Res<RawSector> {
     let t = v.table(SECTOR_KEYS)?;
     let scheduler = match t.get("scheduler") {
         Some(s) => {
@@ -157,7 +156,7 @@ fn parse_overhead(v: &Val) -> Res<AirOverhead> {
     Ok(a)
 }
 
-pub(crate) fn parse_user(v: &Val) -> Res<RawUser> {
+fn parse_user(v: &Val) -> Res<RawUser> {
     let t = v.table(USER_KEYS)?;
     let drc = match t.get("drc") {
         Some(d) => parse_drc(&d)?,
@@ -238,129 +237,127 @@ fn parse_handoff(v: &Val) -> Res<RawHandoff> {
     }
 }
 
-/// Group the sectors by base-station node into radio access networks, make
-/// each user's node and its reverse link (`USER.up`, to the base station),
-/// and resolve every name.
-pub(crate) fn resolve<'r>(
-    raw: &'r RawScenario,
-    file: &str,
-    nodes: &mut Names<'r>,
-    node_specs: &mut Vec<NodeSpec>,
-    links: &mut Vec<LinkSpec>,
-    link_names: &mut HashMap<String, (usize, usize)>,
-) -> Result<Vec<RanConfig>, ScenarioError> {
-    if raw.sectors.is_empty() {
-        if let Some(u) = raw.users.first() {
-            return Err(err(file, &u.sector.at, format!("no sector named '{}': add a [[sector]] table", u.sector.name)));
-        }
-        return Ok(Vec::new());
+/// The `[[sector]]` and `[[user]]` tables.
+#[derive(Default)]
+pub(crate) struct EvdoTables {
+    pub sectors: Vec<RawSector>,
+    pub users: Vec<RawUser>,
+}
+
+impl KindTables for EvdoTables {
+    fn tables(&self) -> &'static [&'static str] {
+        &["sector", "user"]
     }
-    let mut sector_names = Names::new("sector");
-    let mut rans: Vec<RanConfig> = Vec::new();
-    // (ran, index in it) of every sector, in file order.
-    let mut place = Vec::new();
-    for (i, s) in raw.sectors.iter().enumerate() {
-        sector_names.add(file, &s.name, i)?;
-        let node = nodes.get(file, &s.node)?;
-        let r = match rans.iter().position(|r| r.node == node) {
-            Some(r) => {
-                if rans[r].delay != s.delay {
-                    return Err(err(file, &s.delay_at, format!(
-                        "the sectors of node '{}' must have one delay (this one differs from an earlier sector's)",
-                        s.node.name
+
+    fn parse(&mut self, table: &str, v: &Val) -> Res<()> {
+        match table {
+            "sector" => self.sectors.push(parse_sector(v)?),
+            _ => self.users.push(parse_user(v)?),
+        }
+        Ok(())
+    }
+
+    /// Group the sectors by base-station node into radio access networks,
+    /// make each user's node and its reverse link (`USER.up`, to the base
+    /// station), resolve every name, and add the networks as hops.
+    fn resolve(&self, cx: &mut Resolver) -> Result<(), ScenarioError> {
+        if self.sectors.is_empty() {
+            if let Some(u) = self.users.first() {
+                return Err(cx.err(&u.sector.at, format!("no sector named '{}': add a [[sector]] table", u.sector.name)));
+            }
+            return Ok(());
+        }
+        let file = cx.file.clone();
+        let mut sector_names = Names::new("sector");
+        let mut rans: Vec<RanConfig> = Vec::new();
+        // (ran, index in it) of every sector, in file order.
+        let mut place = Vec::new();
+        for (i, s) in self.sectors.iter().enumerate() {
+            sector_names.add(&file, &s.name, i)?;
+            let node = cx.node(&s.node)?;
+            let r = match rans.iter().position(|r| r.node == node) {
+                Some(r) => {
+                    if rans[r].delay != s.delay {
+                        return Err(cx.err(&s.delay_at, format!(
+                            "the sectors of node '{}' must have one delay (this one differs from an earlier sector's)",
+                            s.node.name
+                        )));
+                    }
+                    r
+                }
+                None => {
+                    rans.push(RanConfig { node, delay: s.delay, air: s.air, sectors: Vec::new(), users: Vec::new() });
+                    rans.len() - 1
+                }
+            };
+            place.push((r, rans[r].sectors.len()));
+            rans[r].sectors.push(SectorConfig {
+                name: s.name.name.clone(),
+                scheduler: s.scheduler.clone(),
+                pf: s.pf.clone(),
+                interlace: s.interlace,
+                handoff_pf: s.handoff_pf,
+                handoff_queue: s.handoff_queue,
+            });
+        }
+        let mut user_names = Names::new("user");
+        for (k, u) in self.users.iter().enumerate() {
+            user_names.add(&file, &u.name, k)?;
+            let (r, sector) = place[sector_names.get(&file, &u.sector)?];
+            let ran_node = rans[r].node;
+            // The other sectors a hand-off may name must be those of this base station.
+            let local = |n: &Named| -> Result<usize, ScenarioError> {
+                let (r2, s) = place[sector_names.get(&file, n)?];
+                if r2 != r {
+                    return Err(cx.err(&n.at, format!(
+                        "sector '{}' belongs to node '{}', not to '{}' where '{}' starts: hand-offs stay within one base station",
+                        n.name,
+                        cx.node_name(rans[r2].node),
+                        cx.node_name(ran_node),
+                        u.name.name
                     )));
                 }
-                r
-            }
-            None => {
-                rans.push(RanConfig { node, delay: s.delay, air: s.air, sectors: Vec::new(), users: Vec::new() });
-                rans.len() - 1
-            }
-        };
-        place.push((r, rans[r].sectors.len()));
-        rans[r].sectors.push(SectorConfig {
-            name: s.name.name.clone(),
-            scheduler: s.scheduler.clone(),
-            pf: s.pf.clone(),
-            interlace: s.interlace,
-            handoff_pf: s.handoff_pf,
-            handoff_queue: s.handoff_queue,
-        });
-    }
-    let mut user_names = Names::new("user");
-    for (k, u) in raw.users.iter().enumerate() {
-        user_names.add(file, &u.name, k)?;
-        if nodes.find(&u.name.name).is_some() {
-            return Err(err(file, &u.name.at, format!("user '{}' has the name of a node: a user is a node of its own", u.name.name)));
-        }
-        let (r, sector) = place[sector_names.get(file, &u.sector)?];
-        let ran_node = rans[r].node;
-        // The other sectors a hand-off may name must be those of this base station.
-        let local = |n: &Named| -> Result<usize, ScenarioError> {
-            let (r2, s) = place[sector_names.get(file, n)?];
-            if r2 != r {
-                return Err(err(file, &n.at, format!(
-                    "sector '{}' belongs to node '{}', not to '{}' where '{}' starts: hand-offs stay within one base station",
-                    n.name, node_specs[rans[r2].node].name, node_specs[ran_node].name, u.name.name
-                )));
-            }
-            Ok(s)
-        };
-        let list = |names: &[Named]| -> Result<Vec<usize>, ScenarioError> {
-            if names.is_empty() {
-                Ok((0..rans[r].sectors.len()).collect())
-            } else {
-                names.iter().map(local).collect()
-            }
-        };
-        let handoff = match &u.handoff {
-            RawHandoff::Never => HandoffPlan::Never,
-            RawHandoff::At(items) => {
-                let mut out = Vec::new();
-                for (at, to) in items {
-                    if *at >= raw.duration {
-                        return Err(err(file, &to.at, format!("a hand-off at {} s, at or after the end of the run", secs(*at))));
+                Ok(s)
+            };
+            let list = |names: &[Named]| -> Result<Vec<usize>, ScenarioError> {
+                if names.is_empty() {
+                    Ok((0..rans[r].sectors.len()).collect())
+                } else {
+                    names.iter().map(local).collect()
+                }
+            };
+            let handoff = match &u.handoff {
+                RawHandoff::Never => HandoffPlan::Never,
+                RawHandoff::At(items) => {
+                    let mut out = Vec::new();
+                    for (at, to) in items {
+                        if *at >= cx.duration {
+                            return Err(cx.err(&to.at, format!("a hand-off at {} s, at or after the end of the run", secs(*at))));
+                        }
+                        out.push((*at, local(to)?));
                     }
-                    out.push((*at, local(to)?));
+                    HandoffPlan::At(out)
                 }
-                HandoffPlan::At(out)
-            }
-            RawHandoff::Every { min, max, sectors } => HandoffPlan::Every { min: *min, max: *max, sectors: list(sectors)? },
-            RawHandoff::Channel { sectors, at } => {
-                let mobile = matches!(&u.drc.from, DrcFrom::Preset { name, .. } if name == "mobile");
-                let traced = matches!(&u.drc.from, DrcFrom::Trace { .. });
-                if !mobile && !traced {
-                    return Err(err(file, at, "channel hand-offs come from the channel: only the mobile preset and recorded traces have them"));
+                RawHandoff::Every { min, max, sectors } => HandoffPlan::Every { min: *min, max: *max, sectors: list(sectors)? },
+                RawHandoff::Channel { sectors, at } => {
+                    let mobile = matches!(&u.drc.from, DrcFrom::Preset { name, .. } if name == "mobile");
+                    let traced = matches!(&u.drc.from, DrcFrom::Trace { .. });
+                    if !mobile && !traced {
+                        return Err(cx.err(at, "channel hand-offs come from the channel: only the mobile preset and recorded traces have them"));
+                    }
+                    HandoffPlan::Channel { sectors: list(sectors)? }
                 }
-                HandoffPlan::Channel { sectors: list(sectors)? }
-            }
-        };
-        let drc = drc::resolve(&u.drc, file, presets::user_seed(raw.seed, k)).map_err(|(at, m)| err(file, &at, m))?;
-        let node = node_specs.len();
-        nodes.add(file, &u.name, node)?;
-        node_specs.push(NodeSpec { name: u.name.name.clone() });
-        let up = format!("{}.up", u.name.name);
-        if let Some(&(_, line)) = link_names.get(&up) {
-            return Err(err(file, &u.name.at, format!("user '{}' needs the link name '{up}', taken on line {line}", u.name.name)));
+            };
+            let drc = drc::resolve(&u.drc, &file, presets::user_seed(cx.seed, k)).map_err(|(at, m)| cx.err(&at, m))?;
+            let up = LinkSpec { rate_bps: u.reverse_rate_bps, delay: rans[r].delay, queue: u.reverse_queue.clone(), ..Default::default() };
+            let node = cx.add_terminal("user", &u.name, ran_node, up)?;
+            rans[r].users.push(UserConfig { name: u.name.name.clone(), node, sector, drc, queue: u.queue.clone(), handoff });
         }
-        link_names.insert(up.clone(), (links.len(), u.name.at.line));
-        links.push(LinkSpec {
-            name: up,
-            from: node,
-            to: ran_node,
-            rate_bps: u.reverse_rate_bps,
-            delay: rans[r].delay,
-            queue: u.reverse_queue.clone(),
-            rate_schedule: Vec::new(),
-            rate_period: None,
-            drc: None,
-            loss: 0.0,
-        });
-        rans[r].users.push(UserConfig { name: u.name.name.clone(), node, sector, drc, queue: u.queue.clone(), handoff });
+        if let Some(ran) = rans.iter().find(|r| r.users.is_empty()) {
+            let s = self.sectors.iter().find(|s| cx.nodes.find(&s.node.name) == Some(ran.node)).expect("a RAN has a sector");
+            return Err(cx.err(&s.name.at, format!("the sectors of node '{}' serve no user: add a [[user]] with sector = '{}'", s.node.name, s.name.name)));
+        }
+        cx.hops.extend(rans.into_iter().map(HopSpec::Evdo));
+        Ok(())
     }
-    if let Some((i, _)) = rans.iter().enumerate().find(|(_, r)| r.users.is_empty()) {
-        let s = raw.sectors.iter().find(|s| nodes.find(&s.node.name) == Some(rans[i].node)).expect("a RAN has a sector");
-        return Err(err(file, &s.name.at, format!("the sectors of node '{}' serve no user: add a [[user]] with sector = '{}'", s.node.name, s.name.name)));
-    }
-    Ok(rans)
 }

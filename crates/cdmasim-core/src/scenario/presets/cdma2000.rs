@@ -6,7 +6,8 @@
 
 use super::super::cell::{parse_rate_change, parse_sch_of, RawCell, RawMobile};
 use super::super::queue::parse_queue;
-use super::super::raw::{Named, RawFlow, RawLink, RawScenario};
+use super::super::link::RawLink;
+use super::super::raw::{Named, RawFlow, RawScenario};
 use super::super::reader::{Res, Val};
 use super::super::spec::{AppSpec, DelAck, QueueLimit, QueueSpec, TcpSpec};
 use super::super::tcp::parse_tcp;
@@ -140,8 +141,8 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
     };
     raw.nodes.push(named("core".into()));
     raw.nodes.push(named("bsc".into()));
-    raw.links.push(wired_link("core-bsc".into(), "core".into(), "bsc".into()));
-    raw.cells.push(RawCell {
+    raw.kinds.link.links.push(wired_link("core-bsc".into(), "core".into(), "bsc".into()));
+    raw.kinds.cell.cells.push(RawCell {
         name: named("cell".into()),
         node: named("bsc".into()),
         bsc_rate_bps: t.opt("bsc_rate", |v| v.positive_rate())?,
@@ -161,8 +162,8 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
         for j in 1..=n {
             let (ms, fh) = (format!("ms{i}_{j}"), format!("fh{i}_{j}"));
             raw.nodes.push(named(fh.clone()));
-            raw.links.push(wired_link(format!("{fh}-core"), fh.clone(), "core".into()));
-            raw.mobiles.push(RawMobile {
+            raw.kinds.link.links.push(wired_link(format!("{fh}-core"), fh.clone(), "core".into()));
+            raw.kinds.cell.mobiles.push(RawMobile {
                 name: named(ms.clone()),
                 cell: named("cell".into()),
                 bts: (i - 1) as u32,

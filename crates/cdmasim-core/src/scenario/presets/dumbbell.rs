@@ -4,7 +4,8 @@
 
 use super::super::drc::{parse_drc, REVERSE_RATE_BPS};
 use super::super::queue::parse_queue;
-use super::super::raw::{Named, RawFlow, RawLink, RawScenario};
+use super::super::link::RawLink;
+use super::super::raw::{Named, RawFlow, RawScenario};
 use super::super::reader::{At, Res, Val};
 use super::super::spec::{AppSpec, QueueLimit, QueueSpec, TcpSpec};
 use super::super::tcp::parse_tcp;
@@ -86,10 +87,10 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
         raw.nodes.push(named(name.clone(), "flows"));
     }
     for (s, d) in senders.iter().zip(&sinks) {
-        raw.links.push(link(format!("{s}-r1"), s.clone(), "r1".into(), access_rate, access_delay, &access_queue));
-        raw.links.push(link(format!("r2-{d}"), "r2".into(), d.clone(), access_rate, access_delay, &access_queue));
+        raw.kinds.link.links.push(link(format!("{s}-r1"), s.clone(), "r1".into(), access_rate, access_delay, &access_queue));
+        raw.kinds.link.links.push(link(format!("r2-{d}"), "r2".into(), d.clone(), access_rate, access_delay, &access_queue));
     }
-    raw.links.push(RawLink {
+    raw.kinds.link.links.push(RawLink {
         reverse_rate_bps: bottleneck_reverse_rate,
         drc,
         ..link("r1-r2".into(), "r1".into(), "r2".into(), bottleneck_rate, bottleneck_delay, &queue)

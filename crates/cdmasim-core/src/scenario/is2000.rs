@@ -1,0 +1,188 @@
+//! `[[is2000_sector]]` tables: an IS-2000 sector (seed 004, §2, §3.4,
+//! §5.2) serving nodes named in `users`, each over an RLP3 air link whose
+//! rates the sector's MAC sets (FCH, SCH grants within the power and Walsh
+//! codes), with the MAC states' dormancy. One hop; ports 2k and 2k + 1 are
+//! user k's forward and reverse links. The `is2000` preset fills one in
+//! with Dziong et al.'s system around it.
+
+use super::error::ScenarioError;
+use super::kind::{KindTables, Names, Resolver};
+use super::raw::Named;
+use super::reader::{Res, Table, Val};
+use super::spec::HopSpec;
+use crate::cdma2000::config::BASE_RATE_BPS;
+use crate::engine::NS_PER_MS;
+use crate::is2000::config::{Is2000Config, Is2000User, MacConfig};
+use crate::is2000::dormancy::DormancyConfig;
+use crate::is2000::radio::RadioConfig;
+use crate::rlp::frame_errors::ErrorModel;
+use crate::rlp::link::{ChannelConfig, RadioLinkConfig, RlpConfig, FRAME};
+
+/// The sector's own keys besides its name, node and users (the preset's
+/// table takes them too).
+pub(crate) const SETTINGS: &[&str] = &["fer", "fading", "speed_kmh", "delay", "rlp", "mac", "power", "dormancy"];
+
+/// The sector before its nodes are resolved.
+#[derive(Clone, Debug)]
+pub(crate) struct RawIs2000 {
+    pub name: Named,
+    pub node: Named,
+    pub users: Vec<Named>,
+    pub cfg: Is2000Config,
+}
+
+fn fraction(t: &Table, key: &str, default: f64) -> Res<f64> {
+    t.or(key, default, |v| v.probability())
+}
+
+fn parse_mac(v: &Val) -> Res<MacConfig> {
+    let t = v.table(&["threshold", "grant_delay", "burst", "max_sch"])?;
+    let d = MacConfig::default();
+    let max_v = t.get("max_sch");
+    let max_sch_bps = match &max_v {
+        Some(m) => super::cell::parse_sch_rate(m)?,
+        None => d.max_sch_bps,
+    };
+    let burst = t.or("burst", d.burst, |v| v.time())?;
+    if burst == 0 {
+        return Err(t.get("burst").unwrap().err("burst must be positive"));
+    }
+    Ok(MacConfig {
+        threshold_bytes: t.or("threshold", d.threshold_bytes, |v| v.size())?,
+        grant_delay: t.or("grant_delay", d.grant_delay, |v| v.time())?,
+        burst,
+        max_sch_bps,
+    })
+}
+
+fn parse_power(v: &Val) -> Res<RadioConfig> {
+    let t = v.table(&["p_edge", "p_min", "exponent", "overhead", "codes", "reserved_codes"])?;
+    let d = RadioConfig::default();
+    let exponent = t.or("exponent", d.exponent, |v| v.number())?;
+    if !(0.0..=10.0).contains(&exponent) {
+        return Err(t.get("exponent").unwrap().err("exponent must be between 0 and 10"));
+    }
+    let codes = t.or("codes", d.codes, |v| v.count_u32())?;
+    let reserved_codes = t.or("reserved_codes", d.reserved_codes, |v| v.count_u32())?;
+    if codes > 256 || reserved_codes >= codes {
+        let bad = t.get("reserved_codes").or(t.get("codes")).unwrap();
+        return Err(bad.err("codes must be at most 256 and more than reserved_codes"));
+    }
+    Ok(RadioConfig {
+        p_edge: fraction(&t, "p_edge", d.p_edge)?,
+        p_min: fraction(&t, "p_min", d.p_min)?,
+        exponent,
+        overhead: fraction(&t, "overhead", d.overhead)?,
+        codes,
+        reserved_codes,
+    })
+}
+
+fn parse_dormancy(v: &Val) -> Res<DormancyConfig> {
+    let keys = ["to_control_hold", "to_suspended", "to_dormant", "from_control_hold", "from_suspended", "from_dormant"];
+    let t = v.table(&keys)?;
+    let d = DormancyConfig::default();
+    let c = DormancyConfig {
+        to_control_hold: t.or(keys[0], d.to_control_hold, |v| v.time())?,
+        to_suspended: t.or(keys[1], d.to_suspended, |v| v.time())?,
+        to_dormant: t.or(keys[2], d.to_dormant, |v| v.time())?,
+        from_control_hold: t.or(keys[3], d.from_control_hold, |v| v.time())?,
+        from_suspended: t.or(keys[4], d.from_suspended, |v| v.time())?,
+        from_dormant: t.or(keys[5], d.from_dormant, |v| v.time())?,
+    };
+    if !(c.to_control_hold <= c.to_suspended && c.to_suspended <= c.to_dormant) {
+        return Err(v.err("the idle times must grow: to_control_hold <= to_suspended <= to_dormant"));
+    }
+    Ok(c)
+}
+
+/// The sector's settings (`SETTINGS`) from `t`, with seed 004's defaults:
+/// 1 % frame errors in single-path Rayleigh fading at 3 km/h (§4.2), a
+/// one-way air delay D of 100 ms, Table 1's RLP3, and our MAC, power and
+/// dormancy assumptions (docs/scenario.md).
+pub(crate) fn settings(t: &Table, name: &str) -> Res<Is2000Config> {
+    let delay = t.or("delay", 100 * NS_PER_MS, |v| v.time())?;
+    if delay < FRAME {
+        return Err(t.get("delay").unwrap().err("delay must be at least one 20 ms frame"));
+    }
+    let fer = t.or("fer", 0.01, |v| v.probability())?;
+    // §4.2: pedestrians at 3 km/h in single-path Rayleigh fading.
+    let errors = match t.get("fading") {
+        Some(f) if f.str()? == "iid" => ErrorModel::Iid,
+        Some(f) if f.str()? != "rayleigh" => {
+            return Err(f.err(format!("unknown fading '{}' (expected \"iid\" or \"rayleigh\")", f.str()?)))
+        }
+        _ => {
+            let kmh = t.or("speed_kmh", 3.0, |v| v.number())?;
+            if kmh <= 0.0 {
+                return Err(t.get("speed_kmh").unwrap().err("speed_kmh must be positive"));
+            }
+            ErrorModel::Rayleigh { speed_mps: kmh / 3.6, carrier_hz: 1.9e9 }
+        }
+    };
+    let rlp = match t.get("rlp") {
+        Some(r) => super::radio_link::parse_rlp(&r)?,
+        None => RlpConfig::default(),
+    };
+    let fch = ChannelConfig { rate_bps: BASE_RATE_BPS, fer };
+    Ok(Is2000Config {
+        name: name.into(),
+        node: 0,
+        users: Vec::new(),
+        link: RadioLinkConfig { name: String::new(), bsc: 0, mobile: 0, down: fch.clone(), up: fch, delay, errors, rlp },
+        mac: t.or("mac", MacConfig::default(), parse_mac)?,
+        radio: t.or("power", RadioConfig::default(), parse_power)?,
+        dormancy: t.or("dormancy", DormancyConfig::default(), parse_dormancy)?,
+    })
+}
+
+fn parse_sector(v: &Val) -> Res<RawIs2000> {
+    let keys: Vec<&str> = ["name", "node", "users"].iter().chain(SETTINGS).copied().collect();
+    let t = v.table(&keys)?;
+    let name = Named::new(t.name("name")?);
+    let users_v = t.req("users")?;
+    let users: Vec<Named> = users_v.array()?.iter().map(|u| Ok(Named::new((u.str()?.to_string(), u.at())))).collect::<Res<_>>()?;
+    if users.is_empty() {
+        return Err(users_v.err("users is empty: name the nodes the sector serves"));
+    }
+    let cfg = settings(&t, &name.name)?;
+    Ok(RawIs2000 { name, node: Named::new(t.name("node")?), users, cfg })
+}
+
+/// The `[[is2000_sector]]` tables (and the one the `is2000` preset adds).
+#[derive(Default)]
+pub(crate) struct Is2000Tables {
+    pub sectors: Vec<RawIs2000>,
+}
+
+impl KindTables for Is2000Tables {
+    fn tables(&self) -> &'static [&'static str] {
+        &["is2000_sector"]
+    }
+
+    fn parse(&mut self, _table: &str, v: &Val) -> Res<()> {
+        self.sectors.push(parse_sector(v)?);
+        Ok(())
+    }
+
+    /// Node names → indices; a node is served by one sector at most.
+    fn resolve(&self, cx: &mut Resolver) -> Result<(), ScenarioError> {
+        let mut names = Names::new("IS-2000 sector");
+        let mut served = Names::new("IS-2000 user");
+        for (i, r) in self.sectors.iter().enumerate() {
+            names.add(&cx.file, &r.name, i)?;
+            let node = cx.node(&r.node)?;
+            let mut users = Vec::new();
+            for u in &r.users {
+                let n = cx.node(u)?;
+                if n == node {
+                    return Err(cx.err(&u.at, format!("'{}' is the sector's own node, not a user", u.name)));
+                }
+                served.add(&cx.file, u, n)?;
+                users.push(Is2000User { name: u.name.clone(), node: n });
+            }
+            cx.hops.push(HopSpec::Is2000(Is2000Config { node, users, ..r.cfg.clone() }));
+        }
+        Ok(())
+    }
+}

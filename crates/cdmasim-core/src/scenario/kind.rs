@@ -1,0 +1,169 @@
+//! What every hop kind's scenario code implements (`KindTables`: the
+//! top-level tables it reads, how one is read, how its names become
+//! indices), the context it resolves in (`Resolver`: nodes, link names and
+//! the one ordered list of hops, with the steps kinds share, such as a
+//! terminal's node and reverse link), and the registry of kinds (`Kinds`).
+//!
+//! Each kind's code is one file: `link.rs` ([[link]]), `sector.rs`
+//! ([[sector]], [[user]]: 1xEV-DO), `cell.rs` ([[cell]], [[mobile]]:
+//! cdma2000 1X), `radio_link.rs` ([[radio_link]]: IS-2000 RLP3),
+//! `is2000.rs` ([[is2000_sector]]). Presets add to the kinds' tables
+//! before anything is resolved.
+
+use super::cell::CellTables;
+use super::error::ScenarioError;
+use super::is2000::Is2000Tables;
+use super::link::LinkTables;
+use super::radio_link::RadioLinkTables;
+use super::raw::Named;
+use super::reader::{At, Res, Val};
+use super::sector::EvdoTables;
+use super::spec::{HopSpec, LinkSpec, NodeSpec};
+use crate::engine::Time;
+use std::collections::HashMap;
+
+/// One hop kind's scenario tables.
+pub(crate) trait KindTables {
+    /// The top-level arrays of tables it reads (`[[sector]]`, `[[user]]`).
+    fn tables(&self) -> &'static [&'static str];
+
+    /// Read one element of `[[table]]` (one of `tables()`).
+    fn parse(&mut self, table: &str, v: &Val) -> Res<()>;
+
+    /// Resolve its names and add its hops (with their terminals' nodes and
+    /// reverse links) through `cx`.
+    fn resolve(&self, cx: &mut Resolver) -> Result<(), ScenarioError>;
+}
+
+/// Every kind's tables, as read. Adding a kind: a field here and its entry
+/// in `all` (the order in which kinds add their hops).
+#[derive(Default)]
+pub(crate) struct Kinds {
+    pub link: LinkTables,
+    pub evdo: EvdoTables,
+    pub cell: CellTables,
+    pub radio_link: RadioLinkTables,
+    pub is2000: Is2000Tables,
+    #[cfg(test)]
+    pub delay: crate::delay_hop::DelayTables,
+}
+
+impl Kinds {
+    /// Every kind, in the order their hops are listed: the file's links
+    /// first, then each radio kind's.
+    pub fn all(&mut self) -> Vec<&mut dyn KindTables> {
+        let all: Vec<&mut dyn KindTables> = vec![&mut self.link, &mut self.evdo, &mut self.cell, &mut self.radio_link, &mut self.is2000];
+        #[cfg(test)]
+        let all = all.into_iter().chain([&mut self.delay as &mut dyn KindTables]).collect();
+        all
+    }
+}
+
+pub(crate) fn err(file: &str, at: &At, message: impl Into<String>) -> ScenarioError {
+    ScenarioError { file: file.to_string(), line: at.line, field: at.field.clone(), message: message.into() }
+}
+
+/// Unique names → index, remembering the line each was first defined on.
+pub(crate) struct Names {
+    what: &'static str,
+    index: HashMap<String, (usize, usize)>,
+}
+
+impl Names {
+    pub(crate) fn new(what: &'static str) -> Self {
+        Names { what, index: HashMap::new() }
+    }
+
+    pub(crate) fn add(&mut self, file: &str, n: &Named, idx: usize) -> Result<(), ScenarioError> {
+        if let Some(&(_, line)) = self.index.get(n.name.as_str()) {
+            return Err(err(file, &n.at, format!("duplicate {} name '{}' (first defined on line {line})", self.what, n.name)));
+        }
+        self.index.insert(n.name.clone(), (idx, n.at.line));
+        Ok(())
+    }
+
+    pub(crate) fn find(&self, name: &str) -> Option<usize> {
+        self.index.get(name).map(|&(i, _)| i)
+    }
+
+    pub(crate) fn get(&self, file: &str, n: &Named) -> Result<usize, ScenarioError> {
+        self.find(&n.name).ok_or_else(|| err(file, &n.at, format!("no {} named '{}'", self.what, n.name)))
+    }
+}
+
+/// Where the kinds resolve: the nodes, the links by name, the hops so far.
+pub(crate) struct Resolver {
+    pub file: String,
+    pub duration: Time,
+    pub seed: u64,
+    pub nodes: Names,
+    pub node_specs: Vec<NodeSpec>,
+    /// Link name → (hop index, line it was defined on).
+    links: HashMap<String, (usize, usize)>,
+    pub hops: Vec<HopSpec>,
+}
+
+impl Resolver {
+    pub fn new(file: &str, duration: Time, seed: u64, nodes: &[Named]) -> Result<Self, ScenarioError> {
+        let mut names = Names::new("node");
+        for (i, n) in nodes.iter().enumerate() {
+            names.add(file, n, i)?;
+        }
+        Ok(Resolver {
+            file: file.to_string(),
+            duration,
+            seed,
+            nodes: names,
+            node_specs: nodes.iter().map(|n| NodeSpec { name: n.name.clone() }).collect(),
+            links: HashMap::new(),
+            hops: Vec::new(),
+        })
+    }
+
+    /// An error at `at` in this file.
+    pub fn err(&self, at: &At, message: impl Into<String>) -> ScenarioError {
+        err(&self.file, at, message)
+    }
+
+    /// A node named in the file.
+    pub fn node(&self, n: &Named) -> Result<usize, ScenarioError> {
+        self.nodes.get(&self.file, n)
+    }
+
+    pub fn node_name(&self, i: usize) -> &str {
+        &self.node_specs[i].name
+    }
+
+    /// A link's hop index by name.
+    pub fn link(&self, name: &str) -> Option<usize> {
+        self.links.get(name).map(|&(h, _)| h)
+    }
+
+    /// Add a link as the next hop (its name must be new; `at` is blamed if not).
+    pub fn add_link(&mut self, at: &Named, spec: LinkSpec) -> Result<usize, ScenarioError> {
+        if let Some(&(_, line)) = self.links.get(&spec.name) {
+            return Err(self.err(&at.at, format!("duplicate link name '{}' (first defined on line {line})", spec.name)));
+        }
+        self.links.insert(spec.name.clone(), (self.hops.len(), at.at.line));
+        self.hops.push(HopSpec::Link(spec));
+        Ok(self.hops.len() - 1)
+    }
+
+    /// A terminal of a radio hop (`what`: "user", "mobile"): a node of its
+    /// own named `n`, and its reverse link `NAME.up` to `base` (rate,
+    /// delay and queue from `up`). Returns the terminal's node.
+    pub fn add_terminal(&mut self, what: &str, n: &Named, base: usize, up: LinkSpec) -> Result<usize, ScenarioError> {
+        if self.nodes.find(&n.name).is_some() {
+            return Err(self.err(&n.at, format!("{what} '{}' has the name of a node: a {what} is a node of its own", n.name)));
+        }
+        let node = self.node_specs.len();
+        self.nodes.add(&self.file, n, node)?;
+        self.node_specs.push(NodeSpec { name: n.name.clone() });
+        let name = format!("{}.up", n.name);
+        if let Some(&(_, line)) = self.links.get(&name) {
+            return Err(self.err(&n.at, format!("{what} '{}' needs the link name '{name}', taken on line {line}", n.name)));
+        }
+        self.add_link(n, LinkSpec { name, from: node, to: base, ..up })?;
+        Ok(node)
+    }
+}
