@@ -88,11 +88,40 @@ def test_dataframes_have_the_documented_columns():
     assert list(r.series.columns) == SERIES_COLUMNS
     assert list(r.drops.columns) == DROP_COLUMNS
     q = list(r.queues.columns)
-    assert q[:4] == QUEUE_COLUMNS[:4] and q[-6:] == QUEUE_COLUMNS[4:]
-    assert all(c.startswith("drops_") for c in q[4:-6])
+    assert q[:3] == QUEUE_COLUMNS[:3] and q[-7:] == QUEUE_COLUMNS[3:]
+    assert all(c.startswith("drops_") for c in q[3:-7]) and "drops_overflow" in q
     assert len(r.flows) == len(r.summary["flows"])
     # The summary table is the repr.
     assert repr(r).startswith("seed 5, 3 s simulated")
+
+
+@pytest.mark.parametrize("example", [None, "cdma2000_cell", "web_browsing", "evdo_sector"])
+def test_tables_take_their_columns_and_types_from_the_core(example, monkeypatch):
+    # Every wide table, full or empty, has the core's columns in the core's
+    # order with the dtype of their kind (result.schema: the Rust row types).
+    import tomllib
+
+    from cdmasim.result import schema
+
+    monkeypatch.chdir(EXAMPLES)  # trace files are named relative to the examples
+    scenario = SHORT
+    if example is not None:
+        scenario = tomllib.loads((EXAMPLES / f"{example}.toml").read_text())
+        scenario["simulation"]["duration"] = "60s"
+    r = cdmasim.run(scenario)
+    dtype = {"int": "int64", "float": "float64", "int?": "float64", "float?": "float64", "counts": "int64",
+             "intervals": "int64"}
+    assert set(schema()) == {"flows", "queues", "drops", "users", "sectors", "cells", "mobiles", "objects", "pages",
+                             "radio_links", "is2000"}
+    for table, cols in schema().items():
+        df = getattr(r, table)
+        counts = [c for c, k in cols if k == "counts"]
+        plain = [c for c in df.columns if not any(c.startswith(f"{x}_") for x in counts)]
+        assert plain == [c for c, k in cols if k != "cdf"], table
+        for c, k in cols:
+            if k in dtype:
+                assert str(df[c].dtype) == dtype[k], (table, c, df[c].dtype)
+        assert len(df) == len(r.summary.get(table, [])) or table == "drops"
 
 
 def test_progress_callback_can_stop_the_run():

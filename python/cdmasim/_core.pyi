@@ -18,6 +18,8 @@ class ScenarioError(ValueError):
 def parse_scenario(text: str, path: str = "<string>") -> str:
     """Validated ScenarioSpec as JSON; raises ScenarioError."""
 
+def result_schema() -> str:
+    """The result tables' columns as JSON: {table: [[column, kind], ...]}."""
 def scenario_toml_from_json(json: str) -> str:
     """A JSON object rendered as scenario TOML text; raises ValueError."""
 

@@ -1,14 +1,17 @@
 """What `cdmasim.run` returns: the summary dict plus tables built lazily.
 
-Columns (documented in README.md):
+The wide tables' columns and types come from the core (`schema()`: the
+Rust row types of crates/cdmasim-core/src/result.rs); Python adds the long
+tables series, rlp_cdf, is2000_cdf and dead_periods. The columns
+(documented in README.md):
   flows:  name, kind, bytes_delivered, goodput_bps, packets_sent, retransmits,
           retransmitted_fraction, timeouts, spurious_timeouts, fast_recoveries,
           rtt_min_s, rtt_avg_s, rtt_max_s (TCP), owd_min_s, owd_avg_s, owd_max_s,
           excess_owd_mean_s, excess_owd_std_s, packets_received, completed_at_s,
           connections_opened, connections_open (http flows)
-  queues: link, kind, enqueued, drops (total), drops_<reason> for each reason
-          seen, max_packets, max_bytes, avg_packets, avg_bytes, utilization,
-          bytes_sent
+  queues: link, kind, drops (total), drops_<reason> for each reason seen,
+          enqueued, max_packets, max_bytes, avg_packets, avg_bytes,
+          utilization, bytes_sent
   series: metric, subject, t_s, value (long format, one row per sample)
   drops:  t_s, place, reason, flow, sent_s, seq (one row per dropped packet;
           streamed to a file during the run, not kept in summary.json)
@@ -53,41 +56,50 @@ if TYPE_CHECKING:
     import numpy
     import pandas
 
-FLOW_COLUMNS = [
-    "name", "kind", "bytes_delivered", "goodput_bps", "packets_sent", "retransmits", "retransmitted_fraction",
-    "timeouts", "spurious_timeouts", "fast_recoveries", "rtt_min_s", "rtt_avg_s", "rtt_max_s", "owd_min_s",
-    "owd_avg_s", "owd_max_s", "excess_owd_mean_s", "excess_owd_std_s", "packets_received", "completed_at_s",
-    "connections_opened", "connections_open",
-]
-QUEUE_COLUMNS = [
-    "link", "kind", "enqueued", "drops", "max_packets", "max_bytes", "avg_packets", "avg_bytes",
-    "utilization", "bytes_sent",
-]
+# The long tables Python derives from the core's distributions and
+# intervals (the wide tables' columns come from the core: `schema`).
 SERIES_COLUMNS = ["metric", "subject", "t_s", "value"]
-DROP_COLUMNS = ["t_s", "place", "reason", "flow", "sent_s", "seq"]
-USER_COLUMNS = [
-    "name", "sector", "throughput_bps", "mean_drc_bps", "utilisation", "slots_served", "slot_share",
-    "packets_delivered", "handoffs",
-]
-SECTOR_COLUMNS = ["name", "scheduler", "traffic_slots", "utilisation", "throughput_bps", "jain"]
-CELL_COLUMNS = ["name", "mobiles", "bsc_rate_bps", "dead_s", "rho_dead", "dead_periods", "sch_grants"]
-MOBILE_COLUMNS = ["name", "cell", "bts", "throughput_bps", "packets_delivered", "sch_grants", "sch_s"]
 DEAD_COLUMNS = ["cell", "start_s", "end_s"]
-OBJECT_COLUMNS = [
-    "flow", "page", "index", "request_bytes", "size_bytes", "start_s", "finish_s", "delay_s", "normalized_s_per_kb",
-]
-PAGE_COLUMNS = ["flow", "page", "objects", "size_bytes", "start_s", "finish_s", "delay_s", "normalized_s_per_kb"]
-RADIO_COLUMNS = [
-    "name", "direction", "rate_bps", "packets_in", "packets_delivered", "packets_aborted", "frames_sent", "frames_new",
-    "frames_retransmitted", "frames_idle", "frames_lost", "fer", "naks_sent", "new_data_mean_bytes",
-    "new_data_max_bytes", "rtx_mean_bytes", "rtx_max_bytes", "on_periods", "sector", "sch_grants", "active_s",
-]
 RLP_CDF_COLUMNS = ["name", "direction", "quantity", "value", "cdf"]
-IS2000_COLUMNS = ["name", "users", "power_mean", "power_max", "sch_grants", "codes_max", "admissions_deferred",
-                  "active_s", "on_periods"]
 IS2000_CDF_COLUMNS = ["name", "quantity", "value", "cdf"]
 TABLES = ("flows", "queues", "series", "drops", "users", "sectors", "cells", "mobiles", "dead_periods",
           "objects", "pages", "radio_links", "rlp_cdf", "is2000", "is2000_cdf")
+
+_SCHEMA = None
+
+
+def schema() -> dict[str, list[tuple[str, str]]]:
+    """The core's result tables (flows, queues, drops, users, sectors, cells,
+    mobiles, objects, pages, radio_links, is2000): each one's fields as
+    (column, kind) in order, kind one of int, float, str, int?, float?,
+    str? (may be empty), counts (a count per reason: a total column and
+    one per reason), cdf (a distribution: in the long tables rlp_cdf and
+    is2000_cdf), intervals (shown as their number; in full in
+    dead_periods). The one list of the tables' columns: the Rust row types
+    (crates/cdmasim-core/src/result.rs)."""
+    global _SCHEMA
+    if _SCHEMA is None:
+        from . import _core
+
+        _SCHEMA = {t: [tuple(c) for c in cols] for t, cols in json.loads(_core.result_schema()).items()}
+    return _SCHEMA
+
+
+def columns(table: str) -> list[str]:
+    """A wide table's columns, as `Result` builds it (a counts column's
+    per-reason columns, which depend on the run, left out)."""
+    return [c for c, kind in schema()[table] if kind != "cdf"]
+
+
+def __getattr__(name):
+    # FLOW_COLUMNS, QUEUE_COLUMNS, ... as earlier versions named them.
+    tables = {"FLOW": "flows", "QUEUE": "queues", "DROP": "drops", "USER": "users", "SECTOR": "sectors",
+              "CELL": "cells", "MOBILE": "mobiles", "OBJECT": "objects", "PAGE": "pages", "RADIO": "radio_links",
+              "IS2000": "is2000"}
+    prefix = name.removesuffix("_COLUMNS")
+    if name.endswith("_COLUMNS") and prefix in tables:
+        return columns(tables[prefix])
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 # Empty tables by (columns, float columns): most of a run's fifteen tables are
@@ -96,18 +108,64 @@ TABLES = ("flows", "queues", "series", "drops", "users", "sectors", "cells", "mo
 # simulation; each is made once per process and copied.
 _EMPTY = {}
 
+# The dtype of each kind of column (text columns as pandas infers them).
+_DTYPES = {"int": "int64", "float": "float64", "int?": "float64", "float?": "float64"}
 
-def _frame(rows, columns, floats=()):
-    """A table of `rows` (dicts or tuples) with `columns`; `floats` are
-    float64 (nullable columns stay float, not object, whatever the rows hold)."""
+
+def _frame(rows, columns, dtypes=None):
+    """A table of `rows` (dicts or tuples) with `columns`, given dtypes
+    (`dtypes`: column -> dtype; nullable numbers stay float64 with NaN)."""
     import pandas as pd
 
+    dtypes = dtypes or {}
     if rows:
-        return pd.DataFrame(rows, columns=columns).astype({c: "float64" for c in floats})
-    key = (tuple(columns), tuple(floats))
+        return pd.DataFrame(rows, columns=columns).astype(dtypes)
+    key = (tuple(columns), tuple(sorted(dtypes.items())))
     if key not in _EMPTY:
-        _EMPTY[key] = pd.DataFrame([], columns=columns).astype({c: "float64" for c in floats})
+        _EMPTY[key] = pd.DataFrame([], columns=columns).astype(dtypes)
     return _EMPTY[key].copy()
+
+
+def _floats(*names):
+    return {c: "float64" for c in names}
+
+
+def wide_table(table: str, records: list[dict]):
+    """One of the core's tables (`schema`) from its records (the summary's
+    list of dicts): a column per field, typed by its kind; a counts field
+    as its total and one column per reason seen (`drops`, `drops_overflow`,
+    ...); intervals as their number; distributions left to the long tables."""
+    cols = schema()[table]
+    reasons = {c: sorted({r for x in records for r in (x.get(c) or {})}) for c, kind in cols if kind == "counts"}
+    names, dtypes = [], {}
+    for c, kind in cols:
+        if kind == "cdf":
+            continue
+        names.append(c)
+        if kind in _DTYPES:
+            dtypes[c] = _DTYPES[kind]
+        elif kind in ("counts", "intervals"):
+            dtypes[c] = "int64"
+        if kind == "counts":
+            names.extend(f"{c}_{r}" for r in reasons[c])
+            dtypes.update({f"{c}_{r}": "int64" for r in reasons[c]})
+    rows = []
+    for x in records:
+        row = {}
+        for c, kind in cols:
+            v = x.get(c)
+            if kind == "cdf":
+                continue
+            if kind == "counts":
+                v = v or {}
+                row[c] = sum(v.values())
+                row.update({f"{c}_{r}": v.get(r, 0) for r in reasons[c]})
+            elif kind == "intervals":
+                row[c] = len(v or [])
+            else:
+                row[c] = v
+        rows.append(row)
+    return _frame(rows, names, dtypes)
 
 
 class Result:
@@ -140,57 +198,59 @@ class Result:
             self._cache[key] = build()
         return self._cache[key]
 
+    def _table(self, key):
+        return self._cached(key, lambda: wide_table(key, self.summary.get(key, [])))
+
     @property
     def flows(self) -> pandas.DataFrame:
         """One row per flow: goodput, RTTs, one-way delays, retransmissions, timeouts."""
-        return self._rows("flows", FLOW_COLUMNS)
+        return self._table("flows")
 
-    def _rows(self, key, columns, floats=()):
-        def build():
-            rows = [{c: x.get(c) for c in columns} for x in self.summary.get(key, [])]
-            return _frame(rows, columns, floats)
-
-        return self._cached(key, build)
+    @property
+    def queues(self) -> pandas.DataFrame:
+        """One row per queue (links, base-station queues, a cell's buffers):
+        drops in all and by reason, lengths, utilization."""
+        return self._table("queues")
 
     @property
     def users(self) -> pandas.DataFrame:
         """1xEV-DO users, one row each (empty without sectors)."""
-        return self._rows("users", USER_COLUMNS)
+        return self._table("users")
 
     @property
     def sectors(self) -> pandas.DataFrame:
         """1xEV-DO sectors, one row each (empty without sectors)."""
-        return self._rows("sectors", SECTOR_COLUMNS)
+        return self._table("sectors")
 
     @property
     def cells(self) -> pandas.DataFrame:
         """cdma2000 1X cells, one row each (dead_periods: how many)."""
-        def build():
-            rows = [{**{c: x.get(c) for c in CELL_COLUMNS}, "dead_periods": len(x.get("dead_periods", []))}
-                    for x in self.summary.get("cells", [])]
-            return _frame(rows, CELL_COLUMNS)
-
-        return self._cached("cells", build)
+        return self._table("cells")
 
     @property
     def mobiles(self) -> pandas.DataFrame:
         """Mobiles of cdma2000 cells, one row each."""
-        return self._rows("mobiles", MOBILE_COLUMNS)
+        return self._table("mobiles")
 
     @property
     def objects(self) -> pandas.DataFrame:
         """Web objects of `kind = "http"` flows (Dziong et al. section 5.1), one row each."""
-        return self._rows("objects", OBJECT_COLUMNS, floats=("start_s", "finish_s", "delay_s", "normalized_s_per_kb"))
+        return self._table("objects")
 
     @property
     def pages(self) -> pandas.DataFrame:
         """Web pages of `kind = "http"` flows, one row each."""
-        return self._rows("pages", PAGE_COLUMNS, floats=("finish_s", "delay_s", "normalized_s_per_kb"))
+        return self._table("pages")
 
     @property
     def radio_links(self) -> pandas.DataFrame:
         """RLP radio links (Dziong et al.), one row per link and direction."""
-        return self._rows("radio_links", RADIO_COLUMNS, floats=("sch_grants", "active_s"))
+        return self._table("radio_links")
+
+    @property
+    def is2000(self) -> pandas.DataFrame:
+        """IS-2000 sectors, one row each."""
+        return self._table("is2000")
 
     @property
     def rlp_cdf(self) -> pandas.DataFrame:
@@ -199,14 +259,9 @@ class Result:
             keys = (("new_data_cdf", "new_data_bytes"), ("rtx_cdf", "rtx_bytes"), ("on_time_cdf", "on_time_s"))
             rows = [(r["name"], r["direction"], q, x, c)
                     for r in self.summary.get("radio_links", []) for key, q in keys for x, c in r.get(key, [])]
-            return _frame(rows, RLP_CDF_COLUMNS, ("value", "cdf"))
+            return _frame(rows, RLP_CDF_COLUMNS, _floats("value", "cdf"))
 
         return self._cached("rlp_cdf", build)
-
-    @property
-    def is2000(self) -> pandas.DataFrame:
-        """IS-2000 sectors (preset "is2000"), one row each."""
-        return self._rows("is2000", IS2000_COLUMNS)
 
     @property
     def is2000_cdf(self) -> pandas.DataFrame:
@@ -215,7 +270,7 @@ class Result:
             keys = (("power_cdf", "power_fraction"), ("on_time_cdf", "on_time_s"))
             rows = [(r["name"], q, x, c) for r in self.summary.get("is2000", []) for key, q in keys
                     for x, c in r.get(key, [])]
-            return _frame(rows, IS2000_CDF_COLUMNS, ("value", "cdf"))
+            return _frame(rows, IS2000_CDF_COLUMNS, _floats("value", "cdf"))
 
         return self._cached("is2000_cdf", build)
 
@@ -224,7 +279,7 @@ class Result:
         """Every dead interval of every cell (Paliwal et al. section IV-E)."""
         def build():
             rows = [(c["name"], a, b) for c in self.summary.get("cells", []) for a, b in c.get("dead_periods", [])]
-            return _frame(rows, DEAD_COLUMNS, ("start_s", "end_s"))
+            return _frame(rows, DEAD_COLUMNS, _floats("start_s", "end_s"))
 
         return self._cached("dead_periods", build)
 
@@ -239,26 +294,6 @@ class Result:
         end_s = self.summary["duration_s"] if end_s is None else end_s
         dead = sum(max(0.0, min(b, end_s) - max(a, start_s)) for a, b in c.get("dead_periods", []))
         return dead / (end_s - start_s)
-
-    @property
-    def queues(self) -> pandas.DataFrame:
-        """One row per link queue: drops by reason, lengths, utilization."""
-        def build():
-            import pandas as pd
-
-            qs = self.summary.get("queues", [])
-            reasons = sorted({r for q in qs for r in q.get("drops", {})})
-            cols = QUEUE_COLUMNS[:4] + [f"drops_{r}" for r in reasons] + QUEUE_COLUMNS[4:]
-            rows = []
-            for q in qs:
-                row = {c: q.get(c) for c in QUEUE_COLUMNS if c != "drops"}
-                drops = q.get("drops", {})
-                row["drops"] = sum(drops.values())
-                row.update({f"drops_{r}": drops.get(r, 0) for r in reasons})
-                rows.append(row)
-            return pd.DataFrame(rows, columns=cols)
-
-        return self._cached("queues", build)
 
     def series_arrays(self) -> Iterator[tuple[str, str, numpy.ndarray, numpy.ndarray]]:
         """Each time series as (metric, subject, t_s array, value array), numpy, no copy."""
@@ -282,7 +317,7 @@ class Result:
                     "value": v,
                 }))
             if not parts:
-                return _frame([], ["metric", "subject", "t_s", "value"], ("t_s", "value"))
+                return _frame([], SERIES_COLUMNS, _floats("t_s", "value"))
             return pd.concat(parts, ignore_index=True)
 
         return self._cached("series", build)
@@ -293,12 +328,11 @@ class Result:
         def build():
             import pandas as pd
 
-            if self._drops_path is not None:
-                df = pd.read_csv(self._drops_path, dtype={"place": str, "reason": str, "flow": str},
-                                 keep_default_na=False)
-            else:
-                df = pd.DataFrame(self.summary.get("drops", []), columns=DROP_COLUMNS)
-            return df[DROP_COLUMNS].astype({"t_s": "float64", "sent_s": "float64", "seq": "uint64"})
+            if self._drops_path is None:
+                return wide_table("drops", self.summary.get("drops", []))
+            cols = columns("drops")
+            df = pd.read_csv(self._drops_path, dtype={"place": str, "reason": str, "flow": str}, keep_default_na=False)
+            return df[cols].astype({c: _DTYPES[k] for c, k in schema()["drops"] if k in _DTYPES})
 
         return self._cached("drops", build)
 

@@ -63,6 +63,87 @@ pub struct HopRows {
     pub is2000: Vec<Is2000Result>,
 }
 
+/// A distribution: (value, fraction at or below it), at the upper edge of
+/// each occupied bin. In the tables, a long table of its own (rlp_cdf,
+/// is2000_cdf).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[serde(transparent)]
+pub struct Cdf(pub Vec<(f64, f64)>);
+
+/// Intervals [start, end) in seconds, in time order. In the tables, their
+/// number (and a long table of their own: dead_periods).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[serde(transparent)]
+pub struct Intervals(pub Vec<(f64, f64)>);
+
+impl std::ops::Deref for Cdf {
+    type Target = Vec<(f64, f64)>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl std::ops::Deref for Intervals {
+    type Target = Vec<(f64, f64)>;
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+/// How a field appears in the result tables: the schema Python builds its
+/// DataFrames from (`schema`), so that the tables' columns and types are
+/// written once, here.
+pub trait Column {
+    const KIND: &'static str;
+}
+
+macro_rules! column {
+    ($($t:ty => $k:literal),* $(,)?) => { $( impl Column for $t { const KIND: &'static str = $k; } )* };
+}
+
+column! {
+    u64 => "int", u32 => "int", f64 => "float", String => "str",
+    Option<u64> => "int?", Option<f64> => "float?", Option<String> => "str?",
+    BTreeMap<String, u64> => "counts", Cdf => "cdf", Intervals => "intervals",
+}
+
+/// A row of a result table: its columns and their kinds, in field order.
+pub trait Row {
+    const COLUMNS: &'static [(&'static str, &'static str)];
+}
+
+/// The row structs, each with its `Row` columns taken from its fields.
+macro_rules! rows {
+    ($( $(#[$m:meta])* pub struct $name:ident { $( $(#[$fm:meta])* pub $f:ident : $t:ty ),* $(,)? } )*) => {
+        $(
+            $(#[$m])*
+            pub struct $name { $( $(#[$fm])* pub $f: $t ),* }
+            impl Row for $name {
+                const COLUMNS: &'static [(&'static str, &'static str)] = &[$( (stringify!($f), <$t as Column>::KIND) ),*];
+            }
+        )*
+    };
+}
+
+/// Every table of a run's results with its row's columns, in the order of
+/// `RunResult`'s fields.
+pub fn schema() -> Vec<(&'static str, &'static [(&'static str, &'static str)])> {
+    vec![
+        ("flows", FlowResult::COLUMNS),
+        ("queues", QueueResult::COLUMNS),
+        ("drops", DropEvent::COLUMNS),
+        ("users", UserResult::COLUMNS),
+        ("sectors", SectorResult::COLUMNS),
+        ("cells", CellResult::COLUMNS),
+        ("mobiles", MobileResult::COLUMNS),
+        ("objects", ObjectResult::COLUMNS),
+        ("pages", PageResult::COLUMNS),
+        ("radio_links", RadioLinkResult::COLUMNS),
+        ("is2000", Is2000Result::COLUMNS),
+    ]
+}
+
+rows! {
 /// One direction of a radio link over the run (seed 004 §3.3, §5.1.4).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct RadioLinkResult {
@@ -91,12 +172,12 @@ pub struct RadioLinkResult {
     pub rtx_max_bytes: u64,
     /// Their distributions over the run: (bytes, fraction of the time at
     /// or below), at the upper edge of each occupied 24-byte bin.
-    pub new_data_cdf: Vec<(f64, f64)>,
-    pub rtx_cdf: Vec<(f64, f64)>,
+    pub new_data_cdf: Cdf,
+    pub rtx_cdf: Cdf,
     /// Channel ON periods (consecutive frames carrying data, §5.2.3): how
     /// many and their distribution as (seconds, fraction of periods at or below).
     pub on_periods: u64,
-    pub on_time_cdf: Vec<(f64, f64)>,
+    pub on_time_cdf: Cdf,
     /// An IS-2000 sector's user, on the forward ("down") row: its sector,
     /// the SCH grants it received and the time it held a traffic channel
     /// (active state), seconds. None on "up" rows and stand-alone links.
@@ -115,7 +196,7 @@ pub struct Is2000Result {
     /// of the time at or below), in 1 % steps (Fig. 14).
     pub power_mean: f64,
     pub power_max: f64,
-    pub power_cdf: Vec<(f64, f64)>,
+    pub power_cdf: Cdf,
     /// SCH grants made, and the most Walsh codes in use at once.
     pub sch_grants: u64,
     pub codes_max: u64,
@@ -126,7 +207,7 @@ pub struct Is2000Result {
     /// Forward channel ON periods over all users (Fig. 17): how many and
     /// their distribution as (seconds, fraction of periods at or below).
     pub on_periods: u64,
-    pub on_time_cdf: Vec<(f64, f64)>,
+    pub on_time_cdf: Cdf,
 }
 
 /// One web object: requested at `start_s`, whole at the browser at
@@ -173,7 +254,7 @@ pub struct CellResult {
     pub dead_s: f64,
     pub rho_dead: f64,
     /// The dead intervals, [start, end) in seconds, in time order.
-    pub dead_periods: Vec<(f64, f64)>,
+    pub dead_periods: Intervals,
     /// SCH grants over all mobiles.
     pub sch_grants: u64,
 }
@@ -308,6 +389,7 @@ pub struct QueueResult {
     /// Bytes sent over the link / (rate-integral over the run): utilisation in [0, 1].
     pub utilization: f64,
     pub bytes_sent: u64,
+}
 }
 
 /// Packet accounting: sent == delivered + dropped + in_network at the end.

@@ -197,7 +197,7 @@ rate = "3888bps"
         t = t.max(b);
     }
     dead.push((t, 10_000 * ms));
-    let got: Vec<(f64, f64)> = r.cells[0].dead_periods.clone();
+    let got: Vec<(f64, f64)> = r.cells[0].dead_periods.0.clone();
     let want: Vec<(f64, f64)> = dead.iter().map(|&(a, b)| (a as f64 / NS, b as f64 / NS)).collect();
     assert_eq!(got.len(), want.len(), "got {got:?}\nwant {want:?}");
     for (g, w) in got.iter().zip(&want) {

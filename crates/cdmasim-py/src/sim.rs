@@ -68,6 +68,18 @@ fn parse_scenario(py: Python<'_>, text: &str, path: &str) -> PyResult<String> {
     serde_json::to_string(&spec).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
+/// The result tables' columns, from the core's row types: a JSON object
+/// {table: [[column, kind], ...]}, kind one of int, float, str, int?,
+/// float?, str?, counts, cdf, intervals.
+#[pyfunction]
+fn result_schema() -> String {
+    let tables: serde_json::Map<String, serde_json::Value> = cdmasim_core::result::schema()
+        .into_iter()
+        .map(|(t, cols)| (t.to_string(), cols.iter().map(|(c, k)| serde_json::json!([c, k])).collect()))
+        .collect();
+    serde_json::Value::Object(tables).to_string()
+}
+
 /// A JSON object (e.g. `json.dumps(dict)`) rendered as scenario TOML text.
 #[pyfunction]
 fn scenario_toml_from_json(json: &str) -> PyResult<String> {
@@ -212,6 +224,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DEFAULT_SEED", scenario::DEFAULT_SEED)?;
     m.add_function(wrap_pyfunction!(parse_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_toml_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(result_schema, m)?)?;
     m.add_function(wrap_pyfunction!(run_scenario, m)?)?;
     Ok(())
 }

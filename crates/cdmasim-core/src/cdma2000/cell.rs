@@ -18,7 +18,7 @@ use crate::channel::ChannelError;
 use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
 use crate::net::queue;
 use crate::net::{Hop, HopEvent, Link, Packet, Port};
-use crate::result::{CellResult, HopRows, MobileResult};
+use crate::result::{CellResult, HopRows, Intervals, MobileResult};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -404,7 +404,7 @@ impl Hop for Cell {
             bsc_rate_bps: self.bsc.rate_bps() as f64,
             dead_s: secs(self.dead.total),
             rho_dead: secs(self.dead.total) / run_s,
-            dead_periods: self.dead.intervals.iter().map(|&(a, b)| (secs(a), secs(b))).collect(),
+            dead_periods: Intervals(self.dead.intervals.iter().map(|&(a, b)| (secs(a), secs(b))).collect()),
             sch_grants: self.mobiles.iter().map(|m| m.stats.grants).sum(),
         });
     }

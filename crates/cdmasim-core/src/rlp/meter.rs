@@ -4,6 +4,7 @@
 //! change) or by count (`add_sample`).
 
 use crate::engine::{time::secs, Time};
+use crate::result::Cdf;
 
 /// Bins per histogram: 24-byte bins reach 98 KB, 1-frame bins 82 s.
 const BINS: usize = 4096;
@@ -80,18 +81,19 @@ impl Meter {
 
     /// The distribution as (upper edge of each occupied bin, scaled by
     /// `unit`, fraction of the weight at or below).
-    pub fn cdf(&self, unit: f64) -> Vec<(f64, f64)> {
+    pub fn cdf(&self, unit: f64) -> Cdf {
         let total: f64 = self.weights.iter().sum();
         let mut acc = 0.0;
         let w = self.bin as f64;
-        self.weights
+        Cdf(self
+            .weights
             .iter()
             .enumerate()
             .filter_map(|(i, &x)| {
                 acc += x;
                 (x > 0.0).then(|| ((i as f64 + 1.0) * w * unit, acc / total))
             })
-            .collect()
+            .collect())
     }
 
     /// Fraction of the weight at or below `value` (bin resolution: a bin
