@@ -206,6 +206,107 @@ def test_a_mahimahi_trace_drives_a_users_channel(tmp_path):
     assert ue1["down"]["bytes_delivered"] > 50_000 and kbps <= 1228.8, kbps
 
 
+# --- every radio hop kind, emulated: real TCP, a real web client, clean-up
+
+EXAMPLES = ROOT / "examples"
+RADIO_EXAMPLES = {"emulate_cdma2000_cell": ["ms1", "ms2"], "emulate_rlp_link": ["mobile"],
+                  "emulate_is2000": ["u1", "u2", "u3"]}
+
+
+def _conserved(rep, names):
+    assert [u["name"] for u in rep["users"]] == names
+    for u in rep["users"]:
+        for d in (u["down"], u["up"]):
+            # Every packet that entered is delivered, dropped with a reason, or still inside.
+            assert d["packets_in"] == d["delivered"] + sum(d["dropped"].values()) + d["queued_at_end"], u
+
+
+@pytest.mark.parametrize("example", sorted(RADIO_EXAMPLES))
+def test_real_tcp_and_a_web_client_through_every_radio_hop(example, tmp_path):
+    """The users the example's opening comment names are the emulator's;
+    the first downloads with iperf3 (real Linux TCP), the second fetches a
+    page with curl from `python3 -m http.server` on the server side."""
+    needs_emulation()
+    if shutil.which("curl") is None:
+        pytest.skip("curl not installed (scripts/apt-packages.txt)")
+    scenario = EXAMPLES / f"{example}.toml"
+    names = RADIO_EXAMPLES[example]
+    assert f"Users: {', '.join(names)}." in scenario.read_text()
+    www = tmp_path / "www"
+    www.mkdir()
+    (www / "page.bin").write_bytes(os.urandom(30_000))
+    server = f"iperf3 -s -1 -p 5201 & cd {www} && exec python3 -m http.server 8000 --bind 0.0.0.0"
+    args = ["emulate", scenario, "--server", server, "--json",
+            "--user", f"{names[0]}=sleep 0.5; iperf3 -c $CDMASIM_SERVER -p 5201 -t 3 -R"]
+    fetcher = names[1] if len(names) > 1 else None
+    if fetcher:
+        args += ["--user", f"{fetcher}=sleep 0.5; curl -sf -o {tmp_path}/got.bin http://$CDMASIM_SERVER:8000/page.bin"]
+    p = cli(*args, timeout=180)
+    assert p.returncode == 0, p.stderr[-3000:]
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    assert set(out["exit_codes"].values()) == {0}
+    rep = out["report"]
+    _conserved(rep, names)
+    users = {u["name"]: u for u in rep["users"]}
+    assert users[names[0]]["down"]["bytes_delivered"] > 30_000
+    if fetcher:
+        assert (tmp_path / "got.bin").read_bytes() == (www / "page.bin").read_bytes()
+        assert users[fetcher]["down"]["bytes_delivered"] > 30_000
+    # The hops say what they did, as the simulator's tables do.
+    hops = rep["hops"]
+    if example == "emulate_cdma2000_cell":
+        assert [m["name"] for m in hops["mobiles"]] == names and hops["cells"][0]["sch_grants"] > 0
+    else:
+        assert {r["direction"] for r in hops["radio_links"]} == {"down", "up"}
+        assert sum(r["frames_sent"] for r in hops["radio_links"]) > 100
+
+
+def test_an_rlp_link_at_ten_percent_frame_errors_delivers_everything_in_order(tmp_path):
+    """RLP3 repairs the air link's frame errors (FER 10 %): 300 numbered
+    datagrams sent from the server side reach the real receiver, every one,
+    in the order they were sent, and the link retransmitted frames to do it."""
+    needs_emulation()
+    scenario = tmp_path / "rlp.toml"
+    scenario.write_text((EXAMPLES / "emulate_rlp_link.toml").read_text()
+                        .replace("fer = 0.02", "fer = 0.1").replace('fading = "rayleigh"', 'fading = "iid"'))
+    tool = ROOT / "tests" / "udp_sequence.py"
+    got = tmp_path / "got.txt"
+    p = cli("emulate", scenario, "--json",
+            "--server", f"sleep 1; {sys.executable} {tool} send 10.77.1.2 6000 300 200 40",
+            "--user", f"mobile={sys.executable} {tool} receive 6000 300 {got} 6", timeout=180)
+    assert p.returncode == 0, p.stderr[-3000:]
+    assert [int(x) for x in got.read_text().split()] == list(range(300))
+    rep = json.loads(p.stdout.strip().splitlines()[-1])["report"]
+    _conserved(rep, ["mobile"])
+    down = rep["users"][0]["down"]
+    assert down["dropped"] == {} and down["delivered"] == down["packets_in"] >= 300
+    air = next(r for r in rep["hops"]["radio_links"] if r["direction"] == "down")
+    assert air["frames_retransmitted"] > 0 and air["packets_aborted"] == 0
+    assert 0.05 < air["fer"] < 0.15, air["fer"]
+
+
+@pytest.mark.parametrize("example", sorted(RADIO_EXAMPLES))
+def test_sigkill_of_any_radio_emulation_leaves_nothing_behind(example):
+    needs_emulation()
+    before = set(ours_alive())
+    user = RADIO_EXAMPLES[example][0]
+    p = subprocess.Popen([sys.executable, "-m", "cdmasim.cli", "emulate", str(EXAMPLES / f"{example}.toml"),
+                          "--server", "iperf3 -s", "--user", f"{user}=CDMASIM_TEST=1 sleep 60"], cwd=ROOT,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not any("CDMASIM_TEST" in open(f"/proc/{q}/cmdline").read().replace("\0", " ")
+                                                  for q in set(ours_alive()) - before if os.path.exists(f"/proc/{q}")):
+        time.sleep(0.1)
+    assert set(ours_alive()) - before, "the emulation did not start"
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and set(ours_alive()) - before:
+        time.sleep(0.1)
+    assert not set(ours_alive()) - before, "processes left after SIGKILL"
+    assert "cdm0" not in subprocess.run(["ip", "-br", "link"], capture_output=True, text=True).stdout
+
+
 FOUR = ROOT / "examples" / "emulate_four_users.toml"
 
 

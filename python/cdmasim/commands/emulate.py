@@ -1,5 +1,6 @@
 """`cdmasim emulate SCENARIO --server CMD --user NAME=CMD ...`: real
-programs through the scenario's simulated 1xEV-DO sector, in real time
+programs through the scenario's simulated radio network (an EV-DO sector,
+a cdma2000 cell, an RLP3 link, an IS-2000 sector), in real time
 (python/cdmasim/emulate.py; docs/emulator.md)."""
 
 import json
@@ -7,8 +8,9 @@ import os
 
 
 def register(sub):
-    p = sub.add_parser("emulate", help="run real programs through the scenario's 1xEV-DO sector in real time (root)")
-    p.add_argument("file", help="scenario TOML with one [[sector]] group and its [[user]]s")
+    p = sub.add_parser("emulate", help="run real programs through the scenario's radio network in real time (root)")
+    p.add_argument("file", help="scenario TOML with radio hops ([[sector]]s and [[user]]s, a [[cell]] and its "
+                                "[[mobile]]s, [[radio_link]]s, [[is2000_sector]]s) served from one node")
     p.add_argument("--server", metavar="CMD", help="shell command run on the server side (10.77.0.1), e.g. 'iperf3 -s'")
     p.add_argument("--user", metavar="NAME=CMD", action="append", default=[],
                    help="shell command run as user NAME (repeat); $CDMASIM_SERVER is the server's address")
