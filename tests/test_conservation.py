@@ -1,25 +1,23 @@
 """Conservation in every example scenario: every packet sent is delivered,
 dropped with a recorded reason, or still in the network at the end."""
 
-import tomllib
 from pathlib import Path
 
 import pytest
 
 import cdmasim
-from cdmasim.emulate import simulated_twin
+from cdmasim.emulate import simulated_twin, users
 
 # Every scenario example (examples/sweep_*.toml are sweep files, tested in test_sweep.py).
 EXAMPLES = sorted(p for p in (Path(__file__).parent.parent / "examples").glob("*.toml") if not p.name.startswith("sweep_"))
 
 
 def runnable(path):
-    """The example, or for an emulation example (emulate_*.toml: a sector
-    without traffic of its own) its simulated twin with a download per user."""
+    """The example, or for an emulation example (emulate_*.toml: a radio
+    hop without traffic of its own) its simulated twin with a download per user."""
     if not path.name.startswith("emulate_"):
         return path
-    users = [u["name"] for u in tomllib.loads(path.read_text())["user"]]
-    return simulated_twin(path, {u: {} for u in users}, "20s")
+    return simulated_twin(path, {u: {} for u in users(path)}, "20s")
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[p.stem for p in EXAMPLES])

@@ -59,6 +59,24 @@ def ours_alive():
     return [int(x) for x in out.stdout.split()]
 
 
+def kill_once_started(args, before):
+    """Start `cdmasim ARGS`, SIGKILL it once its user program (marked
+    CDMASIM_TEST) runs, and check that none of its processes is left."""
+    p = subprocess.Popen([sys.executable, "-m", "cdmasim.cli", *args], cwd=ROOT, stdout=subprocess.DEVNULL,
+                         stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline and not any("CDMASIM_TEST" in open(f"/proc/{q}/cmdline").read().replace("\0", " ")
+                                                  for q in set(ours_alive()) - before if os.path.exists(f"/proc/{q}")):
+        time.sleep(0.1)
+    assert set(ours_alive()) - before, "the emulation did not start"
+    p.send_signal(signal.SIGKILL)
+    p.wait()
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline and set(ours_alive()) - before:
+        time.sleep(0.1)
+    assert not set(ours_alive()) - before, "processes left after SIGKILL"
+
+
 @pytest.fixture
 def scenario(tmp_path):
     p = tmp_path / "two.toml"
@@ -104,21 +122,8 @@ def test_sigkill_leaves_nothing_behind(scenario, tmp_path):
     log = tmp_path / "log"
     log.mkdir()
     (log / "report.json").write_text('{"earlier": true}')
-    p = subprocess.Popen([sys.executable, "-m", "cdmasim.cli", "emulate", str(scenario), "--server", "iperf3 -s",
-                          "--user", "ue1=CDMASIM_TEST=1 sleep 60", "--log", str(log)], cwd=ROOT,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not any("CDMASIM_TEST" in open(f"/proc/{q}/cmdline").read().replace("\0", " ")
-                                                  for q in set(ours_alive()) - before if os.path.exists(f"/proc/{q}")):
-        time.sleep(0.1)
-    started = set(ours_alive()) - before
-    assert started, "the emulation did not start"
-    p.send_signal(signal.SIGKILL)
-    p.wait()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and set(ours_alive()) - before:
-        time.sleep(0.1)
-    assert not set(ours_alive()) - before, "processes left after SIGKILL"
+    kill_once_started(["emulate", str(scenario), "--server", "iperf3 -s", "--user", "ue1=CDMASIM_TEST=1 sleep 60",
+                       "--log", str(log)], before)
     # At most a hidden temporary folder of the killed run is left beside it.
     assert [n for n in os.listdir(log) if not n.startswith(".cdmasim-new-")] == ["report.json"]
     assert (log / "report.json").read_text() == '{"earlier": true}'
@@ -290,20 +295,8 @@ def test_sigkill_of_any_radio_emulation_leaves_nothing_behind(example):
     needs_emulation()
     before = set(ours_alive())
     user = RADIO_EXAMPLES[example][0]
-    p = subprocess.Popen([sys.executable, "-m", "cdmasim.cli", "emulate", str(EXAMPLES / f"{example}.toml"),
-                          "--server", "iperf3 -s", "--user", f"{user}=CDMASIM_TEST=1 sleep 60"], cwd=ROOT,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not any("CDMASIM_TEST" in open(f"/proc/{q}/cmdline").read().replace("\0", " ")
-                                                  for q in set(ours_alive()) - before if os.path.exists(f"/proc/{q}")):
-        time.sleep(0.1)
-    assert set(ours_alive()) - before, "the emulation did not start"
-    p.send_signal(signal.SIGKILL)
-    p.wait()
-    deadline = time.monotonic() + 10
-    while time.monotonic() < deadline and set(ours_alive()) - before:
-        time.sleep(0.1)
-    assert not set(ours_alive()) - before, "processes left after SIGKILL"
+    kill_once_started(["emulate", str(EXAMPLES / f"{example}.toml"), "--server", "iperf3 -s",
+                       "--user", f"{user}=CDMASIM_TEST=1 sleep 60"], before)
     assert "cdm0" not in subprocess.run(["ip", "-br", "link"], capture_output=True, text=True).stdout
 
 

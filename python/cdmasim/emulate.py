@@ -72,15 +72,36 @@ LINUX_TCP = {"initial_window": 10, "sack": True, "timestamps": True, "min_rto": 
              "delayed_ack": "on", "rcv_buffer": "6MB"}
 
 
+def users(scenario):
+    """The users an emulation of `scenario` (TOML text, a path or a dict)
+    has, in order: the terminals of its radio hops (EV-DO and IS-2000
+    users, a cell's mobiles, a radio link's mobile), or without one every
+    node but the first."""
+    from .simulate import parse, scenario_text
+
+    return _attachment(*scenario_text(parse(scenario)))[1]
+
+
+def _attachment(text, shown):
+    """(network-side node, users) of scenario text; InputError if the radio
+    hops are served from several nodes."""
+    from . import _core
+
+    try:
+        return _core.emulate_attachment(text, shown)
+    except ValueError as e:
+        raise InputError(f"emulate: {e}") from None
+
+
 def simulated_twin(scenario, downloads, duration, start="0.3s"):
     """The simulator's counterpart of an emulation of `scenario` (TOML text,
-    a path or a dict, with one [[sector]]): a server node `srv` at the
-    sector's base station behind a 1 Gb/s, 1 us link (the emulator's server
-    sits at the base station), and one download from it to each user of
-    `downloads` (user name -> TCP table, e.g. dict(LINUX_TCP, cc="bbr")),
-    starting at `start`; the run lasts `duration` ("10.3s"). Returns the
-    scenario as a dict, for cdmasim.run (trace files named relative to a
-    scenario file then resolve from the working directory)."""
+    a path or a dict, with radio hops served from one node): a server node
+    `srv` at that node behind a 1 Gb/s, 1 us link (the emulator's server
+    sits there), and one download from it to each user of `downloads`
+    (user name -> TCP table, e.g. dict(LINUX_TCP, cc="bbr")), starting at
+    `start`; the run lasts `duration` ("10.3s"). Returns the scenario as a
+    dict, for cdmasim.run (trace files named relative to a scenario file
+    then resolve from the working directory)."""
     import copy
     import tomllib
 
@@ -90,13 +111,13 @@ def simulated_twin(scenario, downloads, duration, start="0.3s"):
         doc = copy.deepcopy(scenario)
     else:
         doc = tomllib.loads(scenario_text(scenario)[0])
-    sectors = doc.get("sector", [])
-    if len({s.get("node") for s in sectors}) != 1:
-        raise InputError("simulated_twin: the scenario needs [[sector]]s at one base-station node")
+    base, names = _attachment(*scenario_text(doc))
+    for user in downloads:
+        if user not in names:
+            raise InputError(f"simulated_twin: no user '{user}' in the scenario (users: {', '.join(names)})")
     doc.setdefault("simulation", {})["duration"] = duration
     doc.setdefault("node", []).append({"name": "srv"})
-    doc.setdefault("link", []).append({"name": "srv-bs", "from": "srv", "to": sectors[0]["node"],
-                                       "rate": "1Gbps", "delay": "1us"})
+    doc.setdefault("link", []).append({"name": "srv-bs", "from": "srv", "to": base, "rate": "1Gbps", "delay": "1us"})
     doc.setdefault("flow", []).extend({"name": user, "from": "srv", "to": user, "start": start, "tcp": dict(tcp)}
                                       for user, tcp in downloads.items())
     return doc
@@ -110,16 +131,11 @@ def check_root():
 def check(text, shown, users, server_cmd):
     """The one-line errors: users of the scenario's radio hops, programs
     that exist. Returns the users' names in order."""
-    from . import _core
-
     check_root()
     for tool in ("unshare", "nsenter", "ip"):
         if shutil.which(tool) is None:
             raise InputError(f"emulate: '{tool}' not found (install util-linux and iproute2)")
-    try:
-        _, names = _core.emulate_attachment(text, shown)
-    except ValueError as e:
-        raise InputError(f"emulate: {e}") from None
+    _, names = _attachment(text, shown)
     if not names:
         raise InputError("emulate: the scenario needs a radio hop with users (a [[sector]], [[cell]], "
                          "[[radio_link]] or [[is2000_sector]]), or at least two nodes")

@@ -13,7 +13,7 @@ use crate::network::HopSpec;
 use crate::result::{HopRows, QueueResult};
 use crate::scenario::error::ScenarioError;
 use crate::scenario::kind::{KindTables, Names, Resolver};
-use crate::scenario::raw::Named;
+use crate::scenario::reader::Named;
 use crate::scenario::reader::{Res, Val};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;

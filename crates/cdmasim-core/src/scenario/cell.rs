@@ -4,7 +4,7 @@
 use super::error::ScenarioError;
 use super::kind::{err, KindTables, Names, Resolver};
 use super::queue::parse_queue;
-use super::raw::Named;
+use super::reader::Named;
 use super::reader::{At, Res, Table, Val};
 use super::spec::{HopSpec, LinkSpec};
 use crate::cdma2000::config::{

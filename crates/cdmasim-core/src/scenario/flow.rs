@@ -1,7 +1,8 @@
 //! `[[flow]]` tables → [`RawFlow`]: kind = "bulk" (TCP), "cbr" (UDP) or
 //! "http" (a web-browsing user: `from` is the server, `to` the browser).
 
-use super::raw::{Named, RawFlow};
+use super::raw::{RawFlow};
+use super::reader::Named;
 use super::reader::{Res, Val};
 use super::spec::{AppSpec, CcAlgo, TcpSpec};
 use super::tcp::{parse_tcp, parse_tcp_over};

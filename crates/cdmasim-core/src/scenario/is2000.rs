@@ -7,7 +7,7 @@
 
 use super::error::ScenarioError;
 use super::kind::{KindTables, Names, Resolver};
-use super::raw::Named;
+use super::reader::Named;
 use super::reader::{Res, Table, Val};
 use super::spec::HopSpec;
 use crate::cdma2000::config::BASE_RATE_BPS;

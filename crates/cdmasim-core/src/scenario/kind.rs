@@ -1,8 +1,9 @@
 //! What every hop kind's scenario code implements (`KindTables`: the
 //! top-level tables it reads, how one is read, how its names become
-//! indices), the context it resolves in (`Resolver`: nodes, link names and
-//! the one ordered list of hops, with the steps kinds share, such as a
-//! terminal's node and reverse link), and the registry of kinds (`Kinds`).
+//! indices) and the context it resolves in (`Resolver`: nodes, link names
+//! and the one ordered list of hops, with the steps kinds share, such as a
+//! terminal's node and reverse link). The kinds are registered in
+//! `kinds.rs`.
 //!
 //! Each kind's code is one file: `link.rs` ([[link]]), `sector.rs`
 //! ([[sector]], [[user]]: 1xEV-DO), `cell.rs` ([[cell]], [[mobile]]:
@@ -10,14 +11,8 @@
 //! `is2000.rs` ([[is2000_sector]]). Presets add to the kinds' tables
 //! before anything is resolved.
 
-use super::cell::CellTables;
 use super::error::ScenarioError;
-use super::is2000::Is2000Tables;
-use super::link::LinkTables;
-use super::radio_link::RadioLinkTables;
-use super::raw::Named;
-use super::reader::{At, Res, Val};
-use super::sector::EvdoTables;
+use super::reader::{At, Named, Res, Val};
 use super::spec::{HopSpec, LinkSpec, NodeSpec};
 use crate::engine::Time;
 use std::collections::HashMap;
@@ -33,30 +28,6 @@ pub(crate) trait KindTables {
     /// Resolve its names and add its hops (with their terminals' nodes and
     /// reverse links) through `cx`.
     fn resolve(&self, cx: &mut Resolver) -> Result<(), ScenarioError>;
-}
-
-/// Every kind's tables, as read. Adding a kind: a field here and its entry
-/// in `all` (the order in which kinds add their hops).
-#[derive(Default)]
-pub(crate) struct Kinds {
-    pub link: LinkTables,
-    pub evdo: EvdoTables,
-    pub cell: CellTables,
-    pub radio_link: RadioLinkTables,
-    pub is2000: Is2000Tables,
-    #[cfg(test)]
-    pub delay: crate::delay_hop::DelayTables,
-}
-
-impl Kinds {
-    /// Every kind, in the order their hops are listed: the file's links
-    /// first, then each radio kind's.
-    pub fn all(&mut self) -> Vec<&mut dyn KindTables> {
-        let all: Vec<&mut dyn KindTables> = vec![&mut self.link, &mut self.evdo, &mut self.cell, &mut self.radio_link, &mut self.is2000];
-        #[cfg(test)]
-        let all = all.into_iter().chain([&mut self.delay as &mut dyn KindTables]).collect();
-        all
-    }
 }
 
 pub(crate) fn err(file: &str, at: &At, message: impl Into<String>) -> ScenarioError {

@@ -5,7 +5,7 @@ use super::drc::{self, parse_drc, RawDrc, REVERSE_RATE_BPS};
 use super::error::ScenarioError;
 use super::kind::{KindTables, Resolver};
 use super::queue::{default_queue, parse_queue};
-use super::raw::Named;
+use super::reader::Named;
 use super::reader::{Res, Val};
 use super::spec::{LinkSpec, QueueSpec};
 use crate::engine::Time;

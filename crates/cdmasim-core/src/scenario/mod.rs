@@ -11,6 +11,7 @@ mod drc;
 pub(crate) mod error;
 mod flow;
 mod json;
+mod limits;
 mod parse;
 mod presets;
 mod queue;
@@ -22,6 +23,7 @@ mod web;
 
 // The hop kinds' tables: the interface and registry, then one file per kind.
 pub(crate) mod kind;
+mod kinds;
 mod cell;
 mod is2000;
 mod link;

@@ -3,24 +3,19 @@
 
 use super::error::ScenarioError;
 use super::flow::parse_flow;
+use super::limits::MAX_SAMPLES;
 use super::presets;
-use super::raw::{Named, RawRoute, RawScenario};
+use super::raw::{RawRoute, RawScenario};
+use super::reader::Named;
 use super::reader::{Res, Source, Table, Val};
 use super::resolve::resolve;
 use super::spec::ScenarioSpec;
 use toml::de::{DeTable, DeValue};
 use toml::Spanned;
 
-/// The top-level keys besides the hop kinds' tables (`kind::Kinds`).
+/// The top-level keys besides the hop kinds' tables (`kinds::Kinds`).
 const TOP_KEYS: &[&str] = &["simulation", "preset", "node", "route", "flow"];
 
-/// Most samples per series a run may take.
-const MAX_SAMPLES: u64 = 10_000_000;
-/// Most sampled values (samples x series) a run may keep: 8 bytes each in
-/// the core and about 40 bytes a row in the long series table, so the
-/// bound keeps a run's series within a few GB (checked in resolve, once
-/// the series are known).
-pub const MAX_SAMPLE_VALUES: u64 = 50_000_000;
 
 /// Seed used when the file gives none.
 pub const DEFAULT_SEED: u64 = 1;

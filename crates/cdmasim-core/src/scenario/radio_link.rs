@@ -4,7 +4,7 @@
 
 use super::error::ScenarioError;
 use super::kind::{KindTables, Names, Resolver};
-use super::raw::Named;
+use super::reader::Named;
 use super::reader::{Res, Val};
 use super::spec::HopSpec;
 use crate::engine::{Time, NS_PER_MS};

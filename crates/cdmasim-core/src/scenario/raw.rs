@@ -2,23 +2,10 @@
 //! remembers where it came from so that cross-reference errors (unknown node,
 //! route to nowhere, no path) can still name the line and field.
 
-use super::kind::Kinds;
-use super::reader::At;
+use super::kinds::Kinds;
+use super::reader::{At, Named};
 use super::spec::AppSpec;
 use crate::engine::Time;
-
-/// A name as written, with its position.
-#[derive(Clone, Debug)]
-pub(crate) struct Named {
-    pub name: String,
-    pub at: At,
-}
-
-impl Named {
-    pub fn new((name, at): (String, At)) -> Self {
-        Named { name, at }
-    }
-}
 
 #[derive(Clone, Debug)]
 pub(crate) struct RawRoute {

@@ -40,6 +40,19 @@ pub(crate) struct At {
     pub field: String,
 }
 
+/// A name as written, with its position.
+#[derive(Clone, Debug)]
+pub(crate) struct Named {
+    pub name: String,
+    pub at: At,
+}
+
+impl Named {
+    pub fn new((name, at): (String, At)) -> Self {
+        Named { name, at }
+    }
+}
+
 /// A value together with its path and position.
 #[derive(Clone)]
 pub(crate) struct Val<'a> {

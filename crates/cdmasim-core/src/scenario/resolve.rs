@@ -1,10 +1,11 @@
 //! Cross-reference validation: names → indices. The kinds add their hops
-//! to one ordered list (`kind::Kinds::all`: the links first, a duplex link
+//! to one ordered list (`kinds::Kinds::all`: the links first, a duplex link
 //! being two), then routes are checked, and a forwarding path for every
 //! flow (and its ACK path for TCP).
 
 use super::error::ScenarioError;
 use super::kind::{Names, Resolver};
+use super::limits::{MAX_NODES, MAX_SAMPLE_VALUES};
 use super::raw::RawScenario;
 use super::reader::At;
 use super::spec::*;
@@ -14,9 +15,6 @@ use std::collections::HashMap;
 
 pub(crate) use super::kind::err;
 
-/// Most nodes in a scenario: the router keeps a next hop for every pair of
-/// nodes (4·N² bytes, 400 MB here), found before anything is built.
-pub const MAX_NODES: usize = 10_000;
 
 pub(crate) fn resolve(mut raw: RawScenario, file: &str) -> Result<ScenarioSpec, ScenarioError> {
     let mut cx = Resolver::new(file, raw.duration, raw.seed, &raw.nodes)?;
@@ -110,12 +108,12 @@ pub(crate) fn resolve(mut raw: RawScenario, file: &str) -> Result<ScenarioSpec, 
     spec.flows = flows;
     if let (Some(interval), Some(at)) = (spec.sample_interval, &raw.sample_interval_at) {
         let values = (spec.duration / interval).saturating_mul(spec.sampled_series());
-        if values > super::parse::MAX_SAMPLE_VALUES {
+        if values > MAX_SAMPLE_VALUES {
             return Err(err(file, at, format!(
                 "{} samples x {} series = {values} values over the run (at most {}): give a longer sample_interval",
                 spec.duration / interval,
                 spec.sampled_series(),
-                super::parse::MAX_SAMPLE_VALUES
+                MAX_SAMPLE_VALUES
             )));
         }
     }

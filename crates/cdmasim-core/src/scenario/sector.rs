@@ -6,7 +6,7 @@ use super::drc::{self, parse_drc, DrcFrom, RawDrc, REVERSE_RATE_BPS};
 use super::error::ScenarioError;
 use super::kind::{KindTables, Names, Resolver};
 use super::queue::parse_queue;
-use super::raw::Named;
+use super::reader::Named;
 use super::reader::{At, Res, Val};
 use super::spec::{HopSpec, LinkSpec};
 use crate::channel::presets;

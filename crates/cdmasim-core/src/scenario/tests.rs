@@ -354,12 +354,12 @@ fn a_duplicate_key_is_named() {
 #[test]
 fn too_many_nodes_is_refused_before_the_router_is_built() {
     let mut text = String::from("[simulation]\nduration = \"1s\"\n");
-    for i in 0..=resolve::MAX_NODES {
+    for i in 0..=limits::MAX_NODES {
         text += &format!("[[node]]\nname = \"n{i}\"\n");
     }
     let e = err(&text);
     // The name of the first node past the limit: two lines per table after
     // the two of [simulation].
-    assert_eq!(e.line, 4 + 2 * resolve::MAX_NODES);
+    assert_eq!(e.line, 4 + 2 * limits::MAX_NODES);
     assert!(e.message.contains("10001 nodes") && e.message.contains("at most 10000"), "{e}");
 }

@@ -7,7 +7,8 @@
 use super::super::cell::{parse_rate_change, parse_sch_of, RawCell, RawMobile};
 use super::super::queue::parse_queue;
 use super::super::link::RawLink;
-use super::super::raw::{Named, RawFlow, RawScenario};
+use super::super::raw::{RawFlow, RawScenario};
+use super::super::reader::Named;
 use super::super::reader::{Res, Val};
 use super::super::spec::{AppSpec, DelAck, QueueLimit, QueueSpec, TcpSpec};
 use super::super::tcp::parse_tcp;

@@ -5,7 +5,8 @@
 use super::super::drc::{parse_drc, REVERSE_RATE_BPS};
 use super::super::queue::parse_queue;
 use super::super::link::RawLink;
-use super::super::raw::{Named, RawFlow, RawScenario};
+use super::super::raw::{RawFlow, RawScenario};
+use super::super::reader::Named;
 use super::super::reader::{At, Res, Val};
 use super::super::spec::{AppSpec, QueueLimit, QueueSpec, TcpSpec};
 use super::super::tcp::parse_tcp;
@@ -32,9 +33,9 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
     let flows_v = t.req("flows")?;
     let n = flows_v.count()?;
     // Two end hosts per flow and the two routers: the scenario's node limit.
-    let most = (super::super::resolve::MAX_NODES as u64 - 2) / 2;
+    let most = (super::super::limits::MAX_NODES as u64 - 2) / 2;
     if n == 0 || n > most {
-        return Err(flows_v.err(format!("flows must be between 1 and {most} (two hosts each, at most {} nodes)", super::super::resolve::MAX_NODES)));
+        return Err(flows_v.err(format!("flows must be between 1 and {most} (two hosts each, at most {} nodes)", super::super::limits::MAX_NODES)));
     }
     // The bottleneck's forward rate: constant, or a DRC sequence.
     let drc = t.opt("bottleneck_drc", parse_drc)?;

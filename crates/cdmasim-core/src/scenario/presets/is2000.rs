@@ -7,7 +7,8 @@
 
 use super::super::is2000::{settings, RawIs2000, SETTINGS};
 use super::super::link::RawLink;
-use super::super::raw::{Named, RawFlow, RawScenario};
+use super::super::raw::{RawFlow, RawScenario};
+use super::super::reader::Named;
 use super::super::reader::{Res, Val};
 use super::super::spec::{AppSpec, CcAlgo, QueueLimit, QueueSpec, TcpSpec};
 use super::super::tcp::parse_tcp_over;
