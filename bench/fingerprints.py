@@ -10,12 +10,19 @@ dtypes.
     python bench/fingerprints.py > after.txt
     diff before.txt after.txt        # nothing: bit-identical
 
+A change that adds a column or a table on purpose checks the rest is
+unchanged with `--strip NAME` (repeatable: the summary is hashed without
+any field or table of that name) and `--pcap-records` (the captures hashed
+without their 24-byte file header).
+
 Runs in about two minutes on two cores. Needs the package built
 (`bash scripts/setup` or `maturin develop --release`)."""
 
 from __future__ import annotations
 
+import argparse
 import hashlib
+import json
 import os
 import sys
 import tempfile
@@ -59,7 +66,15 @@ def _seconds(text: str) -> float:
     return _parse("parse_time_ns", text, "duration") / 1e9
 
 
-def fingerprint(name: str, doc: dict, folder: Path, pcap: bool) -> list[str]:
+def _stripped(value, names):
+    if isinstance(value, dict):
+        return {k: _stripped(v, names) for k, v in value.items() if k not in names}
+    if isinstance(value, list):
+        return [_stripped(v, names) for v in value]
+    return value
+
+
+def fingerprint(name: str, doc: dict, folder: Path, pcap: bool, strip=(), pcap_records=False) -> list[str]:
     sim = doc["simulation"]
     if _seconds(sim["duration"]) > MAX_DURATION_S:
         sim["duration"] = f"{MAX_DURATION_S}s"
@@ -68,14 +83,20 @@ def fingerprint(name: str, doc: dict, folder: Path, pcap: bool) -> list[str]:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             r = cdmasim.run(doc, pcap_dir=tmp if pcap else None)
-            pcaps = b"".join(Path(tmp, f).read_bytes() for f in sorted(os.listdir(tmp))) if pcap else b""
+            skip = 24 if pcap_records else 0
+            pcaps = b"".join(Path(tmp, f).read_bytes()[skip:] for f in sorted(os.listdir(tmp))) if pcap else b""
+            summary = r.summary_json()
+            if strip:
+                summary = json.dumps(_stripped(json.loads(summary), set(strip)), sort_keys=True)
             drops = r.drops.to_csv(index=False).encode()
             series = [b"%s\0%s\0%s\0%s" % (m.encode(), s.encode(), t, v) for m, s, t, v in r._series_raw]
-            lines = [f"{name}: summary {_digest(r.summary_json().encode())} series {_digest(*series)} "
+            lines = [f"{name}: summary {_digest(summary.encode())} series {_digest(*series)} "
                      f"drops {_digest(drops)} pcap {_digest(pcaps)} events {r.summary['events']}"]
             for table in result_module.TABLES:
+                if table in strip:
+                    continue
                 df = getattr(r, table)
-                cols = " ".join(f"{c}:{df[c].dtype}" for c in df.columns)
+                cols = " ".join(f"{c}:{df[c].dtype}" for c in df.columns if c not in strip)
                 lines.append(f"  {table} rows {len(df)} {cols}")
             return lines
     finally:
@@ -83,8 +104,13 @@ def fingerprint(name: str, doc: dict, folder: Path, pcap: bool) -> list[str]:
 
 
 def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--strip", action="append", default=[], metavar="NAME",
+                    help="hash the summary without fields or tables of this name")
+    ap.add_argument("--pcap-records", action="store_true", help="hash captures without their file header")
+    a = ap.parse_args()
     for name, doc, folder in _cases():
-        for line in fingerprint(name, doc, folder, pcap=name == "dumbbell"):
+        for line in fingerprint(name, doc, folder, pcap=name == "dumbbell", strip=a.strip, pcap_records=a.pcap_records):
             print(line, flush=True)
     return 0
 

@@ -112,7 +112,7 @@ def test_tables_take_their_columns_and_types_from_the_core(example, monkeypatch)
     dtype = {"int": "int64", "float": "float64", "int?": "float64", "float?": "float64", "counts": "int64",
              "intervals": "int64"}
     assert set(schema()) == {"flows", "queues", "drops", "users", "sectors", "cells", "mobiles", "objects", "pages",
-                             "radio_links", "is2000"}
+                             "radio_links", "is2000", "ppp"}
     for table, cols in schema().items():
         df = getattr(r, table)
         counts = [c for c, k in cols if k == "counts"]

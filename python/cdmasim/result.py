@@ -6,7 +6,8 @@ tables series, rlp_cdf, is2000_cdf and dead_periods. The columns
 (documented in README.md):
   flows:  name, kind, bytes_delivered, goodput_bps, packets_sent, retransmits,
           retransmitted_fraction, timeouts, spurious_timeouts, fast_recoveries,
-          rtt_min_s, rtt_avg_s, rtt_max_s (TCP), owd_min_s, owd_avg_s, owd_max_s,
+          checksum_failures (segments its ends discarded: headers rebuilt
+          wrong below IP by VJ compression), rtt_min_s, rtt_avg_s, rtt_max_s (TCP), owd_min_s, owd_avg_s, owd_max_s,
           excess_owd_mean_s, excess_owd_std_s, packets_received, completed_at_s,
           connections_opened, connections_open (http flows)
   queues: link, kind, drops (total), drops_<reason> for each reason seen,
@@ -41,6 +42,9 @@ tables series, rlp_cdf, is2000_cdf and dead_periods. The columns
           admissions_deferred, active_s, on_periods (IS-2000 sectors; their power and ON-time
           distributions in is2000_cdf: name, quantity ("power_fraction",
           "on_time_s"), value, cdf)
+  ppp:    link, compression ("none", "vj", "rohc"), frames, compressed,
+          header_bytes, full_header_bytes, lost, corrupted, discarded (links
+          with ppp = ..., one row per direction)
 """
 
 from __future__ import annotations
@@ -63,7 +67,7 @@ DEAD_COLUMNS = ["cell", "start_s", "end_s"]
 RLP_CDF_COLUMNS = ["name", "direction", "quantity", "value", "cdf"]
 IS2000_CDF_COLUMNS = ["name", "quantity", "value", "cdf"]
 TABLES = ("flows", "queues", "series", "drops", "users", "sectors", "cells", "mobiles", "dead_periods",
-          "objects", "pages", "radio_links", "rlp_cdf", "is2000", "is2000_cdf")
+          "objects", "pages", "radio_links", "rlp_cdf", "is2000", "is2000_cdf", "ppp")
 
 _SCHEMA = None
 
@@ -95,7 +99,7 @@ def __getattr__(name):
     # FLOW_COLUMNS, QUEUE_COLUMNS, ... as earlier versions named them.
     tables = {"FLOW": "flows", "QUEUE": "queues", "DROP": "drops", "USER": "users", "SECTOR": "sectors",
               "CELL": "cells", "MOBILE": "mobiles", "OBJECT": "objects", "PAGE": "pages", "RADIO": "radio_links",
-              "IS2000": "is2000"}
+              "IS2000": "is2000", "PPP": "ppp"}
     prefix = name.removesuffix("_COLUMNS")
     if name.endswith("_COLUMNS") and prefix in tables:
         return columns(tables[prefix])
@@ -251,6 +255,12 @@ class Result:
     def is2000(self) -> pandas.DataFrame:
         """IS-2000 sectors, one row each."""
         return self._table("is2000")
+
+    @property
+    def ppp(self) -> pandas.DataFrame:
+        """Links that run PPP: frames, header compression, and what lost
+        frames cost (seed 001 §3.3), one row per link direction."""
+        return self._table("ppp")
 
     @property
     def rlp_cdf(self) -> pandas.DataFrame:

@@ -53,7 +53,11 @@ def format_summary(s: dict) -> str:
             rexmt = f"{f.get('retransmits', 0)} ({100 * f.get('retransmitted_fraction', 0):.1f}%)"
             tos = f"{f.get('timeouts', 0)}" + (f" ({f['spurious_timeouts']} spurious)" if f.get("spurious_timeouts") else "")
             rows.append([f["name"], f["kind"], fmt_rate(f.get("goodput_bps")), rtt, excess, rexmt, tos])
+            if any(g.get("checksum_failures") for g in flows):
+                rows[-1].append(f.get("checksum_failures", 0))
         head = ["name", "kind", "goodput", "RTT min/avg/max ms", "excess OWD mean/std ms", "retransmits", "timeouts"]
+        if any(g.get("checksum_failures") for g in flows):
+            head.append("checksum failures")
         out += ["", "flows"] + _table(head, rows)
     else:
         out += ["", "flows: none"]
@@ -114,9 +118,25 @@ def format_summary(s: dict) -> str:
             rows = [[m["name"], m["bts"], fmt_rate(m.get("throughput_bps")), m.get("sch_grants", 0),
                      f"{m.get('sch_s', 0):.1f} s"] for m in mobiles]
             out += ["", "mobiles"] + _table(["mobile", "BTS", "throughput", "SCH grants", "SCH time"], rows)
+    out += _ppp_lines(s)
     out += _radio_lines(s)
     out += _web_lines(s)
     return "\n".join(out)
+
+
+def _ppp_lines(s):
+    """One row per PPP link direction (the ppp table)."""
+    rows = [[
+        p["link"], p["compression"], p.get("frames", 0),
+        f"{p.get('compressed', 0) / max(p.get('frames', 0), 1) * 100:.1f}%",
+        f"{p.get('header_bytes', 0) / max(p.get('frames', 0), 1):.1f}/{p.get('full_header_bytes', 0) / max(p.get('frames', 0), 1):.1f}",
+        p.get("lost", 0), p.get("corrupted", 0), p.get("discarded", 0),
+    ] for p in s.get("ppp", [])[:MAX_ROWS]]
+    if not rows:
+        return []
+    head = ["PPP link", "compression", "frames", "compressed", "header B/frame (whole)", "lost below PPP",
+            "rebuilt wrong", "discarded"]
+    return ["", "PPP links"] + _table(head, rows)
 
 
 def _is2000_lines(s):

@@ -1,4 +1,5 @@
-//! Engine speed on the benchmark dumbbell: `cargo run --release --example dumbbell_speed -- N`.
+//! Engine speed on the benchmark dumbbell: `cargo run --release --example dumbbell_speed -- N [none|vj|rohc]`
+//! (the second argument runs PPP with that header compression on the bottleneck, both ways).
 use cdmasim_core::engine::{NS_PER_MS, NS_PER_SEC};
 use cdmasim_core::scenario::*;
 use cdmasim_core::sim::{run, RunOptions};
@@ -19,6 +20,15 @@ fn main() {
     let r1 = node(&mut spec, "r1".into());
     let r2 = node(&mut spec, "r2".into());
     duplex(&mut spec, r1, r2, 10_000_000, 20 * NS_PER_MS, QueueSpec::DropTail { limit: QueueLimit::Packets(100) });
+    let ppp = std::env::args().nth(2).map(|a| match a.as_str() {
+        "none" => cdmasim_core::net::ppp::Compression::None,
+        "vj" => cdmasim_core::net::ppp::Compression::Vj,
+        "rohc" => cdmasim_core::net::ppp::Compression::Rohc,
+        _ => panic!("ppp: none, vj or rohc"),
+    });
+    for hop in [0, 1] {
+        spec.link_mut(hop).ppp = ppp;
+    }
     let tcp = TcpSpec { rcv_buffer: 1 << 20, ..Default::default() };
     for i in 0..n {
         let a = node(&mut spec, format!("s{i}"));
@@ -33,5 +43,12 @@ fn main() {
     let dt = t.elapsed().as_secs_f64();
     let total: f64 = r.flows.iter().map(|f| f.goodput_bps).sum();
     let drops: u64 = r.queues[0].drops.values().sum();
-    println!("flows {n}: goodput {:.3} Mb/s, drops {drops}, events {}, {:.3} s, {:.1} M events/s", total / 1e6, r.events, dt, r.events as f64 / dt / 1e6);
+    println!(
+        "flows {n}: goodput {:.3} Mb/s, drops {drops}, events {}, packets {}, {:.3} s, {:.1} M events/s",
+        total / 1e6,
+        r.events,
+        r.conservation.sent,
+        dt,
+        r.events as f64 / dt / 1e6
+    );
 }

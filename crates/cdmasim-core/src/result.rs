@@ -48,6 +48,9 @@ pub struct RunResult {
     /// IS-2000 sectors (their users' air links are rows of `radio_links`).
     #[serde(default)]
     pub is2000: Vec<Is2000Result>,
+    /// Links that run PPP (`ppp = ...`): their frames and header compression.
+    #[serde(default)]
+    pub ppp: Vec<PppResult>,
 }
 
 /// The rows the hops add to the result tables (`Hop::report`), in the
@@ -61,6 +64,7 @@ pub struct HopRows {
     pub mobiles: Vec<MobileResult>,
     pub radio_links: Vec<RadioLinkResult>,
     pub is2000: Vec<Is2000Result>,
+    pub ppp: Vec<PppResult>,
 }
 
 /// A distribution: (value, fraction at or below it), at the upper edge of
@@ -140,6 +144,7 @@ pub fn schema() -> Vec<(&'static str, &'static [(&'static str, &'static str)])> 
         ("pages", PageResult::COLUMNS),
         ("radio_links", RadioLinkResult::COLUMNS),
         ("is2000", Is2000Result::COLUMNS),
+        ("ppp", PppResult::COLUMNS),
     ]
 }
 
@@ -343,6 +348,10 @@ pub struct FlowResult {
     #[serde(default)]
     pub spurious_timeouts: u64,
     pub fast_recoveries: u64,
+    /// TCP: segments (data or ACKs) this flow's ends discarded because
+    /// their checksum failed (headers rebuilt wrong below IP: `net::ppp`).
+    #[serde(default)]
+    pub checksum_failures: u64,
     /// TCP: RTT samples (seconds) seen by the sender; CBR: none (one-way).
     pub rtt_min_s: Option<f64>,
     pub rtt_avg_s: Option<f64>,
@@ -371,6 +380,26 @@ pub struct FlowResult {
     pub connections_opened: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connections_open: Option<u64>,
+}
+
+/// One direction of a link that runs PPP (seed 001 §3.3).
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct PppResult {
+    pub link: String,
+    /// "none", "vj" (RFC 1144) or "rohc" (RFC 6846).
+    pub compression: String,
+    pub frames: u64,
+    /// Frames whose TCP/IP header went compressed.
+    pub compressed: u64,
+    /// Header bytes the frames carried, and would have carried whole.
+    pub header_bytes: u64,
+    pub full_header_bytes: u64,
+    /// Frames lost below PPP (the link's residual loss).
+    pub lost: u64,
+    /// Frames the decompressor rebuilt with a wrong TCP header (they fail
+    /// the checksum at their destination), and frames it discarded.
+    pub corrupted: u64,
+    pub discarded: u64,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]

@@ -20,10 +20,17 @@ pub enum DropReason {
     /// An RLP receiver gave up on a missing frame after its last NAK round
     /// (IS-707 RLP3's abort): the IP packet with the hole is not delivered.
     RlpAbort,
+    /// The destination's TCP discarded a segment whose checksum failed: its
+    /// header was rebuilt wrong below IP (VJ header compression out of step
+    /// after a lost frame, `net::ppp`; seed 001 §3.3).
+    ChecksumFailure,
+    /// A header decompressor could not rebuild the packet and discarded it
+    /// (no context, or a failed ROHC CRC).
+    Decompression,
 }
 
 impl DropReason {
-    pub const ALL: [DropReason; 7] = [
+    pub const ALL: [DropReason; 9] = [
         DropReason::Overflow,
         DropReason::RedEarly,
         DropReason::RedForced,
@@ -31,6 +38,8 @@ impl DropReason {
         DropReason::NoRoute,
         DropReason::Handoff,
         DropReason::RlpAbort,
+        DropReason::ChecksumFailure,
+        DropReason::Decompression,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -42,6 +51,8 @@ impl DropReason {
             DropReason::NoRoute => "no_route",
             DropReason::Handoff => "handoff",
             DropReason::RlpAbort => "rlp_abort",
+            DropReason::ChecksumFailure => "checksum",
+            DropReason::Decompression => "decompression",
         }
     }
 

@@ -10,6 +10,7 @@
 
 use super::hop::{BuildContext, Ends, Hop, HopConfig, HopEvent, HopKind, Port, Samples};
 use super::queue::{self, Queue, QueueMeter, QueueSpec};
+use super::ppp::{Compression, Outcome, Ppp};
 use super::{DropReason, Packet};
 use crate::channel::{link_rate, ChannelError, DrcSpec};
 use crate::engine::time::bits_in;
@@ -39,8 +40,15 @@ pub struct LinkSpec {
     /// (drawn as the run goes; `rate_schedule` is then empty).
     #[serde(default)]
     pub drc: Option<DrcSpec>,
-    /// Bernoulli loss probability applied to each packet as it leaves the wire.
+    /// Bernoulli loss probability applied to each packet as it leaves the
+    /// wire (with `ppp`: frames lost below PPP, the residual loss of the
+    /// radio link's own error recovery).
     pub loss: f64,
+    /// The link runs PPP with this header compression (`net::ppp`): frames
+    /// are what it serialises, and a lost frame can put the decompressor
+    /// out of step. None: IP packets as they are.
+    #[serde(default)]
+    pub ppp: Option<Compression>,
 }
 
 impl HopConfig for LinkSpec {
@@ -68,7 +76,7 @@ impl HopKind for Link {
                 None => Box::new(l.rate_schedule.clone().into_iter()),
             },
         };
-        Ok(Link::new(
+        let mut link = Link::new(
             l.name.clone(),
             l.from as u32,
             l.to as u32,
@@ -78,7 +86,9 @@ impl HopKind for Link {
             l.loss,
             cx.rng.stream(&format!("loss/{}", l.name)),
             steps,
-        ))
+        );
+        link.ppp = l.ppp.map(Ppp::new);
+        Ok(link)
     }
 }
 
@@ -151,6 +161,8 @@ pub struct Link {
     pub queue: Box<dyn Queue>,
     pub loss: f64,
     loss_rng: Rng,
+    /// PPP framing and header compression, if the link runs PPP.
+    pub ppp: Option<Ppp>,
     rate_bps: u64,
     /// Rate steps still to come, and the next one.
     steps: RateSteps,
@@ -216,6 +228,7 @@ impl Link {
             queue,
             loss,
             loss_rng,
+            ppp: None,
             rate_bps,
             steps,
             next_step,
@@ -286,36 +299,65 @@ impl Link {
             return false;
         }
         let Some(pkt) = self.queue.dequeue(now) else { return false };
-        let bits = pkt.size as u64 * 8;
+        let lost = self.loss_rng.bernoulli(self.loss);
+        if self.ppp.is_some() {
+            self.start_frame(now, pkt, lost);
+        } else {
+            self.serve(now, pkt, pkt.size, lost.then_some(DropReason::RandomLoss), self.tap);
+        }
+        true
+    }
+
+    /// Serve `bytes` of the link for `pkt`: onto the wire list, or dropped
+    /// (`dropped`: the loss module or a decompressor took it); `tap`: report
+    /// it to a capture.
+    #[inline(always)]
+    fn serve(&mut self, now: Time, pkt: Packet, bytes: u32, dropped: Option<DropReason>, tap: bool) {
+        let bits = bytes as u64 * 8;
         let finish = now + tx_time_bits(bits, self.rate_bps);
         self.stats.pkts_sent += 1;
-        self.stats.bytes_sent += pkt.size as u64;
-        let lost = self.loss_rng.bernoulli(self.loss);
-        if lost {
-            self.lose(pkt);
+        self.stats.bytes_sent += bytes as u64;
+        if let Some(reason) = dropped {
+            self.lose(pkt, reason, tap);
         } else {
             // The packet goes straight onto the wire list (one copy on the
             // per-packet path); a tap reports it from there.
             self.in_flight.push_back((finish + self.delay, pkt));
-            if self.tap {
+            if tap {
                 let pkt = self.in_flight.back().expect("just pushed").1;
                 self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
             }
         }
-        self.service = Some(Service { remaining_bits: bits, since: now, finish: Some(finish), lost });
+        self.service = Some(Service { remaining_bits: bits, since: now, finish: Some(finish), lost: dropped.is_some() });
         self.want_tx_done();
-        true
     }
 
-    /// The loss module took the packet that starts service: it is reported
-    /// (as sent, to a tap) and dropped.
+    /// The loss module (or a header decompressor) took the packet that
+    /// starts service: it is reported (as sent, to a tap) and dropped.
     #[cold]
-    fn lose(&mut self, pkt: Packet) {
+    fn lose(&mut self, pkt: Packet, reason: DropReason, tap: bool) {
+        if tap {
+            self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
+        }
+        self.stats.queue.drop(reason);
+        self.outbox.push_back(HopEvent::Drop { port: 0, pkt, reason });
+    }
+
+    /// Start `pkt` as a PPP frame (lost below PPP or not): a tap sees it as
+    /// it was sent, the far end as the decompressor rebuilt it, and the
+    /// link serialises the frame's bytes.
+    #[inline(never)]
+    fn start_frame(&mut self, now: Time, mut pkt: Packet, lost: bool) {
         if self.tap {
             self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
         }
-        self.stats.queue.drop(DropReason::RandomLoss);
-        self.outbox.push_back(HopEvent::Drop { port: 0, pkt, reason: DropReason::RandomLoss });
+        let (bytes, outcome) = self.ppp.as_mut().expect("a PPP link").carry(&mut pkt, lost);
+        let dropped = if lost {
+            Some(DropReason::RandomLoss)
+        } else {
+            (outcome == Outcome::Discarded).then_some(DropReason::Decompression)
+        };
+        self.serve(now, pkt, bytes, dropped, false);
     }
 
     /// The transmitter's rate becomes `rate` at `now` (a hop that owns the
@@ -447,6 +489,9 @@ impl Hop for Link {
 
     fn report(&self, horizon: Time, rows: &mut HopRows) {
         rows.queues.push(self.row(horizon));
+        if let Some(p) = &self.ppp {
+            rows.ppp.push(p.row(self.name.clone()));
+        }
     }
 
     fn finish(&mut self, now: Time) {

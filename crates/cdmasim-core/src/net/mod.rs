@@ -5,6 +5,7 @@ pub mod drop;
 pub mod hop;
 pub mod link;
 pub mod packet;
+pub mod ppp;
 pub mod queue;
 pub mod routing;
 

@@ -50,7 +50,7 @@ impl SackBlocks {
 }
 
 /// The 64-bit sequence number nearest `near` whose low 32 bits are `x`.
-fn unwrap_seq(near: u64, x: u32) -> u64 {
+pub(crate) fn unwrap_seq(near: u64, x: u32) -> u64 {
     near.wrapping_add(x.wrapping_sub(near as u32) as i32 as i64 as u64)
 }
 
@@ -144,18 +144,22 @@ pub struct Packet {
     pub size: u32,
     /// When the packet entered the network, for one-way delays.
     pub created: Time,
+    /// Its TCP header was rebuilt wrong below IP (a header decompressor
+    /// out of step after a lost frame: `net::ppp`): the checksum fails at
+    /// the destination, whose stack discards it.
+    pub corrupt: bool,
     pub body: Body,
 }
 
 impl Packet {
     pub fn tcp(uid: u64, flow: u32, forward: bool, src: u32, dst: u32, now: Time, h: TcpHeader) -> Self {
         let size = IPV4_HEADER + h.header_len() + h.len;
-        Packet { uid, flow, forward, src, dst, size, created: now, body: Body::Tcp(h) }
+        Packet { uid, flow, forward, src, dst, size, created: now, corrupt: false, body: Body::Tcp(h) }
     }
 
     pub fn udp(uid: u64, flow: u32, src: u32, dst: u32, now: Time, seq: u64, len: u32) -> Self {
         let size = IPV4_HEADER + UDP_HEADER + len;
-        Packet { uid, flow, forward: true, src, dst, size, created: now, body: Body::Udp { seq, len } }
+        Packet { uid, flow, forward: true, src, dst, size, created: now, corrupt: false, body: Body::Udp { seq, len } }
     }
 }
 

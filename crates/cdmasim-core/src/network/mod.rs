@@ -25,8 +25,8 @@ use crate::net::routing::Routes;
 use crate::net::{DropReason, Hop, HopEvent, Packet, Port};
 use crate::result::HopRows;
 
-/// Where a packet was dropped: at a hop's port, or at a node that has no
-/// route for it.
+/// Where a packet was dropped: at a hop's port, or at a node (that has no
+/// route for it, or whose stack discarded it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DropAt {
     Hop { hop: u32, port: Port },
@@ -94,7 +94,12 @@ impl Network {
     #[inline]
     pub fn forward<E: Endpoints>(&mut self, now: Time, node: u32, pkt: &Packet, e: &mut E) {
         if node == pkt.dst {
-            e.arrive(self, now, pkt);
+            if pkt.corrupt {
+                // The destination's stack checks the TCP checksum first.
+                e.dropped(self, DropRecord { t: now, at: DropAt::Node(node), reason: DropReason::ChecksumFailure, pkt: *pkt });
+            } else {
+                e.arrive(self, now, pkt);
+            }
             return;
         }
         let Some(edge) = self.routes.next(node, pkt.dst) else {

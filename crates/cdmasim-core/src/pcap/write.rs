@@ -1,7 +1,11 @@
 //! A pcap writer for the simulator: classic pcap (microsecond stamps),
 //! link type RAW (101: packets start at the IPv4 header), headers only
-//! (snaplen 128: the payload is not simulated, so it is cut as tcpdump -s
-//! would cut it, while the IP total length keeps the real size).
+//! (128 bytes of each: the payload is not simulated, so it is cut as
+//! tcpdump -s would cut it, while the IP total length keeps the real size).
+//! A segment whose header was rebuilt wrong below IP (`Packet::corrupt`)
+//! is written whole, payload zeros, with a checksum that fails, so that a
+//! reader can verify it (seed 001 §3.3 found its bursts that way); the
+//! file's snaplen is therefore 65535.
 //! Node i has address 10.0.i/250.(i%250 + 1); flow i uses source port
 //! 10000 + i and destination port 5001. Sequence numbers are the simulator's
 //! 64-bit ones taken modulo 2^32; windows are scaled by the shift announced
@@ -13,7 +17,10 @@ use crate::net::packet::{Body, Packet, TcpFlags, TcpHeader, IPV4_HEADER, UDP_HEA
 use std::io::{self, BufWriter, Write};
 
 pub const LINKTYPE_RAW: u32 = 101;
+/// Bytes kept of each intact packet.
 pub const SNAPLEN: u32 = 128;
+/// The file header's snaplen: corrupted segments are kept whole.
+pub const FILE_SNAPLEN: u32 = 65535;
 
 pub fn node_addr(node: u32) -> [u8; 4] {
     [10, 0, (node / 250) as u8, (node % 250 + 1) as u8]
@@ -36,7 +43,7 @@ impl<W: Write> PcapWriter<W> {
         out.write_all(&4u16.to_le_bytes())?;
         out.write_all(&0i32.to_le_bytes())?;
         out.write_all(&0u32.to_le_bytes())?;
-        out.write_all(&SNAPLEN.to_le_bytes())?;
+        out.write_all(&FILE_SNAPLEN.to_le_bytes())?;
         out.write_all(&LINKTYPE_RAW.to_le_bytes())?;
         Ok(PcapWriter { out, buf: Vec::with_capacity(256) })
     }
@@ -75,10 +82,13 @@ impl<W: Write> PcapWriter<W> {
         // Transport checksum over the pseudo-header and the segment; the
         // payload is zeros, which add nothing to the sum.
         let sum = ones_sum(&src) + ones_sum(&dst) + proto as u64 + l4_len as u64 + ones_sum(&self.buf[l4_start..]);
-        let ck = checksum(sum);
+        // A corrupted segment carries its sender's checksum over a header
+        // that is no longer the one written: off by 256, which no one's-
+        // complement equivalence hides.
+        let ck = checksum(sum) ^ if p.corrupt { 0x0100 } else { 0 };
         let off = l4_start + if proto == 6 { 16 } else { 6 };
         self.buf[off..off + 2].copy_from_slice(&ck.to_be_bytes());
-        let caplen = (self.buf.len() as u32).min(SNAPLEN);
+        let caplen = if p.corrupt { total } else { (self.buf.len() as u32).min(SNAPLEN) };
         let padded = (caplen as usize).saturating_sub(self.buf.len());
         self.buf.extend(std::iter::repeat_n(0u8, padded));
         let us = now / 1_000;

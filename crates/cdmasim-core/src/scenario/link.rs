@@ -8,6 +8,7 @@ use super::queue::{default_queue, parse_queue};
 use super::reader::Named;
 use super::reader::{Res, Val};
 use super::spec::{LinkSpec, QueueSpec};
+use crate::net::ppp::Compression;
 use crate::engine::Time;
 
 #[derive(Clone, Debug)]
@@ -27,6 +28,8 @@ pub(crate) struct RawLink {
     pub reverse_queue: QueueSpec,
     pub loss: f64,
     pub reverse_loss: f64,
+    /// PPP on both directions, with this header compression.
+    pub ppp: Option<Compression>,
     /// Forward direction only.
     pub rate_schedule: Vec<(Time, u64)>,
     /// The schedule repeats: (first start, period).
@@ -72,6 +75,7 @@ impl KindTables for LinkTables {
                 rate_period: l.rate_period,
                 drc,
                 loss: l.loss,
+                ppp: l.ppp,
             };
             cx.add_link(&l.name, fwd)?;
             if l.duplex {
@@ -83,6 +87,7 @@ impl KindTables for LinkTables {
                     delay: l.delay,
                     queue: l.reverse_queue.clone(),
                     loss: l.reverse_loss,
+                    ppp: l.ppp,
                     ..Default::default()
                 };
                 cx.add_link(&l.name, rev)?;
@@ -106,7 +111,19 @@ const LINK_KEYS: &[&str] = &[
     "rate_schedule",
     "drc",
     "reverse_rate",
+    "ppp",
 ];
+
+/// `ppp = "none" | "vj" | "rohc"`: the link runs PPP (both directions of
+/// a duplex link), with that TCP/IP header compression.
+fn parse_ppp(v: &Val) -> Res<Compression> {
+    match v.str()? {
+        "none" => Ok(Compression::None),
+        "vj" => Ok(Compression::Vj),
+        "rohc" => Ok(Compression::Rohc),
+        s => Err(v.err(format!("unknown ppp header compression '{s}' (expected one of none, vj, rohc)"))),
+    }
+}
 
 fn parse_link(v: &Val) -> Res<RawLink> {
     let t = v.table(LINK_KEYS)?;
@@ -168,6 +185,7 @@ fn parse_link(v: &Val) -> Res<RawLink> {
         queue,
         reverse_loss: t.or("reverse_loss", loss, |v| v.probability())?,
         loss,
+        ppp: t.opt("ppp", parse_ppp)?,
         rate_schedule,
         rate_period,
         drc,

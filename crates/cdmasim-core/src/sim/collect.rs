@@ -28,7 +28,7 @@ pub fn collect(world: &World, seed: u64) -> RunResult {
     let flows = w.flows[..w.spec_flows]
         .iter()
         .map(|f| {
-            let mut r = FlowResult { name: f.name.clone(), bytes_delivered: f.delivered_bytes(), ..Default::default() };
+            let mut r = FlowResult { name: f.name.clone(), bytes_delivered: f.delivered_bytes(), checksum_failures: f.checksum_failures, ..Default::default() };
             // The flow is active from its start until it completes, or until its last
             // delivery after the application stopped, or until the end of the run.
             let end = match &f.kind {
@@ -141,6 +141,7 @@ pub fn collect(world: &World, seed: u64) -> RunResult {
         pages,
         radio_links: rows.radio_links,
         is2000: rows.is2000,
+        ppp: rows.ppp,
         stopped_at_s: None,
     }
 }

@@ -67,11 +67,13 @@ pub struct Flow {
     pub inflight: u32,
     /// A closed connection's half waiting for `inflight` to reach 0.
     pub retired: bool,
+    /// Its segments its ends discarded on a failed checksum.
+    pub checksum_failures: u64,
 }
 
 impl Flow {
     pub fn new(name: String, from: u32, to: u32, start: Time, kind: FlowKind) -> Self {
-        Flow { name, from, to, start, stop: None, kind, packets_sent: 0, inflight: 0, retired: false }
+        Flow { name, from, to, start, stop: None, kind, packets_sent: 0, inflight: 0, retired: false, checksum_failures: 0 }
     }
 
     /// Payload bytes delivered so far (a browsing user: its closed
@@ -86,10 +88,11 @@ impl Flow {
     }
 }
 
-/// Packets created, delivered, and dropped for want of a route.
+/// Packets created, delivered, and dropped at nodes (for want of a route,
+/// or by the destination's stack: a failed checksum).
 #[derive(Default)]
 pub struct Counters {
     pub created: u64,
     pub delivered: u64,
-    pub no_route: u64,
+    pub node_drops: u64,
 }

@@ -17,7 +17,7 @@ use super::sampler::Sampler;
 use super::web::{self, HalfTotals, Owner, Sockets, WebFlow};
 use crate::engine::{EventQueue, Time};
 use crate::net::packet::{Body, Packet, TcpHeader};
-use crate::net::{Hop, Port};
+use crate::net::{DropReason, Hop, Port};
 use crate::network::{DropAt, DropRecord, Endpoints, Network};
 use crate::pcap::write::PcapWriter;
 use crate::scenario::TcpSpec;
@@ -93,7 +93,7 @@ impl World {
 
     /// Packets dropped anywhere.
     pub fn drops_total(&self) -> u64 {
-        self.net.drops() + self.hosts.counters.no_route
+        self.net.drops() + self.hosts.counters.node_drops
     }
 
     pub fn in_network(&self) -> u64 {
@@ -110,7 +110,11 @@ impl Endpoints for Hosts {
     #[inline(never)]
     fn dropped(&mut self, net: &mut Network, d: DropRecord) {
         if let DropAt::Node(_) = d.at {
-            self.counters.no_route += 1;
+            self.counters.node_drops += 1;
+        }
+        if d.reason == DropReason::ChecksumFailure {
+            let fi = self.scenario_flow(&d.pkt);
+            self.flows[fi as usize].checksum_failures += 1;
         }
         self.log_drop(net, d);
         self.gone(net, &d.pkt);
@@ -131,14 +135,19 @@ impl Endpoints for Hosts {
 }
 
 impl Hosts {
-    /// Log a drop under the scenario's flow: a web connection's half under
-    /// its web flow (the half's slot may be reused by the end of the run).
-    fn log_drop(&mut self, net: &Network, mut d: DropRecord) {
-        if let FlowKind::Tcp(t) = &self.flows[d.pkt.flow as usize].kind {
-            if let Some(o) = t.owner {
-                d.pkt.flow = o.web;
-            }
+    /// The scenario's flow a packet belongs to: a web connection's half
+    /// belongs to its web flow (the half's slot may be reused by the end of
+    /// the run).
+    fn scenario_flow(&self, pkt: &Packet) -> u32 {
+        match &self.flows[pkt.flow as usize].kind {
+            FlowKind::Tcp(t) => t.owner.map_or(pkt.flow, |o| o.web),
+            _ => pkt.flow,
         }
+    }
+
+    /// Log a drop under the scenario's flow.
+    fn log_drop(&mut self, net: &Network, mut d: DropRecord) {
+        d.pkt.flow = self.scenario_flow(&d.pkt);
         let flows = &self.flows;
         self.drop_log.push(d, || net.place(d.at), || flows[d.pkt.flow as usize].name.clone());
     }

@@ -136,6 +136,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
         reverse_queue: QueueSpec::DropTail { limit: QueueLimit::Unlimited },
         loss: 0.0,
         reverse_loss: 0.0,
+        ppp: None,
         rate_schedule: Vec::new(),
         rate_period: None,
         drc: None,

@@ -77,6 +77,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
         reverse_queue: q.clone(),
         loss: 0.0,
         reverse_loss: 0.0,
+        ppp: None,
         rate_schedule: Vec::new(),
         rate_period: None,
         drc: None,

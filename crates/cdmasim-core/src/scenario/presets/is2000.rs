@@ -59,6 +59,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
         reverse_queue: unlimited,
         loss: 0.0,
         reverse_loss: 0.0,
+        ppp: None,
         rate_schedule: Vec::new(),
         rate_period: None,
         drc: None,

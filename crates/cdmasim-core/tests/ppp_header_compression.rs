@@ -1,0 +1,91 @@
+//! Seed 001 §3.3 as a story: a bulk download over a PPP link whose frames
+//! are lost below PPP now and then (0.1 %). With Van Jacobson header
+//! compression each lost frame puts the decompressor one packet behind:
+//! every compressed segment after it reaches the receiver with a rebuilt
+//! header that fails the TCP checksum, no ACK comes back, and the burst
+//! ends only at the sender's timeout, whose retransmission goes
+//! uncompressed and resynchronises the link. With the timestamp option
+//! the options change on (almost) every segment, which then go
+//! uncompressed, and a loss costs about one segment; ROHC-TCP decodes
+//! against the last good header and never turns one loss into more.
+
+mod common;
+use cdmasim_core::net::ppp::Compression;
+use cdmasim_core::scenario::TcpSpec;
+use cdmasim_core::sim::RunResult;
+use common::*;
+
+const RATE: u64 = 1_000_000;
+
+fn run(ppp: Option<Compression>, timestamps: bool) -> RunResult {
+    let tcp = TcpSpec { timestamps, sack: true, rcv_buffer: 65535, ..Default::default() };
+    let mut net = dumbbell(1, RATE, ms(50.0), droptail_bytes(64 * 1024), s(300.0), tcp);
+    // Links 0 and 1: the bottleneck r1 -> r2 (data) and r2 -> r1 (ACKs).
+    for l in [0, 1] {
+        net.spec.link_mut(l).ppp = ppp;
+    }
+    net.spec.link_mut(0).loss = 0.001;
+    net.run()
+}
+
+fn drops(r: &RunResult, reason: &str) -> usize {
+    r.drops.iter().filter(|d| d.reason == reason).count()
+}
+
+struct Cost {
+    losses: usize,
+    retransmits: u64,
+    timeouts: u64,
+    checksum: u64,
+}
+
+fn cost(r: &RunResult) -> Cost {
+    let f = &r.flows[0];
+    let c = Cost { losses: drops(r, "random_loss"), retransmits: f.retransmits, timeouts: f.timeouts, checksum: f.checksum_failures };
+    println!("losses {} retransmits {} timeouts {} checksum failures {} goodput {:.0}", c.losses, c.retransmits, c.timeouts, c.checksum, f.goodput_bps);
+    assert_eq!(drops(r, "checksum"), c.checksum as usize, "every checksum failure is a drop at the receiver");
+    c
+}
+
+#[test]
+fn under_vj_one_lost_frame_costs_a_burst_that_ends_in_a_timeout() {
+    let vj = cost(&run(Some(Compression::Vj), false));
+    assert!(vj.losses >= 10, "enough losses to speak of: {}", vj.losses);
+    // Each loss: the segments in flight behind it fail the checksum.
+    assert!(vj.checksum as f64 >= 5.0 * vj.losses as f64);
+    assert!(vj.retransmits as f64 >= 5.0 * vj.losses as f64);
+    // ... and nothing comes back to trigger a fast retransmit: a timeout.
+    assert!(vj.timeouts as f64 >= 0.8 * vj.losses as f64);
+}
+
+#[test]
+fn without_compression_or_with_rohc_a_loss_costs_about_one_segment() {
+    for ppp in [None, Some(Compression::None), Some(Compression::Rohc)] {
+        let c = cost(&run(ppp, false));
+        assert_eq!(c.checksum, 0, "{ppp:?}");
+        assert!(c.losses >= 10);
+        assert!(c.retransmits as f64 <= 1.5 * c.losses as f64, "{ppp:?}");
+        assert!((c.timeouts as f64) < 0.3 * c.losses as f64, "{ppp:?}: SACK repairs single losses");
+    }
+}
+
+#[test]
+fn timestamps_turn_vj_compression_off_and_the_bursts_with_it() {
+    let off = cost(&run(Some(Compression::Vj), false));
+    let on = cost(&run(Some(Compression::Vj), true));
+    let per_loss = |c: &Cost| c.retransmits as f64 / c.losses as f64;
+    assert!(per_loss(&on) < per_loss(&off) / 3.0, "{} vs {}", per_loss(&on), per_loss(&off));
+    assert!(on.checksum < off.checksum / 3);
+}
+
+#[test]
+fn vj_shrinks_the_headers_it_can_and_the_link_reports_it() {
+    let r = run(Some(Compression::Vj), false);
+    let data = r.ppp.iter().find(|p| p.link == "r1-r2").expect("the bottleneck's PPP row");
+    assert_eq!(data.compression, "vj");
+    assert!(data.compressed as f64 > 0.9 * data.frames as f64);
+    // 40-byte headers down to 3 for in-order data.
+    assert!((data.header_bytes as f64) < 0.2 * data.full_header_bytes as f64);
+    assert_eq!(data.lost as usize, drops(&r, "random_loss"));
+    assert_eq!(data.corrupted, r.flows[0].checksum_failures);
+}
