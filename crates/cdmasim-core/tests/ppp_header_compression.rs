@@ -89,3 +89,59 @@ fn vj_shrinks_the_headers_it_can_and_the_link_reports_it() {
     assert_eq!(data.lost as usize, drops(&r, "random_loss"));
     assert_eq!(data.corrupted, r.flows[0].checksum_failures);
 }
+
+/// The same story on a 1xEV-DO user's PPP link: the sector's queue, the
+/// scheduler and the air carry the frames; one lost below PPP costs a burst
+/// under VJ, one segment under ROHC.
+fn sector(ppp: &str) -> RunResult {
+    let text = format!(
+        r#"
+[simulation]
+duration = "300s"
+seed = 2
+[[node]]
+name = "server"
+[[node]]
+name = "bs"
+[[link]]
+name = "wired"
+from = "server"
+to = "bs"
+rate = "100Mbps"
+delay = "40ms"
+[[sector]]
+name = "s1"
+node = "bs"
+[[user]]
+name = "laptop"
+sector = "s1"
+drc = {{ constant = "1228.8kbps" }}
+loss = 0.001
+{ppp}
+[[flow]]
+name = "download"
+from = "server"
+to = "laptop"
+tcp = {{ sack = true, rcv_buffer = "65535B" }}
+"#
+    );
+    let spec = cdmasim_core::scenario::parse_str(&text, "t.toml").unwrap_or_else(|e| panic!("{e}"));
+    let r = cdmasim_core::sim::run(&spec, cdmasim_core::sim::RunOptions::default()).unwrap();
+    assert_conserved(&r);
+    r
+}
+
+#[test]
+fn an_evdo_users_ppp_link_turns_a_lost_frame_into_a_burst_under_vj_only() {
+    let vj = cost(&sector(r#"ppp = "vj""#));
+    assert!(vj.losses >= 10 && vj.checksum as f64 >= 5.0 * vj.losses as f64);
+    assert!(vj.timeouts as f64 >= 0.8 * vj.losses as f64);
+    for ppp in ["", r#"ppp = "rohc""#] {
+        let c = cost(&sector(ppp));
+        assert_eq!(c.checksum, 0);
+        assert!(c.retransmits as f64 <= 1.5 * c.losses as f64, "{ppp}");
+    }
+    let r = sector(r#"ppp = "vj""#);
+    let row = r.ppp.iter().find(|p| p.link == "laptop.down").expect("the user's PPP row");
+    assert_eq!(row.corrupted, r.flows[0].checksum_failures - r.ppp.iter().find(|p| p.link == "laptop.up").unwrap().corrupted);
+}

@@ -40,7 +40,7 @@ pub struct AirOverhead {
 
 impl Default for AirOverhead {
     fn default() -> Self {
-        AirOverhead { ppp_bytes: 5, escape_every: 128, payload_bits_per_1024: 976, control_slots: 8 }
+        AirOverhead { ppp_bytes: crate::net::ppp::FRAMING_BYTES, escape_every: 128, payload_bits_per_1024: 976, control_slots: 8 }
     }
 }
 

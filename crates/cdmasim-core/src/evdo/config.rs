@@ -2,6 +2,7 @@
 //! base station, its users (access terminals) and their hand-offs. Owned
 //! by the model; scenario/ parses `[[sector]]` and `[[user]]` tables into it.
 
+use crate::net::ppp::Compression;
 use super::air::AirOverhead;
 use super::scheduler::pf::PfConfig;
 use crate::channel::DrcSpec;
@@ -73,6 +74,14 @@ pub struct UserConfig {
     /// Its queue at the base station.
     pub queue: QueueSpec,
     pub handoff: HandoffPlan,
+    /// The user's PPP link runs this header compression (`net::ppp`); None:
+    /// PPP framing only, as `air` counts it.
+    #[serde(default)]
+    pub ppp: Option<Compression>,
+    /// IP packets lost below PPP after the air link's own error recovery
+    /// (its residual loss, per packet).
+    #[serde(default)]
+    pub loss: f64,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -33,6 +33,7 @@ use crate::engine::{Rng, RngStreams, Time};
 use crate::net::queue::{self, Queue, QueueMeter};
 use crate::engine::time::secs;
 use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
+use crate::net::ppp::{Outcome, Ppp};
 use crate::net::{DropReason, Hop, HopEvent, Packet, Port};
 use crate::result::{HopRows, SectorResult, UserResult};
 use std::cmp::Reverse;
@@ -60,8 +61,15 @@ pub struct User {
     pub sector: usize,
     pub queue: Box<dyn Queue>,
     channel: SlotReader,
-    /// The IP packet whose octets are being sent, and how many are left.
-    head: Option<(Packet, u64)>,
+    /// The IP packet whose octets are being sent, how many are left, and
+    /// why it will not arrive (lost below PPP, or discarded by the header
+    /// decompressor), if so.
+    head: Option<(Packet, u64, Option<DropReason>)>,
+    /// Its PPP link's header compression (None: framing only) and the
+    /// residual loss below PPP.
+    ppp: Option<Ppp>,
+    loss: f64,
+    loss_rng: Rng,
     /// DRC of the current slot.
     pub drc: u8,
     /// Earliest time the next packet may be handed up (in-order delivery).
@@ -79,6 +87,22 @@ impl User {
 
     fn touch(&mut self, now: Time) {
         self.stats.queue.touch(now, self.queue.as_ref());
+    }
+
+    /// `pkt` leaves the base station's queue for the air: its size as PPP
+    /// carries it (headers compressed or not; the air adds the framing), and
+    /// why it will not arrive, if so. The compressor sees every packet, the
+    /// decompressor those not lost (`net::ppp`).
+    fn frame(&mut self, pkt: &mut Packet) -> (u32, Option<DropReason>) {
+        let lost = self.loss > 0.0 && self.loss_rng.bernoulli(self.loss);
+        let Some(ppp) = self.ppp.as_mut() else { return (pkt.size, lost.then_some(DropReason::RandomLoss)) };
+        let (size, outcome) = ppp.carry(pkt, lost);
+        let fate = if lost {
+            Some(DropReason::RandomLoss)
+        } else {
+            (outcome == Outcome::Discarded).then_some(DropReason::Decompression)
+        };
+        (size, fate)
     }
 }
 
@@ -102,8 +126,9 @@ pub struct Sector {
     handoff_pf: HandoffPf,
     handoff_queue: HandoffQueue,
     /// IP packets completed by the physical-layer packet on each interlace,
-    /// delivered when it has had its last slot: (user, packet).
-    lanes: Vec<Vec<(usize, Packet)>>,
+    /// delivered (or dropped, if their fate says so) when it has had its
+    /// last slot: (user, packet, fate).
+    lanes: Vec<Vec<(usize, Packet, Option<DropReason>)>>,
     pub stats: SectorStats,
 }
 
@@ -179,6 +204,9 @@ impl EvdoRan {
                 queue: queue::build(&u.queue, 0, rng, &format!("{}.down", u.name)),
                 channel: SlotReader::new(u.drc.open()?),
                 head: None,
+                ppp: u.ppp.map(Ppp::new),
+                loss: u.loss,
+                loss_rng: rng.stream(&format!("loss/{}", u.name)),
                 drc: 0,
                 last_delivery: 0,
                 next_handoff,
@@ -276,8 +304,13 @@ impl EvdoRan {
             }
             if o.last_slot {
                 let done = slot_start(n + 1) + self.delay;
-                for (u, pkt) in std::mem::take(&mut self.sectors[s].lanes[o.lane]) {
+                for (u, pkt, fate) in std::mem::take(&mut self.sectors[s].lanes[o.lane]) {
                     let user = &mut self.users[u];
+                    if let Some(reason) = fate {
+                        user.stats.queue.drop(reason);
+                        self.outbox.push_back(HopEvent::Drop { port: u as Port, pkt, reason });
+                        continue;
+                    }
                     let at = done.max(user.last_delivery);
                     user.last_delivery = at;
                     self.order += 1;
@@ -296,18 +329,19 @@ impl EvdoRan {
         while budget > 0 {
             if user.head.is_none() {
                 user.touch(t);
-                let Some(pkt) = user.queue.dequeue(t) else { break };
-                user.head = Some((pkt, air.air_bytes(pkt.size)));
+                let Some(mut pkt) = user.queue.dequeue(t) else { break };
+                let (size, fate) = user.frame(&mut pkt);
+                user.head = Some((pkt, air.air_bytes(size), fate));
             }
-            let (pkt, left) = user.head.as_mut().expect("head set above");
+            let (pkt, left, fate) = user.head.as_mut().expect("head set above");
             let take = budget.min(*left);
             *left -= take;
             budget -= take;
             carried += take;
             if *left == 0 {
-                let pkt = *pkt;
+                let (pkt, fate) = (*pkt, *fate);
                 user.head = None;
-                self.sectors[s].lanes[lane].push((u, pkt));
+                self.sectors[s].lanes[lane].push((u, pkt, fate));
             }
         }
         user.stats.air_bytes += carried;
@@ -457,6 +491,9 @@ impl Hop for EvdoRan {
             // Octets carried / what the user's channel offered over the run.
             let utilization = if s.drc_rate_sum > 0.0 { s.air_bytes as f64 * 8.0 * 600.0 / s.drc_rate_sum } else { 0.0 };
             rows.queues.push(s.queue.row(self.queue_name(i as Port), u.queue.as_ref(), horizon, utilization, s.air_bytes));
+            if let Some(p) = &u.ppp {
+                rows.ppp.push(p.row(self.queue_name(i as Port)));
+            }
             rows.users.push(UserResult {
                 name: u.name.clone(),
                 sector: self.sectors[u.sector].name.clone(),

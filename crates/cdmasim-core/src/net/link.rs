@@ -351,7 +351,8 @@ impl Link {
         if self.tap {
             self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
         }
-        let (bytes, outcome) = self.ppp.as_mut().expect("a PPP link").carry(&mut pkt, lost);
+        let (size, outcome) = self.ppp.as_mut().expect("a PPP link").carry(&mut pkt, lost);
+        let bytes = super::ppp::FRAMING_BYTES + size;
         let dropped = if lost {
             Some(DropReason::RandomLoss)
         } else {

@@ -116,7 +116,7 @@ const LINK_KEYS: &[&str] = &[
 
 /// `ppp = "none" | "vj" | "rohc"`: the link runs PPP (both directions of
 /// a duplex link), with that TCP/IP header compression.
-fn parse_ppp(v: &Val) -> Res<Compression> {
+pub(crate) fn parse_ppp(v: &Val) -> Res<Compression> {
     match v.str()? {
         "none" => Ok(Compression::None),
         "vj" => Ok(Compression::Vj),

@@ -2,6 +2,7 @@
 //! The sectors of one base-station node are one radio access network, one
 //! hop; each user is a node of its own with its reverse link `USER.up`.
 
+use crate::net::ppp::Compression;
 use super::drc::{self, parse_drc, DrcFrom, RawDrc, REVERSE_RATE_BPS};
 use super::error::ScenarioError;
 use super::kind::{KindTables, Names, Resolver};
@@ -18,7 +19,8 @@ use crate::evdo::scheduler::{pf::PfConfig, SCHEDULERS};
 use crate::net::queue::QueueSpec;
 
 const SECTOR_KEYS: &[&str] = &["name", "node", "scheduler", "alpha", "interlace", "delay", "overhead", "handoff_pf", "handoff_queue"];
-const USER_KEYS: &[&str] = &["name", "sector", "drc", "queue", "reverse_rate", "reverse_queue", "handoff"];
+const USER_KEYS: &[&str] =
+    &["name", "sector", "drc", "queue", "reverse_rate", "reverse_queue", "handoff", "ppp", "loss", "reverse_loss"];
 const OVERHEAD_KEYS: &[&str] = &["ppp_bytes", "escape_every", "payload_bits_per_1024", "control_slots"];
 
 /// One-way delay between the end of a physical-layer packet and the user,
@@ -56,6 +58,11 @@ pub(crate) struct RawUser {
     pub reverse_rate_bps: u64,
     pub reverse_queue: QueueSpec,
     pub handoff: RawHandoff,
+    /// PPP with this header compression on the user's link, both ways.
+    pub ppp: Option<Compression>,
+    /// Residual loss below PPP, forward (on the air) and reverse.
+    pub loss: f64,
+    pub reverse_loss: f64,
 }
 
 fn parse_sector(v: &Val) -> Res<RawSector> {
@@ -174,6 +181,9 @@ fn parse_user(v: &Val) -> Res<RawUser> {
         reverse_rate_bps: t.or("reverse_rate", REVERSE_RATE_BPS, |v| v.positive_rate())?,
         reverse_queue: t.or("reverse_queue", default_user_queue(), parse_queue)?,
         handoff,
+        ppp: t.opt("ppp", super::link::parse_ppp)?,
+        loss: t.or("loss", 0.0, |v| v.probability())?,
+        reverse_loss: t.or("reverse_loss", 0.0, |v| v.probability())?,
     })
 }
 
@@ -349,9 +359,25 @@ impl KindTables for EvdoTables {
                 }
             };
             let drc = drc::resolve(&u.drc, &file, presets::user_seed(cx.seed, k)).map_err(|(at, m)| cx.err(&at, m))?;
-            let up = LinkSpec { rate_bps: u.reverse_rate_bps, delay: rans[r].delay, queue: u.reverse_queue.clone(), ..Default::default() };
+            let up = LinkSpec {
+                rate_bps: u.reverse_rate_bps,
+                delay: rans[r].delay,
+                queue: u.reverse_queue.clone(),
+                loss: u.reverse_loss,
+                ppp: u.ppp,
+                ..Default::default()
+            };
             let node = cx.add_terminal("user", &u.name, ran_node, up)?;
-            rans[r].users.push(UserConfig { name: u.name.name.clone(), node, sector, drc, queue: u.queue.clone(), handoff });
+            rans[r].users.push(UserConfig {
+                name: u.name.name.clone(),
+                node,
+                sector,
+                drc,
+                queue: u.queue.clone(),
+                handoff,
+                ppp: u.ppp,
+                loss: u.loss,
+            });
         }
         if let Some(ran) = rans.iter().find(|r| r.users.is_empty()) {
             let s = self.sectors.iter().find(|s| cx.nodes.find(&s.node.name) == Some(ran.node)).expect("a RAN has a sector");

@@ -10,9 +10,9 @@
 //! frame is lost below PPP (the link's residual loss). Compressor and
 //! decompressor both live here: the compressor sees every frame, the
 //! decompressor every frame not lost, so a lost frame leaves them out of
-//! step exactly as it would on the wire. What crosses is the frame: its
-//! size (PPP framing plus the compressed or full headers plus the payload)
-//! is what the link serialises.
+//! step exactly as it would on the wire. What crosses is the frame: the
+//! packet with its headers compressed or whole (`Ppp::carry` says its
+//! size), inside the PPP framing (`FRAMING_BYTES`, added by the link).
 
 mod rohc;
 mod vj;
@@ -21,11 +21,12 @@ use super::Packet;
 use crate::result::PppResult;
 use serde::{Deserialize, Serialize};
 
-/// PPP framing bytes per frame (RFC 1662 §3.1, without address-and-control
-/// or protocol-field compression): flag, address, control, a 2-byte
-/// protocol and a 2-byte FCS; back-to-back frames share a flag. Byte
-/// stuffing (RFC 1662 §4.2, about 1 % of random payload) is not counted.
-pub const FRAMING_BYTES: u32 = 7;
+/// PPP framing bytes per frame (RFC 1662 §3.1): a flag (back-to-back
+/// frames share one), the 2-byte protocol field and the 16-bit FCS, with
+/// the address and control fields compressed away (ACFC, RFC 1661 §6.6),
+/// as a dial-up link negotiates them. Byte stuffing (RFC 1662 §4.2) is left
+/// to the link that counts it (the EV-DO air: `evdo::air`).
+pub const FRAMING_BYTES: u32 = 5;
 
 /// What header compression a PPP link negotiated (IPCP, RFC 1332 / RFC 3241).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -122,8 +123,8 @@ impl Ppp {
         Ppp { compression, scheme, stats: PppStats::default() }
     }
 
-    /// Carry `pkt` across (see `HeaderCompression::carry`): the frame's
-    /// bytes on the link, and what came out.
+    /// Carry `pkt` across (see `HeaderCompression::carry`): its size with
+    /// the headers as compressed (framing not included), and what came out.
     pub fn carry(&mut self, pkt: &mut Packet, lost: bool) -> (u32, Outcome) {
         let full = full_header(pkt);
         let frame = match self.scheme.as_mut() {
@@ -141,7 +142,7 @@ impl Ppp {
             s.corrupted += (frame.outcome == Outcome::Corrupted) as u64;
             s.discarded += (frame.outcome == Outcome::Discarded) as u64;
         }
-        (FRAMING_BYTES + frame.header_bytes + (pkt.size - full), frame.outcome)
+        (frame.header_bytes + (pkt.size - full), frame.outcome)
     }
 
     /// Its row of the `ppp` table.
