@@ -94,6 +94,21 @@ pub struct RanConfig {
     pub air: AirOverhead,
     pub sectors: Vec<SectorConfig>,
     pub users: Vec<UserConfig>,
+    /// Full-buffer users that load the sectors (`[[sector]] background`):
+    /// always backlogged, scheduled like any user, carrying no packets.
+    #[serde(default)]
+    pub background: Vec<BackgroundUser>,
+}
+
+/// A user that loads a sector: it always has data at the base station, so
+/// the scheduler serves it by its channel as it would a bulk download's
+/// user (seed 000 §6's full-buffer model), but no packet of it is
+/// simulated. Its slots are what a measured user's sharing costs.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct BackgroundUser {
+    pub name: String,
+    pub sector: usize,
+    pub drc: DrcSpec,
 }
 
 /// Port k: the base station to user k.
@@ -102,9 +117,9 @@ impl HopConfig for RanConfig {
         self.users.iter().map(|u| Ends { from: self.node as u32, to: u.node as u32 }).collect()
     }
 
-    /// Per user: the queue, the PF average and the DRC rate.
+    /// Per user (background users too): the queue, the PF average and the DRC rate.
     fn sampled_series(&self) -> u64 {
-        3 * self.users.len() as u64
+        3 * (self.users.len() + self.background.len()) as u64
     }
 
     fn terminals(&self) -> Option<(u32, Vec<u32>)> {

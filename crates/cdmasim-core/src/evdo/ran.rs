@@ -70,6 +70,8 @@ pub struct User {
     ppp: Option<Ppp>,
     loss: f64,
     loss_rng: Rng,
+    /// A background user (`RanConfig::background`): always backlogged, no packets.
+    full_buffer: bool,
     /// DRC of the current slot.
     pub drc: u8,
     /// Earliest time the next packet may be handed up (in-order delivery).
@@ -82,7 +84,7 @@ pub struct User {
 
 impl User {
     fn backlogged(&self) -> bool {
-        self.head.is_some() || self.queue.len_packets() > 0
+        self.full_buffer || self.head.is_some() || self.queue.len_packets() > 0
     }
 
     fn touch(&mut self, now: Time) {
@@ -134,6 +136,8 @@ pub struct Sector {
 
 pub struct EvdoRan {
     pub node: u32,
+    /// Users with a node (ports 0..ports); background users follow them in `users`.
+    ports: usize,
     delay: Time,
     pub air: AirOverhead,
     pub sectors: Vec<Sector>,
@@ -175,7 +179,7 @@ impl EvdoRan {
     /// Build from a validated configuration; `rng` gives the hand-off streams
     /// and the RED streams of the users' queues.
     pub fn new(cfg: &RanConfig, rng: &RngStreams) -> Result<Self, ChannelError> {
-        let n = cfg.users.len();
+        let n = cfg.users.len() + cfg.background.len();
         let sectors = cfg
             .sectors
             .iter()
@@ -212,15 +216,37 @@ impl EvdoRan {
                 next_handoff,
                 handoff_rng,
                 plan_pos: 0,
+                full_buffer: false,
+                stats: UserStats::default(),
+            });
+        }
+        for b in &cfg.background {
+            users.push(User {
+                name: b.name.clone(),
+                node: u32::MAX,
+                sector: b.sector,
+                queue: queue::build(&crate::evdo::config::default_user_queue(), 0, rng, &format!("{}.down", b.name)),
+                channel: SlotReader::new(b.drc.open()?),
+                head: None,
+                ppp: None,
+                loss: 0.0,
+                loss_rng: rng.stream(&format!("loss/{}", b.name)),
+                drc: 0,
+                last_delivery: 0,
+                next_handoff: None,
+                handoff_rng: rng.stream(&format!("handoff/{}", b.name)),
+                plan_pos: 0,
+                full_buffer: true,
                 stats: UserStats::default(),
             });
         }
         let mut ran = EvdoRan {
             node: cfg.node as u32,
+            ports: cfg.users.len(),
             delay: cfg.delay,
             air: cfg.air,
             sectors,
-            plans: cfg.users.iter().map(|u| u.handoff.clone()).collect(),
+            plans: cfg.users.iter().map(|u| u.handoff.clone()).chain(cfg.background.iter().map(|_| HandoffPlan::Never)).collect(),
             users,
             next_slot: 0,
             view_drc: vec![0; n],
@@ -326,6 +352,10 @@ impl EvdoRan {
         let air = self.air;
         let user = &mut self.users[u];
         let mut carried = 0;
+        if user.full_buffer {
+            // A background user fills every packet it is given.
+            carried = std::mem::take(&mut budget);
+        }
         while budget > 0 {
             if user.head.is_none() {
                 user.touch(t);
@@ -454,7 +484,7 @@ impl Hop for EvdoRan {
     }
 
     fn ports(&self) -> Port {
-        self.users.len() as Port
+        self.ports as Port
     }
 
     fn ends(&self, port: Port) -> Ends {
@@ -486,11 +516,15 @@ impl Hop for EvdoRan {
         for (i, u) in self.users.iter().enumerate() {
             let s = &u.stats;
             let mean_drc = if s.slots_seen > 0 { s.drc_rate_sum / s.slots_seen as f64 } else { 0.0 };
-            let throughput = s.ip_bytes_delivered as f64 * 8.0 / run_s;
+            // A background user carries PPP octets, not packets: its throughput is theirs.
+            let bytes = if u.full_buffer { s.air_bytes } else { s.ip_bytes_delivered };
+            let throughput = bytes as f64 * 8.0 / run_s;
             let slots: u64 = self.sectors.iter().filter(|sec| sec.stats.attached[i]).map(|sec| sec.stats.traffic_slots).sum();
             // Octets carried / what the user's channel offered over the run.
             let utilization = if s.drc_rate_sum > 0.0 { s.air_bytes as f64 * 8.0 * 600.0 / s.drc_rate_sum } else { 0.0 };
-            rows.queues.push(s.queue.row(self.queue_name(i as Port), u.queue.as_ref(), horizon, utilization, s.air_bytes));
+            if !u.full_buffer {
+                rows.queues.push(s.queue.row(self.queue_name(i as Port), u.queue.as_ref(), horizon, utilization, s.air_bytes));
+            }
             if let Some(p) = &u.ppp {
                 rows.ppp.push(p.row(self.queue_name(i as Port)));
             }

@@ -14,11 +14,16 @@ use crate::channel::presets;
 use crate::engine::time::secs;
 use crate::engine::{Time, NS_PER_MS};
 use crate::evdo::air::AirOverhead;
-use crate::evdo::config::{default_user_queue, HandoffPf, HandoffPlan, HandoffQueue, RanConfig, SectorConfig, UserConfig};
+use crate::evdo::config::{default_user_queue, BackgroundUser, HandoffPf, HandoffPlan, HandoffQueue, RanConfig, SectorConfig, UserConfig};
 use crate::evdo::scheduler::{pf::PfConfig, SCHEDULERS};
 use crate::net::queue::QueueSpec;
 
-const SECTOR_KEYS: &[&str] = &["name", "node", "scheduler", "alpha", "interlace", "delay", "overhead", "handoff_pf", "handoff_queue"];
+const SECTOR_KEYS: &[&str] =
+    &["name", "node", "scheduler", "alpha", "interlace", "delay", "overhead", "handoff_pf", "handoff_queue", "background"];
+
+/// Background users a sector may hold: each costs the scheduler a look
+/// every slot.
+const MAX_BACKGROUND_USERS: u32 = 1000;
 const USER_KEYS: &[&str] =
     &["name", "sector", "drc", "queue", "reverse_rate", "reverse_queue", "handoff", "ppp", "loss", "reverse_loss"];
 const OVERHEAD_KEYS: &[&str] = &["ppp_bytes", "escape_every", "payload_bits_per_1024", "control_slots"];
@@ -39,6 +44,8 @@ pub(crate) struct RawSector {
     pub air: AirOverhead,
     pub handoff_pf: HandoffPf,
     pub handoff_queue: HandoffQueue,
+    /// Full-buffer users loading the sector: how many, and their channel.
+    pub background: Option<(u32, RawDrc)>,
 }
 
 #[derive(Clone, Debug)]
@@ -138,7 +145,25 @@ fn parse_sector(v: &Val) -> Res<RawSector> {
         air,
         handoff_pf,
         handoff_queue,
+        background: t.opt("background", parse_background)?,
     })
+}
+
+/// `background = {users = N, drc = {...}}`: N full-buffer users loading
+/// the sector, each on its own draw of the channel (default: the
+/// `stationary` preset).
+fn parse_background(v: &Val) -> Res<(u32, RawDrc)> {
+    let t = v.table(&["users", "drc"])?;
+    let n_v = t.req("users")?;
+    let n = n_v.count_u32()?;
+    if n == 0 || n > MAX_BACKGROUND_USERS {
+        return Err(n_v.err(format!("background users must number 1 to {MAX_BACKGROUND_USERS}, not {n}")));
+    }
+    let drc = match t.get("drc") {
+        Some(d) => parse_drc(&d)?,
+        None => RawDrc { from: DrcFrom::Preset { name: "stationary".into(), seed: None }, at: t.at(), window_at: None },
+    };
+    Ok((n, drc))
 }
 
 fn parse_overhead(v: &Val) -> Res<AirOverhead> {
@@ -296,7 +321,14 @@ impl KindTables for EvdoTables {
                     r
                 }
                 None => {
-                    rans.push(RanConfig { node, delay: s.delay, air: s.air, sectors: Vec::new(), users: Vec::new() });
+                    rans.push(RanConfig {
+                        node,
+                        delay: s.delay,
+                        air: s.air,
+                        sectors: Vec::new(),
+                        users: Vec::new(),
+                        background: Vec::new(),
+                    });
                     rans.len() - 1
                 }
             };
@@ -378,6 +410,17 @@ impl KindTables for EvdoTables {
                 ppp: u.ppp,
                 loss: u.loss,
             });
+        }
+        // Background users, numbered after the users for their channels' seeds.
+        let mut k = self.users.len();
+        for (s, (r, local)) in self.sectors.iter().zip(&place) {
+            let Some((n, raw)) = &s.background else { continue };
+            for j in 1..=*n {
+                let drc = drc::resolve(raw, &file, presets::user_seed(cx.seed, k)).map_err(|(at, m)| cx.err(&at, m))?;
+                k += 1;
+                let name = format!("{}.bg{j}", s.name.name);
+                rans[*r].background.push(BackgroundUser { name, sector: *local, drc });
+            }
         }
         if let Some(ran) = rans.iter().find(|r| r.users.is_empty()) {
             let s = self.sectors.iter().find(|s| cx.nodes.find(&s.node.name) == Some(ran.node)).expect("a RAN has a sector");
