@@ -103,3 +103,51 @@ def test_tcptrace_reads_the_same_bursts(tmp_path):
         diffs = tt.compare(cp.analyze(tmp_path / name).report["connections"], tt.run_tcptrace(tmp_path / name))
         assert diffs == [], name + "\n" + "\n".join(map(str, diffs))
         assert ours["a2b"]["rexmt_data_pkts"] > 20
+
+
+SECTOR = """
+[simulation]
+duration = "120s"
+seed = 3
+[[node]]
+name = "server"
+[[node]]
+name = "bs"
+[[link]]
+name = "internet"
+from = "server"
+to = "bs"
+rate = "100Mbps"
+delay = "40ms"
+[[sector]]
+name = "s1"
+node = "bs"
+background = { users = 1 }
+[[user]]
+name = "laptop"
+sector = "s1"
+drc = { constant = "1228.8kbps" }
+ppp = "vj"
+loss = 0.002
+[[flow]]
+name = "download"
+from = "server"
+to = "laptop"
+tcp = { sack = true, rcv_buffer = "65535B" }
+"""
+
+
+def test_a_sector_users_capture_holds_its_download_and_its_checksum_failures(tmp_path):
+    """A 1xEV-DO user's pair (the user and its base station) is captured at
+    the user, named after its reverse link: every data segment the sector
+    handed it is there, the corrupted ones whole with a failing checksum."""
+    r = cdmasim.run(SECTOR, pcap_dir=tmp_path)
+    flow = r.flows.iloc[0]
+    at_user = cp.analyze(tmp_path / "laptop.up.pcap").report["connections"][0]
+    data = at_user["a2b"]
+    corrupted = r.ppp.set_index("link").loc["laptop.down", "corrupted"]
+    assert flow.checksum_failures > 0 and corrupted > 0
+    # What reached TCP, and what reached the user but failed its checksum.
+    assert data["actual_data_pkts"] == flow.packets_received + corrupted
+    assert data["cksum_bad"] == corrupted
+    assert data["unique_bytes_sent"] >= flow.bytes_delivered

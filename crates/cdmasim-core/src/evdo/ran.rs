@@ -152,6 +152,8 @@ pub struct EvdoRan {
     arriving: BinaryHeap<Reverse<(Time, u64, u32, PacketBox)>>,
     order: u64,
     outbox: VecDeque<HopEvent>,
+    /// Report each packet as it goes on the air (a capture listens).
+    tap: bool,
 }
 
 /// A packet in the arrival heap, ordered by nothing (the keys before it decide).
@@ -254,6 +256,7 @@ impl EvdoRan {
             arriving: BinaryHeap::new(),
             order: 0,
             outbox: VecDeque::new(),
+            tap: false,
         };
         for (i, u) in ran.users.iter().enumerate() {
             ran.sectors[u.sector].stats.attached[i] = true;
@@ -360,6 +363,9 @@ impl EvdoRan {
             if user.head.is_none() {
                 user.touch(t);
                 let Some(mut pkt) = user.queue.dequeue(t) else { break };
+                if self.tap {
+                    self.outbox.push_back(HopEvent::Transmit { port: u as Port, pkt });
+                }
                 let (size, fate) = user.frame(&mut pkt);
                 user.head = Some((pkt, air.air_bytes(size), fate));
             }
@@ -557,6 +563,13 @@ impl Hop for EvdoRan {
     /// Idle slots run only when the sector is woken: a sample wakes it so
     /// that channels and PF averages are current.
     fn lazy(&self) -> bool {
+        true
+    }
+
+    /// A packet is reported as it starts on the air (as sent, before any
+    /// header compression); its arrival at the user as it is handed on.
+    fn tap(&mut self) -> bool {
+        self.tap = true;
         true
     }
 

@@ -96,8 +96,9 @@ pub trait Hop {
     }
 
     /// Report transmissions (`HopEvent::Transmit`) from now on, for a
-    /// capture; false if it cannot be captured (only point-to-point links
-    /// are: a capture is per pair of nodes).
+    /// capture; false if it cannot be captured. A capture is per pair of
+    /// nodes: each port joins one pair (a link's single port; a sector's
+    /// port per user).
     fn tap(&mut self) -> bool {
         false
     }

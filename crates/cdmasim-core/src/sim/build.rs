@@ -30,7 +30,8 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
         counters: Counters::default(),
         drop_log: DropLog::default(),
         pcaps: Vec::new(),
-        pcap_of_hop: Vec::new(),
+        pcap_of_port: Vec::new(),
+        pcap_base: Vec::new(),
         samples: Sampler::default(),
     };
     net.start(&mut hosts);

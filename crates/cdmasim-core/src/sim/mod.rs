@@ -72,32 +72,37 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
     let mut pcap_paths = Vec::new();
     if let Some(dir) = &opts.pcap_dir {
         // One capture per pair of nodes, both directions in it, as tcpdump on
-        // a point-to-point interface would see them.
+        // a point-to-point interface would see them; each port of a hop
+        // joins one pair (a sector's port: the base station and a user).
         let io = |path: &std::path::Path, error| RunError::Io { path: path.to_path_buf(), error };
         std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
         let mut pairs: Vec<(u32, u32)> = Vec::new();
         let (net, hosts) = (&mut w.net, &mut w.hosts);
         for hop in net.hops.iter_mut() {
-            // Only point-to-point links are captured (a capture is per pair of nodes).
-            if !hop.tap() {
-                hosts.pcap_of_hop.push(u32::MAX);
-                continue;
-            }
-            let (ends, name) = (hop.ends(0), hop.place(0));
-            let (a, b) = (ends.from, ends.to);
-            let idx = match pairs.iter().position(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a)) {
-                Some(i) => i,
-                None => {
-                    let path = dir.join(pcap_name(&name));
-                    let f = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
-                    let writer = crate::pcap::write::PcapWriter::new(f).map_err(|e| io(&path, e))?;
-                    hosts.pcaps.push(world::Capture { writer, node: a });
-                    pcap_paths.push(path);
-                    pairs.push((a, b));
-                    pairs.len() - 1
+            hosts.pcap_base.push(hosts.pcap_of_port.len() as u32);
+            let tapped = hop.tap();
+            for port in 0..hop.ports() {
+                // A hop that cannot report its transmissions is not captured.
+                if !tapped {
+                    hosts.pcap_of_port.push(u32::MAX);
+                    continue;
                 }
-            };
-            hosts.pcap_of_hop.push(idx as u32);
+                let (ends, name) = (hop.ends(port), hop.place(port));
+                let (a, b) = (ends.from, ends.to);
+                let idx = match pairs.iter().position(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a)) {
+                    Some(i) => i,
+                    None => {
+                        let path = dir.join(pcap_name(&name));
+                        let f = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
+                        let writer = crate::pcap::write::PcapWriter::new(f).map_err(|e| io(&path, e))?;
+                        hosts.pcaps.push(world::Capture { writer, node: a });
+                        pcap_paths.push(path);
+                        pairs.push((a, b));
+                        pairs.len() - 1
+                    }
+                };
+                hosts.pcap_of_port.push(idx as u32);
+            }
         }
     }
     let stopped = match run_world(&mut w, opts.progress, opts.progress_every) {

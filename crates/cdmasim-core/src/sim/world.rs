@@ -65,8 +65,10 @@ pub struct Hosts {
     pub counters: Counters,
     pub drop_log: DropLog,
     pub pcaps: Vec<Capture>,
-    /// Capture of each hop (index into `pcaps`; links only).
-    pub pcap_of_hop: Vec<u32>,
+    /// Capture of each hop's ports (index into `pcaps`, u32::MAX: none):
+    /// hop h's port p at `pcap_of_port[pcap_base[h] + p]`.
+    pub pcap_of_port: Vec<u32>,
+    pub pcap_base: Vec<u32>,
     /// Sampled series: (time, value) per (metric, subject) slot.
     pub samples: Sampler,
 }
@@ -124,7 +126,7 @@ impl Endpoints for Hosts {
     #[inline(always)]
     fn seen(&mut self, net: &Network, now: Time, h: u32, port: Port, pkt: &Packet, arriving: bool) {
         if !self.pcaps.is_empty() && self.captures(net, h, port, arriving) {
-            self.capture(now, h, pkt);
+            self.capture(now, h, port, pkt);
         }
     }
 
@@ -255,20 +257,20 @@ impl Hosts {
     /// capturing node (`arriving` false) or as it arrives there.
     #[inline(never)]
     fn captures(&self, net: &Network, h: u32, port: Port, arriving: bool) -> bool {
-        let Some(&c) = self.pcap_of_hop.get(h as usize) else { return false };
+        let Some(&c) = self.pcap_base.get(h as usize).map(|&b| &self.pcap_of_port[(b + port) as usize]) else { return false };
         let ends = net.hops[h as usize].ends(port);
         c != u32::MAX && self.pcaps[c as usize].node == if arriving { ends.to } else { ends.from }
     }
 
     #[inline(never)]
-    fn capture(&mut self, now: Time, h: u32, pkt: &Packet) {
+    fn capture(&mut self, now: Time, h: u32, port: Port, pkt: &Packet) {
         let wscale = match &self.flows[pkt.flow as usize].kind {
             FlowKind::Tcp(t) if !pkt.forward => t.rcv_wscale,
             _ => 0,
         };
         // A failed capture write must not change the simulation; the error
         // surfaces when the file is flushed at the end.
-        let c = self.pcap_of_hop[h as usize] as usize;
+        let c = self.pcap_of_port[(self.pcap_base[h as usize] + port) as usize] as usize;
         let _ = self.pcaps[c].writer.write(now, pkt, wscale);
     }
 
