@@ -91,26 +91,61 @@ pub fn full_header(pkt: &Packet) -> u32 {
     }
 }
 
-/// What a PPP link counts, for the `ppp` table.
-#[derive(Clone, Debug, Default)]
-pub struct PppStats {
-    pub frames: u64,
-    /// Frames that carried a compressed TCP header.
-    pub compressed: u64,
-    /// Bytes of IP/TCP/UDP headers the frames carried, and would have
-    /// carried without compression.
-    pub header_bytes: u64,
-    pub full_header_bytes: u64,
-    pub lost: u64,
-    pub corrupted: u64,
-    pub discarded: u64,
+/// A compressor's table of connections (both schemes keep 16: VJ's
+/// one-byte slot numbers, ROHC's small CIDs), each under its flow and
+/// direction; a new connection takes a free entry or the least recently
+/// used one.
+pub(crate) struct Connections<T> {
+    entries: Vec<(Key, u64, T)>,
+    tick: u64,
+}
+
+/// A connection as the compressor tells them apart: its flow and direction.
+type Key = (u32, bool);
+
+/// Entries of a connection table.
+pub(crate) const CONNECTIONS: usize = 16;
+
+impl<T> Default for Connections<T> {
+    fn default() -> Self {
+        Connections { entries: Vec::new(), tick: 0 }
+    }
+}
+
+impl<T> Connections<T> {
+    /// The entry of `key` (made with `fresh` if it has none) and whether it
+    /// was there: (index, known).
+    pub fn entry(&mut self, key: Key, fresh: impl FnOnce() -> T) -> (usize, bool) {
+        self.tick += 1;
+        if let Some(i) = self.entries.iter().position(|e| e.0 == key) {
+            self.entries[i].1 = self.tick;
+            return (i, true);
+        }
+        let e = (key, self.tick, fresh());
+        if self.entries.len() < CONNECTIONS {
+            self.entries.push(e);
+            return (self.entries.len() - 1, false);
+        }
+        let i = (0..CONNECTIONS).min_by_key(|&i| self.entries[i].1).expect("a full table");
+        self.entries[i] = e;
+        (i, false)
+    }
+
+    pub fn get(&mut self, i: usize) -> &mut T {
+        &mut self.entries[i].2
+    }
+
+    #[cfg(test)]
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
 }
 
 /// PPP on one direction of a link.
 pub struct Ppp {
-    compression: Compression,
     scheme: Option<Box<dyn HeaderCompression>>,
-    pub stats: PppStats,
+    /// What it counts: its row of the `ppp` table, but for the link's name.
+    stats: PppResult,
 }
 
 impl Ppp {
@@ -120,7 +155,7 @@ impl Ppp {
             Compression::Vj => Some(Box::new(vj::Vj::default())),
             Compression::Rohc => Some(Box::new(rohc::Rohc::default())),
         };
-        Ppp { compression, scheme, stats: PppStats::default() }
+        Ppp { scheme, stats: PppResult { compression: compression.as_str().into(), ..Default::default() } }
     }
 
     /// Carry `pkt` across (see `HeaderCompression::carry`): its size with
@@ -147,18 +182,7 @@ impl Ppp {
 
     /// Its row of the `ppp` table.
     pub fn row(&self, link: String) -> PppResult {
-        let s = &self.stats;
-        PppResult {
-            link,
-            compression: self.compression.as_str().into(),
-            frames: s.frames,
-            compressed: s.compressed,
-            header_bytes: s.header_bytes,
-            full_header_bytes: s.full_header_bytes,
-            lost: s.lost,
-            corrupted: s.corrupted,
-            discarded: s.discarded,
-        }
+        PppResult { link, ..self.stats.clone() }
     }
 }
 

@@ -32,57 +32,34 @@
 //!   SYN or FIN): co_common, 5 bytes with a 4-byte sequence number, a
 //!   2-byte ACK number and 4 bytes per SACK block, with the checksum.
 
-use super::{full_header, Frame, HeaderCompression, Outcome};
+use super::{full_header, Connections, Frame, HeaderCompression, Outcome};
 use crate::net::{Body, Packet, TcpFlags};
-
-/// Contexts (small CIDs, RFC 5795 §5.1.1: 0 to 15).
-const CONTEXTS: usize = 16;
 
 /// Consecutive lost frames of a context that cost nothing more (the
 /// interpretation interval of `lsb(4, 7)` on the scaled sequence number).
 pub const TOLERATED_RUN: u32 = 7;
 
+/// A connection's context (small CIDs, RFC 5795 §5.1.1: 0 to 15).
 #[derive(Clone, Copy)]
 struct Context {
-    key: (u32, bool),
     /// The sequence number of the last frame sent, to see one go backwards.
     last_seq: u64,
     /// Frames lost since the last that reached the decompressor.
     lost_run: u32,
-    last_used: u64,
 }
 
 #[derive(Default)]
 pub struct Rohc {
-    contexts: Vec<Context>,
-    tick: u64,
-}
-
-impl Rohc {
-    fn context(&mut self, key: (u32, bool), seq: u64) -> (usize, bool) {
-        self.tick += 1;
-        if let Some(i) = self.contexts.iter().position(|c| c.key == key) {
-            self.contexts[i].last_used = self.tick;
-            return (i, true);
-        }
-        let fresh = Context { key, last_seq: seq, lost_run: 0, last_used: self.tick };
-        if self.contexts.len() < CONTEXTS {
-            self.contexts.push(fresh);
-            return (self.contexts.len() - 1, false);
-        }
-        let i = (0..CONTEXTS).min_by_key(|&i| self.contexts[i].last_used).expect("16 contexts");
-        self.contexts[i] = fresh;
-        (i, false)
-    }
+    contexts: Connections<Context>,
 }
 
 impl HeaderCompression for Rohc {
     fn carry(&mut self, pkt: &mut Packet, lost: bool) -> Frame {
         let full = full_header(pkt);
         let Body::Tcp(h) = pkt.body else { return Frame { header_bytes: full, outcome: Outcome::Intact } };
-        let (i, known) = self.context((pkt.flow, pkt.forward), h.seq);
+        let (i, known) = self.contexts.entry((pkt.flow, pkt.forward), || Context { last_seq: h.seq, lost_run: 0 });
         let cid = (i != 0) as u32;
-        let c = &mut self.contexts[i];
+        let c = self.contexts.get(i);
         let ts = if h.ts.is_some() { 4 } else { 0 };
         let irregular = h.seq < c.last_seq || !h.sack.is_empty() || h.flags.has(TcpFlags::SYN) || h.flags.has(TcpFlags::FIN);
         let header_bytes = if !known {

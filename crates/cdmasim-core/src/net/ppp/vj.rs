@@ -33,11 +33,8 @@
 //! framer tosses those packets itself instead (§4.3); to TCP the effect is
 //! the same burst.
 
-use super::{full_header, Frame, HeaderCompression, Outcome};
+use super::{full_header, Connections, Frame, HeaderCompression, Outcome};
 use crate::net::{Body, Packet, SackBlocks, TcpFlags, TcpHeader};
-
-/// Connection slots (RFC 1144 §3.2.2).
-const SLOTS: usize = 16;
 
 /// What a slot holds of a connection's last header: the numbers a
 /// compressed header changes by differences, the payload length, and what
@@ -79,44 +76,23 @@ fn delta_bytes(d: u32) -> u32 {
     }
 }
 
+/// A connection's slot (RFC 1144 §3.2.2: 16 of them, one-byte numbers).
 #[derive(Clone, Copy)]
 struct Slot {
-    /// The connection: its flow and direction.
-    key: (u32, bool),
     /// The compressor's last header sent, and the decompressor's copy
     /// (None until an uncompressed frame reached it).
     sent: Held,
     copy: Option<Held>,
-    last_used: u64,
 }
 
 #[derive(Default)]
 pub struct Vj {
-    slots: Vec<Slot>,
+    slots: Connections<Slot>,
     /// Slot of the last frame sent (the next compressed header omits it if the same).
     last_slot: Option<usize>,
-    tick: u64,
 }
 
 impl Vj {
-    /// The slot of `key`, or a new one (the least recently used if all 16
-    /// are taken); whether it held this connection before.
-    fn slot(&mut self, key: (u32, bool), h: &Held) -> (usize, bool) {
-        self.tick += 1;
-        if let Some(i) = self.slots.iter().position(|s| s.key == key) {
-            self.slots[i].last_used = self.tick;
-            return (i, true);
-        }
-        let fresh = Slot { key, sent: *h, copy: None, last_used: self.tick };
-        if self.slots.len() < SLOTS {
-            self.slots.push(fresh);
-            return (self.slots.len() - 1, false);
-        }
-        let i = (0..SLOTS).min_by_key(|&i| self.slots[i].last_used).expect("16 slots");
-        self.slots[i] = fresh;
-        (i, false)
-    }
-
     /// How the compressor sends `now` after `sent` (None: uncompressed).
     fn delta(sent: &Held, now: &Held) -> Option<Delta> {
         if sent.ts != now.ts || sent.sack != now.sack {
@@ -169,15 +145,15 @@ impl HeaderCompression for Vj {
             return intact; // TYPE_IP
         }
         let now = Held::of(h);
-        let (i, known) = self.slot((pkt.flow, pkt.forward), &now);
+        let (i, known) = self.slots.entry((pkt.flow, pkt.forward), || Slot { sent: now, copy: None });
         let same_slot = self.last_slot == Some(i);
         self.last_slot = Some(i);
-        let delta = if known { Vj::delta(&self.slots[i].sent, &now) } else { None };
-        self.slots[i].sent = now;
+        let delta = if known { Vj::delta(&self.slots.get(i).sent, &now) } else { None };
+        self.slots.get(i).sent = now;
         let Some(d) = delta else {
             // UNCOMPRESSED_TCP: the slot number rides in the IP protocol field.
             if !lost {
-                self.slots[i].copy = Some(now);
+                self.slots.get(i).copy = Some(now);
             }
             return intact;
         };
@@ -189,12 +165,12 @@ impl HeaderCompression for Vj {
         if lost {
             return Frame { header_bytes, outcome: Outcome::Intact };
         }
-        let Some(copy) = self.slots[i].copy else {
+        let Some(copy) = self.slots.get(i).copy else {
             // Nothing to rebuild from (the slot's uncompressed frame was lost).
             return Frame { header_bytes, outcome: Outcome::Discarded };
         };
         let rebuilt = Vj::rebuild(&copy, d, &now);
-        self.slots[i].copy = Some(rebuilt);
+        self.slots.get(i).copy = Some(rebuilt);
         if rebuilt == now {
             return Frame { header_bytes, outcome: Outcome::Intact };
         }
@@ -308,7 +284,7 @@ mod tests {
             p.flow = flow;
             assert_eq!(vj.carry(&mut p, false).header_bytes, 40);
         }
-        assert_eq!(vj.slots.len(), SLOTS);
+        assert_eq!(vj.slots.len(), super::super::CONNECTIONS);
         // Flow 0 lost its slot to flow 16: its next segment goes whole.
         let mut p = data(99, 1, None);
         assert_eq!(vj.carry(&mut p, false).header_bytes, 40);
