@@ -90,6 +90,10 @@ pub struct Vj {
     slots: Connections<Slot>,
     /// Slot of the last frame sent (the next compressed header omits it if the same).
     last_slot: Option<usize>,
+    /// The decompressor's: the slot of the last frame it received with a
+    /// slot number (RFC 1144 §4: a compressed header without one applies
+    /// to that slot). A lost frame that changed the slot leaves it behind.
+    last_received: Option<usize>,
 }
 
 impl Vj {
@@ -154,6 +158,7 @@ impl HeaderCompression for Vj {
             // UNCOMPRESSED_TCP: the slot number rides in the IP protocol field.
             if !lost {
                 self.slots.get(i).copy = Some(now);
+                self.last_received = Some(i);
             }
             return intact;
         };
@@ -165,16 +170,23 @@ impl HeaderCompression for Vj {
         if lost {
             return Frame { header_bytes, outcome: Outcome::Intact };
         }
-        let Some(copy) = self.slots.get(i).copy else {
+        // Without a slot number the decompressor applies the differences to
+        // the slot of the last frame it saw with one: another connection's,
+        // if the frame that changed slots was lost.
+        let target = if same_slot { self.last_received.unwrap_or(i) } else { i };
+        self.last_received = Some(target);
+        let Some(copy) = self.slots.get(target).copy else {
             // Nothing to rebuild from (the slot's uncompressed frame was lost).
             return Frame { header_bytes, outcome: Outcome::Discarded };
         };
         let rebuilt = Vj::rebuild(&copy, d, &now);
-        self.slots.get(i).copy = Some(rebuilt);
-        if rebuilt == now {
+        self.slots.get(target).copy = Some(rebuilt);
+        if target == i && rebuilt == now {
             return Frame { header_bytes, outcome: Outcome::Intact };
         }
-        write_back(h, &rebuilt);
+        if target == i {
+            write_back(h, &rebuilt);
+        }
         pkt.corrupt = true;
         Frame { header_bytes, outcome: Outcome::Corrupted }
     }
@@ -274,6 +286,29 @@ mod tests {
         let f = vj.carry(&mut next, false);
         // Change mask, checksum, a 3-byte ACK difference (2 x 1448).
         assert_eq!(f, Frame { header_bytes: 6, outcome: Outcome::Intact });
+    }
+
+    #[test]
+    fn a_lost_frame_that_changed_slots_corrupts_the_other_connection_too() {
+        // Two connections, A and B, share the link. A's third segment goes
+        // compressed with A's slot number (the last frame was B's) and is
+        // lost; A's fourth goes without a number, so the decompressor
+        // applies it to B's slot, the last it saw: A's segment fails, B's
+        // slot has moved, and B's next segment fails too.
+        let mut vj = Vj::default();
+        let a = |uid: u64, seg: u64| {
+            let mut p = data(uid, seg, None);
+            p.flow = 1;
+            p
+        };
+        let b = |uid: u64, seg: u64| data(uid, seg, None);
+        assert_eq!(vj.carry(&mut a(0, 0), false).outcome, Outcome::Intact);
+        assert_eq!(vj.carry(&mut a(1, 1), false).outcome, Outcome::Intact);
+        assert_eq!(vj.carry(&mut b(2, 0), false).header_bytes, 40);
+        assert_eq!(vj.carry(&mut b(3, 1), false), Frame { header_bytes: 3, outcome: Outcome::Intact });
+        assert_eq!(vj.carry(&mut a(4, 2), true).header_bytes, 4, "A's slot number rides in the lost frame");
+        assert_eq!(vj.carry(&mut a(5, 3), false), Frame { header_bytes: 3, outcome: Outcome::Corrupted });
+        assert_eq!(vj.carry(&mut b(6, 2), false), Frame { header_bytes: 4, outcome: Outcome::Corrupted });
     }
 
     #[test]
