@@ -33,7 +33,9 @@ use crate::engine::{Rng, RngStreams, Time};
 use crate::net::queue::{self, Queue, QueueMeter};
 use crate::engine::time::secs;
 use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
-use crate::net::ppp::{Outcome, Ppp};
+use crate::net::ppp::Ppp;
+use crate::net::queue::QueueSpec;
+use crate::channel::DrcSpec;
 use crate::net::{DropReason, Hop, HopEvent, Packet, Port};
 use crate::result::{HopRows, SectorResult, UserResult};
 use std::cmp::Reverse;
@@ -83,6 +85,29 @@ pub struct User {
 }
 
 impl User {
+    /// A user as it starts: nothing queued, in `sector`, no hand-off
+    /// planned, no PPP compression, no residual loss.
+    fn new(name: &str, node: u32, sector: usize, queue: &QueueSpec, drc: &DrcSpec, rng: &RngStreams) -> Result<User, ChannelError> {
+        Ok(User {
+            name: name.to_string(),
+            node,
+            sector,
+            queue: queue::build(queue, 0, rng, &format!("{name}.down")),
+            channel: SlotReader::new(drc.open()?),
+            head: None,
+            ppp: None,
+            loss: 0.0,
+            loss_rng: rng.stream(&format!("loss/{name}")),
+            drc: 0,
+            last_delivery: 0,
+            next_handoff: None,
+            handoff_rng: rng.stream(&format!("handoff/{name}")),
+            plan_pos: 0,
+            full_buffer: false,
+            stats: UserStats::default(),
+        })
+    }
+
     fn backlogged(&self) -> bool {
         self.full_buffer || self.head.is_some() || self.queue.len_packets() > 0
     }
@@ -97,14 +122,10 @@ impl User {
     /// decompressor those not lost (`net::ppp`).
     fn frame(&mut self, pkt: &mut Packet) -> (u32, Option<DropReason>) {
         let lost = self.loss > 0.0 && self.loss_rng.bernoulli(self.loss);
-        let Some(ppp) = self.ppp.as_mut() else { return (pkt.size, lost.then_some(DropReason::RandomLoss)) };
-        let (size, outcome) = ppp.carry(pkt, lost);
-        let fate = if lost {
-            Some(DropReason::RandomLoss)
-        } else {
-            (outcome == Outcome::Discarded).then_some(DropReason::Decompression)
-        };
-        (size, fate)
+        match self.ppp.as_mut() {
+            Some(ppp) => ppp.carry(pkt, lost),
+            None => (pkt.size, lost.then_some(DropReason::RandomLoss)),
+        }
     }
 }
 
@@ -197,50 +218,20 @@ impl EvdoRan {
             .collect::<Vec<_>>();
         let mut users = Vec::with_capacity(n);
         for u in &cfg.users {
-            let mut handoff_rng = rng.stream(&format!("handoff/{}", u.name));
-            let next_handoff = match &u.handoff {
+            let mut user = User::new(&u.name, u.node as u32, u.sector, &u.queue, &u.drc, rng)?;
+            user.next_handoff = match &u.handoff {
                 HandoffPlan::At(list) => list.first().map(|x| x.0),
-                HandoffPlan::Every { min, max, .. } => Some(draw(&mut handoff_rng, *min, *max)),
+                HandoffPlan::Every { min, max, .. } => Some(draw(&mut user.handoff_rng, *min, *max)),
                 HandoffPlan::Never | HandoffPlan::Channel { .. } => None,
             };
-            users.push(User {
-                name: u.name.clone(),
-                node: u.node as u32,
-                sector: u.sector,
-                queue: queue::build(&u.queue, 0, rng, &format!("{}.down", u.name)),
-                channel: SlotReader::new(u.drc.open()?),
-                head: None,
-                ppp: u.ppp.map(Ppp::new),
-                loss: u.loss,
-                loss_rng: rng.stream(&format!("loss/{}", u.name)),
-                drc: 0,
-                last_delivery: 0,
-                next_handoff,
-                handoff_rng,
-                plan_pos: 0,
-                full_buffer: false,
-                stats: UserStats::default(),
-            });
+            user.ppp = u.ppp.map(Ppp::new);
+            user.loss = u.loss;
+            users.push(user);
         }
         for b in &cfg.background {
-            users.push(User {
-                name: b.name.clone(),
-                node: u32::MAX,
-                sector: b.sector,
-                queue: queue::build(&crate::evdo::config::default_user_queue(), 0, rng, &format!("{}.down", b.name)),
-                channel: SlotReader::new(b.drc.open()?),
-                head: None,
-                ppp: None,
-                loss: 0.0,
-                loss_rng: rng.stream(&format!("loss/{}", b.name)),
-                drc: 0,
-                last_delivery: 0,
-                next_handoff: None,
-                handoff_rng: rng.stream(&format!("handoff/{}", b.name)),
-                plan_pos: 0,
-                full_buffer: true,
-                stats: UserStats::default(),
-            });
+            let mut user = User::new(&b.name, u32::MAX, b.sector, &crate::evdo::config::default_user_queue(), &b.drc, rng)?;
+            user.full_buffer = true;
+            users.push(user);
         }
         let mut ran = EvdoRan {
             node: cfg.node as u32,

@@ -10,7 +10,7 @@
 
 use super::hop::{BuildContext, Ends, Hop, HopConfig, HopEvent, HopKind, Port, Samples};
 use super::queue::{self, Queue, QueueMeter, QueueSpec};
-use super::ppp::{Compression, Outcome, Ppp};
+use super::ppp::{Compression, Ppp};
 use super::{DropReason, Packet};
 use crate::channel::{link_rate, ChannelError, DrcSpec};
 use crate::engine::time::bits_in;
@@ -351,14 +351,8 @@ impl Link {
         if self.tap {
             self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
         }
-        let (size, outcome) = self.ppp.as_mut().expect("a PPP link").carry(&mut pkt, lost);
-        let bytes = super::ppp::FRAMING_BYTES + size;
-        let dropped = if lost {
-            Some(DropReason::RandomLoss)
-        } else {
-            (outcome == Outcome::Discarded).then_some(DropReason::Decompression)
-        };
-        self.serve(now, pkt, bytes, dropped, false);
+        let (size, dropped) = self.ppp.as_mut().expect("a PPP link").carry(&mut pkt, lost);
+        self.serve(now, pkt, super::ppp::FRAMING_BYTES + size, dropped, false);
     }
 
     /// The transmitter's rate becomes `rate` at `now` (a hop that owns the

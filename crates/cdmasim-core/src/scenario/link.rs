@@ -117,12 +117,11 @@ const LINK_KEYS: &[&str] = &[
 /// `ppp = "none" | "vj" | "rohc"`: the link runs PPP (both directions of
 /// a duplex link), with that TCP/IP header compression.
 pub(crate) fn parse_ppp(v: &Val) -> Res<Compression> {
-    match v.str()? {
-        "none" => Ok(Compression::None),
-        "vj" => Ok(Compression::Vj),
-        "rohc" => Ok(Compression::Rohc),
-        s => Err(v.err(format!("unknown ppp header compression '{s}' (expected one of none, vj, rohc)"))),
-    }
+    let s = v.str()?;
+    Compression::from_name(s).ok_or_else(|| {
+        let names: Vec<_> = Compression::ALL.iter().map(|c| c.as_str()).collect();
+        v.err(format!("unknown ppp header compression '{s}' (expected one of {})", names.join(", ")))
+    })
 }
 
 fn parse_link(v: &Val) -> Res<RawLink> {

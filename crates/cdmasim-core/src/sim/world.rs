@@ -257,9 +257,15 @@ impl Hosts {
     /// capturing node (`arriving` false) or as it arrives there.
     #[inline(never)]
     fn captures(&self, net: &Network, h: u32, port: Port, arriving: bool) -> bool {
-        let Some(&c) = self.pcap_base.get(h as usize).map(|&b| &self.pcap_of_port[(b + port) as usize]) else { return false };
+        let Some(c) = self.capture_of(h, port) else { return false };
         let ends = net.hops[h as usize].ends(port);
-        c != u32::MAX && self.pcaps[c as usize].node == if arriving { ends.to } else { ends.from }
+        self.pcaps[c as usize].node == if arriving { ends.to } else { ends.from }
+    }
+
+    /// The capture of hop `h`'s port, if it has one.
+    fn capture_of(&self, h: u32, port: Port) -> Option<u32> {
+        let base = *self.pcap_base.get(h as usize)?;
+        Some(self.pcap_of_port[(base + port) as usize]).filter(|&c| c != u32::MAX)
     }
 
     #[inline(never)]
@@ -270,7 +276,7 @@ impl Hosts {
         };
         // A failed capture write must not change the simulation; the error
         // surfaces when the file is flushed at the end.
-        let c = self.pcap_of_port[(self.pcap_base[h as usize] + port) as usize] as usize;
+        let c = self.capture_of(h, port).expect("a captured port") as usize;
         let _ = self.pcaps[c].writer.write(now, pkt, wscale);
     }
 

@@ -17,7 +17,7 @@
 mod rohc;
 mod vj;
 
-use super::Packet;
+use super::{DropReason, Packet};
 use crate::result::PppResult;
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +42,13 @@ pub enum Compression {
 }
 
 impl Compression {
+    pub const ALL: [Compression; 3] = [Compression::None, Compression::Vj, Compression::Rohc];
+
+    /// The compression named `name` (as `as_str` spells it).
+    pub fn from_name(name: &str) -> Option<Compression> {
+        Compression::ALL.into_iter().find(|c| c.as_str() == name)
+    }
+
     pub fn as_str(self) -> &'static str {
         match self {
             Compression::None => "none",
@@ -159,8 +166,10 @@ impl Ppp {
     }
 
     /// Carry `pkt` across (see `HeaderCompression::carry`): its size with
-    /// the headers as compressed (framing not included), and what came out.
-    pub fn carry(&mut self, pkt: &mut Packet, lost: bool) -> (u32, Outcome) {
+    /// the headers as compressed (framing not included), and why it does
+    /// not come out, if it does not (lost below PPP, or discarded by the
+    /// decompressor). A packet rebuilt wrong comes out, marked `corrupt`.
+    pub fn carry(&mut self, pkt: &mut Packet, lost: bool) -> (u32, Option<DropReason>) {
         let full = full_header(pkt);
         let frame = match self.scheme.as_mut() {
             Some(s) => s.carry(pkt, lost),
@@ -177,7 +186,12 @@ impl Ppp {
             s.corrupted += (frame.outcome == Outcome::Corrupted) as u64;
             s.discarded += (frame.outcome == Outcome::Discarded) as u64;
         }
-        (frame.header_bytes + (pkt.size - full), frame.outcome)
+        let dropped = if lost {
+            Some(DropReason::RandomLoss)
+        } else {
+            (frame.outcome == Outcome::Discarded).then_some(DropReason::Decompression)
+        };
+        (frame.header_bytes + (pkt.size - full), dropped)
     }
 
     /// Its row of the `ppp` table.
