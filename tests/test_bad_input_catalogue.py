@@ -82,6 +82,15 @@ CASES = [
     ("fit_order_negative", {"t.txt": "3\n4\n5\n"}, ["channel", "fit", "FILE", "--order", "-1", "--out", "m.json"], ["--order"]),
     ("fit_order_huge", {"t.txt": "3\n4\n5\n"}, ["channel", "fit", "FILE", "--order", "99", "--out", "m.json"], ["--order"]),
     ("fit_too_short", {"t.txt": "3\n"}, ["channel", "fit", "FILE", "--order", "2", "--out", "m.json"], ["t.txt", "too short"]),
+    ("fit_regimes_zero", {"t.txt": "3\n4\n5\n"}, ["channel", "fit", "FILE", "--order", "1", "--regimes", "0", "--out", "m.json"],
+     ["--regimes"]),
+    ("fit_regimes_above_windows", {"t.txt": "3\n4\n5\n" * 10}, ["channel", "fit", "FILE", "--order", "1", "--regimes", "2",
+     "--regime-window", "20slots", "--out", "m.json"], ["t.txt", "fewer than the 2 regimes"]),
+    ("fit_regime_window_bad", {"t.txt": "3\n4\n5\n"}, ["channel", "fit", "FILE", "--order", "1", "--regimes", "2",
+     "--regime-window", "1.5ms", "--out", "m.json"], ["--regime-window"]),
+    ("regime_model_bad_transitions", {"m.json": '{"format": "cdmasim-regime-markov", "window_slots": 10, "regimes": '
+     '[{"chain": {"format": "cdmasim-markov", "order": 1, "contexts": [{"context": [3], "next": [0,0,0,1,0,0,0,0,0,0,0,0,0,0,0]}]}}], '
+     '"transitions": [[1, 2]]}'}, ["channel", "generate", "FILE", "--slots", "100", "--out", "x.txt"], ["m.json", "transitions"]),
     ("generate_slots_huge", {}, ["channel", "generate", "mobile", "--slots", "1e13", "--out", "x.drc"], ["--slots"]),
     ("generate_unknown_source", {}, ["channel", "generate", "nosuchpreset", "--slots", "100", "--out", "x.drc"],
      ["nosuchpreset"]),

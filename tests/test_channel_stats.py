@@ -83,6 +83,27 @@ def test_text_binary_fit_generate_round_trip(tmp_path, capsys):
     assert rc == 0 and len(r[str(drc_file)]["windows"]) == 3
 
 
+def test_a_regime_model_fits_and_generates(tmp_path, capsys):
+    trace, model, gen = (tmp_path / n for n in ("l3.drc", "regimes.json", "g.drc"))
+    rc, _, err = run_cli(["channel", "generate", "location3", "--slots", "10min", "--seed", "2", "--out", trace], capsys)
+    assert rc == 0, err
+    rc, out, err = run_cli(["channel", "fit", trace, "--order", "1", "--regimes", "3", "--out", model], capsys)
+    assert rc == 0 and "3 regimes of 6000-slot windows" in out, err
+    m = json.loads(model.read_text())
+    assert m["format"] == "cdmasim-regime-markov" and len(m["regimes"]) == 3
+    levels = [r["mean_rate_bps"] for r in m["regimes"]]
+    assert levels == sorted(levels)
+    # 60 windows of 10 s: 59 window-to-window transitions.
+    assert sum(map(sum, m["transitions"])) == 59
+    # Two hours from the model hold the trace's share of each state (the
+    # regimes last tens of seconds, so ten minutes would be one noisy draw).
+    rc, _, err = run_cli(["channel", "generate", model, "--slots", "2h", "--seed", "1", "--out", gen], capsys)
+    assert rc == 0, err
+    a, g = channel.read(trace)["drc"], channel.read(gen)["drc"]
+    fa, fg = np.bincount(a, minlength=15) / len(a), np.bincount(g, minlength=15) / len(g)
+    assert len(g) == 12 * len(a) and np.abs(fa - fg).max() < 0.1, np.abs(fa - fg).max()
+
+
 def test_bad_input_is_one_line_exit_2(tmp_path, capsys):
     bad = tmp_path / "bad.txt"
     bad.write_text("3\n4\n99x\n")

@@ -148,6 +148,12 @@ def test_a_sector_users_capture_holds_its_download_and_its_checksum_failures(tmp
     corrupted = r.ppp.set_index("link").loc["laptop.down", "corrupted"]
     assert flow.checksum_failures > 0 and corrupted > 0
     # What reached TCP, and what reached the user but failed its checksum.
-    assert data["actual_data_pkts"] == flow.packets_received + corrupted
-    assert data["cksum_bad"] == corrupted
+    assert data["actual_data_pkts"] == flow.packets_received + flow.checksum_failures
+    assert data["cksum_bad"] == flow.checksum_failures
+    # The ppp row counts a frame when it is framed at the base station, so a
+    # corrupted frame still on the air when the run ends is counted there but
+    # never reached the user: the difference is at most the frames in flight.
+    ppp = r.ppp.set_index("link").loc["laptop.down"]
+    in_flight = ppp["frames"] - ppp["lost"] - data["total_packets"]
+    assert 0 <= corrupted - flow.checksum_failures <= in_flight <= 4
     assert data["unique_bytes_sent"] >= flow.bytes_delivered

@@ -132,11 +132,23 @@ def summary(results: Mapping[str, dict]) -> pandas.DataFrame:
 
 
 def fit(path: str | os.PathLike, order: int, out: str | os.PathLike | None = None, format: str | None = None,
-        mahimahi_window_ms: int = 100) -> dict[str, Any]:
-    """Fit a Markov chain of `order`; write it to `out` if given; return the model dict."""
+        mahimahi_window_ms: int = 100, regimes: int = 1, regime_window: str | int = "10s") -> dict[str, Any]:
+    """Fit a Markov chain of `order`; write it to `out` if given; return the model dict.
+
+    With `regimes` > 1 the trace is cut into windows of `regime_window` (a
+    duration such as "10s", or slots), the windows are grouped by mean rate
+    into that many regimes, and each regime gets its own chain; the model
+    also holds the window-to-window regime transitions (docs/channel.md,
+    "Long-term variation")."""
     if order < 0:
         raise InputError(f"order: {order} is negative")
-    text = _call(_core().channel_fit, str(path), int(order), format, _units.mahimahi_window(mahimahi_window_ms))
+    if int(regimes) < 1:
+        raise InputError(f"regimes: {regimes} is below 1")
+    window = _units.slots(regime_window, "regime window", allow_bare=isinstance(regime_window, int))
+    if window < 1:
+        raise InputError("regime window: must be at least one slot")
+    text = _call(_core().channel_fit, str(path), int(order), format, _units.mahimahi_window(mahimahi_window_ms),
+                 int(regimes), int(window))
     if out is not None:
         with open(out, "w") as fh:
             fh.write(text)

@@ -145,11 +145,14 @@ fn background_users_take_the_slots_full_buffer_users_would() {
         // One slot may differ: the background users have data before time 0
         // ends, so the sector's first slot (at 0 s) runs before u0's first
         // packet is offered at the same instant; the study has everyone
-        // backlogged from slot 0. Every other slot is the study's.
+        // backlogged from slot 0. Under round robin that slot also shifts
+        // whose turn comes when: where the turn falls on a two-slot packet
+        // (1536 kb/s, which the stationary channel's loaded regime reaches)
+        // one more slot moves. Every other slot is the study's.
         println!("{sched}: sector {got:?}, study {expected:?}");
         assert_eq!(got.iter().sum::<u64>(), expected.iter().sum::<u64>());
         let moved: u64 = got.iter().zip(&expected).map(|(a, b)| a.abs_diff(*b)).sum();
-        assert!(moved <= 2, "{sched}: {got:?} against {expected:?}");
+        assert!(moved <= if sched == "pf" { 2 } else { 4 }, "{sched}: {got:?} against {expected:?}");
         // Only the user with packets has a base-station queue.
         assert_eq!(r.queues.iter().filter(|q| q.link.ends_with(".down")).count(), 1);
     }

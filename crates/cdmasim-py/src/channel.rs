@@ -3,7 +3,7 @@
 //! `FILE:LINE: FIELD: what` message (python/cdmasim/channel.py turns them
 //! into cdmasim.InputError).
 
-use cdmasim_core::channel::{self, markov, presets, stats, ChannelError, DrcTrace, Format};
+use cdmasim_core::channel::{self, markov, presets, regime_markov, stats, ChannelError, DrcTrace, Format};
 use cdmasim_core::engine::RngStreams;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
@@ -96,12 +96,24 @@ fn channel_stats_bytes(py: Python<'_>, drc: &[u8], sinr: Option<&[u8]>, window_s
     Ok(py.allow_threads(|| stats_json(&t, window_slots, max_order, max_lag)))
 }
 
-/// Fit a Markov chain of `order` to a trace; returns the model JSON.
+/// Fit a Markov chain of `order` to a trace (with `regimes` > 1, a chain per
+/// regime of `window_slots` windows); returns the model JSON.
 #[pyfunction]
-#[pyo3(signature = (path, order, format=None, mahimahi_window_ms=100))]
-fn channel_fit(py: Python<'_>, path: &str, order: usize, format: Option<&str>, mahimahi_window_ms: u32) -> PyResult<String> {
+#[pyo3(signature = (path, order, format=None, mahimahi_window_ms=100, regimes=1, window_slots=6000))]
+fn channel_fit(
+    py: Python<'_>,
+    path: &str,
+    order: usize,
+    format: Option<&str>,
+    mahimahi_window_ms: u32,
+    regimes: usize,
+    window_slots: u64,
+) -> PyResult<String> {
     if order > markov::MAX_ORDER {
         return Err(PyValueError::new_err(format!("order: {order} above {}", markov::MAX_ORDER)));
+    }
+    if regimes == 0 || window_slots == 0 {
+        return Err(PyValueError::new_err("regimes and the regime window must be at least 1"));
     }
     let fmt = parse_format(format)?;
     py.allow_threads(|| {
@@ -109,7 +121,17 @@ fn channel_fit(py: Python<'_>, path: &str, order: usize, format: Option<&str>, m
         if t.len() <= order {
             return Err(ChannelError::new(path, format!("{} slots: too short for order {order}", t.len())));
         }
-        Ok(markov::MarkovModel::fit(&t.drc, order).to_json())
+        if regimes == 1 {
+            return Ok(markov::MarkovModel::fit(&t.drc, order).to_json());
+        }
+        let windows = t.len() as u64 / window_slots;
+        if windows < regimes as u64 {
+            return Err(ChannelError::new(
+                path,
+                format!("{} slots: {windows} whole windows of {window_slots} slots, fewer than the {regimes} regimes", t.len()),
+            ));
+        }
+        Ok(regime_markov::RegimeMarkovModel::fit(&t.drc, order, regimes, window_slots).to_json())
     })
     .map_err(err)
 }
@@ -128,8 +150,8 @@ fn make_source(src: &str, seed: u64) -> Result<Box<dyn channel::ChannelSource>, 
             format!("neither a preset ({}, constant:N) nor an existing model file", presets::PRESETS.join(", ")),
         ));
     }
-    let m = markov::MarkovModel::read(src)?;
-    Ok(Box::new(markov::MarkovSource::new(&m, RngStreams::new(seed).stream("markov/generate"))))
+    let streams = RngStreams::new(seed);
+    regime_markov::read_source(src, |name| streams.stream(name))
 }
 
 /// Generate `slots` slots from a preset, `constant:N` or a model file into

@@ -24,10 +24,13 @@ def register(sub):
     s.add_argument("--plot", metavar="DIR", help="write figures like Liu et al. Figs. 1-5 into DIR")
     s.set_defaults(func=_stats)
 
-    f = cs.add_parser("fit", help="fit a Markov chain of order K to a trace")
+    f = cs.add_parser("fit", help="fit a Markov chain of order K to a trace (optionally one per hidden regime)")
     f.add_argument("file", metavar="FILE")
     f.add_argument("--order", type=integer(0, 64, "--order"), required=True)
     f.add_argument("--out", required=True, metavar="MODEL")
+    f.add_argument("--regimes", type=integer(1, 64, "--regimes"), default=1,
+                   help="group windows of the trace by mean rate into N regimes, a chain each (default 1: one chain)")
+    f.add_argument("--regime-window", default="10s", help="the regimes' window (default 10s; a duration or N slots)")
     _fmt_args(f)
     f.set_defaults(func=_fit)
 
@@ -103,9 +106,17 @@ def _fit(args):
 
     # Before the fit: a long fit is not lost to a path that cannot be written.
     check_output_file("--out", args.out)
+    from .._units import slots
+
+    window = slots(args.regime_window, "--regime-window", allow_bare=True)
     m = channel.fit(args.file, args.order, out=args.out, format=None if args.format == "auto" else args.format,
-                    mahimahi_window_ms=_mm(args))
-    print(f"order {m['order']} Markov chain, {len(m['contexts'])} contexts -> {args.out}")
+                    mahimahi_window_ms=_mm(args), regimes=args.regimes, regime_window=window)
+    if args.regimes == 1:
+        print(f"order {m['order']} Markov chain, {len(m['contexts'])} contexts -> {args.out}")
+    else:
+        levels = ", ".join(f"{r['mean_rate_bps'] / 1e3:.0f}" for r in m["regimes"])
+        print(f"{len(m['regimes'])} regimes of {m['window_slots']}-slot windows (mean kb/s: {levels}), "
+              f"an order {args.order} chain each -> {args.out}")
     return 0
 
 

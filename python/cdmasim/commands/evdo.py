@@ -18,7 +18,7 @@ def register(sub):
 
     s = cs.add_parser("schedule", help="full-buffer PF vs RR (vs max C/I) over N users")
     src = s.add_mutually_exclusive_group(required=True)
-    src.add_argument("--preset", help="channel preset for every user (stationary, mobile)")
+    src.add_argument("--preset", help="channel preset for every user (stationary, mobile, location1, location2, location3)")
     src.add_argument("--trace", nargs="+", metavar="FILE", help="trace per user (shared with random starts if fewer)")
     s.add_argument("--users", type=integer(1, MAX_USERS, "--users"), default=4)
     s.add_argument("--slots", default="1000000", help="slots or a duration (e.g. 1000000, 30min)")

@@ -8,6 +8,8 @@
 //!   hand-offs come every 20-30 s. The hump is `edge + (peak-edge) sin(pi t/T)`.
 //! - shadowing and slow fading: Gauss-Markov (AR(1)) processes in dB with a
 //!   given standard deviation and correlation time in slots.
+//! - regime and drift (optional, `regime.rs`): a hidden regime that shifts
+//!   the mean for seconds and a drift over hours.
 //! - Rayleigh fading: a complex Gauss-Markov gain h with E|h|^2 = 1 and
 //!   correlation time in slots (a first-order stand-in for Clarke's
 //!   spectrum), added as 10 log10 |h|^2.
@@ -15,6 +17,7 @@
 //! The DRC this source reports is the static threshold mapping of
 //! `sinr_mapper::Thresholds`; wrap it in `SinrMapper` for the adaptive one.
 
+use super::regime::Regime;
 use super::sinr_mapper::Thresholds;
 use super::ChannelSource;
 use crate::engine::Rng;
@@ -98,6 +101,7 @@ pub struct FadingSinr {
     cell_len: u64,
     handoffs: Vec<u64>,
     thresholds: Thresholds,
+    regime: Option<Regime>,
 }
 
 impl FadingSinr {
@@ -120,6 +124,7 @@ impl FadingSinr {
             cell_len: 1,
             handoffs: Vec::new(),
             thresholds: Thresholds::default(),
+            regime: None,
         };
         if let Some(p) = &s.cfg.path {
             // Start at a random point of the first dwell, as if driving already.
@@ -127,6 +132,12 @@ impl FadingSinr {
             s.cell_start = 0u64.wrapping_sub(s.dwell_rng.below(s.cell_len));
         }
         s
+    }
+
+    /// Add a hidden regime and drift to the mean.
+    pub fn with_regime(mut self, regime: Regime) -> Self {
+        self.regime = Some(regime);
+        self
     }
 
     fn draw_dwell(&mut self, lo: u64, hi: u64) -> u64 {
@@ -146,6 +157,9 @@ impl FadingSinr {
             }
             let phase = std::f64::consts::PI * t as f64 / self.cell_len as f64;
             geo = p.edge_db + (p.peak_db - p.edge_db) * phase.sin();
+        }
+        if let Some(r) = self.regime.as_mut() {
+            geo += r.step();
         }
         let mut x = geo + self.shadow.step(&mut self.g) + self.slow.step(&mut self.g);
         if self.cfg.rayleigh_corr_slots.is_some() {

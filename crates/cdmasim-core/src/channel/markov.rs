@@ -91,7 +91,22 @@ impl MarkovModel {
         p
     }
 
+    /// Add another fit's counts (for example of another segment of a trace).
+    pub fn add(&mut self, other: &MarkovModel) {
+        assert_eq!(self.order, other.order);
+        for (c, row) in &other.counts {
+            let e = self.counts.entry(*c).or_insert([0; NUM_DRC]);
+            for j in 0..NUM_DRC {
+                e[j] += row[j];
+            }
+        }
+    }
+
     pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(&self.to_value()).unwrap()
+    }
+
+    pub fn to_value(&self) -> serde_json::Value {
         let ctxs: Vec<serde_json::Value> = self
             .counts
             .iter()
@@ -100,16 +115,20 @@ impl MarkovModel {
                 serde_json::json!({"context": ctx, "next": row.to_vec()})
             })
             .collect();
-        let v = serde_json::json!({
+        serde_json::json!({
             "format": "cdmasim-markov", "version": 1, "order": self.order,
             "states": NUM_DRC, "contexts": ctxs,
-        });
-        serde_json::to_string_pretty(&v).unwrap()
+        })
     }
 
     pub fn from_json(name: &str, text: &str) -> Result<MarkovModel> {
         let v: serde_json::Value =
             serde_json::from_str(text).map_err(|e| ChannelError::at(name, e.line() as u64, "json", e.to_string()))?;
+        Self::from_value(name, &v)
+    }
+
+    /// A model from its JSON value; `name` (file and path within it) heads errors.
+    pub fn from_value(name: &str, v: &serde_json::Value) -> Result<MarkovModel> {
         if v.get("format").and_then(|f| f.as_str()) != Some("cdmasim-markov") {
             return Err(ChannelError::new(name, "format: not a cdmasim Markov model (\"format\": \"cdmasim-markov\")"));
         }
@@ -228,8 +247,18 @@ impl MarkovSource {
         s
     }
 
+    /// The last `order` states, most recent in the low 4 bits.
+    pub fn context(&self) -> u64 {
+        self.ctx
+    }
+
+    /// Continue from another source's history (a regime change).
+    pub fn set_context(&mut self, ctx: u64) {
+        self.ctx = ctx & mask(self.order);
+    }
+
     #[inline]
-    fn step(&mut self) -> u8 {
+    pub fn step(&mut self) -> u8 {
         let u = self.rng.next_u64() >> 32;
         let mut k = self.order;
         let row = loop {

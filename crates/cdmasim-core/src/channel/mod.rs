@@ -18,6 +18,8 @@ pub mod link_rate;
 pub mod mahimahi;
 pub mod markov;
 pub mod presets;
+pub mod regime;
+pub mod regime_markov;
 pub mod sinr_mapper;
 pub mod source;
 pub mod stats;

@@ -124,7 +124,7 @@ fn drc_replaces_rate_and_rate_schedule() {
 #[test]
 fn drc_errors_name_file_line_and_field() {
     let cases: &[(&str, &str, &str)] = &[
-        ("drc = { preset = \"parked\" }\n", "link[0].drc.preset", "unknown DRC preset 'parked' (known: stationary, mobile)"),
+        ("drc = { preset = \"parked\" }\n", "link[0].drc.preset", "unknown DRC preset 'parked' (known: stationary, mobile, location1, location2, location3)"),
         ("drc = { preset = \"mobile\", seed = -3 }\n", "link[0].drc.seed", "must not be negative"),
         ("drc = { preset = \"mobile\", seed = \"7\" }\n", "link[0].drc.seed", "expected a plain integer"),
         ("drc = { preset = \"mobile\", format = \"text\" }\n", "link[0].drc.format", "for trace files"),
