@@ -222,8 +222,15 @@ def test_liu_quick_labels_the_presets_and_scores_each_claim_once(quick_reproduct
     # "less than 5 %" is < 1.05, not ±3 points.
     assert items["fig6.gain_stationary_4users"]["tolerance"] == "< 1.05"
     # Headline results the model cannot produce yet exist, with the reason.
-    for i in ("fig1.location1_mean_mbps", "fig1.location2_modal_fraction", "fig9.fer"):
-        assert items[i]["verdict"] == "not modelled" and items[i]["reason"]
+    assert items["fig9.fer"]["verdict"] == "not modelled" and items["fig9.fer"]["reason"]
+    # Fig. 1: the location presets were set on the locations' means and modal
+    # fractions; the spread over days and the hourly SINR-DRC correlation are predicted.
+    for i in ("fig1.location1_mean_mbps", "fig1.locations23_mean_mbps", "fig1.location2_modal_fraction",
+              "fig1.location3_modal_fraction", "fig5.stationary_lag_entropy_d100", "fig5.mobile_lag_entropy_d100"):
+        assert items[i]["basis"] == "calibration", i
+    for i in ("fig1.daily_mean_range_kbps", "fig1.sinr_drc_corr_hourly"):
+        assert items[i]["basis"] == "prediction" and items[i]["measured"] is not None, i
+    assert items["fig5.stationary_lag_entropy_d100"]["also"][0]["how"].startswith("Location 1-3")
     for i in ("fig7.max_utilisation", "fig8.delay_std_lowest_vegas", "fig10.retransmissions_order",
               "fig6.gain_rises_with_users", "fig11.stream_delay_order", "fig6.gain_interlace4.mobile.4"):
         assert i in items

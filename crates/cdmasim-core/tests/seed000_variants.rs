@@ -4,20 +4,21 @@
 //! it, 1 ms to the laptop: 40 ms minimum RTT. The reverse link is Rev. 0's
 //! 153.6 kb/s peak.
 //!
-//! Why `mobile`: over the `stationary` preset (rate changes every few hundred
-//! slots, std below 400 kb/s) Vegas tracks the rate and used 0.96 of it, as
-//! much as the loss-based variants; its shortfall in the paper needs a rate
-//! that swings widely within a round trip, where the transmission time of
-//! a packet at a low DRC rate reads to Vegas as queueing.
-//!
 //! §7.3: alone on the channel, Reno, Westwood+ and Cubic use more than 80 %
-//! of the mean DRC rate (the paper's testbed: 0.86, 0.85, 0.89), Vegas
-//! clearly less (0.75); Cubic builds the largest queue and delay, Vegas the
-//! smallest. §7.4 (Fig. 11): a 9.6 kb/s stream sharing the per-user buffer
-//! with one bulk download sees its delay ordered Vegas < Westwood+ < Reno <
-//! Cubic; Vegas's download is far slower, while the three loss-based
-//! variants all fill the link and differ by only a few percent (the paper
-//! orders them too; why this model does not, see the §7.4 test).
+//! of the mean DRC rate (the paper's testbed: 0.86, 0.85, 0.89); Cubic
+//! builds the largest queue and delay, Vegas the smallest. §7.4 (Fig. 11):
+//! a 9.6 kb/s stream sharing the per-user buffer with one bulk download
+//! waits least behind Vegas and most behind Cubic.
+//!
+//! What this model does not reproduce (findings, issue 22): the paper's
+//! Vegas used 0.75 of the channel; here it uses more than 0.9 with a queue
+//! of a few packets. Until issue 22 it used 0.47 on this path, and these
+//! tests asserted the paper's shortfall, but that came from a bug: a round
+//! ended one ACK before Linux's, so a window of four or five segments
+//! acknowledged every second segment had two RTT samples per round, never
+//! decided, and froze (vegas.rs). And the paper puts Westwood+'s stream
+//! delay just above Vegas's; here it sits with Reno's (both fill the 64 KB
+//! buffer between losses).
 
 mod common;
 use cdmasim_core::channel::{self, link_rate, presets};
@@ -121,9 +122,11 @@ fn section_7_3_utilisation_and_queueing_by_variant() {
     for n in ["reno", "westwood", "cubic"] {
         assert!(by_name(&out, n).utilisation > 0.8, "{n}: {:.3}", by_name(&out, n).utilisation);
     }
-    let lowest = ["reno", "westwood", "cubic"].iter().map(|n| by_name(&out, n).utilisation).fold(1.0, f64::min);
+    // Vegas keeps growing over the mobile channel's swings (the regression
+    // the round fix closed: 0.47 before it) and fills the link with a queue
+    // of a few packets.
     let vegas = by_name(&out, "vegas");
-    assert!(vegas.utilisation < lowest - 0.15, "Vegas {:.3} vs {lowest:.3}", vegas.utilisation);
+    assert!(vegas.utilisation > 0.9 && vegas.avg_queue_pkts < 5.0, "Vegas {:.3}, {:.1} pkts", vegas.utilisation, vegas.avg_queue_pkts);
     // Cubic builds the largest queue and excess delay, Vegas the smallest.
     for o in &out {
         if o.name != "cubic" {
@@ -139,27 +142,21 @@ fn section_7_3_utilisation_and_queueing_by_variant() {
 #[test]
 fn section_7_4_stream_delay_and_download_throughput_are_ordered_oppositely() {
     let out: Vec<Outcome> = variants().into_iter().map(|(n, cc)| outcome(n, cc, true)).collect();
-    // Fig. 11: stream delay Vegas < Westwood+ < Reno < Cubic.
-    let order = ["vegas", "westwood", "reno", "cubic"];
-    for w in order.windows(2) {
-        let (a, b) = (by_name(&out, w[0]), by_name(&out, w[1]));
-        assert!(a.stream_delay_ms < b.stream_delay_ms, "stream delay {} {:.1} ms vs {} {:.1} ms", a.name, a.stream_delay_ms, b.name, b.stream_delay_ms);
+    // Fig. 11: the stream waits least behind Vegas and most behind Cubic
+    // (the paper's Vegas < Westwood+ < Reno < Cubic; Westwood+ and Reno are
+    // within 3 % of each other here, both filling the buffer, see above).
+    let delay = |n: &str| by_name(&out, n).stream_delay_ms;
+    for n in ["westwood", "reno"] {
+        assert!(delay("vegas") < delay(n) / 4.0 && delay(n) < delay("cubic"), "{n}: {:.1} ms", delay(n));
+        assert!((delay(n) / delay("reno") - 1.0).abs() < 0.03, "{n}: {:.1} ms against Reno's", delay(n));
     }
-    // The download's throughput: Vegas pays for the short queue with far
-    // less throughput, as in Fig. 11. The paper also orders the loss-based
-    // three (Westwood+ about 90 % of Cubic); here the 64 KB buffer (43
-    // packets against a pipe of ~4) keeps the link busy for all three, so
-    // they reach the same throughput within a few percent, and what
-    // separates them is only the retransmissions Cubic's larger queue
-    // causes (measured: Reno 1118, Cubic 1108, Westwood+ 1098 kb/s). The
-    // paper's spread needs idle link time after losses, which only
-    // timeouts give on this path. Asserted: each of the three at least
-    // 1.5 × Vegas, and all three within 5 % of each other.
-    let vegas = by_name(&out, "vegas").goodput;
+    // The download's throughput: the three loss-based variants all fill
+    // the link, within a few percent of each other (measured: Reno 1152,
+    // Westwood+ 1134, Cubic 1116 kb/s; the paper: Westwood+ about 90 % of
+    // Cubic), what separates them being the retransmissions Cubic's larger
+    // queue causes. The paper's spread needs idle link time after losses,
+    // which only timeouts give on this path.
     let loss_based: Vec<f64> = ["westwood", "reno", "cubic"].iter().map(|n| by_name(&out, n).goodput).collect();
-    for g in &loss_based {
-        assert!(*g > 1.5 * vegas, "download {g:.0} vs Vegas {vegas:.0}");
-    }
     let (lo, hi) = loss_based.iter().fold((f64::MAX, 0f64), |(l, h), g| (l.min(*g), h.max(*g)));
     assert!(hi / lo < 1.05, "loss-based variants {lo:.0}..{hi:.0}");
 }

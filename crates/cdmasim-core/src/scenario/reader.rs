@@ -96,6 +96,21 @@ impl<'a> Val<'a> {
         self.err(format!("expected {what}, found {}", self.type_name()))
     }
 
+    /// One of the named `options` (a string), or an error naming them all.
+    pub fn one_of<T: Copy>(&self, options: &[(&str, T)]) -> Res<T> {
+        let name = self.str()?;
+        if let Some((_, v)) = options.iter().find(|(n, _)| *n == name) {
+            return Ok(*v);
+        }
+        let names: Vec<String> = options.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+        let expected = match names.split_last() {
+            Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+            _ => names.join(""),
+        };
+        let key = self.path.rsplit('.').next().unwrap_or("value");
+        Err(self.err(format!("unknown {key} '{name}' (expected {expected})")))
+    }
+
     pub fn str(&self) -> Res<&'a str> {
         match self.v.get_ref() {
             DeValue::String(s) => Ok(s.as_ref()),

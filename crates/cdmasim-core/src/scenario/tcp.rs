@@ -3,7 +3,7 @@
 
 use super::reader::{Res, Table, Val};
 use super::cc::{parse_cc, parse_rwnd, CC_KEYS};
-use super::spec::{DelAck, RttSampling, SpuriousDetection, TcpSpec};
+use super::spec::{DelAck, RtoRule, RttSampling, SpuriousDetection, TcpSpec};
 use crate::engine::NS_PER_MS;
 
 const TCP_KEYS: &[&str] = &[
@@ -21,6 +21,7 @@ const TCP_KEYS: &[&str] = &[
     "limited_transmit",
     "spurious_detection",
     "eifel_response",
+    "rto_rule",
     "trace_cwnd",
     "handshake",
     "rtt_sampling",
@@ -85,14 +86,9 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
             other => return Err(v.err(format!("unknown spurious_detection '{other}' (expected \"off\", \"eifel\" or \"frto\")"))),
         },
     };
-    let rtt_sampling = match t.get("rtt_sampling") {
-        None => d.rtt_sampling,
-        Some(v) => match v.str()? {
-            "every_ack" => RttSampling::EveryAck,
-            "one_per_rtt" => RttSampling::OnePerRtt,
-            other => return Err(v.err(format!("unknown rtt_sampling '{other}' (expected \"every_ack\" or \"one_per_rtt\")"))),
-        },
-    };
+    let rtt_sampling =
+        t.or("rtt_sampling", d.rtt_sampling, |v| v.one_of(&[("every_ack", RttSampling::EveryAck), ("one_per_rtt", RttSampling::OnePerRtt)]))?;
+    let rto_rule = t.or("rto_rule", d.rto_rule, |v| v.one_of(&[("rfc6298", RtoRule::Rfc6298), ("linux", RtoRule::Linux)]))?;
     let timer_granularity = t.opt("timer_granularity", |v| v.time())?;
     if timer_granularity == Some(0) {
         return Err(t.get("timer_granularity").unwrap().err("timer_granularity must be positive"));
@@ -116,6 +112,7 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
         trace_cwnd: t.or("trace_cwnd", d.trace_cwnd, |v| v.bool())?,
         handshake: t.or("handshake", d.handshake, |v| v.bool())?,
         rtt_sampling,
+        rto_rule,
         timer_granularity,
         cwnd_validation: t.or("cwnd_validation", d.cwnd_validation, |v| v.bool())?,
     })

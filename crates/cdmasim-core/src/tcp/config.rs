@@ -42,6 +42,20 @@ pub enum RttSampling {
     OnePerRtt,
 }
 
+/// How the retransmission timeout follows from SRTT and RTTVAR.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum RtoRule {
+    /// RFC 6298 §2: RTO = SRTT + max(G, 4 RTTVAR), then at least min_rto.
+    #[default]
+    Rfc6298,
+    /// Linux (tcp_input.c tcp_set_rto since 2.6.x): RTO = SRTT + max(4
+    /// RTTVAR, min_rto): the minimum is a floor on the variance term, not on
+    /// the sum, so the timer always allows min_rto beyond the smoothed RTT.
+    /// (Linux's mdev_max, a per-round maximum of the deviation, is not
+    /// modelled: RTTVAR is RFC 6298's.)
+    Linux,
+}
+
 fn yes() -> bool {
     true
 }
@@ -85,6 +99,8 @@ pub struct TcpSpec {
     pub handshake: bool,
     #[serde(default)]
     pub rtt_sampling: RttSampling,
+    #[serde(default)]
+    pub rto_rule: RtoRule,
     /// RFC 7661 §4.3: grow cwnd only while the sender uses it (not while the
     /// receiver's window or the application is the limit), as Linux does.
     /// Off: cwnd grows on every ACK, as ns-2's agents do.
@@ -118,6 +134,7 @@ impl Default for TcpSpec {
             trace_cwnd: false,
             handshake: true,
             rtt_sampling: RttSampling::EveryAck,
+            rto_rule: RtoRule::Rfc6298,
             timer_granularity: None,
             cwnd_validation: true,
         }

@@ -9,6 +9,7 @@
 //! counts (T_SRTT_BITS = 3, T_RTTVAR_BITS = 2, rttvar_exp_ = 2, the
 //! ns-default.tcl values), so that the RTO is a whole number of ticks.
 
+use super::config::RtoRule;
 use crate::engine::{Time, NS_PER_MS};
 
 /// Clock granularity G (RFC 6298 §2.3): one millisecond, as in Linux and ns-3.
@@ -35,11 +36,17 @@ pub struct RttEstimator {
     min_rto: Time,
     max_rto: Time,
     ticks: Option<TickClock>,
+    rule: RtoRule,
 }
 
 impl RttEstimator {
     pub fn new(initial_rto: Time, min_rto: Time, max_rto: Time) -> Self {
-        Self { srtt: None, rttvar: 0, rto: initial_rto, backoff: 0, min_rto, max_rto, ticks: None }
+        Self { srtt: None, rttvar: 0, rto: initial_rto, backoff: 0, min_rto, max_rto, ticks: None, rule: RtoRule::Rfc6298 }
+    }
+
+    /// The RTO computed by `rule` (RFC 6298 by default).
+    pub fn with_rule(self, rule: RtoRule) -> Self {
+        Self { rule, ..self }
     }
 
     /// ns-2's arithmetic on a clock of `tick`.
@@ -96,7 +103,11 @@ impl RttEstimator {
             }
         }
         let srtt = self.srtt.unwrap();
-        self.rto = (srtt + GRANULARITY.max(4 * self.rttvar)).clamp(self.min_rto, self.max_rto);
+        let var = match self.rule {
+            RtoRule::Rfc6298 => GRANULARITY.max(4 * self.rttvar),
+            RtoRule::Linux => self.min_rto.max(4 * self.rttvar),
+        };
+        self.rto = (srtt + var).clamp(self.min_rto, self.max_rto);
         self.backoff = 0;
     }
 
@@ -182,6 +193,28 @@ mod tests {
             e.sample(10 * NS_PER_MS);
         }
         assert_eq!(e.rto(), 200 * NS_PER_MS);
+    }
+
+    #[test]
+    fn linux_adds_the_minimum_to_srtt() {
+        // A steady 400 ms path (a full 64 KB buffer at 1.2 Mb/s): RTTVAR
+        // decays towards 0, so RFC 6298 arms SRTT + 4 RTTVAR, a few ms
+        // beyond SRTT, while Linux arms SRTT + 200 ms.
+        let mut rfc = RttEstimator::new(NS_PER_SEC, 200 * NS_PER_MS, 60 * NS_PER_SEC);
+        let mut linux = rfc.clone().with_rule(RtoRule::Linux);
+        for _ in 0..40 {
+            rfc.sample(400 * NS_PER_MS);
+            linux.sample(400 * NS_PER_MS);
+        }
+        assert!(rfc.rto() <= 401 * NS_PER_MS, "{}", rfc.rto()); // the clock granularity, 1 ms
+        assert!(linux.rto() >= 600 * NS_PER_MS && linux.rto() < 601 * NS_PER_MS, "{}", linux.rto());
+        // A segment delayed to 550 ms (a rate drop behind the queue) fires
+        // RFC 6298's timer, spuriously, but not Linux's.
+        assert!(rfc.rto() < 550 * NS_PER_MS && linux.rto() > 550 * NS_PER_MS);
+        // With a large variance both add 4 RTTVAR.
+        let mut a = RttEstimator::new(NS_PER_SEC, 200 * NS_PER_MS, 60 * NS_PER_SEC).with_rule(RtoRule::Linux);
+        a.sample(100 * NS_PER_MS);
+        assert_eq!(a.rto(), 300 * NS_PER_MS); // RTTVAR 50 ms: 100 + max(200, 200)
     }
 
     /// ns-2's arithmetic (tcp.cc rtt_update / rtt_timeout) on a 500 ms tick,

@@ -143,7 +143,7 @@ impl TcpSender {
         };
         let mss = spec.mss as u64;
         let rtt = match spec.timer_granularity {
-            None => RttEstimator::new(spec.initial_rto, spec.min_rto, spec.max_rto),
+            None => RttEstimator::new(spec.initial_rto, spec.min_rto, spec.max_rto).with_rule(spec.rto_rule),
             Some(tick) => RttEstimator::with_tick(spec.initial_rto, spec.min_rto, spec.max_rto, tick),
         };
         TcpSender {

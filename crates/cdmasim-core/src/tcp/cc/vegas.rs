@@ -32,7 +32,17 @@
 //! whole queue the doubling built; here that is the newest sample when the
 //! hold round ends (the last segment sent before the round began). A round
 //! needs at least three samples (one or two per round are almost surely
-//! delayed ACKs, Linux's reasoning), else no decision is taken for it.
+//! delayed ACKs, Linux's reasoning); in congestion avoidance a round with
+//! fewer grows as Reno would for one ACK (Linux 2.6.21 tcp_vegas_cong_avoid:
+//! `cntRTT <= 2` calls tcp_reno_cong_avoid), so a small window keeps growing.
+//!
+//! Rounds, as Linux counts them: a round ends on the first ACK *beyond* the
+//! data that was outstanding when it began (`after(ack, beg_snd_nxt)`), and
+//! that ACK's sample belongs to it. Ending one ACK earlier, on the ACK that
+//! covers the round exactly, leaves a window of four or five segments
+//! acknowledged every second segment (Windows XP's delayed ACKs) with two
+//! samples per round: no round would ever decide and the window would
+//! freeze (found in a review against Linux, issue 22).
 //!
 //! Loss: ssthresh as Reno (the trait default halves the flight) and growth
 //! as Reno while loss recovery is not Open (Linux disables Vegas outside
@@ -92,8 +102,10 @@ pub struct Vegas {
 /// What the end of a round decided (for the tests and the docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Decision {
-    /// Too few RTT samples, or a slow-start growth round ended.
+    /// A slow-start growth round ended (or too few samples in slow start).
     None,
+    /// Too few RTT samples in congestion avoidance: Reno's growth for one ACK.
+    Reno,
     Increase,
     Decrease,
     Hold,
@@ -134,8 +146,8 @@ impl Vegas {
         self.round_samples = 0;
     }
 
-    /// The once-per-RTT adjustment at the end of a round.
-    fn end_round(&mut self, w: &mut Window) -> Decision {
+    /// The once-per-RTT adjustment at the end of a round (`ack` ended it).
+    fn end_round(&mut self, w: &mut Window, ack: &Ack) -> Decision {
         let enough = self.round_samples >= MIN_SAMPLES;
         if w.in_slow_start() {
             let diff = self.round_last.filter(|_| enough).and_then(|rtt| self.diff(w, rtt));
@@ -160,7 +172,9 @@ impl Vegas {
             };
         }
         let Some(d) = self.round_min.filter(|_| enough).and_then(|rtt| self.diff(w, rtt)) else {
-            return Decision::None;
+            let one = Ack { bytes_acked: w.mss, bytes_delivered: w.mss, cwnd_limited: true, ..*ack };
+            self.reno.on_ack(w, &one);
+            return Decision::Reno;
         };
         if d > self.p.beta {
             w.cwnd = w.cwnd.saturating_sub(w.mss).max(2 * w.mss);
@@ -180,8 +194,9 @@ impl Vegas {
         let mut decided = None;
         match self.round_left {
             None => self.start_round(ack.in_flight),
-            Some(left) if ack.bytes_acked >= left => {
-                decided = Some(self.end_round(w));
+            // The first ACK beyond the round's data ends it (Linux).
+            Some(left) if ack.bytes_acked > left => {
+                decided = Some(self.end_round(w, ack));
                 self.start_round(ack.in_flight);
             }
             Some(left) => self.round_left = Some(left - ack.bytes_acked),
@@ -256,12 +271,13 @@ mod tests {
         v
     }
 
-    /// Play one round of `segs` one-segment ACKs, each with RTT `rtt_ms`
-    /// (the window held constant by the caller's flight), and return the
-    /// decision of the ACK that ends it.
+    /// Play one round of a window of `segs` one-segment ACKs, each with RTT
+    /// `rtt_ms` (the window held constant by the caller's flight): the
+    /// window's ACKs and the first one beyond it, which ends the round;
+    /// return its decision.
     fn round(v: &mut Vegas, w: &mut Window, segs: u64, rtt_ms: f64) -> Option<Decision> {
         let mut last = None;
-        for _ in 0..segs {
+        for _ in 0..=segs {
             v.on_rtt_sample(0, (rtt_ms * NS_PER_MS as f64) as Time);
             let flight = w.cwnd;
             if let Some(d) = v.on_open_ack(w, &ack(MSS, flight)) {
@@ -303,9 +319,10 @@ mod tests {
     #[test]
     fn one_decision_per_round_using_the_rounds_minimum_rtt() {
         // The round covers the flight at its start (20 segments): exactly the
-        // 20th ACK decides, and the ACKs before it change nothing.
+        // 21st ACK, the first beyond it, decides, and the ACKs before it
+        // change nothing.
         let (mut v, mut w) = in_avoidance(20);
-        for i in 0..19 {
+        for i in 0..20 {
             // All samples 150 ms except one of 102 ms: the minimum (Diff 0.39) rules.
             let rtt = if i == 7 { 102 } else { 150 };
             v.on_rtt_sample(0, rtt * NS_PER_MS);
@@ -317,12 +334,37 @@ mod tests {
     }
 
     #[test]
-    fn too_few_samples_give_no_decision() {
+    fn too_few_samples_grow_as_reno() {
+        // Two segments acknowledged together: a round is that ACK and the
+        // next, beyond it: two samples, no Vegas decision; Reno's growth for
+        // one ACK instead, so the window creeps up by a segment every cwnd
+        // rounds rather than freezing.
         let (mut v, mut w) = in_avoidance(2);
-        // Two ACKs end a round of two segments: only two samples, Diff would
-        // be 2·60/160 = 0.75 < alpha but no decision is taken.
-        assert_eq!(round(&mut v, &mut w, 2, 160.0), Some(Decision::None));
-        assert_eq!(w.cwnd, 2 * MSS);
+        let mut decisions = Vec::new();
+        for _ in 0..4 {
+            v.on_rtt_sample(0, 160 * NS_PER_MS);
+            let flight = w.cwnd;
+            decisions.extend(v.on_open_ack(&mut w, &ack(2 * MSS, flight)));
+        }
+        assert_eq!(decisions, vec![Decision::Reno, Decision::Reno]);
+        assert_eq!(w.cwnd, 3 * MSS);
+    }
+
+    #[test]
+    fn a_small_window_acked_every_second_segment_still_decides() {
+        // Four segments, one ACK per two (Windows XP): the round ends on the
+        // third ACK, the first beyond the round's four segments, with three
+        // samples: a Vegas decision. RTT 120 ms against BaseRTT 100: Diff =
+        // 4·20/120 = 0.67 < alpha: one segment more.
+        let (mut v, mut w) = in_avoidance(4);
+        let mut last = None;
+        for _ in 0..3 {
+            v.on_rtt_sample(0, 120 * NS_PER_MS);
+            let flight = w.cwnd;
+            last = v.on_open_ack(&mut w, &ack(2 * MSS, flight)).or(last);
+        }
+        assert_eq!(last, Some(Decision::Increase));
+        assert_eq!(w.cwnd, 5 * MSS);
     }
 
     #[test]
@@ -359,22 +401,24 @@ mod tests {
         // The first ACK opens a growth round over the 4 segments in flight.
         step(&mut v, &mut w);
         assert_eq!(w.cwnd, 5 * MSS);
-        // Growth round: every ACK but the one that ends it adds a segment.
-        assert_eq!(until_decision(&mut v, &mut w, 100), (Decision::None, 4));
-        assert_eq!(w.cwnd, 8 * MSS);
-        // Hold round over the 8 segments: the window stays put until its last
-        // ACK, which finds no queue (RTT = BaseRTT), keeps slow start and
-        // opens the next growth round (so it grows by one).
-        assert_eq!(until_decision(&mut v, &mut w, 100), (Decision::KeepSlowStart, 8));
+        // Growth round: the 4 ACKs of its window add a segment each; the
+        // 5th, the first beyond it, ends the round without growth.
+        assert_eq!(until_decision(&mut v, &mut w, 100), (Decision::None, 5));
         assert_eq!(w.cwnd, 9 * MSS);
-        // Growth round: from 8 segments (before its opening ACK) to 16.
-        assert_eq!(until_decision(&mut v, &mut w, 100), (Decision::None, 8));
+        // Hold round over the 9 segments: the window stays put until the ACK
+        // beyond them, which finds no queue (RTT = BaseRTT), keeps slow start
+        // and opens the next growth round (so it grows by one).
+        assert_eq!(until_decision(&mut v, &mut w, 100), (Decision::KeepSlowStart, 10));
+        assert_eq!(w.cwnd, 10 * MSS);
+        // Growth round over the 9 segments outstanding when it opened (its
+        // opening ACK grew the window after): 9 more, to 19.
+        assert_eq!(until_decision(&mut v, &mut w, 100), (Decision::None, 10));
+        assert_eq!(w.cwnd, 19 * MSS);
+        // Hold round with a queue: RTT 120 ms → Diff = 19·20/120 = 3.17 >
+        // gamma = 1: cwnd = floor(Actual·BaseRTT) + 1 = floor(19 − 3.17) + 1 = 16.
+        assert_eq!(until_decision(&mut v, &mut w, 120), (Decision::LeaveSlowStart, 20));
         assert_eq!(w.cwnd, 16 * MSS);
-        // Hold round with a queue: RTT 120 ms → Diff = 16·20/120 = 2.67 >
-        // gamma = 1: cwnd = floor(Actual·BaseRTT) + 1 = floor(16 − 2.67) + 1 = 14.
-        assert_eq!(until_decision(&mut v, &mut w, 120), (Decision::LeaveSlowStart, 16));
-        assert_eq!(w.cwnd, 14 * MSS);
-        assert_eq!(w.ssthresh, 14 * MSS);
+        assert_eq!(w.ssthresh, 16 * MSS);
         assert!(!w.in_slow_start());
     }
 
@@ -386,16 +430,17 @@ mod tests {
         step(&mut v, &mut w); // opens a growth round
         until_decision(&mut v, &mut w, 100); // ends it: a hold round begins
         let segs = w.cwnd / MSS;
-        assert_eq!(segs, 32);
+        assert_eq!(segs, 33);
         // The hold round's samples rise from 100 to 120 ms as the doubling's
-        // queue builds; the minimum (100) shows nothing, the newest shows
-        // Diff = 32·20/120 = 5.33 > gamma: leave slow start at floor(32 − 5.33) + 1 = 27.
-        for i in 0..segs {
-            v.on_rtt_sample(0, (100 + 20 * (i + 1) / segs) * NS_PER_MS);
+        // queue builds; the minimum (100) shows nothing, the newest (the ACK
+        // beyond the round) shows Diff = 33·20/120 = 5.5 > gamma: leave slow
+        // start at floor(33 − 5.5) + 1 = 28.
+        for i in 0..=segs {
+            v.on_rtt_sample(0, (100 + 20 * (i + 1) / (segs + 1)) * NS_PER_MS);
             let d = step(&mut v, &mut w);
-            assert_eq!(d.is_some(), i + 1 == segs);
+            assert_eq!(d.is_some(), i == segs);
         }
-        assert_eq!(w.cwnd, 27 * MSS);
+        assert_eq!(w.cwnd, 28 * MSS);
         assert!(!w.in_slow_start());
     }
 
