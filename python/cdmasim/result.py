@@ -17,7 +17,9 @@ tables series, rlp_cdf, is2000_cdf and dead_periods. The columns
   drops:  t_s, place, reason, flow, sent_s, seq (one row per dropped packet;
           streamed to a file during the run, not kept in summary.json)
   users:  name, sector, throughput_bps, mean_drc_bps, utilisation, slots_served,
-          slot_share, packets_delivered, handoffs (1xEV-DO users)
+          slot_share, packets_delivered, handoffs, physical_packets,
+          erased_packets, rlp_retransmitted_bytes, rlp_aborts,
+          rlp_lost_packets (1xEV-DO users)
   sectors: name, scheduler, traffic_slots, utilisation, throughput_bps, jain
   cells:  name, mobiles, bsc_rate_bps, dead_s, rho_dead, dead_periods (count),
           sch_grants (cdma2000 1X cells)

@@ -296,6 +296,20 @@ pub struct UserResult {
     pub slot_share: f64,
     pub packets_delivered: u64,
     pub handoffs: u64,
+    /// Its forward link's RLP (`[[user]] rlp`; zeros without it but the
+    /// packet count): physical-layer packets that carried its data, those
+    /// erased, octets resent, holes given up after the one retransmission,
+    /// and the IP packets lost with them.
+    #[serde(default)]
+    pub physical_packets: u64,
+    #[serde(default)]
+    pub erased_packets: u64,
+    #[serde(default)]
+    pub rlp_retransmitted_bytes: u64,
+    #[serde(default)]
+    pub rlp_aborts: u64,
+    #[serde(default)]
+    pub rlp_lost_packets: u64,
 }
 
 /// One 1xEV-DO sector over the run.

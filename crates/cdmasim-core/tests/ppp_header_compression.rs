@@ -93,7 +93,9 @@ fn vj_shrinks_the_headers_it_can_and_the_link_reports_it() {
 /// The same story on a 1xEV-DO user's PPP link: the sector's queue, the
 /// scheduler and the air carry the frames; one lost below PPP costs a burst
 /// under VJ, one segment under ROHC.
-fn sector(ppp: &str) -> RunResult {
+/// A 1xEV-DO user on a constant 1.2288 Mb/s channel downloading for 300 s;
+/// `user_keys` go in its `[[user]]` table (PPP, the loss below PPP).
+fn sector_with(user_keys: &str, timestamps: bool) -> RunResult {
     let text = format!(
         r#"
 [simulation]
@@ -116,19 +118,23 @@ node = "bs"
 name = "laptop"
 sector = "s1"
 drc = {{ constant = "1228.8kbps" }}
-loss = 0.001
-{ppp}
+{user_keys}
 [[flow]]
 name = "download"
 from = "server"
 to = "laptop"
-tcp = {{ sack = true, rcv_buffer = "65535B" }}
+tcp = {{ sack = true, rcv_buffer = "65535B", timestamps = {timestamps} }}
 "#
     );
     let spec = cdmasim_core::scenario::parse_str(&text, "t.toml").unwrap_or_else(|e| panic!("{e}"));
     let r = cdmasim_core::sim::run(&spec, cdmasim_core::sim::RunOptions::default()).unwrap();
     assert_conserved(&r);
     r
+}
+
+/// The user loses 0.1 % of its packets below PPP.
+fn sector(ppp: &str) -> RunResult {
+    sector_with(&format!("loss = 0.001\n{ppp}"), false)
 }
 
 #[test]
@@ -144,4 +150,37 @@ fn an_evdo_users_ppp_link_turns_a_lost_frame_into_a_burst_under_vj_only() {
     let r = sector(r#"ppp = "vj""#);
     let row = r.ppp.iter().find(|p| p.link == "laptop.down").expect("the user's PPP row");
     assert_eq!(row.corrupted, r.flows[0].checksum_failures - r.ppp.iter().find(|p| p.link == "laptop.up").unwrap().corrupted);
+}
+
+/// The same user with the forward link's RLP instead of a residual loss:
+/// 1 % of physical-layer packets erased, each hole resent once.
+fn sector_rlp(ppp: &str, timestamps: bool) -> RunResult {
+    sector_with(&format!("rlp = {{ frame_error = 0.01 }}\n{ppp}"), timestamps)
+}
+
+#[test]
+fn rlp_recovers_most_erasures_and_the_holes_it_gives_up_become_vj_bursts() {
+    // Without PPP compression: RLP's one retransmission repairs all but
+    // about frame_error of the holes; the ones it gives up are the only
+    // losses, each costing TCP about one segment.
+    let r = sector_rlp("", false);
+    let u = &r.users[0];
+    let fer = u.erased_packets as f64 / u.physical_packets as f64;
+    assert!((fer - 0.01).abs() < 0.002, "erasure rate {fer}");
+    assert!(u.rlp_aborts > 0 && (u.rlp_aborts as f64) < 0.03 * u.erased_packets as f64, "{u:?}");
+    assert_eq!(drops(&r, "random_loss") as u64, u.rlp_lost_packets);
+    // A 1500-byte packet spans six 2048-bit physical packets at 1228.8 kb/s:
+    // lost with probability about 6 × 0.01² = 6e-4 (and the packets sharing
+    // an aborted hole's physical packet go with it).
+    let loss = u.rlp_lost_packets as f64 / (u.rlp_lost_packets + u.packets_delivered) as f64;
+    assert!(loss > 2e-4 && loss < 2e-3, "residual loss {loss}");
+    let c = cost(&r);
+    assert_eq!(c.checksum, 0);
+    assert!(c.retransmits as f64 <= 1.5 * c.losses as f64);
+    // Under VJ each hole RLP gives up is a lost frame below PPP: a burst of
+    // checksum failures until a timeout; with timestamps, about one segment.
+    let vj = cost(&sector_rlp(r#"ppp = "vj""#, false));
+    assert!(vj.losses >= 5 && vj.checksum as f64 >= 5.0 * vj.losses as f64, "{}/{}", vj.checksum, vj.losses);
+    let ts = cost(&sector_rlp(r#"ppp = "vj""#, true));
+    assert!((ts.checksum as f64) < 0.2 * vj.checksum as f64, "{} against {}", ts.checksum, vj.checksum);
 }

@@ -12,10 +12,14 @@ eq. 1 fitted for C over all connections).
 
 The laptop reached the network over PPP with Van Jacobson TCP/IP header
 compression (§3.3): its PPP link runs VJ both ways (`ppp = "vj"`, the RFC
-1144 model of cdmasim_core::net::ppp), and loses packets below PPP at the
-residual rate the EV-DO link's own error recovery leaves, 0.01 % (seed
-000 Fig. 9 left: "loss below 0.01 %", the bound taken as the value: an
-input from liu). A lost frame puts the VJ decompressor out of step; the
+1144 model of cdmasim_core::net::ppp). Below PPP, the forward link's RLP
+(`rlp`, cdmasim_core::evdo::rlp) sees 1 % of physical-layer packets erased
+(the DRC's target frame error rate, seed 000 §2: an input) and resends
+each hole once; a hole whose copy is erased too loses its IP packets, so
+the downlink's residual loss is predicted. The reverse link has no RLP
+model: it loses packets at 0.01 % (seed 000 Fig. 9 left: "loss below
+0.01 %", the bound taken as the value: an input from liu). A lost frame
+puts the VJ decompressor out of step; the
 segments after it fail the TCP checksum at the receiver until the
 sender's timeout retransmits (Fig. 7), unless TCP timestamps keep the
 headers uncompressed (Fig. 8: a second downlink study with timestamps on).
@@ -23,9 +27,10 @@ headers uncompressed (Fig. 8: a second downlink study with timestamps on).
 What each number is to the model (docs/reproduce.md): the path delay is a
 calibration (set so that the downlink's minimum RTT is the paper's 109.2
 ms), and so is the sector's load (one background user, set so that the
-downlink's throughput is the paper's 572.5 kb/s); the residual loss is an
-input (from liu); RTT, the retransmission rates, loss periods, checksum
-failures, the uplink's throughput and C are predictions.
+downlink's throughput is the paper's 572.5 kb/s); the erasure rate and the
+uplink's residual loss are inputs (from liu); the downlink's residual loss,
+RTT, the retransmission rates, loss periods, checksum failures, the
+uplink's throughput and C are predictions.
 
 The paper's Table 1 averages over hundreds of traces; here a replicate of
 the study is a set of connections (6, 2 with --quick), one per seed, and
@@ -52,9 +57,12 @@ PUBLISHED = {
     "uplink": {"throughput_kbps": 94.7, "rtt_min_ms": 170.3, "rtt_avg_ms": 730.9, "rtt_max_ms": 2097.1,
                "retrans_pct": 4.7, "median_rexmits": 3, "rtt_avg_var": 16628.1},
 }
-#: Packets lost below PPP, per packet, on each EV-DO direction: what the
+#: Packets lost below PPP, per packet, on the EV-DO reverse link: what the
 #: link's own error recovery leaves (seed 000 Fig. 9 left: "loss below 0.01 %").
 RESIDUAL_LOSS = 1e-4
+#: The forward link's RLP: 1 % of physical-layer packets erased (the DRC's
+#: target frame error rate, seed 000 §2), one retransmission per hole.
+FORWARD_RLP = {"frame_error": 0.01}
 #: Full-buffer users sharing the laptop's sector: the number that brings a
 #: download's throughput to the paper's 572.5 kb/s (a calibration).
 BACKGROUND_USERS = 1
@@ -79,7 +87,7 @@ def _scenario(direction, duration_s, timestamps=False):
     sector = {"name": "sector", "node": "router", "delay": "5ms",
               "background": {"users": BACKGROUND_USERS, "drc": {"preset": "stationary"}}}
     laptop = {"name": "laptop", "sector": "sector", "drc": {"preset": "mobile"}, "queue": buffer,
-              "reverse_rate": "153.6kbps", "reverse_queue": buffer, "ppp": "vj", "loss": RESIDUAL_LOSS,
+              "reverse_rate": "153.6kbps", "reverse_queue": buffer, "ppp": "vj", "rlp": FORWARD_RLP,
               "reverse_loss": RESIDUAL_LOSS}
     internet = {"name": "internet", "from": "server", "to": "router", "rate": "100Mbps", "delay": "47ms"}
     tcp = {"cc": "newreno", "sack": True, "timestamps": timestamps}

@@ -82,6 +82,10 @@ pub struct UserConfig {
     /// (its residual loss, per packet).
     #[serde(default)]
     pub loss: f64,
+    /// The forward link's RLP with physical-layer erasures (`evdo::rlp`);
+    /// None: no erasures.
+    #[serde(default)]
+    pub rlp: Option<super::rlp::RlpConfig>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -5,4 +5,5 @@
 pub mod air;
 pub mod config;
 pub mod ran;
+pub mod rlp;
 pub mod scheduler;

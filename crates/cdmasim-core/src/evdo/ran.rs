@@ -24,6 +24,7 @@
 
 use super::air::AirOverhead;
 use super::config::{HandoffPf, HandoffPlan, HandoffQueue, RanConfig};
+use super::rlp::{HandedUp, Load, Rlp};
 use super::scheduler::{by_name, Scheduler, SlotServer};
 use crate::channel::drc::RATE_BPS;
 use crate::channel::link_rate::{slot_at_or_after, slot_start};
@@ -63,10 +64,12 @@ pub struct User {
     pub sector: usize,
     pub queue: Box<dyn Queue>,
     channel: SlotReader,
-    /// The IP packet whose octets are being sent, how many are left, and
-    /// why it will not arrive (lost below PPP, or discarded by the header
-    /// decompressor), if so.
-    head: Option<(Packet, u64, Option<DropReason>)>,
+    /// The IP packet whose octets are being sent (its RLP sequence number)
+    /// and how many octets are left.
+    head: Option<(u64, u64)>,
+    /// Its forward link's RLP: the packets that left the queue, until they
+    /// are handed up in order (`evdo::rlp`).
+    rlp: Rlp,
     /// Its PPP link's header compression (None: framing only) and the
     /// residual loss below PPP.
     ppp: Option<Ppp>,
@@ -76,8 +79,6 @@ pub struct User {
     full_buffer: bool,
     /// DRC of the current slot.
     pub drc: u8,
-    /// Earliest time the next packet may be handed up (in-order delivery).
-    last_delivery: Time,
     next_handoff: Option<Time>,
     handoff_rng: Rng,
     plan_pos: usize,
@@ -95,11 +96,11 @@ impl User {
             queue: queue::build(queue, 0, rng, &format!("{name}.down")),
             channel: SlotReader::new(drc.open()?),
             head: None,
+            rlp: Rlp::new(None, rng.stream(&format!("rlp/{name}"))),
             ppp: None,
             loss: 0.0,
             loss_rng: rng.stream(&format!("loss/{name}")),
             drc: 0,
-            last_delivery: 0,
             next_handoff: None,
             handoff_rng: rng.stream(&format!("handoff/{name}")),
             plan_pos: 0,
@@ -116,16 +117,21 @@ impl User {
         self.stats.queue.touch(now, self.queue.as_ref());
     }
 
-    /// `pkt` leaves the base station's queue for the air: its size as PPP
-    /// carries it (headers compressed or not; the air adds the framing), and
-    /// why it will not arrive, if so. The compressor sees every packet, the
-    /// decompressor those not lost (`net::ppp`).
-    fn frame(&mut self, pkt: &mut Packet) -> (u32, Option<DropReason>) {
+    /// `pkt` leaves the base station's queue for the air: PPP compresses it
+    /// (the decompressor sees it when RLP hands it up), the residual loss
+    /// below PPP is drawn for it, and RLP takes it. Returns its sequence
+    /// number and its PPP octets (headers as compressed; the air adds the
+    /// framing).
+    fn send(&mut self, pkt: Packet) -> (u64, u32) {
         let lost = self.loss > 0.0 && self.loss_rng.bernoulli(self.loss);
-        match self.ppp.as_mut() {
-            Some(ppp) => ppp.carry(pkt, lost),
-            None => (pkt.size, lost.then_some(DropReason::RandomLoss)),
-        }
+        let (size, wire) = match self.ppp.as_mut() {
+            Some(ppp) => {
+                let (size, wire) = ppp.send(&pkt);
+                (size, Some(wire))
+            }
+            None => (pkt.size, None),
+        };
+        (self.rlp.push(pkt, wire, lost), size)
     }
 }
 
@@ -148,10 +154,9 @@ pub struct Sector {
     server: SlotServer,
     handoff_pf: HandoffPf,
     handoff_queue: HandoffQueue,
-    /// IP packets completed by the physical-layer packet on each interlace,
-    /// delivered (or dropped, if their fate says so) when it has had its
-    /// last slot: (user, packet, fate).
-    lanes: Vec<Vec<(usize, Packet, Option<DropReason>)>>,
+    /// What the physical-layer packet on each interlace carries, for which
+    /// user: RLP learns whether it was erased when it has had its last slot.
+    lanes: Vec<Option<(usize, Load)>>,
     pub stats: SectorStats,
 }
 
@@ -172,6 +177,8 @@ pub struct EvdoRan {
     /// Packets decoded and on their way to the users: (time, order, user, packet).
     arriving: BinaryHeap<Reverse<(Time, u64, u32, PacketBox)>>,
     order: u64,
+    /// Scratch: the packets RLP hands up at once.
+    handed: Vec<HandedUp>,
     outbox: VecDeque<HopEvent>,
     /// Report each packet as it goes on the air (a capture listens).
     tap: bool,
@@ -212,7 +219,7 @@ impl EvdoRan {
                 server: if s.interlace == 0 { SlotServer::per_slot_rates() } else { SlotServer::new(s.interlace as usize) },
                 handoff_pf: s.handoff_pf,
                 handoff_queue: s.handoff_queue,
-                lanes: vec![Vec::new(); s.interlace.max(1) as usize],
+                lanes: vec![None; s.interlace.max(1) as usize],
                 stats: SectorStats { air_bytes: vec![0; n], attached: vec![false; n], ..Default::default() },
             })
             .collect::<Vec<_>>();
@@ -226,6 +233,7 @@ impl EvdoRan {
             };
             user.ppp = u.ppp.map(Ppp::new);
             user.loss = u.loss;
+            user.rlp = Rlp::new(u.rlp, rng.stream(&format!("rlp/{}", u.name)));
             users.push(user);
         }
         for b in &cfg.background {
@@ -246,6 +254,7 @@ impl EvdoRan {
             backlog: vec![0; n],
             arriving: BinaryHeap::new(),
             order: 0,
+            handed: Vec::new(),
             outbox: VecDeque::new(),
             tap: false,
         };
@@ -323,56 +332,77 @@ impl EvdoRan {
                 self.fill(t, s, o.user, o.lane, budget);
             }
             if o.last_slot {
-                let done = slot_start(n + 1) + self.delay;
-                for (u, pkt, fate) in std::mem::take(&mut self.sectors[s].lanes[o.lane]) {
-                    let user = &mut self.users[u];
-                    if let Some(reason) = fate {
-                        user.stats.queue.drop(reason);
-                        self.outbox.push_back(HopEvent::Drop { port: u as Port, pkt, reason });
-                        continue;
-                    }
-                    let at = done.max(user.last_delivery);
-                    user.last_delivery = at;
-                    self.order += 1;
-                    self.arriving.push(Reverse((at, self.order, u as u32, PacketBox(pkt))));
+                if let Some((u, load)) = self.sectors[s].lanes[o.lane].take() {
+                    self.users[u].rlp.ended(&load, slot_start(n + 1));
+                    self.hand_up(u);
                 }
             }
         }
     }
 
+    /// The packets user `u`'s RLP can hand up: PPP rebuilds each (or knows
+    /// it lost), and it reaches the user the RAN's delay later, or is dropped.
+    fn hand_up(&mut self, u: usize) {
+        let user = &mut self.users[u];
+        user.rlp.hand_up(|h| self.handed.push(h));
+        for mut h in self.handed.drain(..) {
+            let fate = match (user.ppp.as_mut(), h.wire) {
+                // The decompressor sees every frame sent, or learns it lost.
+                (Some(ppp), Some(wire)) => ppp.receive(&mut h.pkt, &wire, h.lost || h.dropped.is_some()),
+                _ => h.lost.then_some(DropReason::RandomLoss),
+            };
+            if let Some(reason) = h.dropped.or(fate) {
+                user.stats.queue.drop(reason);
+                self.outbox.push_back(HopEvent::Drop { port: u as Port, pkt: h.pkt, reason });
+                continue;
+            }
+            self.order += 1;
+            self.arriving.push(Reverse((h.at + self.delay, self.order, u as u32, PacketBox(h.pkt))));
+        }
+    }
+
     /// A new physical-layer packet for `u` on `lane` carries up to `budget`
-    /// PPP octets; the IP packets it completes wait on the lane.
+    /// PPP octets: RLP's retransmissions first, then the head IP packet's
+    /// remaining octets, then whole packets from the queue.
     fn fill(&mut self, t: Time, s: usize, u: usize, lane: usize, mut budget: u64) {
         let air = self.air;
         let user = &mut self.users[u];
+        let mut load = Load::default();
         let mut carried = 0;
         if user.full_buffer {
             // A background user fills every packet it is given.
             carried = std::mem::take(&mut budget);
         }
+        let resent = user.rlp.retransmit(t, budget, &mut load);
+        budget -= resent;
+        carried += resent;
         while budget > 0 {
             if user.head.is_none() {
                 user.touch(t);
-                let Some(mut pkt) = user.queue.dequeue(t) else { break };
+                let Some(pkt) = user.queue.dequeue(t) else { break };
                 if self.tap {
                     self.outbox.push_back(HopEvent::Transmit { port: u as Port, pkt });
                 }
-                let (size, fate) = user.frame(&mut pkt);
-                user.head = Some((pkt, air.air_bytes(size), fate));
+                let (seq, size) = user.send(pkt);
+                user.head = Some((seq, air.air_bytes(size)));
             }
-            let (pkt, left, fate) = user.head.as_mut().expect("head set above");
+            let (seq, left) = user.head.as_mut().expect("head set above");
             let take = budget.min(*left);
             *left -= take;
             budget -= take;
             carried += take;
+            load.new = Some((load.new.map_or(*seq, |n| n.0), *seq));
+            load.new_bytes += take;
             if *left == 0 {
-                let (pkt, fate) = (*pkt, *fate);
+                load.completes = Some(*seq);
                 user.head = None;
-                self.sectors[s].lanes[lane].push((u, pkt, fate));
             }
         }
         user.stats.air_bytes += carried;
         self.sectors[s].stats.air_bytes[u] += carried;
+        if !user.full_buffer {
+            self.sectors[s].lanes[lane] = Some((u, load));
+        }
     }
 
     fn scheduled_handoff(&mut self, t: Time, u: usize) {
@@ -405,11 +435,15 @@ impl EvdoRan {
         user.sector = to;
         if self.sectors[to].handoff_queue == HandoffQueue::Drop {
             user.touch(t);
-            let dropped = user.head.take().map(|h| h.0).into_iter().chain(std::iter::from_fn(|| user.queue.dequeue(t)));
-            for pkt in dropped.collect::<Vec<_>>() {
+            // The packet on its way out goes no further; RLP reports it in order.
+            if let Some((seq, _)) = user.head.take() {
+                user.rlp.drop_packet(seq, t, DropReason::Handoff);
+            }
+            while let Some(pkt) = user.queue.dequeue(t) {
                 user.stats.queue.drop(DropReason::Handoff);
                 self.outbox.push_back(HopEvent::Drop { port: u as Port, pkt, reason: DropReason::Handoff });
             }
+            self.hand_up(u);
         }
         let state = self.sectors[from].sched.user_state(u);
         let new = &mut self.sectors[to];
@@ -535,6 +569,11 @@ impl Hop for EvdoRan {
                 slot_share: if slots > 0 { s.slots_served as f64 / slots as f64 } else { 0.0 },
                 packets_delivered: s.packets_delivered,
                 handoffs: s.handoffs,
+                physical_packets: u.rlp.stats.physical_packets,
+                erased_packets: u.rlp.stats.erasures,
+                rlp_retransmitted_bytes: u.rlp.stats.retransmitted_bytes,
+                rlp_aborts: u.rlp.stats.aborts,
+                rlp_lost_packets: u.rlp.stats.lost_packets,
             });
         }
         for sec in &self.sectors {
@@ -565,9 +604,10 @@ impl Hop for EvdoRan {
     }
 
     fn packets_inside(&self) -> u64 {
-        let queued: u64 = self.users.iter().map(|u| u.queue.len_packets() as u64 + u.head.is_some() as u64).sum();
-        let on_air: u64 = self.sectors.iter().flat_map(|s| s.lanes.iter()).map(|l| l.len() as u64).sum();
-        queued + on_air + self.arriving.len() as u64
+        // Queued, or between the queue and the user (the head, on the air,
+        // waiting for RLP), or decoded and on the way.
+        let queued: u64 = self.users.iter().map(|u| u.queue.len_packets() as u64 + u.rlp.len() as u64).sum();
+        queued + self.arriving.len() as u64
     }
 
     fn finish(&mut self, now: Time) {

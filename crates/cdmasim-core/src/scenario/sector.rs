@@ -2,6 +2,7 @@
 //! The sectors of one base-station node are one radio access network, one
 //! hop; each user is a node of its own with its reverse link `USER.up`.
 
+use crate::evdo::rlp::RlpConfig;
 use crate::net::ppp::Compression;
 use super::drc::{self, parse_drc, DrcFrom, RawDrc, REVERSE_RATE_BPS};
 use super::error::ScenarioError;
@@ -25,7 +26,8 @@ const SECTOR_KEYS: &[&str] =
 /// every slot.
 const MAX_BACKGROUND_USERS: u32 = 1000;
 const USER_KEYS: &[&str] =
-    &["name", "sector", "drc", "queue", "reverse_rate", "reverse_queue", "handoff", "ppp", "loss", "reverse_loss"];
+    &["name", "sector", "drc", "queue", "reverse_rate", "reverse_queue", "handoff", "ppp", "loss", "reverse_loss", "rlp"];
+const RLP_KEYS: &[&str] = &["frame_error", "nak_delay"];
 const OVERHEAD_KEYS: &[&str] = &["ppp_bytes", "escape_every", "payload_bits_per_1024", "control_slots"];
 
 /// One-way delay between the end of a physical-layer packet and the user,
@@ -70,6 +72,18 @@ pub(crate) struct RawUser {
     /// Residual loss below PPP, forward (on the air) and reverse.
     pub loss: f64,
     pub reverse_loss: f64,
+    /// The forward link's RLP with erasures.
+    pub rlp: Option<RlpConfig>,
+}
+
+/// `rlp = {frame_error = 0.01, nak_delay = "28.3ms"}`, each key optional.
+fn parse_rlp(v: &Val) -> Res<RlpConfig> {
+    let t = v.table(RLP_KEYS)?;
+    let frame_error = t.or("frame_error", RlpConfig::DEFAULT_FRAME_ERROR, |v| v.probability())?;
+    if frame_error >= 1.0 {
+        return Err(t.get("frame_error").unwrap().err("frame_error must be below 1 (every physical-layer packet erased)"));
+    }
+    Ok(RlpConfig { frame_error, nak_delay: t.or("nak_delay", RlpConfig::DEFAULT_NAK_DELAY, |v| v.time())? })
 }
 
 fn parse_sector(v: &Val) -> Res<RawSector> {
@@ -209,6 +223,7 @@ fn parse_user(v: &Val) -> Res<RawUser> {
         ppp: t.opt("ppp", super::link::parse_ppp)?,
         loss: t.or("loss", 0.0, |v| v.probability())?,
         reverse_loss: t.or("reverse_loss", 0.0, |v| v.probability())?,
+        rlp: t.opt("rlp", parse_rlp)?,
     })
 }
 
@@ -409,6 +424,7 @@ impl KindTables for EvdoTables {
                 handoff,
                 ppp: u.ppp,
                 loss: u.loss,
+                rlp: u.rlp,
             });
         }
         // Background users, numbered after the users for their channels' seeds.

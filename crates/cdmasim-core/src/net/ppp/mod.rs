@@ -5,14 +5,18 @@
 //! network; its §3.3 traces one lost frame below PPP to a burst of TCP
 //! checksum failures at the receiver.
 //!
-//! The link calls `Ppp::carry` once per packet as it starts the packet's
-//! transmission, in the order the frames cross the link, with whether the
-//! frame is lost below PPP (the link's residual loss). Compressor and
-//! decompressor both live here: the compressor sees every frame, the
-//! decompressor every frame not lost, so a lost frame leaves them out of
-//! step exactly as it would on the wire. What crosses is the frame: the
-//! packet with its headers compressed or whole (`Ppp::carry` says its
-//! size), inside the PPP framing (`FRAMING_BYTES`, added by the link).
+//! Compressor and decompressor both live here, as two halves: `Ppp::send`
+//! compresses a packet as it leaves the sending end (the frame's size and
+//! a `Wire` note of what the frame says), `Ppp::receive` rebuilds it at the
+//! receiving end from that note, or learns that the frame was lost below
+//! PPP. The compressor sees every frame, the decompressor every frame not
+//! lost, in the order they cross, so a lost frame leaves them out of step
+//! exactly as it would on the wire. A link does both at once as it starts
+//! a transmission (`Ppp::carry`); the EV-DO base station sends when a
+//! packet leaves its queue and receives when the radio link has delivered
+//! the packet's octets or given them up (RLP, `evdo::ran`). What crosses is
+//! the frame: the packet with its headers compressed or whole, inside the
+//! PPP framing (`FRAMING_BYTES`, added by the link).
 
 mod rohc;
 mod vj;
@@ -80,13 +84,45 @@ pub struct Frame {
     pub outcome: Outcome,
 }
 
+/// What a frame tells the decompressor, as the compressor wrote it: its
+/// header bytes and the scheme's own fields (slot, differences, context).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wire {
+    pub header_bytes: u32,
+    body: WireBody,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum WireBody {
+    /// The headers whole (no compression, or a frame the scheme passes as
+    /// plain IP): the decompressor has nothing to do.
+    Plain,
+    Vj(vj::Sent),
+    Rohc(rohc::Sent),
+}
+
+impl Wire {
+    fn plain(pkt: &Packet) -> Wire {
+        Wire { header_bytes: full_header(pkt), body: WireBody::Plain }
+    }
+}
+
 /// One header-compression scheme: a compressor at the link's sending end
-/// and a decompressor at its receiving end, fed every frame in order.
+/// and a decompressor at its receiving end, each fed every frame in order.
 pub trait HeaderCompression: Send {
-    /// The frame carrying `pkt`. If `lost` the frame vanishes below PPP
-    /// (only the compressor saw it); otherwise the decompressor rebuilds
-    /// the header, writing what it rebuilt into `pkt`.
-    fn carry(&mut self, pkt: &mut Packet, lost: bool) -> Frame;
+    /// The compressor: the frame that carries `pkt`.
+    fn compress(&mut self, pkt: &Packet) -> Wire;
+    /// The decompressor, given the frame `wire` of `pkt` (or told it was
+    /// `lost` below PPP): rebuilds the header, writing what it rebuilt into
+    /// `pkt`.
+    fn decompress(&mut self, pkt: &mut Packet, wire: &Wire, lost: bool) -> Outcome;
+
+    /// Both ends at once (a frame crossing a link): what the tests tell.
+    fn carry(&mut self, pkt: &mut Packet, lost: bool) -> Frame {
+        let wire = self.compress(pkt);
+        let outcome = self.decompress(pkt, &wire, lost);
+        Frame { header_bytes: wire.header_bytes, outcome: if lost { Outcome::Intact } else { outcome } }
+    }
 }
 
 /// The headers a packet carries whole: IPv4 and TCP with options, or IPv4
@@ -165,33 +201,45 @@ impl Ppp {
         Ppp { scheme, stats: PppResult { compression: compression.as_str().into(), ..Default::default() } }
     }
 
-    /// Carry `pkt` across (see `HeaderCompression::carry`): its size with
-    /// the headers as compressed (framing not included), and why it does
-    /// not come out, if it does not (lost below PPP, or discarded by the
-    /// decompressor). A packet rebuilt wrong comes out, marked `corrupt`.
-    pub fn carry(&mut self, pkt: &mut Packet, lost: bool) -> (u32, Option<DropReason>) {
+    /// The sending end: the size of the frame carrying `pkt` (headers as
+    /// compressed, framing not included) and what it tells the receiving end.
+    pub fn send(&mut self, pkt: &Packet) -> (u32, Wire) {
         let full = full_header(pkt);
-        let frame = match self.scheme.as_mut() {
-            Some(s) => s.carry(pkt, lost),
-            None => Frame { header_bytes: full, outcome: Outcome::Intact },
+        let wire = match self.scheme.as_mut() {
+            Some(s) => s.compress(pkt),
+            None => Wire::plain(pkt),
         };
         let s = &mut self.stats;
         s.frames += 1;
-        s.compressed += (frame.header_bytes < full) as u64;
-        s.header_bytes += frame.header_bytes as u64;
+        s.compressed += (wire.header_bytes < full) as u64;
+        s.header_bytes += wire.header_bytes as u64;
         s.full_header_bytes += full as u64;
+        (wire.header_bytes + (pkt.size - full), wire)
+    }
+
+    /// The receiving end, frames in the order sent: why `pkt` does not come
+    /// out, if it does not (lost below PPP, or discarded by the
+    /// decompressor). A packet rebuilt wrong comes out, marked `corrupt`.
+    pub fn receive(&mut self, pkt: &mut Packet, wire: &Wire, lost: bool) -> Option<DropReason> {
+        let outcome = match self.scheme.as_mut() {
+            Some(s) => s.decompress(pkt, wire, lost),
+            None => Outcome::Intact,
+        };
+        let s = &mut self.stats;
         if lost {
             s.lost += 1;
-        } else {
-            s.corrupted += (frame.outcome == Outcome::Corrupted) as u64;
-            s.discarded += (frame.outcome == Outcome::Discarded) as u64;
+            return Some(DropReason::RandomLoss);
         }
-        let dropped = if lost {
-            Some(DropReason::RandomLoss)
-        } else {
-            (frame.outcome == Outcome::Discarded).then_some(DropReason::Decompression)
-        };
-        (frame.header_bytes + (pkt.size - full), dropped)
+        s.corrupted += (outcome == Outcome::Corrupted) as u64;
+        s.discarded += (outcome == Outcome::Discarded) as u64;
+        (outcome == Outcome::Discarded).then_some(DropReason::Decompression)
+    }
+
+    /// Both ends at once, as a link carries a frame: its size and why it
+    /// does not come out, if so.
+    pub fn carry(&mut self, pkt: &mut Packet, lost: bool) -> (u32, Option<DropReason>) {
+        let (size, wire) = self.send(pkt);
+        (size, self.receive(pkt, &wire, lost))
     }
 
     /// Its row of the `ppp` table.

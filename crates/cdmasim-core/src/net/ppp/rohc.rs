@@ -32,7 +32,9 @@
 //!   SYN or FIN): co_common, 5 bytes with a 4-byte sequence number, a
 //!   2-byte ACK number and 4 bytes per SACK block, with the checksum.
 
-use super::{full_header, Connections, Frame, HeaderCompression, Outcome};
+use super::{full_header, Connections, HeaderCompression, Outcome, Wire, WireBody};
+#[cfg(test)]
+use super::Frame;
 use crate::net::{Body, Packet, TcpFlags};
 
 /// Consecutive lost frames of a context that cost nothing more (the
@@ -53,10 +55,18 @@ pub struct Rohc {
     contexts: Connections<Context>,
 }
 
+/// What a ROHC frame tells the decompressor: its context, and whether the
+/// context was new (an IR packet, which the decompressor cannot fail).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Sent {
+    context: usize,
+    known: bool,
+}
+
 impl HeaderCompression for Rohc {
-    fn carry(&mut self, pkt: &mut Packet, lost: bool) -> Frame {
+    fn compress(&mut self, pkt: &Packet) -> Wire {
         let full = full_header(pkt);
-        let Body::Tcp(h) = pkt.body else { return Frame { header_bytes: full, outcome: Outcome::Intact } };
+        let Body::Tcp(h) = pkt.body else { return Wire::plain(pkt) };
         let (i, known) = self.contexts.entry((pkt.flow, pkt.forward), || Context { last_seq: h.seq, lost_run: 0 });
         let cid = (i != 0) as u32;
         let c = self.contexts.get(i);
@@ -72,14 +82,18 @@ impl HeaderCompression for Rohc {
             4 + ts + cid
         };
         c.last_seq = c.last_seq.max(h.seq);
+        Wire { header_bytes, body: WireBody::Rohc(Sent { context: i, known }) }
+    }
+
+    fn decompress(&mut self, _pkt: &mut Packet, wire: &Wire, lost: bool) -> Outcome {
+        let WireBody::Rohc(sent) = wire.body else { return Outcome::Intact };
+        let c = self.contexts.get(sent.context);
         if lost {
             c.lost_run += 1;
-            return Frame { header_bytes, outcome: Outcome::Intact };
+            return Outcome::Intact;
         }
         let run = std::mem::take(&mut c.lost_run);
-        // An IR carries everything; a compressed frame after too long a gap fails its CRC.
-        let outcome = if known && run > TOLERATED_RUN { Outcome::Discarded } else { Outcome::Intact };
-        Frame { header_bytes, outcome }
+        if sent.known && run > TOLERATED_RUN { Outcome::Discarded } else { Outcome::Intact }
     }
 }
 

@@ -33,7 +33,9 @@
 //! framer tosses those packets itself instead (§4.3); to TCP the effect is
 //! the same burst.
 
-use super::{full_header, Connections, Frame, HeaderCompression, Outcome};
+use super::{full_header, Connections, HeaderCompression, Outcome, Wire, WireBody};
+#[cfg(test)]
+use super::Frame;
 use crate::net::{Body, Packet, SackBlocks, TcpFlags, TcpHeader};
 
 /// What a slot holds of a connection's last header: the numbers a
@@ -140,13 +142,21 @@ fn write_back(h: &mut TcpHeader, r: &Held) {
     h.sack = r.sack;
 }
 
+/// What a VJ frame tells the decompressor: the slot, whether the slot
+/// number was left out (the same as the last frame's), and the differences
+/// (None: UNCOMPRESSED_TCP, the whole header, which sets the slot's copy).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Sent {
+    slot: usize,
+    same_slot: bool,
+    delta: Option<Delta>,
+}
+
 impl HeaderCompression for Vj {
-    fn carry(&mut self, pkt: &mut Packet, lost: bool) -> Frame {
-        let full = full_header(pkt);
-        let intact = Frame { header_bytes: full, outcome: Outcome::Intact };
-        let Body::Tcp(h) = &mut pkt.body else { return intact };
+    fn compress(&mut self, pkt: &Packet) -> Wire {
+        let Body::Tcp(h) = &pkt.body else { return Wire::plain(pkt) };
         if h.flags.has(TcpFlags::SYN) || h.flags.has(TcpFlags::FIN) || !h.flags.has(TcpFlags::ACK) {
-            return intact; // TYPE_IP
+            return Wire::plain(pkt); // TYPE_IP
         }
         let now = Held::of(h);
         let (i, known) = self.slots.entry((pkt.flow, pkt.forward), || Slot { sent: now, copy: None });
@@ -154,41 +164,48 @@ impl HeaderCompression for Vj {
         self.last_slot = Some(i);
         let delta = if known { Vj::delta(&self.slots.get(i).sent, &now) } else { None };
         self.slots.get(i).sent = now;
-        let Some(d) = delta else {
+        let header_bytes = match delta {
             // UNCOMPRESSED_TCP: the slot number rides in the IP protocol field.
-            if !lost {
-                self.slots.get(i).copy = Some(now);
-                self.last_received = Some(i);
+            None => full_header(pkt),
+            Some(Delta::Fields { seq, ack, win }) => {
+                1 + (!same_slot) as u32 + 2 + delta_bytes(seq) + delta_bytes(ack) + delta_bytes(win as u32)
             }
-            return intact;
+            Some(_) => 1 + (!same_slot) as u32 + 2,
         };
-        let fields = match d {
-            Delta::Fields { seq, ack, win } => delta_bytes(seq) + delta_bytes(ack) + delta_bytes(win as u32),
-            _ => 0,
-        };
-        let header_bytes = 1 + (!same_slot) as u32 + 2 + fields;
+        Wire { header_bytes, body: WireBody::Vj(Sent { slot: i, same_slot, delta }) }
+    }
+
+    fn decompress(&mut self, pkt: &mut Packet, wire: &Wire, lost: bool) -> Outcome {
+        let WireBody::Vj(sent) = wire.body else { return Outcome::Intact };
+        let Body::Tcp(h) = &mut pkt.body else { return Outcome::Intact };
         if lost {
-            return Frame { header_bytes, outcome: Outcome::Intact };
+            return Outcome::Intact;
         }
+        let (i, now) = (sent.slot, Held::of(h));
+        let Some(d) = sent.delta else {
+            self.slots.get(i).copy = Some(now);
+            self.last_received = Some(i);
+            return Outcome::Intact;
+        };
         // Without a slot number the decompressor applies the differences to
         // the slot of the last frame it saw with one: another connection's,
         // if the frame that changed slots was lost.
-        let target = if same_slot { self.last_received.unwrap_or(i) } else { i };
+        let target = if sent.same_slot { self.last_received.unwrap_or(i) } else { i };
         self.last_received = Some(target);
         let Some(copy) = self.slots.get(target).copy else {
             // Nothing to rebuild from (the slot's uncompressed frame was lost).
-            return Frame { header_bytes, outcome: Outcome::Discarded };
+            return Outcome::Discarded;
         };
         let rebuilt = Vj::rebuild(&copy, d, &now);
         self.slots.get(target).copy = Some(rebuilt);
         if target == i && rebuilt == now {
-            return Frame { header_bytes, outcome: Outcome::Intact };
+            return Outcome::Intact;
         }
         if target == i {
             write_back(h, &rebuilt);
         }
         pkt.corrupt = true;
-        Frame { header_bytes, outcome: Outcome::Corrupted }
+        Outcome::Corrupted
     }
 }
 
