@@ -9,7 +9,8 @@ user, 153.6 kb/s reverse links, an RLP below PPP with 1 % of physical-layer
 packets erased and resent once, and Linux 2.6.21-like TCP at the servers
 (timestamps, SACK, RTO = SRTT + max(4 RTTVAR, 200 ms), initial RTO 3 s,
 timeouts undone when the timestamps show them needless, Vegas alpha/beta/
-gamma 2/4/1) towards Windows XP clients that delay ACKs (every second
+gamma 2/4/1, Cubic beta 0.8, Westwood+ as tcp_westwood.c) towards Windows XP
+clients that delay ACKs (every second
 segment, 200 ms). The testbed, its
 64 KB buffer and the TCP settings are inputs from section 4; nothing was
 fitted to section 6 or 7's numbers.
@@ -40,9 +41,12 @@ LINUX_TCP = {"timestamps": True, "sack": True, "min_rto": "200ms", "initial_rto"
 #: packets erased, the DRC's target frame error rate (§2: "a certain target
 #: Frame Error Rate (usually 1%)"), an input; one retransmission per hole.
 TESTBED_RLP = {"frame_error": 0.01}
-#: Linux 2.6.21 tcp_vegas.c's defaults (the paper's servers), not Brakmo and
-#: Peterson's 1 and 3.
-LINUX_VEGAS = {"alpha": 2, "beta": 4, "gamma": 1}
+#: Linux 2.6.21's congestion-control modules (the paper's servers), each
+#: an input: tcp_vegas.c's alpha/beta/gamma (not Brakmo and Peterson's 1
+#: and 3), tcp_cubic.c's beta = 819/1024 (0.7 came with 2.6.25), and
+#: tcp_westwood.c's two filter stages, RTTmin from SRTT and Reno's
+#: ssthresh at a timeout (docs/tcp.md).
+LINUX_CC = {"vegas": {"alpha": 2, "beta": 4, "gamma": 1}, "cubic": {"beta": 0.8}, "westwood": {"linux": True}}
 #: Section 7.3: "average channel utilizations (ratio of TCP throughput and
 #: mean DRC) of 0.86, 0.89, 0.85 and 0.75" for Reno, Cubic, Westwood, Vegas.
 PUBLISHED_UTILISATION = {"reno": 0.86, "cubic": 0.89, "westwood": 0.85, "vegas": 0.75}
@@ -71,8 +75,8 @@ def sector_doc(users, duration_s, scheduler="pf", interlace=4):
 
 def bulk(name, cc):
     tcp = {"cc": cc, **LINUX_TCP}
-    if cc == "vegas":
-        tcp["vegas"] = LINUX_VEGAS
+    if cc in LINUX_CC:
+        tcp[cc] = LINUX_CC[cc]
     return {"name": name, "tcp": tcp}
 
 
@@ -104,21 +108,35 @@ def _fig6_specs(ctx):
     return out
 
 
+def _variant_specs(name, users_of, dur, seeds):
+    """One sweep per variant, each flow with its variant's whole tcp table (a
+    grid over `tcp.cc` alone would run every variant with the base flow's
+    parameters, leaving Linux's behind)."""
+    return [{"sweep": {"name": f"{name}_{cc}", "scenario": sector_doc(users_of(cc), dur), "seeds": seeds}}
+            for cc in VARIANTS]
+
+
+def _sweep_variants(ctx, specs):
+    """The variants' runs in one frame, with a `flow[0].tcp.cc` column."""
+    import pandas
+
+    frames = [ctx.sweep(spec)[0].assign(**{"flow[0].tcp.cc": cc}) for cc, spec in zip(VARIANTS, specs)]
+    return pandas.concat(frames, ignore_index=True)
+
+
 def _util_spec(ctx):
     # Runs on excellent channels (a stationary seed whose mean DRC is above
     # 2.4 Mb/s) are a minority: enough seeds that each variant has several.
     seeds = list(range(1, (12 if ctx.quick else 40) + 1))
     dur = 60 if ctx.quick else 120
-    users = [("ue", {"preset": "stationary"}, {}, [bulk("ftp", "reno")])]
-    return {"sweep": {"name": "liu_sec7_utilisation", "scenario": sector_doc(users, dur), "seeds": seeds},
-            "grid": {"flow[0].tcp.cc": list(VARIANTS)}}, dur
+    users = lambda cc: [("ue", {"preset": "stationary"}, {}, [bulk("ftp", cc)])]  # noqa: E731
+    return _variant_specs("liu_sec7_utilisation", users, dur, seeds), dur
 
 
 def _single_spec(ctx):
     dur = 60 if ctx.quick else 180
-    users = [("ue", {"preset": "mobile"}, {}, [bulk("ftp", "reno")])]
-    return {"sweep": {"name": "liu_fig7_single", "scenario": sector_doc(users, dur), "seeds": _seeds(ctx)},
-            "grid": {"flow[0].tcp.cc": list(VARIANTS)}}, dur
+    users = lambda cc: [("ue", {"preset": "mobile"}, {}, [bulk("ftp", cc)])]  # noqa: E731
+    return _variant_specs("liu_fig7_single", users, dur, _seeds(ctx)), dur
 
 
 def _colo_spec(ctx):
@@ -131,14 +149,13 @@ def _colo_spec(ctx):
 def _fig11_spec(ctx):
     dur = 60 if ctx.quick else 120
     stream = {"name": "voip", "kind": "cbr", "rate": "9.6kbps", "packet_size": "24B"}
-    users = [("ue", {"preset": "stationary"}, {}, [bulk("ftp", "reno"), stream])]
-    return {"sweep": {"name": "liu_fig11", "scenario": sector_doc(users, dur), "seeds": _seeds(ctx)},
-            "grid": {"flow[0].tcp.cc": list(VARIANTS)}}, dur
+    users = lambda cc: [("ue", {"preset": "stationary"}, {}, [bulk("ftp", cc), stream])]  # noqa: E731
+    return _variant_specs("liu_fig11", users, dur, _seeds(ctx)), dur
 
 
 def plan(ctx):
     return [spec for spec, _ in _fig6_specs(ctx).values()] + [
-        _util_spec(ctx)[0], _single_spec(ctx)[0], _colo_spec(ctx)[0], _fig11_spec(ctx)[0]]
+        *_util_spec(ctx)[0], *_single_spec(ctx)[0], _colo_spec(ctx)[0], *_fig11_spec(ctx)[0]]
 
 
 def fig6(ctx):
@@ -196,8 +213,8 @@ def _order(samples_by_cc, lowest=None, highest=None):
 
 def fig7(ctx):
     """EX_SINGLE: one laptop on a mobile channel, one variant at a time."""
-    spec, dur = _single_spec(ctx)
-    df, _ = ctx.sweep(spec)
+    specs, dur = _single_spec(ctx)
+    df = _sweep_variants(ctx, specs)
     df = df.assign(util=df["flow.ftp.goodput_bps"] / df["user.ue.mean_drc_bps"])
     util = {cc: _per_seed(df, cc, "util") for cc in VARIANTS}
     delay = {cc: _per_seed(df, cc, "flow.ftp.excess_owd_mean_s") for cc in VARIANTS}
@@ -235,10 +252,10 @@ def fig7(ctx):
 
 def sec7_utilisation(ctx):
     """Section 7.3: goodput / mean DRC of one download per variant."""
-    spec, dur = _util_spec(ctx)
-    df, _ = ctx.sweep(spec)
+    specs, dur = _util_spec(ctx)
+    df = _sweep_variants(ctx, specs)
     df = df.assign(util=df["flow.ftp.goodput_bps"] / df["user.ue.mean_drc_bps"])
-    n = len(spec["sweep"]["seeds"])
+    n = len(specs[0]["sweep"]["seeds"])
     over = f"({n} stationary channels x {dur} s, one user)"
     means = {}
     for cc in VARIANTS:
@@ -352,8 +369,8 @@ def sec7_colo(ctx):
 
 def fig11(ctx):
     """Section 7.4, Fig. 11: a 9.6 kb/s stream behind a download in one user's queue."""
-    spec, dur = _fig11_spec(ctx)
-    df, _ = ctx.sweep(spec)
+    specs, dur = _fig11_spec(ctx)
+    df = _sweep_variants(ctx, specs)
     delay = {cc: _per_seed(df, cc, "flow.voip.owd_avg_s") for cc in VARIANTS}
     tput = {cc: _per_seed(df, cc, "flow.ftp.goodput_bps") for cc in VARIANTS}
     n = len(delay["reno"])

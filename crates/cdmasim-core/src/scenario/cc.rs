@@ -83,11 +83,12 @@ pub(crate) fn parse_cc(t: &Table, default: CcAlgo) -> Res<CcAlgo> {
         }
         "westwood" => {
             let d = WestwoodParams::default();
-            CcAlgo::Westwood(match params_table(t, name, tables, &["filter_gain", "min_sample_interval"])? {
+            CcAlgo::Westwood(match params_table(t, name, tables, &["filter_gain", "min_sample_interval", "linux"])? {
                 None => d,
                 Some(p) => WestwoodParams {
                     filter_gain: p.or("filter_gain", d.filter_gain, |v| fraction(v, false))?,
                     min_sample_interval: p.or("min_sample_interval", d.min_sample_interval, |v| v.time())?,
+                    linux: p.or("linux", d.linux, |v| v.bool())?,
                 },
             })
         }

@@ -24,6 +24,15 @@
 //! (Reno and SACK recovery; NewReno caps it at the flight plus one segment,
 //! RFC 6582 §3.2 step 3) and cwnd = 1 segment after a timeout, as the paper
 //! prescribes. Window growth is Reno's.
+//!
+//! `linux = true` follows Linux 2.6.21's tcp_westwood.c instead, the
+//! kernel seed 000's servers ran: the samples pass two such filters in a
+//! row (westwood_filter: bw_ns_est, then bw_est); RTTmin is the smallest
+//! *smoothed* RTT (w->rtt = srtt, an RFC 6298 average of the samples), which
+//! sits above the smallest sample on a queue that varies; and a timeout
+//! takes Reno's ssthresh, half the flight (the kernel's ssthresh hook is
+//! tcp_reno_ssthresh; BWE · RTTmin is applied when fast recovery ends,
+//! CA_EVENT_COMPLETE_CWR, and F-RTO was off in 2.6.21).
 
 use super::reno::Reno;
 use super::{Ack, AckEvent, CongestionControl, CongestionEvent, Window};
@@ -38,11 +47,15 @@ pub struct WestwoodParams {
     pub filter_gain: f64,
     /// Shortest interval for one bandwidth sample (Linux: 50 ms).
     pub min_sample_interval: Time,
+    /// Linux 2.6.21's variant: two filter stages, RTTmin from the smoothed
+    /// RTT, Reno's ssthresh at a timeout (module comment).
+    #[serde(default)]
+    pub linux: bool,
 }
 
 impl Default for WestwoodParams {
     fn default() -> Self {
-        Self { filter_gain: 0.875, min_sample_interval: 50 * crate::engine::NS_PER_MS }
+        Self { filter_gain: 0.875, min_sample_interval: 50 * crate::engine::NS_PER_MS, linux: false }
     }
 }
 
@@ -60,8 +73,12 @@ pub struct Westwood {
     /// Latest RTT sample (the length of a sample window) and the smallest.
     rtt: Option<Time>,
     rtt_min: Option<Time>,
-    /// Filtered bandwidth estimate, bytes per second.
+    /// Filtered bandwidth estimate, bytes per second, and (`linux`) the
+    /// first filter stage's output.
     bwe: Option<f64>,
+    first_stage: Option<f64>,
+    /// The smoothed RTT (`linux`).
+    srtt: Option<f64>,
     data_acked: bool,
     reno: Reno,
 }
@@ -77,6 +94,8 @@ impl Westwood {
             rtt: None,
             rtt_min: None,
             bwe: None,
+            first_stage: None,
+            srtt: None,
             data_acked: false,
             reno: Reno::default(),
         }
@@ -112,10 +131,14 @@ impl Westwood {
 
     fn filter(&mut self, sample: f64) {
         let g = self.p.filter_gain;
-        self.bwe = Some(match self.bwe {
-            None => sample,
-            Some(b) => g * b + (1.0 - g) * sample,
-        });
+        let stage = |old: Option<f64>, x: f64| Some(old.map_or(x, |b| g * b + (1.0 - g) * x));
+        let input = if self.p.linux {
+            self.first_stage = stage(self.first_stage, sample);
+            self.first_stage.expect("just set")
+        } else {
+            sample
+        };
+        self.bwe = stage(self.bwe, input);
     }
 }
 
@@ -153,11 +176,22 @@ impl CongestionControl for Westwood {
             return;
         }
         self.rtt = Some(rtt);
-        self.rtt_min = Some(self.rtt_min.map_or(rtt, |m| m.min(rtt)));
+        let for_min = if self.p.linux {
+            // RFC 6298 §2.3's SRTT, as tcp_rtt_estimator keeps it.
+            let srtt = self.srtt.map_or(rtt as f64, |s| 0.875 * s + 0.125 * rtt as f64);
+            self.srtt = Some(srtt);
+            srtt as Time
+        } else {
+            rtt
+        };
+        self.rtt_min = Some(self.rtt_min.map_or(for_min, |m| m.min(for_min)));
     }
 
-    fn ssthresh(&mut self, w: &Window, _in_flight: u64, _ev: CongestionEvent, _now: Time) -> u64 {
+    fn ssthresh(&mut self, w: &Window, in_flight: u64, ev: CongestionEvent, _now: Time) -> u64 {
         self.mss = w.mss;
+        if self.p.linux && ev == CongestionEvent::Timeout {
+            return (in_flight / 2).max(2 * w.mss);
+        }
         let bdp = match (self.bwe, self.rtt_min) {
             (Some(b), Some(r)) => b * r as f64 / 1e9,
             // No estimate yet: Linux's bw_est = 0 gives the floor.
@@ -259,5 +293,29 @@ mod tests {
         assert_eq!(ww.ssthresh(&w, 50 * MSS, CongestionEvent::Timeout, 0), 12 * MSS);
         ww.bwe = Some(5_000.0);
         assert_eq!(ww.ssthresh(&w, 50 * MSS, CongestionEvent::Timeout, 0), 2 * MSS);
+    }
+
+    #[test]
+    fn linux_filters_twice_takes_rttmin_from_srtt_and_halves_at_a_timeout() {
+        let p = WestwoodParams { linux: true, ..Default::default() };
+        let mut ww = Westwood::new(p);
+        ww.data_acked = true;
+        ww.mss = MSS;
+        // Two stages: samples 100 then 200 (bytes/s). Stage one 100, then
+        // 0.875·100 + 0.125·200 = 112.5; stage two 100, then 0.875·100 +
+        // 0.125·112.5 = 101.5625 (one stage would give 112.5).
+        ww.filter(100.0);
+        ww.filter(200.0);
+        assert!((ww.bwe().unwrap() - 101.5625).abs() < 1e-9, "{:?}", ww.bwe());
+        // RTTmin from the smoothed RTT: samples 100, then 60 ms: SRTT 100,
+        // then 95 ms; the smallest sample, 60, is not RTTmin.
+        ww.on_rtt_sample(0, 100 * NS_PER_MS);
+        ww.on_rtt_sample(0, 60 * NS_PER_MS);
+        assert_eq!(ww.rtt_min, Some(95 * NS_PER_MS));
+        // A timeout: half the flight (Reno's), not BWE · RTTmin.
+        let w = Window { cwnd: 40 * MSS, ssthresh: 20 * MSS, mss: MSS };
+        assert_eq!(ww.ssthresh(&w, 40 * MSS, CongestionEvent::Timeout, 0), 20 * MSS);
+        // Fast retransmit: BWE · RTTmin as ever (here below the 2-segment floor).
+        assert_eq!(ww.ssthresh(&w, 40 * MSS, CongestionEvent::FastRetransmit, 0), 2 * MSS);
     }
 }
