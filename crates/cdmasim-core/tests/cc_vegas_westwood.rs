@@ -193,6 +193,6 @@ fn parameters_parse_from_toml() {
     assert!(r.flows[0].bytes_delivered > 0);
     let s = cdmasim_core::scenario::parse_str(&text("[dumbbell.tcp]\ncc = \"westwood\"\n[dumbbell.tcp.westwood]\nfilter_gain = 0.9\nmin_sample_interval = \"100ms\"\n"), "w.toml").unwrap();
     let cdmasim_core::scenario::AppSpec::Bulk { tcp, .. } = &s.flows[0].app else { panic!("bulk flow") };
-    assert_eq!(tcp.cc, CcAlgo::Westwood(WestwoodParams { filter_gain: 0.9, min_sample_interval: ms(100.0) }));
+    assert_eq!(tcp.cc, CcAlgo::Westwood(WestwoodParams { filter_gain: 0.9, min_sample_interval: ms(100.0), linux: false }));
     assert!(cdmasim_core::scenario::parse_str(&text("[dumbbell.tcp]\ncc = \"vegas\"\n[dumbbell.tcp.vegas]\nalpha = 5\nbeta = 4\n"), "bad.toml").is_err());
 }
