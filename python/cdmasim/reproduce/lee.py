@@ -37,6 +37,10 @@ the study is a set of connections (6, 2 with --quick), one per seed, and
 each item's value is the statistic over one replicate, for 5 replicates
 (3 with --quick): its spread is the spread of whole studies.
 
+The laptop's capture sees what it sends as tcpdump did, before the
+modem's buffer (`uplink_capture = "entry"`), so the uplink's RTT includes
+the wait in that buffer.
+
 `--pcap FILE...` runs the same analysis on the user's own captures and
 adds their figures as items without a published value."""
 
@@ -88,7 +92,7 @@ def _scenario(direction, duration_s, timestamps=False):
               "background": {"users": BACKGROUND_USERS, "drc": {"preset": "stationary"}}}
     laptop = {"name": "laptop", "sector": "sector", "drc": {"preset": "mobile"}, "queue": buffer,
               "reverse_rate": "153.6kbps", "reverse_queue": buffer, "ppp": "vj", "rlp": FORWARD_RLP,
-              "reverse_loss": RESIDUAL_LOSS}
+              "reverse_loss": RESIDUAL_LOSS, "uplink_capture": "entry"}
     internet = {"name": "internet", "from": "server", "to": "router", "rate": "100Mbps", "delay": "47ms"}
     tcp = {"cc": "newreno", "sack": True, "timestamps": timestamps}
     if direction == "downlink":

@@ -49,6 +49,12 @@ pub struct LinkSpec {
     /// out of step. None: IP packets as they are.
     #[serde(default)]
     pub ppp: Option<Compression>,
+    /// A capture sees each packet as it is offered to the link, before its
+    /// queue (as tcpdump on the sending host sees it, before the modem's
+    /// buffer; packets the queue then drops included); otherwise as it
+    /// starts on the wire.
+    #[serde(default)]
+    pub capture_at_entry: bool,
 }
 
 impl HopConfig for LinkSpec {
@@ -88,6 +94,7 @@ impl HopKind for Link {
             steps,
         );
         link.ppp = l.ppp.map(Ppp::new);
+        link.capture_at_entry = l.capture_at_entry;
         Ok(link)
     }
 }
@@ -171,8 +178,12 @@ pub struct Link {
     /// End of the current service, when another packet waits behind it (the
     /// transmitter then needs a wake-up to start that one).
     tx_done_at: Option<Time>,
-    /// Report `Transmit` for every packet that starts (a capture listens).
+    /// Report `Transmit` for every packet that starts (a capture listens),
+    /// or (`tap_entry`) for every packet offered, when the capture is at
+    /// the link's entry (`capture_at_entry`).
     pub tap: bool,
+    capture_at_entry: bool,
+    tap_entry: bool,
     /// A rate change applies from the next packet on (ns-2's links), not in
     /// the middle of the packet in service (the default, exact).
     pub rate_from_next_packet: bool,
@@ -235,6 +246,8 @@ impl Link {
             service: None,
             tx_done_at: None,
             tap: false,
+            capture_at_entry: false,
+            tap_entry: false,
             rate_from_next_packet: false,
             outbox: Default::default(),
             released: 0,
@@ -389,6 +402,9 @@ impl Hop for Link {
     #[inline(always)]
     fn offer(&mut self, now: Time, _port: Port, pkt: Packet) {
         self.touch(now);
+        if self.tap_entry {
+            self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
+        }
         if let Err((pkt, reason)) = self.queue.enqueue(now, pkt) {
             self.stats.queue.drop(reason);
             self.outbox.push_back(HopEvent::Drop { port: 0, pkt, reason });
@@ -494,7 +510,11 @@ impl Hop for Link {
     }
 
     fn tap(&mut self) -> bool {
-        self.tap = true;
+        if self.capture_at_entry {
+            self.tap_entry = true;
+        } else {
+            self.tap = true;
+        }
         true
     }
 }

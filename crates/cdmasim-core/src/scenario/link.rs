@@ -30,6 +30,8 @@ pub(crate) struct RawLink {
     pub reverse_loss: f64,
     /// PPP on both directions, with this header compression.
     pub ppp: Option<Compression>,
+    /// Captures see packets as they are offered (both directions).
+    pub capture_at_entry: bool,
     /// Forward direction only.
     pub rate_schedule: Vec<(Time, u64)>,
     /// The schedule repeats: (first start, period).
@@ -76,6 +78,7 @@ impl KindTables for LinkTables {
                 drc,
                 loss: l.loss,
                 ppp: l.ppp,
+                capture_at_entry: l.capture_at_entry,
             };
             cx.add_link(&l.name, fwd)?;
             if l.duplex {
@@ -88,6 +91,7 @@ impl KindTables for LinkTables {
                     queue: l.reverse_queue.clone(),
                     loss: l.reverse_loss,
                     ppp: l.ppp,
+                    capture_at_entry: l.capture_at_entry,
                     ..Default::default()
                 };
                 cx.add_link(&l.name, rev)?;
@@ -112,7 +116,14 @@ const LINK_KEYS: &[&str] = &[
     "drc",
     "reverse_rate",
     "ppp",
+    "capture",
 ];
+
+/// `capture = "wire" | "entry"`: where a capture sees the link's packets
+/// (as they start on the wire, or as they are offered, before the queue).
+pub(crate) fn parse_capture(v: &Val) -> Res<bool> {
+    v.one_of(&[("wire", false), ("entry", true)])
+}
 
 /// `ppp = "none" | "vj" | "rohc"`: the link runs PPP (both directions of
 /// a duplex link), with that TCP/IP header compression.
@@ -185,6 +196,7 @@ fn parse_link(v: &Val) -> Res<RawLink> {
         reverse_loss: t.or("reverse_loss", loss, |v| v.probability())?,
         loss,
         ppp: t.opt("ppp", parse_ppp)?,
+        capture_at_entry: t.or("capture", false, parse_capture)?,
         rate_schedule,
         rate_period,
         drc,

@@ -26,7 +26,8 @@ const SECTOR_KEYS: &[&str] =
 /// every slot.
 const MAX_BACKGROUND_USERS: u32 = 1000;
 const USER_KEYS: &[&str] =
-    &["name", "sector", "drc", "queue", "reverse_rate", "reverse_queue", "handoff", "ppp", "loss", "reverse_loss", "rlp"];
+    &["name", "sector", "drc", "queue", "reverse_rate", "reverse_queue", "handoff", "ppp", "loss", "reverse_loss", "rlp",
+      "uplink_capture"];
 const RLP_KEYS: &[&str] = &["frame_error", "nak_delay"];
 const OVERHEAD_KEYS: &[&str] = &["ppp_bytes", "escape_every", "payload_bits_per_1024", "control_slots"];
 
@@ -74,6 +75,9 @@ pub(crate) struct RawUser {
     pub reverse_loss: f64,
     /// The forward link's RLP with erasures.
     pub rlp: Option<RlpConfig>,
+    /// A capture sees the user's uplink packets as the user sends them,
+    /// before its reverse link's buffer.
+    pub uplink_capture_at_entry: bool,
 }
 
 /// `rlp = {frame_error = 0.01, nak_delay = "28.3ms"}`, each key optional.
@@ -224,6 +228,7 @@ fn parse_user(v: &Val) -> Res<RawUser> {
         loss: t.or("loss", 0.0, |v| v.probability())?,
         reverse_loss: t.or("reverse_loss", 0.0, |v| v.probability())?,
         rlp: t.opt("rlp", parse_rlp)?,
+        uplink_capture_at_entry: t.or("uplink_capture", false, super::link::parse_capture)?,
     })
 }
 
@@ -412,6 +417,7 @@ impl KindTables for EvdoTables {
                 queue: u.reverse_queue.clone(),
                 loss: u.reverse_loss,
                 ppp: u.ppp,
+                capture_at_entry: u.uplink_capture_at_entry,
                 ..Default::default()
             };
             let node = cx.add_terminal("user", &u.name, ran_node, up)?;

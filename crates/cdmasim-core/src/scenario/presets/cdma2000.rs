@@ -137,6 +137,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
         loss: 0.0,
         reverse_loss: 0.0,
         ppp: None,
+        capture_at_entry: false,
         rate_schedule: Vec::new(),
         rate_period: None,
         drc: None,
