@@ -191,14 +191,12 @@ def _fig1_plot(ctx, loc, hours):
                 "fig1.location3_modal_fraction", "fig1.daily_mean_range_kbps", "fig1.sinr_drc_corr_hourly"])
 
 
-def mean_of(xs):
-    return sum(xs) / len(xs)
-
-
 def _sec5(ctx):
+    from statistics import fmean
+
     loc = _fig1(ctx)
-    loc_lag = [mean_of(r["hour_lag100"]) for rs in loc.values() for r in rs]
-    loc_entropy = [mean_of(r["hour_entropy"]) for rs in loc.values() for r in rs]
+    loc_lag = [fmean(r["hour_lag100"]) for rs in loc.values() for r in rs]
+    loc_entropy = [fmean(r["hour_entropy"]) for rs in loc.values() for r in rs]
     per, slots = _channel(ctx)
     st, mo = per["stationary"], per["mobile"]
     over = f"({len(ctx.seeds)} seeds x {slots // SLOTS_PER_S} s of slots)"

@@ -233,7 +233,7 @@ impl EvdoRan {
             };
             user.ppp = u.ppp.map(Ppp::new);
             user.loss = u.loss;
-            user.rlp = Rlp::new(u.rlp, rng.stream(&format!("rlp/{}", u.name)));
+            user.rlp.configure(u.rlp);
             users.push(user);
         }
         for b in &cfg.background {

@@ -130,6 +130,11 @@ impl Rlp {
         Rlp { cfg, rng, entries: VecDeque::new(), front: 0, gaps: VecDeque::new(), gap_front: 0, last_up: 0, stats: RlpStats::default() }
     }
 
+    /// Erasures and retransmissions as `cfg` says (None: none).
+    pub fn configure(&mut self, cfg: Option<RlpConfig>) {
+        self.cfg = cfg;
+    }
+
     /// IP packets between the queue and the user.
     pub fn len(&self) -> usize {
         self.entries.len()

@@ -76,16 +76,14 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
         return Err(t.get("dupack_threshold").unwrap().err("dupack_threshold must be at least 1"));
     }
     let timestamps = t.or("timestamps", d.timestamps, |v| v.bool())?;
-    let spurious_detection = match t.get("spurious_detection") {
-        None => d.spurious_detection,
-        Some(v) => match v.str()? {
-            "off" => SpuriousDetection::Off,
-            "eifel" if !timestamps => return Err(v.err("Eifel detection (RFC 3522) needs timestamps = true")),
-            "eifel" => SpuriousDetection::Eifel,
-            "frto" => SpuriousDetection::Frto,
-            other => return Err(v.err(format!("unknown spurious_detection '{other}' (expected \"off\", \"eifel\" or \"frto\")"))),
-        },
-    };
+    let spurious_detection = t.or("spurious_detection", d.spurious_detection, |v| {
+        use SpuriousDetection::*;
+        let s = v.one_of(&[("off", Off), ("eifel", Eifel), ("frto", Frto)])?;
+        if s == Eifel && !timestamps {
+            return Err(v.err("Eifel detection (RFC 3522) needs timestamps = true"));
+        }
+        Ok(s)
+    })?;
     let rtt_sampling =
         t.or("rtt_sampling", d.rtt_sampling, |v| v.one_of(&[("every_ack", RttSampling::EveryAck), ("one_per_rtt", RttSampling::OnePerRtt)]))?;
     let rto_rule = t.or("rto_rule", d.rto_rule, |v| v.one_of(&[("rfc6298", RtoRule::Rfc6298), ("linux", RtoRule::Linux)]))?;
