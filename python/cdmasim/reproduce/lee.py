@@ -4,7 +4,9 @@ The measured setup, simulated with captures: a server 47 ms from a router
 that is the base station of a 1xEV-DO sector; the laptop is a user of that
 sector (the `mobile` DRC preset, Proportional Fair, 64 KiB at the base
 station, a 153.6 kb/s reverse link), sharing it with one full-buffer
-background user (`stationary`); its receive window is Windows XP's 64 KB.
+background user (`stationary`); its receive window is Windows XP's 64 KB,
+and its send buffer Windows XP's 8 KB (so an upload has at most 8 KB in
+flight).
 Bulk downloads (downlink) and uploads (uplink) run separately, one per
 seed, each captured at both ends; then the paper's own analysis runs on
 the captures (cdmasim.pcap: tcptrace figures, loss periods and their CCDF,
@@ -70,6 +72,10 @@ FORWARD_RLP = {"frame_error": 0.01}
 #: Full-buffer users sharing the laptop's sector: the number that brings a
 #: download's throughput to the paper's 572.5 kb/s (a calibration).
 BACKGROUND_USERS = 1
+#: The laptop's socket send buffer: Winsock's default SO_SNDBUF on Windows
+#: XP, 8 KB (Microsoft KB 823764 describes uploads held to it per round
+#: trip). An input from the operating system, not from the paper.
+LAPTOP_SEND_BUFFER = "8KiB"
 #: The wired part of the round trip (2 x 47 ms): what the EV-DO link adds is the rest.
 WIRED_RTT_MS = 94.0
 # The capture at the sender's side sees every transmission (a packet lost
@@ -98,6 +104,10 @@ def _scenario(direction, duration_s, timestamps=False):
     if direction == "downlink":
         # The laptop ran Windows XP, whose default window is 64 KB (65535 B).
         tcp["rcv_buffer"] = "65535B"
+    else:
+        # ... and whose Winsock send buffer (SO_SNDBUF) is 8 KB by default:
+        # unacknowledged data stays in it, so at most 8 KB is in flight.
+        tcp["snd_buffer"] = LAPTOP_SEND_BUFFER
     return {
         "simulation": {"duration": f"{duration_s}s", "seed": 1},
         "node": [{"name": "server"}, {"name": "router"}],

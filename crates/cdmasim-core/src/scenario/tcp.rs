@@ -12,6 +12,7 @@ const TCP_KEYS: &[&str] = &[
     "mss",
     "initial_window",
     "rcv_buffer",
+    "snd_buffer",
     "delayed_ack",
     "delack_timeout",
     "min_rto",
@@ -56,6 +57,11 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
         let v = t.get("rcv_buffer").unwrap_or_else(|| t.get("mss").unwrap());
         return Err(v.err(format!("rcv_buffer ({rcv_buffer} B) must hold at least one segment of mss {mss} B")));
     }
+    let snd_buffer = t.opt("snd_buffer", |v| v.size())?;
+    if let Some(b) = snd_buffer.filter(|&b| b < mss) {
+        let v = t.get("snd_buffer").unwrap();
+        return Err(v.err(format!("snd_buffer ({b} B) must hold at least one segment of mss {mss} B")));
+    }
     let delayed_ack = parse_delack(&t)?;
     let min_rto = t.or("min_rto", d.min_rto, |v| v.time())?;
     let initial_rto = t.or("initial_rto", d.initial_rto, |v| v.time())?;
@@ -98,6 +104,7 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
         mss: mss as u32,
         initial_window,
         rcv_buffer,
+        snd_buffer,
         delayed_ack,
         min_rto,
         initial_rto,

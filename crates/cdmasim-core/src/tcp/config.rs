@@ -71,6 +71,11 @@ pub struct TcpSpec {
     pub initial_window: u32,
     /// Receiver buffer (bytes): the advertised window is what is free of it.
     pub rcv_buffer: u64,
+    /// Sender socket buffer (bytes): every byte sent stays in it until it is
+    /// acknowledged, so it caps the data in flight. None: no cap (the
+    /// application keeps the buffer full, as Linux's autotuning does).
+    #[serde(default)]
+    pub snd_buffer: Option<u64>,
     pub delayed_ack: DelAck,
     pub min_rto: Time,
     pub initial_rto: Time,
@@ -122,6 +127,7 @@ impl Default for TcpSpec {
             mss: 1460,
             initial_window: 2,
             rcv_buffer: 1 << 20,
+            snd_buffer: None,
             delayed_ack: DelAck::EverySegment,
             min_rto: crate::engine::NS_PER_SEC,
             initial_rto: crate::engine::NS_PER_SEC,

@@ -366,11 +366,11 @@ impl TcpSender {
             return match self.board.next_seg(self.high_rxt, self.app_available()) {
                 Next::Retransmit(i) => Some(self.retransmit(now, i)),
                 // In SACK recovery pipe, not cwnd, gates sending; rwnd still binds.
-                Next::NewData => self.send_new(now, self.rwnd),
+                Next::NewData => self.send_new(now, self.send_limit()),
                 Next::Nothing => None,
             };
         }
-        let win = self.w.cwnd.min(self.rwnd);
+        let win = self.w.cwnd.min(self.send_limit());
         // Go-back-N after a timeout: resend what lies between snd_nxt and snd_max.
         while self.snd_nxt < self.snd_max {
             let i = self.board.index_of(self.snd_nxt)?;
@@ -389,7 +389,7 @@ impl TcpSender {
         // RFC 5682 §2 step 2b: up to two new segments, whatever cwnd says.
         if self.frto_quota > 0 {
             let flight = self.snd_max - self.snd_una;
-            let h = self.send_new(now, (flight + self.w.mss).min(self.rwnd));
+            let h = self.send_new(now, (flight + self.w.mss).min(self.send_limit()));
             if h.is_some() {
                 self.frto_quota -= 1;
             }
@@ -402,7 +402,15 @@ impl TcpSender {
         } else {
             0
         };
-        self.send_new(now, (self.w.cwnd + extra).min(self.rwnd))
+        self.send_new(now, (self.w.cwnd + extra).min(self.send_limit()))
+    }
+
+    /// What the window may never exceed, whatever cwnd says: the peer's
+    /// advertised window, and the sender's own socket buffer, which must keep
+    /// every unacknowledged byte until its ACK (RFC 9293 §3.8.6.2.1's "usable
+    /// window" is the same bound seen from the receiver's side).
+    fn send_limit(&self) -> u64 {
+        self.rwnd.min(self.spec.snd_buffer.unwrap_or(u64::MAX))
     }
 
     fn send_new(&mut self, now: Time, win: u64) -> Option<TcpHeader> {

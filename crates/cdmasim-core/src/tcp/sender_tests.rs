@@ -428,3 +428,24 @@ fn at_9k6_the_handshake_sample_causes_a_spurious_timeout_near_1_3_s() {
     assert_eq!((off.timeouts, off.congestion_events.len()), (0, 0));
     assert!(off_acked > on_acked, "the go-back-N resend wasted the link: {off_acked} vs {on_acked}");
 }
+
+#[test]
+fn the_send_buffer_caps_the_flight_whatever_cwnd_and_rwnd_allow() {
+    // cwnd 10 segments and a 100 000 B advertised window, but a 350 B socket
+    // buffer: three whole segments fit, and each ACK frees room for one more.
+    let mut s = sender_with(TcpSpec {
+        cc: CcAlgo::NewReno,
+        mss: MSS as u32,
+        initial_window: 10,
+        snd_buffer: Some(350),
+        ..Default::default()
+    });
+    assert_eq!(drain(&mut s, 20), vec![0, 1, 2]);
+    ack(&mut s, 120, 1, &[]);
+    assert_eq!(drain(&mut s, 120), vec![3]);
+    ack(&mut s, 121, 3, &[]);
+    assert_eq!(drain(&mut s, 121), vec![4, 5]);
+    // Without the cap the same sender fills cwnd.
+    let mut free = sender_with(TcpSpec { cc: CcAlgo::NewReno, mss: MSS as u32, initial_window: 10, ..Default::default() });
+    assert_eq!(drain(&mut free, 20).len(), 10);
+}
