@@ -43,10 +43,11 @@ LINUX_TCP = {"timestamps": True, "sack": True, "min_rto": "200ms", "initial_rto"
 TESTBED_RLP = {"frame_error": 0.01}
 #: Linux 2.6.21's congestion-control modules (the paper's servers), each
 #: an input: tcp_vegas.c's alpha/beta/gamma (not Brakmo and Peterson's 1
-#: and 3), tcp_cubic.c's beta = 819/1024 (0.7 came with 2.6.25), and
+#: and 3), tcp_cubic.c's CUBIC 2.1 with beta = 819/1024 (0.7 came with
+#: 2.6.25; `linux`: look-ahead by the minimum RTT, ssthresh from cwnd), and
 #: tcp_westwood.c's two filter stages, RTTmin from SRTT and Reno's
 #: ssthresh at a timeout (docs/tcp.md).
-LINUX_CC = {"vegas": {"alpha": 2, "beta": 4, "gamma": 1}, "cubic": {"beta": 0.8}, "westwood": {"linux": True}}
+LINUX_CC = {"vegas": {"alpha": 2, "beta": 4, "gamma": 1}, "cubic": {"beta": 0.8, "linux": True}, "westwood": {"linux": True}}
 #: Section 7.3: "average channel utilizations (ratio of TCP throughput and
 #: mean DRC) of 0.86, 0.89, 0.85 and 0.75" for Reno, Cubic, Westwood, Vegas.
 PUBLISHED_UTILISATION = {"reno": 0.86, "cubic": 0.89, "westwood": 0.85, "vegas": 0.75}

@@ -94,7 +94,7 @@ pub(crate) fn parse_cc(t: &Table, default: CcAlgo) -> Res<CcAlgo> {
         }
         "cubic" => {
             let d = CubicParams::default();
-            let keys = ["c", "beta", "fast_convergence", "reno_friendly", "hystart"];
+            let keys = ["c", "beta", "fast_convergence", "reno_friendly", "hystart", "linux"];
             CcAlgo::Cubic(match params_table(t, name, tables, &keys)? {
                 None => d,
                 Some(p) => CubicParams {
@@ -103,6 +103,7 @@ pub(crate) fn parse_cc(t: &Table, default: CcAlgo) -> Res<CcAlgo> {
                     fast_convergence: p.or("fast_convergence", d.fast_convergence, |v| v.bool())?,
                     reno_friendly: p.or("reno_friendly", d.reno_friendly, |v| v.bool())?,
                     hystart: p.or("hystart", d.hystart, |v| v.bool())?,
+                    linux: p.or("linux", d.linux, |v| v.bool())?,
                 },
             })
         }

@@ -19,6 +19,29 @@
 //! meanwhile (§5.8), so the curve resumes where it left off instead of
 //! leaping ahead; in slow start the window grows while it is below twice
 //! the FlightSize (Linux's rule).
+//!
+//! `linux = true` follows Linux 2.6.21's tcp_cubic.c (CUBIC 2.1, the kernel
+//! of seed 000's servers) where it differs from the RFC:
+//! - the target looks ahead by the minimum RTT seen, not SRTT (behind a
+//!   standing queue the two differ by the queue's delay);
+//! - an epoch starting above W_max starts its curve there with K = 0;
+//! - cwnd grows by one segment per `cnt` segments acked, cnt =
+//!   ⌊cwnd / (target − cwnd)⌋ (at least 1: up to doubling per RTT, no 1.5x
+//!   bound), or 100·cwnd at or above the target;
+//! - the Reno-friendly estimate counts acked segments: one segment per
+//!   ⌊(cwnd · beta_scale) / 8⌋ of them, beta_scale = ⌊8 (1024 + b) / 3 /
+//!   (1024 − b)⌋ with b = 1024·beta (23 for beta = 0.8: α = 8/23 = 0.348
+//!   per RTT, never raised to 1), and when it is ahead cnt shrinks so that
+//!   cwnd catches up within a window;
+//! - ssthresh is β·cwnd (not FlightSize), at least 2 segments;
+//! - a timeout (the Loss state) forgets everything: W_max, the epoch and
+//!   the minimum RTT (bictcp_reset);
+//! - the epoch clock does not stop while the window is not in use (that
+//!   came in 2015); growth still waits for a full window.
+//! Not modelled: the first epoch's 5 % per RTT floor before any loss (with
+//! ssthresh unbounded, congestion avoidance starts only at a loss), and the
+//! delayed-ACK ratio (growth counts segments acked, which is what that
+//! ratio restores).
 
 use super::hystart::{HyStart, Phase};
 use super::reno::slow_start;
@@ -40,11 +63,14 @@ pub struct CubicParams {
     pub reno_friendly: bool,
     /// HyStart++ (RFC 9406) in slow start.
     pub hystart: bool,
+    /// Linux 2.6.21's tcp_cubic.c in place of the RFC's rules (module doc).
+    #[serde(default)]
+    pub linux: bool,
 }
 
 impl Default for CubicParams {
     fn default() -> Self {
-        Self { c: 0.4, beta: 0.7, fast_convergence: true, reno_friendly: true, hystart: false }
+        Self { c: 0.4, beta: 0.7, fast_convergence: true, reno_friendly: true, hystart: false, linux: false }
     }
 }
 
@@ -89,6 +115,10 @@ pub struct Cubic {
     /// Time of the last ACK in congestion avoidance.
     last_ack: Time,
     saved: Option<Saved>,
+    /// `linux`: the smallest RTT sample (tcp_cubic.c's delay_min), and the
+    /// segments acked towards the Reno-friendly estimate's next step.
+    min_rtt: Option<Time>,
+    acked_segs: f64,
 }
 
 impl Cubic {
@@ -105,6 +135,8 @@ impl Cubic {
             frac: 0.0,
             last_ack: 0,
             saved: None,
+            min_rtt: None,
+            acked_segs: 0.0,
         }
     }
 
@@ -138,7 +170,9 @@ impl Cubic {
     }
 
     fn start_epoch(&mut self, now: Time, cwnd: f64) {
-        if self.restart || self.w_max.is_none() {
+        // Linux: an epoch starting at or above W_max has its origin there, K = 0.
+        let above = self.p.linux && self.w_max.map_or(true, |m| m <= cwnd);
+        if self.restart || self.w_max.is_none() || above {
             self.w_max = Some(cwnd);
             self.cwnd_prior.get_or_insert(cwnd);
             self.restart = false;
@@ -146,6 +180,7 @@ impl Cubic {
         let k = Self::k(self.p.c, self.w_max.unwrap(), cwnd);
         self.epoch = Some(Epoch { start: now, cwnd_epoch: cwnd, k, w_est: cwnd });
         self.frac = 0.0;
+        self.acked_segs = 0.0;
     }
 
     /// Slow start, through HyStart++ when enabled; returns the bytes left
@@ -172,6 +207,9 @@ impl Cubic {
 
     /// Congestion avoidance for `acked` bytes (§4.3–§4.5).
     fn avoid(&mut self, w: &mut Window, now: Time, acked: u64) {
+        if self.p.linux {
+            return self.avoid_linux(w, now, acked);
+        }
         let mss = w.mss as f64;
         let cwnd = w.cwnd as f64 / mss;
         if self.epoch.is_none() {
@@ -200,6 +238,44 @@ impl Cubic {
         w.cwnd += grow as u64;
         self.frac = grow.fract();
     }
+
+    /// Linux 2.6.21's bictcp_update and its per-ACK increase (module doc).
+    fn avoid_linux(&mut self, w: &mut Window, now: Time, acked: u64) {
+        let mss = w.mss as f64;
+        let cwnd_segs = w.cwnd / w.mss;
+        let cwnd = cwnd_segs as f64;
+        if self.epoch.is_none() {
+            self.start_epoch(now, cwnd);
+        }
+        let segs = acked as f64 / mss;
+        let ahead = self.min_rtt.unwrap_or(0);
+        let t = (now + ahead - self.epoch.unwrap().start) as f64 / NS_PER_SEC as f64;
+        let target = self.w_cubic(t);
+        let mut cnt = if target > cwnd { (cwnd / (target - cwnd)).floor() } else { 100.0 * cwnd };
+        if self.p.reno_friendly {
+            let per_step = (cwnd_segs * Self::linux_beta_scale(self.p.beta) / 8).max(1) as f64;
+            self.acked_segs += segs;
+            let e = self.epoch.as_mut().unwrap();
+            while self.acked_segs > per_step {
+                self.acked_segs -= per_step;
+                e.w_est += 1.0;
+            }
+            if e.w_est > cwnd {
+                cnt = cnt.min((cwnd / (e.w_est - cwnd)).floor());
+            }
+        }
+        let grow = segs / cnt.max(1.0) * mss + self.frac;
+        w.cwnd += grow as u64;
+        self.frac = grow.fract();
+    }
+
+    /// tcp_cubic.c's beta_scale: 8 (1024 + b) / 3 / (1024 − b) in integers,
+    /// b = beta in 1024ths; the Reno-friendly estimate grows one segment per
+    /// cwnd · beta_scale / 8 segments acked.
+    pub fn linux_beta_scale(beta: f64) -> u64 {
+        let b = (beta * 1024.0).round() as u64;
+        8 * (1024 + b) / 3 / (1024 - b)
+    }
 }
 
 impl CongestionControl for Cubic {
@@ -219,8 +295,8 @@ impl CongestionControl for Cubic {
         self.last_ack = ack.now;
         if ack.prior_in_flight + w.mss < w.cwnd {
             // §5.8: not cwnd-limited: no growth, and the time since the
-            // last ACK does not count towards t.
-            if let Some(e) = self.epoch.as_mut() {
+            // last ACK does not count towards t (Linux 2.6.21: only no growth).
+            if let Some(e) = self.epoch.as_mut().filter(|_| !self.p.linux) {
                 e.start += ack.now - since.max(e.start);
             }
             return;
@@ -230,6 +306,7 @@ impl CongestionControl for Cubic {
 
     fn on_rtt_sample(&mut self, _now: Time, rtt: Time) {
         self.rtt.sample(rtt);
+        self.min_rtt = Some(self.min_rtt.map_or(rtt, |m| m.min(rtt)));
     }
 
     fn on_state_change(&mut self, _w: &mut Window, _now: Time, _from: CaState, to: CaState, _in_flight: u64) {
@@ -255,6 +332,16 @@ impl CongestionControl for Cubic {
         self.restart = ev == CongestionEvent::Timeout;
         if let Some(h) = self.hystart.as_mut() {
             h.stop();
+        }
+        if self.p.linux {
+            if ev == CongestionEvent::Timeout {
+                // The Loss state resets everything (bictcp_reset).
+                self.w_max = None;
+                self.min_rtt = None;
+            }
+            // bictcp_recalc_ssthresh: β·cwnd in whole segments, at least 2.
+            let b = (self.p.beta * 1024.0).round() as u64;
+            return (window / w.mss * b / 1024).max(2) * w.mss;
         }
         // §4.6: ssthresh = FlightSize·β, at least 2 segments (rounded to the
         // byte: 0.7 is not exact in binary).

@@ -295,3 +295,71 @@ fn a_window_it_does_not_fill_neither_grows_nor_ages_the_epoch() {
     println!("after 2 + 3 (limited) + 1 s: cwnd {:.2}, W(3 s) {expect:.2}", segs(&w));
     assert!((segs(&w) - expect).abs() < 0.5, "cwnd {:.2} vs W(3 s) {expect:.2}", segs(&w));
 }
+
+fn linux(beta: f64) -> CubicParams {
+    CubicParams { beta, linux: true, ..Default::default() }
+}
+
+#[test]
+fn linux_beta_scale_is_tcp_cubic_c_integer_arithmetic() {
+    // 8·(1024 + 819)/3/(1024 − 819) = 14744/3/205 = 4914/205 = 23;
+    // 8·(1024 + 717)/3/307 = 4642/307 = 15.
+    assert_eq!(Cubic::linux_beta_scale(0.8), 23);
+    assert_eq!(Cubic::linux_beta_scale(0.7), 15);
+}
+
+#[test]
+fn linux_sets_ssthresh_from_cwnd_and_looks_ahead_by_the_minimum_rtt() {
+    // A loss at cwnd = 100 segments with only 50 in flight: Linux takes
+    // β·cwnd = ⌊100·819/1024⌋ = 79 (the RFC β·FlightSize = 40).
+    let (mut c, mut w) = cubic(linux(0.8));
+    c.on_rtt_sample(0, 100 * NS_PER_MS);
+    c.on_rtt_sample(0, 500 * NS_PER_MS); // SRTT rises; the minimum stays 100 ms
+    w.cwnd = 100 * MSS;
+    w.ssthresh = c.ssthresh(&w, 50 * MSS, CongestionEvent::FastRetransmit, 0);
+    assert_eq!(w.ssthresh, 79 * MSS);
+    w.cwnd = w.ssthresh;
+    // The first ACK of the epoch: K = cbrt(21/0.4) = 3.744 s, target
+    // W(0 + 0.1 s) = 100 − 0.4·3.644^3 = 80.64, cnt = ⌊79/1.64⌋ = 48: one
+    // 1000 B segment acked adds ⌊1000/48⌋ = 20 B.
+    let a = ack_full(NS_PER_SEC, MSS, &w);
+    c.on_ack(&mut w, &a);
+    assert_eq!(w.cwnd, 79 * MSS + 20, "cwnd {}", w.cwnd);
+    // Looking ahead by SRTT (150 ms after the two samples) would give
+    // W(0.15) = 81.43, cnt = ⌊79/2.43⌋ = 32 and 31 B.
+}
+
+#[test]
+fn linux_reno_friendly_estimate_grows_eight_23rds_of_a_segment_per_rtt() {
+    // W_max 10, cwnd ⌊10·819/1024⌋ = 7, RTT 10 ms: the cubic gains under 3
+    // segments in 1 s, the Reno estimate one segment per cwnd·23/8 acked,
+    // i.e. 8/23 per RTT whatever the window: 7 + 100·8/23 = 41.8 after 100
+    // RTTs. cwnd follows
+    // it within a window (cnt = cwnd/(W_est − cwnd)), and steps in whole
+    // segments: [W_est − 2, W_est + 1].
+    let rtt = 10 * NS_PER_MS;
+    let (mut c, mut w) = cubic(linux(0.8));
+    c.on_rtt_sample(0, rtt);
+    w.cwnd = 10 * MSS;
+    loss(&mut c, &mut w, 0, CongestionEvent::FastRetransmit);
+    assert_eq!(w.cwnd, 7 * MSS);
+    drive(&mut c, &mut w, 0, 100 * rtt, rtt, |_, _| {});
+    let est = 7.0 + 100.0 * 8.0 / 23.0;
+    assert!(segs(&w) > est - 2.0 && segs(&w) < est + 1.0, "cwnd {:.2} vs {est:.2}", segs(&w));
+}
+
+#[test]
+fn linux_timeout_forgets_w_max_and_the_minimum_rtt() {
+    let (mut c, mut w) = cubic(linux(0.8));
+    c.on_rtt_sample(0, 100 * NS_PER_MS);
+    w.cwnd = 100 * MSS;
+    loss(&mut c, &mut w, 0, CongestionEvent::Timeout);
+    assert_eq!(c.w_max(), None);
+    // The next epoch starts at its own window with K = 0.
+    w.ssthresh = MSS;
+    w.cwnd = 20 * MSS;
+    let a = ack_full(NS_PER_SEC, MSS, &w);
+    c.on_ack(&mut w, &a);
+    assert_eq!(c.epoch().unwrap().k, 0.0);
+    assert_eq!(c.w_max(), Some(20.0));
+}
