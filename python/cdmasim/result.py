@@ -45,7 +45,9 @@ tables series, rlp_cdf, is2000_cdf and dead_periods. The columns
           distributions in is2000_cdf: name, quantity ("power_fraction",
           "on_time_s"), value, cdf)
   ppp:    link, compression ("none", "vj", "rohc"), frames, compressed,
-          header_bytes, full_header_bytes, lost, corrupted, discarded (links
+          header_bytes, full_header_bytes, lost, corrupted, discarded,
+          dropped_in_queue (frames the compressor wrote whose packets a
+          queue before the link dropped: the EV-DO base station's) (links
           with ppp = ..., one row per direction)
 """
 

@@ -130,12 +130,12 @@ def _ppp_lines(s):
         p["link"], p["compression"], p.get("frames", 0),
         f"{p.get('compressed', 0) / max(p.get('frames', 0), 1) * 100:.1f}%",
         f"{p.get('header_bytes', 0) / max(p.get('frames', 0), 1):.1f}/{p.get('full_header_bytes', 0) / max(p.get('frames', 0), 1):.1f}",
-        p.get("lost", 0), p.get("corrupted", 0), p.get("discarded", 0),
+        p.get("lost", 0), p.get("dropped_in_queue", 0), p.get("corrupted", 0), p.get("discarded", 0),
     ] for p in s.get("ppp", [])[:MAX_ROWS]]
     if not rows:
         return []
     head = ["PPP link", "compression", "frames", "compressed", "header B/frame (whole)", "lost below PPP",
-            "rebuilt wrong", "discarded"]
+            "dropped in queue", "rebuilt wrong", "discarded"]
     return ["", "PPP links"] + _table(head, rows)
 
 

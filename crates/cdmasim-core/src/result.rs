@@ -414,6 +414,11 @@ pub struct PppResult {
     /// the checksum at their destination), and frames it discarded.
     pub corrupted: u64,
     pub discarded: u64,
+    /// Frames written by the compressor whose packets a queue between it
+    /// and the link dropped (the EV-DO base station's: `evdo::framing`):
+    /// the decompressor misses them as it misses lost ones.
+    #[serde(default)]
+    pub dropped_in_queue: u64,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]

@@ -4,6 +4,7 @@
 
 pub mod air;
 pub mod config;
+pub mod framing;
 pub mod ran;
 pub mod rlp;
 pub mod scheduler;

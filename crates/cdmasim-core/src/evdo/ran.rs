@@ -24,6 +24,7 @@
 
 use super::air::AirOverhead;
 use super::config::{HandoffPf, HandoffPlan, HandoffQueue, RanConfig};
+use super::framing::Framing;
 use super::rlp::{HandedUp, Load, Rlp};
 use super::scheduler::{by_name, Scheduler, SlotServer};
 use crate::channel::drc::RATE_BPS;
@@ -34,7 +35,6 @@ use crate::engine::{Rng, RngStreams, Time};
 use crate::net::queue::{self, Queue, QueueMeter};
 use crate::engine::time::secs;
 use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
-use crate::net::ppp::Ppp;
 use crate::net::queue::QueueSpec;
 use crate::channel::DrcSpec;
 use crate::net::{DropReason, Hop, HopEvent, Packet, Port};
@@ -70,9 +70,9 @@ pub struct User {
     /// Its forward link's RLP: the packets that left the queue, until they
     /// are handed up in order (`evdo::rlp`).
     rlp: Rlp,
-    /// Its PPP link's header compression (None: framing only) and the
-    /// residual loss below PPP.
-    ppp: Option<Ppp>,
+    /// Its PPP link's header compression, from the PDSN (before the queue)
+    /// to the terminal (None: framing only), and the residual loss below PPP.
+    ppp: Option<Framing>,
     loss: f64,
     loss_rng: Rng,
     /// A background user (`RanConfig::background`): always backlogged, no packets.
@@ -117,21 +117,23 @@ impl User {
         self.stats.queue.touch(now, self.queue.as_ref());
     }
 
-    /// `pkt` leaves the base station's queue for the air: PPP compresses it
-    /// (the decompressor sees it when RLP hands it up), the residual loss
-    /// below PPP is drawn for it, and RLP takes it. Returns its sequence
-    /// number and its PPP octets (headers as compressed; the air adds the
-    /// framing).
+    /// `pkt` leaves the base station's queue for the air with the frame the
+    /// PDSN wrote for it (the decompressor sees it when RLP hands it up),
+    /// the residual loss below PPP is drawn for it, and RLP takes it.
+    /// Returns its sequence number and its PPP octets (headers as
+    /// compressed; the air adds the framing).
     fn send(&mut self, pkt: Packet) -> (u64, u32) {
         let lost = self.loss > 0.0 && self.loss_rng.bernoulli(self.loss);
+        let seq = self.rlp.next_seq();
         let (size, wire) = match self.ppp.as_mut() {
             Some(ppp) => {
-                let (size, wire) = ppp.send(&pkt);
+                let (size, wire) = ppp.leave(&pkt, seq);
                 (size, Some(wire))
             }
             None => (pkt.size, None),
         };
-        (self.rlp.push(pkt, wire, lost), size)
+        self.rlp.push(pkt, wire, lost);
+        (seq, size)
     }
 }
 
@@ -231,7 +233,7 @@ impl EvdoRan {
                 HandoffPlan::Every { min, max, .. } => Some(draw(&mut user.handoff_rng, *min, *max)),
                 HandoffPlan::Never | HandoffPlan::Channel { .. } => None,
             };
-            user.ppp = u.ppp.map(Ppp::new);
+            user.ppp = u.ppp.map(Framing::new);
             user.loss = u.loss;
             user.rlp.configure(u.rlp);
             users.push(user);
@@ -348,7 +350,7 @@ impl EvdoRan {
         for mut h in self.handed.drain(..) {
             let fate = match (user.ppp.as_mut(), h.wire) {
                 // The decompressor sees every frame sent, or learns it lost.
-                (Some(ppp), Some(wire)) => ppp.receive(&mut h.pkt, &wire, h.lost || h.dropped.is_some()),
+                (Some(ppp), Some(wire)) => ppp.receive(&mut h.pkt, &wire, h.lost || h.dropped.is_some(), h.seq),
                 _ => h.lost.then_some(DropReason::RandomLoss),
             };
             if let Some(reason) = h.dropped.or(fate) {
@@ -440,6 +442,9 @@ impl EvdoRan {
                 user.rlp.drop_packet(seq, t, DropReason::Handoff);
             }
             while let Some(pkt) = user.queue.dequeue(t) {
+                if let Some(ppp) = user.ppp.as_mut() {
+                    ppp.flushed(pkt, user.rlp.next_seq());
+                }
                 user.stats.queue.drop(DropReason::Handoff);
                 self.outbox.push_back(HopEvent::Drop { port: u as Port, pkt, reason: DropReason::Handoff });
             }
@@ -481,12 +486,18 @@ impl Hop for EvdoRan {
         self.run_slots(now, false);
         let user = &mut self.users[port as usize];
         user.touch(now);
+        if let Some(ppp) = user.ppp.as_mut() {
+            ppp.enter(&pkt);
+        }
         match user.queue.enqueue(now, pkt) {
             Ok(()) => {
                 user.stats.queue.enqueued += 1;
                 user.stats.queue.peak(user.queue.as_ref());
             }
             Err((pkt, reason)) => {
+                if let Some(ppp) = user.ppp.as_mut() {
+                    ppp.refused(pkt, user.rlp.next_seq() + user.queue.len_packets() as u64);
+                }
                 user.stats.queue.drop(reason);
                 self.outbox.push_back(HopEvent::Drop { port, pkt, reason });
             }

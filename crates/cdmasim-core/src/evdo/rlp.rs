@@ -118,6 +118,8 @@ pub struct Rlp {
 /// An IP packet handed up: deliver it at `at`, unless `lost` (below PPP)
 /// or `dropped`.
 pub struct HandedUp {
+    /// Its RLP sequence number (the order it left the queue).
+    pub seq: u64,
     pub pkt: Packet,
     pub wire: Option<Wire>,
     pub lost: bool,
@@ -138,6 +140,11 @@ impl Rlp {
     /// IP packets between the queue and the user.
     pub fn len(&self) -> usize {
         self.entries.len()
+    }
+
+    /// The sequence number the next packet pushed will have.
+    pub fn next_seq(&self) -> u64 {
+        self.front + self.entries.len() as u64
     }
 
     /// A packet leaves the queue for the air; returns its sequence number.
@@ -239,10 +246,11 @@ impl Rlp {
                 break;
             }
             let e = self.entries.pop_front().expect("front exists");
+            let seq = self.front;
             self.front += 1;
             self.last_up = self.last_up.max(done).max(e.ready);
             self.stats.lost_packets += e.aborted as u64;
-            out(HandedUp { pkt: e.pkt, wire: e.wire, lost: e.lost || e.aborted, dropped: e.dropped, at: self.last_up });
+            out(HandedUp { seq, pkt: e.pkt, wire: e.wire, lost: e.lost || e.aborted, dropped: e.dropped, at: self.last_up });
         }
     }
 }

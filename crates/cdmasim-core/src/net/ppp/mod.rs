@@ -234,6 +234,16 @@ impl Ppp {
         (outcome == Outcome::Discarded).then_some(DropReason::Decompression)
     }
 
+    /// The receiving end misses the frame `wire` of `pkt`, which a queue
+    /// between the compressor and the link dropped: to the decompressor it
+    /// is a lost frame, counted apart from those lost below PPP.
+    pub fn miss(&mut self, pkt: &mut Packet, wire: &Wire) {
+        if let Some(s) = self.scheme.as_mut() {
+            s.decompress(pkt, wire, true);
+        }
+        self.stats.dropped_in_queue += 1;
+    }
+
     /// Both ends at once, as a link carries a frame: its size and why it
     /// does not come out, if so.
     pub fn carry(&mut self, pkt: &mut Packet, lost: bool) -> (u32, Option<DropReason>) {
