@@ -98,8 +98,8 @@ pub struct RanConfig {
     pub air: AirOverhead,
     pub sectors: Vec<SectorConfig>,
     pub users: Vec<UserConfig>,
-    /// Full-buffer users that load the sectors (`[[sector]] background`):
-    /// always backlogged, scheduled like any user, carrying no packets.
+    /// Users that load the sectors (`[[sector]] background`): backlogged all
+    /// the time or a share of it, scheduled like any user, carrying no packets.
     #[serde(default)]
     pub background: Vec<BackgroundUser>,
 }
@@ -113,6 +113,31 @@ pub struct BackgroundUser {
     pub name: String,
     pub sector: usize,
     pub drc: DrcSpec,
+    /// Backlogged only part of the time (None: always, a full buffer).
+    #[serde(default)]
+    pub activity: Option<Activity>,
+}
+
+/// A background user that has data only part of the time: busy and idle
+/// periods alternate, each exponentially distributed (a two-state Markov
+/// chain in continuous time), so the share of time it is backlogged is
+/// `busy`. It stands for a web user, whose page downloads (busy) alternate
+/// with reading (idle), or for a sector whose measured share of busy slots
+/// is known but not its traffic.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Activity {
+    /// Long-run share of the time it has data, in (0, 1).
+    pub busy: f64,
+    /// Mean length of a busy period; idle periods have mean
+    /// busy_period · (1 − busy) / busy.
+    pub busy_period: Time,
+}
+
+impl Activity {
+    /// Mean length of an idle period.
+    pub fn idle_period(&self) -> Time {
+        (self.busy_period as f64 * (1.0 - self.busy) / self.busy).round() as Time
+    }
 }
 
 /// Port k: the base station to user k.

@@ -23,7 +23,7 @@
 //! PF averages decay), so an idle sector costs no events.
 
 use super::air::AirOverhead;
-use super::config::{HandoffPf, HandoffPlan, HandoffQueue, RanConfig};
+use super::config::{Activity, HandoffPf, HandoffPlan, HandoffQueue, RanConfig};
 use super::framing::Framing;
 use super::rlp::{HandedUp, Load, Rlp};
 use super::scheduler::{by_name, Scheduler, SlotServer};
@@ -75,8 +75,10 @@ pub struct User {
     ppp: Option<Framing>,
     loss: f64,
     loss_rng: Rng,
-    /// A background user (`RanConfig::background`): always backlogged, no packets.
+    /// A background user (`RanConfig::background`): backlogged without
+    /// packets, all the time or while its `activity` is busy.
     full_buffer: bool,
+    activity: Option<OnOff>,
     /// DRC of the current slot.
     pub drc: u8,
     next_handoff: Option<Time>,
@@ -105,12 +107,14 @@ impl User {
             handoff_rng: rng.stream(&format!("handoff/{name}")),
             plan_pos: 0,
             full_buffer: false,
+            activity: None,
             stats: UserStats::default(),
         })
     }
 
     fn backlogged(&self) -> bool {
-        self.full_buffer || self.head.is_some() || self.queue.len_packets() > 0
+        let busy = self.full_buffer && self.activity.as_ref().map_or(true, |a| a.busy);
+        busy || self.head.is_some() || self.queue.len_packets() > 0
     }
 
     fn touch(&mut self, now: Time) {
@@ -134,6 +138,39 @@ impl User {
         };
         self.rlp.push(pkt, wire, lost);
         (seq, size)
+    }
+}
+
+/// A background user's busy and idle periods as they unfold.
+struct OnOff {
+    spec: Activity,
+    busy: bool,
+    /// When the current period ends.
+    until: Time,
+    rng: Rng,
+}
+
+impl OnOff {
+    /// The state at time 0 drawn from the chain's stationary distribution;
+    /// by memorylessness the period in progress has the full mean left.
+    fn new(spec: Activity, mut rng: Rng) -> OnOff {
+        let busy = rng.bernoulli(spec.busy);
+        let mut a = OnOff { spec, busy, until: 0, rng };
+        a.until = a.draw();
+        a
+    }
+
+    fn draw(&mut self) -> Time {
+        let mean = if self.busy { self.spec.busy_period } else { self.spec.idle_period() };
+        self.rng.exponential(mean as f64).round() as Time
+    }
+
+    /// Bring the state up to time `t` (a slot's start).
+    fn advance(&mut self, t: Time) {
+        while self.until <= t {
+            self.busy = !self.busy;
+            self.until += self.draw().max(1);
+        }
     }
 }
 
@@ -241,6 +278,7 @@ impl EvdoRan {
         for b in &cfg.background {
             let mut user = User::new(&b.name, u32::MAX, b.sector, &crate::evdo::config::default_user_queue(), &b.drc, rng)?;
             user.full_buffer = true;
+            user.activity = b.activity.map(|a| OnOff::new(a, rng.stream(&format!("activity/{}", b.name))));
             users.push(user);
         }
         let mut ran = EvdoRan {
@@ -302,6 +340,9 @@ impl EvdoRan {
                 self.scheduled_handoff(t, u);
             }
             let user = &mut self.users[u];
+            if let Some(a) = user.activity.as_mut() {
+                a.advance(t);
+            }
             user.drc = user.channel.next();
             user.stats.drc_rate_sum += RATE_BPS[user.drc as usize] as f64;
             user.stats.slots_seen += 1;
@@ -628,5 +669,36 @@ impl Hop for EvdoRan {
         for u in &mut self.users {
             u.touch(now);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::NS_PER_MS;
+
+    #[test]
+    fn a_background_users_busy_share_and_busy_periods_have_their_means() {
+        // busy 0.3, busy periods of mean 200 ms (idle 466.7 ms), sampled at
+        // every slot for 2000 s: about 3000 cycles. The share's standard
+        // error is sqrt(2 a² c² / ((a + c)³ T)) = 0.0086 (a, c the means,
+        // T the time): tolerance 0.03. The mean busy period's standard
+        // error is 200 ms / sqrt(3000) = 3.7 ms, plus a slot of rounding
+        // at each end: tolerance 15 ms.
+        let spec = Activity { busy: 0.3, busy_period: 200 * NS_PER_MS };
+        assert_eq!(spec.idle_period(), 466_666_667);
+        let mut a = OnOff::new(spec, Rng::from_seed(7));
+        let slots = 2000 * 600;
+        let (mut busy, mut periods, mut was) = (0u64, 0u64, false);
+        for n in 0..slots {
+            a.advance(slot_start(n));
+            busy += a.busy as u64;
+            periods += (a.busy && !was) as u64;
+            was = a.busy;
+        }
+        let share = busy as f64 / slots as f64;
+        let mean_ms = busy as f64 / periods as f64 / 0.6;
+        assert!((share - 0.3).abs() < 0.03, "busy share {share:.4}");
+        assert!((mean_ms - 200.0).abs() < 15.0, "mean busy period {mean_ms:.1} ms over {periods} periods");
     }
 }

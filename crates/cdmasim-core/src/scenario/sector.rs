@@ -13,9 +13,9 @@ use super::reader::{At, Res, Val};
 use super::spec::{HopSpec, LinkSpec};
 use crate::channel::presets;
 use crate::engine::time::secs;
-use crate::engine::{Time, NS_PER_MS};
+use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
 use crate::evdo::air::AirOverhead;
-use crate::evdo::config::{default_user_queue, BackgroundUser, HandoffPf, HandoffPlan, HandoffQueue, RanConfig, SectorConfig, UserConfig};
+use crate::evdo::config::{default_user_queue, Activity, BackgroundUser, HandoffPf, HandoffPlan, HandoffQueue, RanConfig, SectorConfig, UserConfig};
 use crate::evdo::scheduler::{pf::PfConfig, SCHEDULERS};
 use crate::net::queue::QueueSpec;
 
@@ -48,7 +48,7 @@ pub(crate) struct RawSector {
     pub handoff_pf: HandoffPf,
     pub handoff_queue: HandoffQueue,
     /// Full-buffer users loading the sector: how many, and their channel.
-    pub background: Option<(u32, RawDrc)>,
+    pub background: Option<(u32, RawDrc, Option<Activity>)>,
 }
 
 #[derive(Clone, Debug)]
@@ -167,11 +167,12 @@ fn parse_sector(v: &Val) -> Res<RawSector> {
     })
 }
 
-/// `background = {users = N, drc = {...}}`: N full-buffer users loading
-/// the sector, each on its own draw of the channel (default: the
-/// `stationary` preset).
-fn parse_background(v: &Val) -> Res<(u32, RawDrc)> {
-    let t = v.table(&["users", "drc"])?;
+/// `background = {users = N, drc = {...}, busy = F, busy_period = T}`: N
+/// users loading the sector, each on its own draw of the channel (default:
+/// the `stationary` preset), backlogged all the time (no `busy`: full
+/// buffers) or a share F of it in busy periods of mean T (default 1 s).
+fn parse_background(v: &Val) -> Res<(u32, RawDrc, Option<Activity>)> {
+    let t = v.table(&["users", "drc", "busy", "busy_period"])?;
     let n_v = t.req("users")?;
     let n = n_v.count_u32()?;
     if n == 0 || n > MAX_BACKGROUND_USERS {
@@ -181,7 +182,24 @@ fn parse_background(v: &Val) -> Res<(u32, RawDrc)> {
         Some(d) => parse_drc(&d)?,
         None => RawDrc { from: DrcFrom::Preset { name: "stationary".into(), seed: None }, at: t.at(), window_at: None },
     };
-    Ok((n, drc))
+    let busy = t.opt("busy", |v| {
+        let x = v.number()?;
+        if x > 0.0 && x <= 1.0 {
+            Ok(x)
+        } else {
+            Err(v.err(format!("busy must be a share of the time in (0, 1] (got {x})")))
+        }
+    })?;
+    let busy_period = t.opt("busy_period", |v| v.time())?;
+    if busy_period == Some(0) {
+        return Err(t.get("busy_period").unwrap().err("busy_period must be positive"));
+    }
+    let activity = match busy {
+        // busy = 1 is a full buffer; busy_period then has nothing to set.
+        Some(b) if b < 1.0 => Some(Activity { busy: b, busy_period: busy_period.unwrap_or(NS_PER_SEC) }),
+        _ => None,
+    };
+    Ok((n, drc, activity))
 }
 
 fn parse_overhead(v: &Val) -> Res<AirOverhead> {
@@ -436,12 +454,12 @@ impl KindTables for EvdoTables {
         // Background users, numbered after the users for their channels' seeds.
         let mut k = self.users.len();
         for (s, (r, local)) in self.sectors.iter().zip(&place) {
-            let Some((n, raw)) = &s.background else { continue };
+            let Some((n, raw, activity)) = &s.background else { continue };
             for j in 1..=*n {
                 let drc = drc::resolve(raw, &file, presets::user_seed(cx.seed, k)).map_err(|(at, m)| cx.err(&at, m))?;
                 k += 1;
                 let name = format!("{}.bg{j}", s.name.name);
-                rans[*r].background.push(BackgroundUser { name, sector: *local, drc });
+                rans[*r].background.push(BackgroundUser { name, sector: *local, drc, activity: *activity });
             }
         }
         if let Some(ran) = rans.iter().find(|r| r.users.is_empty()) {
