@@ -354,3 +354,62 @@ def test_a_stream_waits_less_behind_bbr_than_behind_cubic(scenario, tmp_path):
         assert len(d) > 100, cc
         medians[cc] = d[len(d) // 2]
     assert medians["bbr"] < medians["cubic"], medians
+
+
+VJ_USER = """
+[simulation]
+duration = "600s"
+seed = 2
+[[node]]
+name = "bs"
+[[sector]]
+name = "s1"
+node = "bs"
+[[user]]
+name = "laptop"
+sector = "s1"
+drc = { constant = "1228.8kbps" }
+ppp = "vj"
+loss = 0.005
+"""
+
+
+def _vj_download(tmp_path, timestamps):
+    """One 6 s download to the VJ laptop with the kernels' TCP timestamps
+    on or off: (its ppp row, its report direction, the laptop's
+    TcpInCsumErrors)."""
+    scenario = tmp_path / "vj.toml"
+    scenario.write_text(VJ_USER)
+    snmp = tmp_path / f"snmp{timestamps}.txt"
+    ts = f"sysctl -qw net.ipv4.tcp_timestamps={timestamps}"
+    p = cli("emulate", scenario, "--json", "--server", f"{ts}; iperf3 -s -1 -p 5201",
+            "--user", f"laptop={ts}; sleep 0.3; iperf3 -c $CDMASIM_SERVER -p 5201 -t 6 -R > /dev/null; "
+                      f"cat /proc/net/snmp > {snmp}", timeout=120)
+    assert p.returncode == 0, p.stderr[-3000:]
+    rep = json.loads(p.stdout.strip().splitlines()[-1])["report"]
+    _conserved(rep, ["laptop"])
+    tcp = [line.split() for line in snmp.read_text().splitlines() if line.startswith("Tcp:")]
+    csum_errors = int(dict(zip(tcp[0], tcp[1]))["InCsumErrors"])
+    ppp = next(r for r in rep["hops"]["ppp"] if r["link"] == "laptop.down")
+    return ppp, rep["users"][0]["down"], csum_errors
+
+
+def test_real_linux_tcp_through_vj_sees_the_checksum_failures(tmp_path):
+    """Seed 001 §3.3 with a real kernel: the laptop's PPP link runs VJ and
+    loses 0.5 % of frames below PPP. The segments after each loss reach
+    the laptop with the header the decompressor rebuilt and the checksum
+    the server computed, and the laptop's own TCP counts every one of them
+    as a checksum error (TcpInCsumErrors) and drops it. With TCP timestamps
+    on (Linux's default) VJ sends most headers whole (a segment whose
+    timestamps equal the last one's still goes compressed), and far fewer
+    segments are rebuilt wrong (Fig. 8)."""
+    needs_emulation()
+    off, off_down, off_errors = _vj_download(tmp_path, 0)
+    assert off["compressed"] > 0.9 * off["frames"] and off["lost"] > 0
+    assert off["corrupted"] > off["lost"]
+    # The relay wrote each rebuilt segment, and the kernel rejected each.
+    assert off_errors == off_down["corrupted"] > 0
+    assert off_down["corrupted"] <= off["corrupted"]
+    on, on_down, on_errors = _vj_download(tmp_path, 1)
+    assert on["compressed"] < 0.5 * on["frames"]
+    assert on_errors == on_down["corrupted"] < off_down["corrupted"]

@@ -21,7 +21,7 @@ def register(sub):
 
 USER_COLUMNS = ["name", "address", "direction", "packets_in", "bytes_in", "delivered", "bytes_delivered", "dropped",
                 "queued_at_end", "delay_mean_ms", "delay_max_ms", "slots_served", "slot_share", "queue_avg_pkts",
-                "queue_max_pkts", "exit_code"]
+                "queue_max_pkts", "exit_code", "corrupted"]
 
 
 def write_tables(out, log_dir):
@@ -40,7 +40,7 @@ def write_tables(out, log_dir):
                             x["bytes_delivered"], sum(x["dropped"].values()), x["queued_at_end"],
                             f"{x['delay_mean_ms']:.3f}", f"{x['delay_max_ms']:.3f}", u.get("slots_served", 0),
                             f"{u.get('slot_share', 0):.4f}", f"{u.get('queue_avg_pkts', 0):.2f}",
-                            u.get("queue_max_pkts", 0), out["exit_codes"].get(u["name"], "")])
+                            u.get("queue_max_pkts", 0), out["exit_codes"].get(u["name"], ""), x.get("corrupted", 0)])
     import matplotlib
 
     matplotlib.use("Agg")
@@ -103,7 +103,8 @@ def main(args):
               f"p99 {rep['schedule_error_p99_us']:.0f} us over {rep['deadlines']} deadlines")
         for u in rep["users"]:
             d, up = u["down"], u["up"]
-            print(f"  {u['name']} ({u['address']}): down {d['delivered']}/{d['packets_in']} packets "
+            corrupt = f" ({d['corrupted']} with a failing checksum)" if d.get("corrupted") else ""
+            print(f"  {u['name']} ({u['address']}): down {d['delivered']}/{d['packets_in']} packets{corrupt} "
                   f"({d['bytes_delivered'] * 8 / max(rep['duration_s'], 1e-9) / 1000:.1f} kb/s), dropped "
                   f"{sum(d['dropped'].values())}, queued {d['queued_at_end']}; up {up['delivered']}/{up['packets_in']}; "
                   f"exit {out['exit_codes'].get(u['name'], '-')}")

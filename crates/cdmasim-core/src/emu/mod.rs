@@ -5,3 +5,4 @@
 
 pub mod relay;
 pub mod tun;
+pub mod wire;

@@ -8,14 +8,17 @@
 //! network at the radio hop's network-side node, bound for the user its
 //! destination address names, and follows the simulator's routes; what
 //! reaches a user's node is written to that user's device, and the reverse
-//! way to the server's. The hops only see sizes: the bytes wait in a stash
-//! keyed by the packet's id.
+//! way to the server's. The hops see each TCP segment's header and every
+//! packet's size (`wire`): the bytes wait in a stash keyed by the packet's
+//! id, and a segment whose header a decompressor rebuilt wrong goes out
+//! with the rebuilt fields and a checksum that no longer fits.
 //!
 //! Users are the terminals of the scenario's radio hops (`attachment`).
 //! Addresses: the server is 10.77.0.1; user k (in that order, from 0) is
 //! 10.77.(k+1).2.
 
 use super::tun::Tun;
+use super::wire;
 use crate::engine::{RngStreams, Time};
 use crate::net::hop::BuildContext;
 use crate::net::packet::Packet;
@@ -47,6 +50,9 @@ pub struct Direction {
     pub bytes_in: u64,
     pub delivered: u64,
     pub bytes_delivered: u64,
+    /// Of those, segments written with a header a decompressor rebuilt
+    /// wrong (their checksum fails at the receiver: `wire`).
+    pub corrupted: u64,
     /// Dropped, by reason.
     pub dropped: HashMap<String, u64>,
     /// Still inside the sector or a link at the end.
@@ -200,10 +206,8 @@ impl Edge<'_> {
         d.packets_in += 1;
         d.bytes_in += bytes.len() as u64;
         self.log(tag, format_args!("{} + {}\n", now / 1_000_000, bytes.len()));
-        // The hops see an IPv4 datagram of this size (28 bytes of headers
-        // in a UDP body: only the size matters to them).
-        let len = (bytes.len() as u32).max(28) - 28;
-        net.forward(now, from, &Packet::udp(uid, 0, from, to, now, uid, len), self);
+        let pkt = wire::packet_of(bytes, uid, wire::connection_of(bytes, tag.user), tag.down, from, to, now);
+        net.forward(now, from, &pkt, self);
     }
 }
 
@@ -211,7 +215,11 @@ impl Endpoints for Edge<'_> {
     /// The packet reached its user's node (or the server's): its bytes go
     /// out of that device.
     fn arrive(&mut self, _net: &mut Network, now: Time, pkt: &Packet) {
-        let Some((bytes, tag)) = self.stash.take(pkt.uid) else { return };
+        let Some((mut bytes, tag)) = self.stash.take(pkt.uid) else { return };
+        if pkt.corrupt {
+            wire::write_rebuilt(&mut bytes, pkt);
+            self.dir(tag).corrupted += 1;
+        }
         let dev = if tag.down { &self.users[tag.user] } else { self.server };
         let _ = dev.write(&bytes);
         let d = self.dir(tag);
@@ -240,6 +248,11 @@ impl Endpoints for Edge<'_> {
 
     /// The relay looks at every deadline itself (`Network::run_due`).
     fn wake(&mut self, _h: u32, _at: Time) {}
+
+    /// The real receiver checks the checksum of what `arrive` writes.
+    fn checks_checksums(&self) -> bool {
+        false
+    }
 }
 
 fn dst_user(ip: &[u8], users: usize) -> Option<usize> {
