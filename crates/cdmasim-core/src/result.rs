@@ -402,10 +402,12 @@ pub struct PppResult {
     pub link: String,
     /// "none", "vj" (RFC 1144) or "rohc" (RFC 6846).
     pub compression: String,
+    /// Frames the compressor wrote (an EV-DO user's at the PDSN, those the
+    /// base station's queue then dropped included: `dropped_in_queue`).
     pub frames: u64,
     /// Frames whose TCP/IP header went compressed.
     pub compressed: u64,
-    /// Header bytes the frames carried, and would have carried whole.
+    /// Header bytes the frames were written with, and would have been whole.
     pub header_bytes: u64,
     pub full_header_bytes: u64,
     /// Frames lost below PPP (the link's residual loss).

@@ -45,6 +45,7 @@ fn tcp_header(t: &[u8], payload: u32) -> TcpHeader {
         ..Default::default()
     };
     let mut syn = SynOptions::default();
+    let mut syn_seen = false;
     let mut i = 20;
     while i < t.len() {
         match t[i] {
@@ -58,9 +59,9 @@ fn tcp_header(t: &[u8], payload: u32) -> TcpHeader {
                 }
                 let o = &t[i..i + len];
                 match (kind, len) {
-                    (2, 4) => syn.mss = u16::from_be_bytes([o[2], o[3]]),
-                    (3, 3) => syn.wscale = o[2],
-                    (4, 2) => syn.sack_permitted = true,
+                    (2, 4) => (syn.mss, syn_seen) = (u16::from_be_bytes([o[2], o[3]]), true),
+                    (3, 3) => (syn.wscale, syn_seen) = (o[2], true),
+                    (4, 2) => (syn.sack_permitted, syn_seen) = (true, true),
                     (8, 10) => h.ts = Some((be32(o, 2), be32(o, 6))),
                     (5, _) => {
                         let mut sack = SackBlocks::default();
@@ -79,7 +80,9 @@ fn tcp_header(t: &[u8], payload: u32) -> TcpHeader {
             }
         }
     }
-    if flags.has(TcpFlags::SYN) {
+    // The model lays a SYN's options out as Linux does (MSS, window scale,
+    // SACK-permitted): only a SYN that carries some is given them.
+    if flags.has(TcpFlags::SYN) && syn_seen {
         h.syn_opts = Some(syn);
     }
     h
@@ -127,8 +130,10 @@ pub fn write_rebuilt(b: &mut [u8], pkt: &Packet) {
         t[14..16].copy_from_slice(&(h.wnd as u16).to_be_bytes());
     }
     if t[..16] == before {
-        t[16] = !t[16];
-        t[17] = !t[17];
+        // Not inverted: 0x0000 and 0xffff are the same one's-complement
+        // sum, so an inverted zero would still pass. One more is wrong.
+        let c = u16::from_be_bytes([t[16], t[17]]).wrapping_add(1);
+        t[16..18].copy_from_slice(&c.to_be_bytes());
     }
 }
 
@@ -192,10 +197,10 @@ mod tests {
         write_rebuilt(&mut b, &p);
         assert_eq!(be32(&b, 24), 900);
         assert_eq!(&b[36..38], &[0xab, 0xcd], "checksum as sent");
-        // The same fields as sent: the checksum is inverted.
+        // The same fields as sent: the checksum is changed by one.
         let mut c = segment(1000, 1, 100, false);
         let q = Packet { corrupt: true, ..packet_of(&c, 1, 0, true, 1, 2, 0) };
         write_rebuilt(&mut c, &q);
-        assert_eq!(&c[36..38], &[0x54, 0x32]);
+        assert_eq!(&c[36..38], &[0xab, 0xce]);
     }
 }

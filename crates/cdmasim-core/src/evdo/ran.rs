@@ -169,7 +169,7 @@ impl OnOff {
     fn advance(&mut self, t: Time) {
         while self.until <= t {
             self.busy = !self.busy;
-            self.until += self.draw().max(1);
+            self.until = self.until.saturating_add(self.draw().max(1));
         }
     }
 }

@@ -191,8 +191,9 @@ fn parse_background(v: &Val) -> Res<(u32, RawDrc, Option<Activity>)> {
         }
     })?;
     let busy_period = t.opt("busy_period", |v| v.time())?;
-    if busy_period == Some(0) {
-        return Err(t.get("busy_period").unwrap().err("busy_period must be positive"));
+    // Periods are looked at slot by slot: shorter ones would only cost draws.
+    if busy_period.is_some_and(|p| p < crate::channel::link_rate::slot_start(1)) {
+        return Err(t.get("busy_period").unwrap().err("busy_period must be at least a slot (1.667ms)"));
     }
     let activity = match busy {
         // busy = 1 is a full buffer; busy_period then has nothing to set.

@@ -57,9 +57,9 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
         let v = t.get("rcv_buffer").unwrap_or_else(|| t.get("mss").unwrap());
         return Err(v.err(format!("rcv_buffer ({rcv_buffer} B) must hold at least one segment of mss {mss} B")));
     }
-    let snd_buffer = t.opt("snd_buffer", |v| v.size())?;
+    let snd_buffer = t.opt("snd_buffer", |v| v.size())?.or(d.snd_buffer);
     if let Some(b) = snd_buffer.filter(|&b| b < mss) {
-        let v = t.get("snd_buffer").unwrap();
+        let v = t.get("snd_buffer").unwrap_or_else(|| t.get("mss").unwrap());
         return Err(v.err(format!("snd_buffer ({b} B) must hold at least one segment of mss {mss} B")));
     }
     let delayed_ack = parse_delack(&t)?;

@@ -213,7 +213,9 @@ impl Ppp {
         s.compressed += (wire.header_bytes < full) as u64;
         s.header_bytes += wire.header_bytes as u64;
         s.full_header_bytes += full as u64;
-        (wire.header_bytes + (pkt.size - full), wire)
+        // A real packet (the emulator's) may lay its options out tighter
+        // than the model counts them: its payload is never negative.
+        (wire.header_bytes + pkt.size.saturating_sub(full), wire)
     }
 
     /// The receiving end, frames in the order sent: why `pkt` does not come

@@ -44,8 +44,9 @@ pub const TOLERATED_RUN: u32 = 7;
 /// A connection's context (small CIDs, RFC 5795 §5.1.1: 0 to 15).
 #[derive(Clone, Copy)]
 struct Context {
-    /// The sequence number of the last frame sent, to see one go backwards.
-    last_seq: u64,
+    /// The highest sequence number sent (32-bit, as the header carries
+    /// it), to see one go backwards.
+    last_seq: u32,
     /// Frames lost since the last that reached the decompressor.
     lost_run: u32,
 }
@@ -67,11 +68,15 @@ impl HeaderCompression for Rohc {
     fn compress(&mut self, pkt: &Packet) -> Wire {
         let full = full_header(pkt);
         let Body::Tcp(h) = pkt.body else { return Wire::plain(pkt) };
-        let (i, known) = self.contexts.entry((pkt.flow, pkt.forward), || Context { last_seq: h.seq, lost_run: 0 });
+        let seq = h.seq as u32;
+        let (i, known) = self.contexts.entry((pkt.flow, pkt.forward), || Context { last_seq: seq, lost_run: 0 });
         let cid = (i != 0) as u32;
         let c = self.contexts.get(i);
         let ts = if h.ts.is_some() { 4 } else { 0 };
-        let irregular = h.seq < c.last_seq || !h.sack.is_empty() || h.flags.has(TcpFlags::SYN) || h.flags.has(TcpFlags::FIN);
+        // Sequence numbers compared as 32-bit serial numbers (RFC 1982): a
+        // real connection's wrap is not a step back.
+        let behind = (seq.wrapping_sub(c.last_seq) as i32) < 0;
+        let irregular = behind || !h.sack.is_empty() || h.flags.has(TcpFlags::SYN) || h.flags.has(TcpFlags::FIN);
         let header_bytes = if !known {
             full + 4
         } else if irregular {
@@ -81,7 +86,9 @@ impl HeaderCompression for Rohc {
         } else {
             4 + ts + cid
         };
-        c.last_seq = c.last_seq.max(h.seq);
+        if !behind {
+            c.last_seq = seq;
+        }
         Wire { header_bytes, body: WireBody::Rohc(Sent { context: i, known }) }
     }
 
@@ -131,5 +138,30 @@ mod tests {
         }
         // Segment 2 again: co_common with the full sequence number.
         assert_eq!(d.carry(&mut data(9, 2, None), false).header_bytes, 13);
+    }
+
+    #[test]
+    fn a_sequence_number_wrap_is_not_a_step_back() {
+        // A real connection (the emulator's) crossing 2^32: segments after
+        // the wrap stay in the 5-byte format; a retransmission before it is
+        // still a step back.
+        let mut r = Rohc::default();
+        let start = 0xffff_f000u64;
+        let sizes: Vec<u32> = (0..10)
+            .map(|k| {
+                let mut p = data(k, 0, None);
+                if let Body::Tcp(h) = &mut p.body {
+                    h.seq = (start + k * 1448) & 0xffff_ffff;
+                }
+                r.carry(&mut p, false).header_bytes
+            })
+            .collect();
+        assert_eq!(sizes[0], 44);
+        assert!(sizes[1..].iter().all(|&b| b == 5), "{sizes:?}");
+        let mut again = data(11, 0, None);
+        if let Body::Tcp(h) = &mut again.body {
+            h.seq = start + 1448;
+        }
+        assert_eq!(r.carry(&mut again, false).header_bytes, 13);
     }
 }

@@ -21,27 +21,34 @@
 //! the FlightSize (Linux's rule).
 //!
 //! `linux = true` follows Linux 2.6.21's tcp_cubic.c (CUBIC 2.1, the kernel
-//! of seed 000's servers) where it differs from the RFC:
-//! - the target looks ahead by the minimum RTT seen, not SRTT (behind a
-//!   standing queue the two differ by the queue's delay);
-//! - an epoch starting above W_max starts its curve there with K = 0;
-//! - cwnd grows by one segment per `cnt` segments acked, cnt =
-//!   ⌊cwnd / (target − cwnd)⌋ (at least 1: up to doubling per RTT, no 1.5x
-//!   bound), or 100·cwnd at or above the target;
-//! - the Reno-friendly estimate counts acked segments: one segment per
-//!   ⌊(cwnd · beta_scale) / 8⌋ of them, beta_scale = ⌊8 (1024 + b) / 3 /
-//!   (1024 − b)⌋ with b = 1024·beta (23 for beta = 0.8: α = 8/23 = 0.348
-//!   per RTT, never raised to 1), and when it is ahead cnt shrinks so that
-//!   cwnd catches up within a window;
-//! - ssthresh is β·cwnd (not FlightSize), at least 2 segments;
-//! - a timeout (the Loss state) forgets everything: W_max, the epoch and
-//!   the minimum RTT (bictcp_reset);
+//! of seed 000's servers) where it differs from the RFC, in its integer
+//! arithmetic (cwnd, W_max and the target in whole segments):
+//! - the target looks ahead by the minimum RTT seen (delay_min), not SRTT
+//!   (behind a standing queue the two differ by the queue's delay), and is
+//!   W_max ∓ ⌊C·|t − K|³⌋;
+//! - cwnd grows by one segment per `cnt` segments acked, cnt = ⌊cwnd /
+//!   (target − cwnd)⌋, or 100·cwnd at or above the target; cnt is at least
+//!   ⌊cwnd / (160 s⁻¹ · RTT_min)⌋ (max_increment: at most 16 segments per
+//!   100 ms of RTT_min) and at least 1 (no 1.5x-per-RTT bound);
+//! - while no loss has been seen since the start or the last timeout
+//!   (loss_cwnd = 0), cnt is 50: 2 % growth per RTT;
+//! - an epoch starting at or above W_max starts its curve there with K = 0;
+//! - the Reno-friendly estimate is counted: one segment per ⌊cwnd ·
+//!   beta_scale / 8⌋ ACKs, beta_scale = ⌊8 (1024 + b) / 3 / (1024 − b)⌋
+//!   with b = 1024·beta (23 for beta = 0.8: with an ACK per segment 8/23 =
+//!   0.348 segment per RTT, half that with delayed ACKs; never raised to
+//!   1); when it is ahead, cnt shrinks to ⌊cwnd / (W_est − cwnd)⌋;
+//! - ssthresh is ⌊cwnd·b/1024⌋ (not FlightSize), at least 2 segments, and
+//!   fast convergence sets W_max = ⌊cwnd (1024 + b) / 2048⌋;
+//! - a timeout (the Loss state) forgets everything: W_max, the epoch, the
+//!   minimum RTT and the loss (bictcp_reset);
+//! - undoing a spurious congestion event gives cwnd = max(cwnd, W_max) and
+//!   the old ssthresh back (bictcp_undo_cwnd), not the cubic state: after a
+//!   spurious timeout, whose reset forgot W_max, the window slow-starts back;
 //! - the epoch clock does not stop while the window is not in use (that
 //!   came in 2015); growth still waits for a full window.
-//! Not modelled: the first epoch's 5 % per RTT floor before any loss (with
-//! ssthresh unbounded, congestion avoidance starts only at a loss), and the
-//! delayed-ACK ratio (growth counts segments acked, which is what that
-//! ratio restores).
+//! Growth counts segments acked where the kernel counts ACKs and divides
+//! cnt by its measured ACK ratio: the same rate.
 
 use super::hystart::{HyStart, Phase};
 use super::reno::slow_start;
@@ -115,10 +122,12 @@ pub struct Cubic {
     /// Time of the last ACK in congestion avoidance.
     last_ack: Time,
     saved: Option<Saved>,
-    /// `linux`: the smallest RTT sample (tcp_cubic.c's delay_min), and the
-    /// segments acked towards the Reno-friendly estimate's next step.
+    /// `linux`: the smallest RTT sample (tcp_cubic.c's delay_min), the ACKs
+    /// counted towards the Reno-friendly estimate's next step, and whether
+    /// a loss was seen since the start or the last timeout (loss_cwnd ≠ 0).
     min_rtt: Option<Time>,
-    acked_segs: f64,
+    acks: u64,
+    loss_seen: bool,
 }
 
 impl Cubic {
@@ -136,7 +145,8 @@ impl Cubic {
             last_ack: 0,
             saved: None,
             min_rtt: None,
-            acked_segs: 0.0,
+            acks: 0,
+            loss_seen: false,
         }
     }
 
@@ -180,7 +190,7 @@ impl Cubic {
         let k = Self::k(self.p.c, self.w_max.unwrap(), cwnd);
         self.epoch = Some(Epoch { start: now, cwnd_epoch: cwnd, k, w_est: cwnd });
         self.frac = 0.0;
-        self.acked_segs = 0.0;
+        self.acks = 0;
     }
 
     /// Slow start, through HyStart++ when enabled; returns the bytes left
@@ -241,39 +251,52 @@ impl Cubic {
 
     /// Linux 2.6.21's bictcp_update and its per-ACK increase (module doc).
     fn avoid_linux(&mut self, w: &mut Window, now: Time, acked: u64) {
-        let mss = w.mss as f64;
-        let cwnd_segs = w.cwnd / w.mss;
-        let cwnd = cwnd_segs as f64;
+        let cwnd = w.cwnd / w.mss;
         if self.epoch.is_none() {
-            self.start_epoch(now, cwnd);
+            self.start_epoch(now, cwnd as f64);
         }
-        let segs = acked as f64 / mss;
-        let ahead = self.min_rtt.unwrap_or(0);
-        let t = (now + ahead - self.epoch.unwrap().start) as f64 / NS_PER_SEC as f64;
-        let target = self.w_cubic(t);
-        let mut cnt = if target > cwnd { (cwnd / (target - cwnd)).floor() } else { 100.0 * cwnd };
+        self.acks += 1;
+        let e = self.epoch.expect("started above");
+        let t = (now + self.min_rtt.unwrap_or(0) - e.start) as f64 / NS_PER_SEC as f64;
+        let origin = self.w_max.unwrap_or(e.cwnd_epoch) as u64;
+        let delta = (self.p.c * (t - e.k).abs().powi(3)).floor() as u64;
+        let target = if t < e.k { origin.saturating_sub(delta) } else { origin + delta };
+        let mut cnt = if target > cwnd { cwnd / (target - cwnd) } else { 100 * cwnd };
+        if let Some(rtt) = self.min_rtt.filter(|&r| r > 0) {
+            // max_increment = 16 segments per 100 ms of RTT_min.
+            let min_cnt = (cwnd as f64 * NS_PER_SEC as f64 / (160.0 * rtt as f64)) as u64;
+            cnt = cnt.max(min_cnt);
+        }
+        if !self.loss_seen {
+            cnt = 50;
+        }
         if self.p.reno_friendly {
-            let per_step = (cwnd_segs * Self::linux_beta_scale(self.p.beta) / 8).max(1) as f64;
-            self.acked_segs += segs;
-            let e = self.epoch.as_mut().unwrap();
-            while self.acked_segs > per_step {
-                self.acked_segs -= per_step;
+            let per_step = (cwnd * Self::linux_beta_scale(self.p.beta) / 8).max(1);
+            let e = self.epoch.as_mut().expect("started above");
+            while self.acks > per_step {
+                self.acks -= per_step;
                 e.w_est += 1.0;
             }
-            if e.w_est > cwnd {
-                cnt = cnt.min((cwnd / (e.w_est - cwnd)).floor());
+            let est = e.w_est as u64;
+            if est > cwnd {
+                cnt = cnt.min(cwnd / (est - cwnd));
             }
         }
-        let grow = segs / cnt.max(1.0) * mss + self.frac;
+        let grow = acked as f64 / cnt.max(1) as f64 + self.frac;
         w.cwnd += grow as u64;
         self.frac = grow.fract();
+    }
+
+    /// b = 1024·beta, as tcp_cubic.c holds beta (at most 1023).
+    fn linux_b(beta: f64) -> u64 {
+        ((beta * 1024.0).round() as u64).min(1023)
     }
 
     /// tcp_cubic.c's beta_scale: 8 (1024 + b) / 3 / (1024 − b) in integers,
     /// b = beta in 1024ths; the Reno-friendly estimate grows one segment per
     /// cwnd · beta_scale / 8 segments acked.
     pub fn linux_beta_scale(beta: f64) -> u64 {
-        let b = (beta * 1024.0).round() as u64;
+        let b = Self::linux_b(beta);
         8 * (1024 + b) / 3 / (1024 - b)
     }
 }
@@ -321,6 +344,7 @@ impl CongestionControl for Cubic {
         // The window before the reduction: during recovery the un-inflated one.
         let window = if self.state == CaState::Recovery { w.cwnd.min(w.ssthresh) } else { w.cwnd };
         let prior = window as f64 / w.mss as f64;
+        let last_max = self.w_max;
         // §4.7: a flow whose window stopped short of W_max releases bandwidth.
         self.w_max = Some(match self.w_max {
             Some(m) if self.p.fast_convergence && prior < m => prior * (1.0 + self.p.beta) / 2.0,
@@ -334,14 +358,18 @@ impl CongestionControl for Cubic {
             h.stop();
         }
         if self.p.linux {
+            // bictcp_recalc_ssthresh, in whole segments.
+            let (cwnd, b) = (window / w.mss, Self::linux_b(self.p.beta));
+            let last_max = last_max.unwrap_or(0.0) as u64;
+            self.w_max = Some(if self.p.fast_convergence && cwnd < last_max { cwnd * (1024 + b) / 2048 } else { cwnd } as f64);
+            self.loss_seen = true;
             if ev == CongestionEvent::Timeout {
                 // The Loss state resets everything (bictcp_reset).
                 self.w_max = None;
                 self.min_rtt = None;
+                self.loss_seen = false;
             }
-            // bictcp_recalc_ssthresh: β·cwnd in whole segments, at least 2.
-            let b = (self.p.beta * 1024.0).round() as u64;
-            return (window / w.mss * b / 1024).max(2) * w.mss;
+            return (cwnd * b / 1024).max(2) * w.mss;
         }
         // §4.6: ssthresh = FlightSize·β, at least 2 segments (rounded to the
         // byte: 0.7 is not exact in binary).
@@ -351,6 +379,13 @@ impl CongestionControl for Cubic {
     /// §4.9: a spurious congestion event gives back the window and the
     /// cubic state (W_max, K and the epoch) it replaced.
     fn undo(&mut self, w: &mut Window, saved: &Window) {
+        if self.p.linux {
+            // bictcp_undo_cwnd: max(cwnd, W_max); the cubic state stays.
+            w.cwnd = w.cwnd.max(self.w_max.map_or(0, |m| m as u64 * w.mss));
+            w.ssthresh = w.ssthresh.max(saved.ssthresh);
+            self.saved = None;
+            return;
+        }
         w.cwnd = w.cwnd.max(saved.cwnd);
         w.ssthresh = w.ssthresh.max(saved.ssthresh);
         if let Some(s) = self.saved.take() {

@@ -320,21 +320,22 @@ fn linux_sets_ssthresh_from_cwnd_and_looks_ahead_by_the_minimum_rtt() {
     assert_eq!(w.ssthresh, 79 * MSS);
     w.cwnd = w.ssthresh;
     // The first ACK of the epoch: K = cbrt(21/0.4) = 3.744 s, target
-    // W(0 + 0.1 s) = 100 − 0.4·3.644^3 = 80.64, cnt = ⌊79/1.64⌋ = 48: one
-    // 1000 B segment acked adds ⌊1000/48⌋ = 20 B.
+    // W(0 + 0.1 s) = 100 − ⌊0.4·3.644^3⌋ = 100 − ⌊19.37⌋ = 81, cnt = ⌊79/2⌋
+    // = 39 (max_increment's floor ⌊79/16⌋ = 4 does not bind): one 1000 B
+    // segment acked adds ⌊1000/39⌋ = 25 B.
     let a = ack_full(NS_PER_SEC, MSS, &w);
     c.on_ack(&mut w, &a);
-    assert_eq!(w.cwnd, 79 * MSS + 20, "cwnd {}", w.cwnd);
+    assert_eq!(w.cwnd, 79 * MSS + 25, "cwnd {}", w.cwnd);
     // Looking ahead by SRTT (150 ms after the two samples) would give
-    // W(0.15) = 81.43, cnt = ⌊79/2.43⌋ = 32 and 31 B.
+    // 100 − ⌊18.57⌋ = 82, cnt = ⌊79/3⌋ = 26 and 38 B.
 }
 
 #[test]
 fn linux_reno_friendly_estimate_grows_eight_23rds_of_a_segment_per_rtt() {
     // W_max 10, cwnd ⌊10·819/1024⌋ = 7, RTT 10 ms: the cubic gains under 3
-    // segments in 1 s, the Reno estimate one segment per cwnd·23/8 acked,
-    // i.e. 8/23 per RTT whatever the window: 7 + 100·8/23 = 41.8 after 100
-    // RTTs. cwnd follows
+    // segments in 1 s, the Reno estimate one segment per ⌊cwnd·23/8⌋ ACKs
+    // (an ACK per segment here), i.e. about 8/23 per RTT whatever the
+    // window: 7 + 100·8/23 = 41.8 after 100 RTTs. cwnd follows
     // it within a window (cnt = cwnd/(W_est − cwnd)), and steps in whole
     // segments: [W_est − 2, W_est + 1].
     let rtt = 10 * NS_PER_MS;
@@ -355,11 +356,40 @@ fn linux_timeout_forgets_w_max_and_the_minimum_rtt() {
     w.cwnd = 100 * MSS;
     loss(&mut c, &mut w, 0, CongestionEvent::Timeout);
     assert_eq!(c.w_max(), None);
-    // The next epoch starts at its own window with K = 0.
+    // The next epoch starts at its own window with K = 0, and with no loss
+    // remembered cnt is 50: a 1000 B segment acked adds 20 B.
     w.ssthresh = MSS;
     w.cwnd = 20 * MSS;
     let a = ack_full(NS_PER_SEC, MSS, &w);
     c.on_ack(&mut w, &a);
     assert_eq!(c.epoch().unwrap().k, 0.0);
     assert_eq!(c.w_max(), Some(20.0));
+    assert_eq!(w.cwnd, 20 * MSS + 20);
+}
+
+#[test]
+fn linux_undo_gives_back_max_of_cwnd_and_w_max_not_the_cubic_state() {
+    // A fast retransmit at 100 segments: W_max 100, ssthresh 79. Undone:
+    // cwnd = max(79, 100) = 100 and the old ssthresh.
+    let (mut c, mut w) = cubic(linux(0.8));
+    w.cwnd = 100 * MSS;
+    let before = w;
+    loss(&mut c, &mut w, 0, CongestionEvent::FastRetransmit);
+    c.undo(&mut w, &before);
+    assert_eq!((w.cwnd, w.ssthresh), (100 * MSS, before.ssthresh));
+    // After a timeout the reset forgot W_max: the window stays where the
+    // timeout left it (and slow-starts back to the old ssthresh).
+    let (mut c, mut w) = cubic(linux(0.8));
+    w.cwnd = 100 * MSS;
+    let before = w;
+    loss(&mut c, &mut w, 0, CongestionEvent::Timeout);
+    c.undo(&mut w, &before);
+    assert_eq!(w.cwnd, MSS);
+    assert_eq!(w.ssthresh, before.ssthresh);
+}
+
+#[test]
+fn linux_beta_at_one_does_not_divide_by_zero() {
+    // beta 0.9996 rounds to 1024/1024: held at 1023 as the kernel's int would be.
+    assert_eq!(Cubic::linux_beta_scale(0.9996), 8 * 2047 / 3);
 }
