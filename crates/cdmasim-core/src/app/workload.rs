@@ -48,14 +48,51 @@ impl Dist {
         }
     }
 
-    /// The mean (of the clamped law for a lognormal, to within its tail).
+    /// The mean; a lognormal's is that of the law clamped at `max`:
+    /// E[min(X, c)] = e^(μ + σ²/2) Φ((ln c − μ − σ²)/σ) + c (1 − Φ((ln c − μ)/σ)).
     pub fn mean(&self) -> f64 {
         match self {
             Dist::Fixed(x) => *x,
             Dist::Exponential { mean } => *mean,
-            Dist::Lognormal { median, sigma, .. } => median * (sigma * sigma / 2.0).exp(),
+            Dist::Lognormal { median, sigma, max } => {
+                let (mu, s) = (median.ln(), *sigma);
+                let z = (max.ln() - mu) / s;
+                median * (s * s / 2.0).exp() * normal_cdf(z - s) + max * (1.0 - normal_cdf(z))
+            }
             Dist::Mixture(parts) => parts.iter().map(|(w, d)| w * d.mean()).sum(),
         }
+    }
+
+    /// The mean of `count(self)`, ⌈X⌉ held to [1, MAX_OBJECTS_PER_PAGE]:
+    /// Σ_k P(count > k) = 1 + Σ_{k ≥ 1} P(X > k), up to the bound.
+    pub fn count_mean(&self) -> f64 {
+        let above = |k: f64| match self {
+            Dist::Fixed(x) => (*x > k) as u8 as f64,
+            Dist::Exponential { mean } => (-k / mean).exp(),
+            Dist::Lognormal { median, sigma, max } => {
+                if k >= *max {
+                    0.0
+                } else {
+                    1.0 - normal_cdf((k.ln() - median.ln()) / sigma)
+                }
+            }
+            Dist::Mixture(_) => unimplemented!("a count law is never a mixture (the scenario reader refuses it)"),
+        };
+        1.0 + (1..MAX_OBJECTS_PER_PAGE).map(|k| above(k as f64)).sum::<f64>()
+    }
+}
+
+/// Φ, the standard normal distribution function, through erfc (Abramowitz
+/// and Stegun 7.1.26: absolute error below 1.5 × 10⁻⁷).
+fn normal_cdf(z: f64) -> f64 {
+    let x = z.abs() / std::f64::consts::SQRT_2;
+    let t = 1.0 / (1.0 + 0.327_591_1 * x);
+    let poly = t * (0.254_829_592 + t * (-0.284_496_736 + t * (1.421_413_741 + t * (-1.453_152_027 + t * 1.061_405_429))));
+    let erfc = poly * (-x * x).exp();
+    if z >= 0.0 {
+        1.0 - erfc / 2.0
+    } else {
+        erfc / 2.0
     }
 }
 
@@ -82,6 +119,22 @@ impl Default for WebWorkload {
             object_size: Dist::Lognormal { median: 2_000.0, sigma: 1.56, max: 2_000_000.0 },
             think_time: Dist::Exponential { mean: 30.0 },
         }
+    }
+}
+
+impl WebWorkload {
+    /// Mean bytes of a page's responses: the main response and the
+    /// embedded objects, all of the object-size law (requests go the other
+    /// way and are not counted).
+    pub fn page_bytes_mean(&self) -> f64 {
+        (1.0 + self.objects_per_page.count_mean()) * self.object_size.mean()
+    }
+
+    /// One user's offered load (bits/s) when a page takes `download_s` on
+    /// average: a page per think time plus download time (the think time
+    /// starts when the page is complete, seed 004 §5.2).
+    pub fn offered_bps(&self, download_s: f64) -> f64 {
+        self.page_bytes_mean() * 8.0 / (self.think_time.mean() + download_s)
     }
 }
 
@@ -136,6 +189,37 @@ mod tests {
     fn closed_form_means() {
         let w = WebWorkload::default();
         assert!((w.object_size.mean() - 6_750.0).abs() < 50.0);
+        // Φ against tabled values (A&S Table 26.1).
+        for (z, p) in [(0.0, 0.5), (1.0, 0.841_344_7), (-1.96, 0.024_997_9), (3.0, 0.998_650_1)] {
+            assert!((normal_cdf(z) - p).abs() < 2e-7, "Φ({z})");
+        }
         assert!((w.request_size.mean() - (0.85 * 250.0 + 0.15 * 1_000.0) * 1.0202).abs() < 1.0);
+    }
+
+    #[test]
+    fn a_capped_object_size_and_the_page_bytes_match_their_closed_forms() {
+        // Table 2's law capped at 12 KB (reproduce dziong's calibration):
+        // the clamped mean, the objects per page and the page bytes, each
+        // against 400 000 draws. Standard errors: object 3.9 KB / √400k =
+        // 6 B; page bytes (sd about 30 KB) 50 B: tolerances 1 %.
+        let mut w = WebWorkload::default();
+        w.object_size = Dist::Lognormal { median: 2_000.0, sigma: 1.56, max: 12_000.0 };
+        let mut rng = RngStreams::new(3).stream("t");
+        let n = 400_000;
+        let (size, _) = sample_stats(n, || w.object_size.sample(&mut rng));
+        assert!((size / w.object_size.mean() - 1.0).abs() < 0.01, "{size} vs {}", w.object_size.mean());
+        let (objects, _) = sample_stats(n, || count(&w.objects_per_page, &mut rng) as f64);
+        assert!((objects / w.objects_per_page.count_mean() - 1.0).abs() < 0.01);
+        let (page, _) = sample_stats(n, || {
+            (0..1 + count(&w.objects_per_page, &mut rng)).map(|_| w.object_size.sample(&mut rng)).sum::<f64>()
+        });
+        assert!((page / w.page_bytes_mean() - 1.0).abs() < 0.01, "{page} vs {}", w.page_bytes_mean());
+        // 3.80 KB a clamped object, 4.99 objects a page: 19.0 KB, and at a
+        // 6 s download 4.2 kb/s per user; uncapped 33.6 KB and 7.5 kb/s.
+        println!("capped: object {:.0} B, page {:.0} B, {:.0} b/s", w.object_size.mean(), w.page_bytes_mean(), w.offered_bps(6.0));
+        let d = WebWorkload::default();
+        println!("uncapped: page {:.0} B, {:.0} b/s", d.page_bytes_mean(), d.offered_bps(6.0));
+        assert!((w.object_size.mean() - 3_803.0).abs() < 5.0);
+        assert!((d.offered_bps(6.0) - 7_480.0).abs() < 80.0);
     }
 }
