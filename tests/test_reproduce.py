@@ -182,6 +182,21 @@ def test_jung_items_and_caching(quick_reproduction):
     assert r2["items"] == r["items"]
 
 
+def test_dziong_labels_its_one_calibration(quick_reproduction):
+    """The sector studies' object-size cap is set from the 16-user
+    throughput alone: that item is a calibration, the 60-user one and the
+    growth stay predictions, and the per-user load is near the paper's
+    3.4 kb/s (the uncapped law gives 5.7 here)."""
+    _, reports, _ = quick_reproduction
+    items = {it["id"]: it for it in reports["dziong"]["items"]}
+    assert items["fig13.aggregate_kbps.u16"]["basis"] == "calibration"
+    assert "12 KB" in items["fig13.aggregate_kbps.u16"]["basis_note"]
+    assert items["fig13.aggregate_kbps.u60"]["basis"] == "prediction"
+    assert items["fig13.growth_pct.u16_to_u32"]["basis"] == "prediction"
+    assert [it["id"] for it in items.values() if it["basis"] != "prediction"] == ["fig13.aggregate_kbps.u16"]
+    assert 2.5 < items["fig15.per_user_kbps.u16"]["measured"] < 4.5
+
+
 def test_lee_labels_its_inputs_and_calibration(quick_reproduction):
     out, reports, _ = quick_reproduction
     items = {it["id"]: it for it in reports["lee"]["items"]}
