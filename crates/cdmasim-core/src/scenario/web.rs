@@ -26,8 +26,16 @@ fn objects(v: &Val) -> Res<f64> {
     Ok(v.count_u32()? as f64)
 }
 
-/// A law in `unit` (a parser of the quantity); `positive`: a fixed value must be > 0.
-fn parse_dist(v: &Val, unit: fn(&Val) -> Res<f64>, positive: bool) -> Res<Dist> {
+/// A count law's parameters (a mean, a median, a max) need not be whole:
+/// the count drawn is ⌈x⌉ (the default law's median is 1.5).
+fn objects_param(v: &Val) -> Res<f64> {
+    v.number()
+}
+
+/// A law in `unit` (a parser of the quantity); `positive`: a fixed value
+/// must be > 0. `param`: the parser of a law's parameters (`unit` but for
+/// counts, whose parameters may be fractional).
+fn parse_dist(v: &Val, unit: fn(&Val) -> Res<f64>, param: fn(&Val) -> Res<f64>, positive: bool) -> Res<Dist> {
     if !v.is_table() {
         let x = unit(v)?;
         if positive && x <= 0.0 {
@@ -40,7 +48,7 @@ fn parse_dist(v: &Val, unit: fn(&Val) -> Res<f64>, positive: bool) -> Res<Dist> 
         "exponential" => {
             let t = v.table(&["dist", "mean"])?;
             let mean_v = t.req("mean")?;
-            let mean = unit(&mean_v)?;
+            let mean = param(&mean_v)?;
             if mean <= 0.0 {
                 return Err(mean_v.err("mean must be positive"));
             }
@@ -49,7 +57,7 @@ fn parse_dist(v: &Val, unit: fn(&Val) -> Res<f64>, positive: bool) -> Res<Dist> 
         "lognormal" => {
             let t = v.table(&["dist", "median", "sigma", "max"])?;
             let median_v = t.req("median")?;
-            let median = unit(&median_v)?;
+            let median = param(&median_v)?;
             if median <= 0.0 {
                 return Err(median_v.err("median must be positive"));
             }
@@ -60,7 +68,7 @@ fn parse_dist(v: &Val, unit: fn(&Val) -> Res<f64>, positive: bool) -> Res<Dist> 
             }
             let max = match t.get("max") {
                 Some(m) => {
-                    let x = unit(&m)?;
+                    let x = param(&m)?;
                     if x < median {
                         return Err(m.err("max must not be below the median"));
                     }
@@ -93,10 +101,10 @@ pub(crate) fn parse_http(t: &Table) -> Res<HttpSpec> {
     }
     let w = &mut s.workload;
     if let Some(v) = t.get("request_size") {
-        w.request_size = parse_dist(&v, bytes, true)?;
+        w.request_size = parse_dist(&v, bytes, bytes, true)?;
     }
     if let Some(v) = t.get("objects_per_page") {
-        w.objects_per_page = parse_dist(&v, objects, true)?;
+        w.objects_per_page = parse_dist(&v, objects, objects_param, true)?;
         // A page holds a record per object while it loads: bound the count
         // here rather than meet it as an allocation in the run.
         let most = MAX_OBJECTS_PER_PAGE as f64;
@@ -111,10 +119,10 @@ pub(crate) fn parse_http(t: &Table) -> Res<HttpSpec> {
         }
     }
     if let Some(v) = t.get("object_size") {
-        w.object_size = parse_dist(&v, bytes, true)?;
+        w.object_size = parse_dist(&v, bytes, bytes, true)?;
     }
     if let Some(v) = t.get("think_time") {
-        w.think_time = parse_dist(&v, seconds, false)?;
+        w.think_time = parse_dist(&v, seconds, seconds, false)?;
     }
     Ok(s)
 }
