@@ -44,18 +44,12 @@ impl Framing {
         self.missed.push_back((next_sent, pkt, wire));
     }
 
-    /// `pkt` leaves the queue for RLP as sequence number `seq`: its frame's
-    /// octets and wire. Frames of packets the queue lost on the way (a
-    /// queue that drops inside) are missed just before it.
-    pub fn leave(&mut self, pkt: &Packet, seq: u64) -> (u32, Wire) {
-        while let Some((uid, size, wire)) = self.queued.pop_front() {
-            if uid == pkt.uid {
-                return (size, wire);
-            }
-            // A queue that dropped a packet without handing it back.
-            self.missed.push_back((seq, *pkt, wire));
-        }
-        unreachable!("packet {} left a queue it never entered", pkt.uid)
+    /// `pkt` leaves the queue for RLP: its frame's octets and wire (the
+    /// queues drop only at their entry, so it is the oldest frame queued).
+    pub fn leave(&mut self, pkt: &Packet) -> (u32, Wire) {
+        let (uid, size, wire) = self.queued.pop_front().expect("left a queue it entered");
+        debug_assert_eq!(uid, pkt.uid);
+        (size, wire)
     }
 
     /// `pkt`, queued, is dropped without being sent (a hand-off empties the
@@ -110,7 +104,7 @@ mod tests {
         }
         let mut out = Vec::new();
         for (seq, p) in kept.iter().enumerate() {
-            let (size, wire) = f.leave(p, seq as u64);
+            let (size, wire) = f.leave(p);
             assert!(size < p.size || seq == 0, "compressed after the first");
             let mut q = *p;
             let fate = f.receive(&mut q, &wire, false, seq as u64);
@@ -136,8 +130,8 @@ mod tests {
         f.enter(&p1);
         f.refused(p1, 1);
         f.enter(&p2);
-        let (_, w0) = f.leave(&p0, 0);
-        let (_, w2) = f.leave(&p2, 1);
+        let (_, w0) = f.leave(&p0);
+        let (_, w2) = f.leave(&p2);
         let (mut a, mut b) = (p0, p2);
         assert_eq!(f.receive(&mut a, &w0, false, 0), None);
         assert!(!a.corrupt);
@@ -152,11 +146,11 @@ mod tests {
         for p in &ps {
             f.enter(p);
         }
-        let (_, w0) = f.leave(&ps[0], 0);
+        let (_, w0) = f.leave(&ps[0]);
         // A hand-off drops 1 and 2; 3 is sent next as RLP 1.
         f.flushed(ps[1], 1);
         f.flushed(ps[2], 1);
-        let (_, w3) = f.leave(&ps[3], 1);
+        let (_, w3) = f.leave(&ps[3]);
         let (mut a, mut d) = (ps[0], ps[3]);
         f.receive(&mut a, &w0, false, 0);
         f.receive(&mut d, &w3, false, 1);

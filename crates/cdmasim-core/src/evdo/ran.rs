@@ -128,16 +128,14 @@ impl User {
     /// compressed; the air adds the framing).
     fn send(&mut self, pkt: Packet) -> (u64, u32) {
         let lost = self.loss > 0.0 && self.loss_rng.bernoulli(self.loss);
-        let seq = self.rlp.next_seq();
         let (size, wire) = match self.ppp.as_mut() {
             Some(ppp) => {
-                let (size, wire) = ppp.leave(&pkt, seq);
+                let (size, wire) = ppp.leave(&pkt);
                 (size, Some(wire))
             }
             None => (pkt.size, None),
         };
-        self.rlp.push(pkt, wire, lost);
-        (seq, size)
+        (self.rlp.push(pkt, wire, lost), size)
     }
 }
 

@@ -183,12 +183,11 @@ fn parse_background(v: &Val) -> Res<(u32, RawDrc, Option<Activity>)> {
         None => RawDrc { from: DrcFrom::Preset { name: "stationary".into(), seed: None }, at: t.at(), window_at: None },
     };
     let busy = t.opt("busy", |v| {
-        let x = v.number()?;
-        if x > 0.0 && x <= 1.0 {
-            Ok(x)
-        } else {
-            Err(v.err(format!("busy must be a share of the time in (0, 1] (got {x})")))
+        let x = v.probability()?;
+        if x == 0.0 {
+            return Err(v.err("busy must be a share of the time above 0 (a user never busy loads nothing)"));
         }
+        Ok(x)
     })?;
     let busy_period = t.opt("busy_period", |v| v.time())?;
     // Periods are looked at slot by slot: shorter ones would only cost draws.

@@ -344,12 +344,6 @@ impl CongestionControl for Cubic {
         // The window before the reduction: during recovery the un-inflated one.
         let window = if self.state == CaState::Recovery { w.cwnd.min(w.ssthresh) } else { w.cwnd };
         let prior = window as f64 / w.mss as f64;
-        let last_max = self.w_max;
-        // §4.7: a flow whose window stopped short of W_max releases bandwidth.
-        self.w_max = Some(match self.w_max {
-            Some(m) if self.p.fast_convergence && prior < m => prior * (1.0 + self.p.beta) / 2.0,
-            _ => prior,
-        });
         self.cwnd_prior = Some(prior);
         self.epoch = None;
         // §4.8: after a timeout the next epoch starts at its own window, K = 0.
@@ -360,7 +354,7 @@ impl CongestionControl for Cubic {
         if self.p.linux {
             // bictcp_recalc_ssthresh, in whole segments.
             let (cwnd, b) = (window / w.mss, Self::linux_b(self.p.beta));
-            let last_max = last_max.unwrap_or(0.0) as u64;
+            let last_max = self.w_max.unwrap_or(0.0) as u64;
             self.w_max = Some(if self.p.fast_convergence && cwnd < last_max { cwnd * (1024 + b) / 2048 } else { cwnd } as f64);
             self.loss_seen = true;
             if ev == CongestionEvent::Timeout {
@@ -371,6 +365,11 @@ impl CongestionControl for Cubic {
             }
             return (cwnd * b / 1024).max(2) * w.mss;
         }
+        // §4.7: a flow whose window stopped short of W_max releases bandwidth.
+        self.w_max = Some(match self.w_max {
+            Some(m) if self.p.fast_convergence && prior < m => prior * (1.0 + self.p.beta) / 2.0,
+            _ => prior,
+        });
         // §4.6: ssthresh = FlightSize·β, at least 2 segments (rounded to the
         // byte: 0.7 is not exact in binary).
         ((in_flight as f64 * self.p.beta).round() as u64).max(2 * w.mss)
