@@ -173,6 +173,8 @@ rate = "3888bps"
     let path = dir.join("dead.toml");
     let spec = parse_str(&text.replace("SCHFILE", "sch.csv"), path.to_str().unwrap()).unwrap_or_else(|e| panic!("{e}"));
     let r = sim::run(&spec, RunOptions::default()).unwrap();
+    // The folder is this test's own: leave nothing behind in the temp dir.
+    std::fs::remove_dir_all(&dir).unwrap();
     assert_conserved(&r);
     assert_eq!(r.flows.iter().map(|f| f.packets_received).sum::<u64>(), 6);
 
