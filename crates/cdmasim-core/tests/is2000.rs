@@ -65,6 +65,21 @@ fn without_errors_nothing_is_retransmitted_and_a_smaller_budget_grants_less() {
     assert!(page(&tight) > page(&r), "pages {} s with a tight budget vs {} s", page(&tight), page(&r));
 }
 
+#[test]
+fn the_link_budget_never_passes_the_sectors_power_even_overloaded() {
+    // Every channel needing 4 dB more Eb/Nt and busy neighbours: the MAC
+    // and admission control still keep within the sector's power.
+    let r = run(40, "power = { ebnt_db = [10, 8.5, 8.5, 8.5, 8.5], other_cell = 1.2 }");
+    let s = &r.is2000[0];
+    assert!(s.power_max <= 1.0 + 1e-9, "power max {}", s.power_max);
+    assert!(s.power_mean > 0.8, "overloaded: power mean {}", s.power_mean);
+    assert!(s.admissions_deferred > 0, "some users wait for an FCH");
+    // The distance law is still there, by its keys or by name.
+    let a = run(4, "power = { p_edge = 0.06 }");
+    let b = run(4, "power = { model = \"distance\" }");
+    assert_eq!(a.is2000, b.is2000);
+}
+
 /// `[[is2000_sector]]` is the sector as a table of its own; the preset only
 /// fills in Dziong et al.'s system around one. Written out by hand, the
 /// preset's scenario gives the very same run.

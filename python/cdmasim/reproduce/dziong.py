@@ -416,10 +416,23 @@ def _sector_docs(ctx):
                       "is2000": {"users": n, "web": WEB_CALIBRATED}} for n in USERS}, duration
 
 
-def _half_power_doc(ctx):
+#: The sensitivity study (docs/is2000_power.md): 60 users under the link
+#: budget with every required Eb/Nt shifted by these dB, and with the other
+#: sites' interference scaled to these mean Ioc/Ior (the layout's own is
+#: 0.68); runs half as long as the sector's.
+EBNT_OFFSETS_DB = (-2, -1, 0, 1, 2)
+OTHER_CELL = (0.3, 0.5, 0.9)
+EBNT_DEFAULT_DB = (6.0, 4.5, 4.5, 4.5, 4.5)
+
+
+def _sensitivity_docs(ctx):
     _, duration = _sector_docs(ctx)
-    return {"preset": "is2000", "simulation": {"duration": f"{duration}s", "seed": 5},
-            "is2000": {"users": 60, "web": WEB_CALIBRATED, "power": {"p_edge": 0.03}}}
+    duration //= 2
+    powers = {f"ebnt_{o:+d}db": {"ebnt_db": [x + o for x in EBNT_DEFAULT_DB]} for o in EBNT_OFFSETS_DB}
+    powers.update({f"other_cell_{f:g}": {"other_cell": f} for f in OTHER_CELL})
+    return {label: {"preset": "is2000", "simulation": {"duration": f"{duration}s", "seed": 5},
+                    "is2000": {"users": 60, "web": WEB_CALIBRATED, "power": power}}
+            for label, power in powers.items()}, duration
 
 
 def multi_user(ctx):
@@ -536,17 +549,7 @@ def multi_user(ctx):
     axes[1].set_xscale("log")
     finish(ctx, fig, axes[1], "fig14_fig17", "Figs. 14-17: power in use, page times and channel ON times",
            "ON time (s)", "fraction of ON periods at or below", ids, axes_title="Fig. 17: channel ON times")
-    # What moves it: the power a channel costs (the paper's link-level
-    # tables are not published). Half our cell-edge power, 60 users.
-    half = _per_seed(ctx, "dziong_sector_half_power_u60", _half_power_doc(ctx))
-    qs = {"power_mean": [], "aggregate_kbps": [], "page_time_s.1-10KB": []}
-    for _, store, key in half:
-        qs["power_mean"].append(float(store.table(key, "is2000").iloc[0].power_mean))
-        qs["aggregate_kbps"].append(float(store.table(key, "flows").bytes_delivered.sum() * 8 / duration / 1000))
-        qs["page_time_s.1-10KB"].append(float(_between(store.table(key, "pages"), 1, 10).delay_s.mean()))
-    for q, unit in (("power_mean", "fraction"), ("aggregate_kbps", "kb/s"), ("page_time_s.1-10KB", "s")):
-        ctx.item(f"sensitivity.p_edge_0.03.u60.{q}", f"60 users with half the cell-edge power per channel "
-                 f"(p_edge 3 % instead of 6 %): {q}", unit, samples=qs[q])
+    sensitivity(ctx)
     fig, ax = subplots()
     ax.errorbar(USERS, [_mean(agg[n]) for n in USERS], yerr=[[_mean(agg[n]) - min(agg[n]) for n in USERS],
                                                             [max(agg[n]) - _mean(agg[n]) for n in USERS]],
@@ -556,13 +559,59 @@ def multi_user(ctx):
            [f"fig13.aggregate_kbps.u{n}" for n in USERS] + [f"fig13.growth_pct.u{a}_to_u{b}" for a, b in GROWTH_PCT])
 
 
+def sensitivity(ctx):
+    """What moves the 60-user results: the required Eb/Nt (so every
+    channel's share, the cell edge's included) and the other-cell
+    interference, the power model's least-sourced constants."""
+    docs, duration = _sensitivity_docs(ctx)
+    got = {}
+    for label, doc in docs.items():
+        qs = {"power_mean": [], "aggregate_kbps": [], "page_time_s.1-10KB": []}
+        for _, store, key in _per_seed(ctx, f"dziong_sensitivity_{label}", doc):
+            qs["power_mean"].append(float(store.table(key, "is2000").iloc[0].power_mean))
+            qs["aggregate_kbps"].append(float(store.table(key, "flows").bytes_delivered.sum() * 8 / duration / 1000))
+            qs["page_time_s.1-10KB"].append(float(_between(store.table(key, "pages"), 1, 10).delay_s.mean()))
+        what = (f"every required Eb/Nt {label[5:-2]} dB" if label.startswith("ebnt")
+                else f"other-cell interference scaled to a mean Ioc/Ior of {label[11:]}")
+        for q, unit in (("power_mean", "fraction"), ("aggregate_kbps", "kb/s"), ("page_time_s.1-10KB", "s")):
+            ctx.item(f"sensitivity.{label}.u60.{q}", f"60 users, {what} ({duration} s runs): {q}", unit, samples=qs[q])
+        got[label] = qs
+    fig, axes = subplots(2, figsize=(10, 3.6))
+    panels = ((axes[0], [(o, f"ebnt_{o:+d}db") for o in EBNT_OFFSETS_DB], "required Eb/Nt, offset from the defaults (dB)"),
+              (axes[1], sorted([(f, f"other_cell_{f:g}") for f in OTHER_CELL] + [(0.68, "ebnt_+0db")]),
+               "mean other-cell interference Ioc/Ior (0.68: the layout's own)"))
+    for ax, pts, xlabel in panels:
+        x = [p[0] for p in pts]
+        for q, color, label in (("aggregate_kbps", "#3b75af", "aggregate throughput (kb/s)"),):
+            ys = [got[p[1]][q] for p in pts]
+            ax.errorbar(x, [_mean(y) for y in ys], yerr=[[_mean(y) - min(y) for y in ys], [max(y) - _mean(y) for y in ys]],
+                        fmt="o-", capsize=3, color=color, label=label)
+        ax.axhline(AGGREGATE_KBPS[60], color="#3b75af", ls=":", label=f"published, {AGGREGATE_KBPS[60]} kb/s")
+        twin = ax.twinx()
+        ys = [got[p[1]]["page_time_s.1-10KB"] for p in pts]
+        twin.errorbar(x, [_mean(y) for y in ys], yerr=[[_mean(y) - min(y) for y in ys], [max(y) - _mean(y) for y in ys]],
+                      fmt="s--", capsize=3, color="#c0504d", label="1-10 KB page time (s)")
+        twin.axhline(PAGE_S[("1-10KB", 60)], color="#c0504d", ls=":", label=f"published, {PAGE_S[('1-10KB', 60)]} s")
+        twin.set_ylabel("1-10 KB page time (s)", color="#c0504d")
+        twin.legend(fontsize=7, loc="upper right")
+        ax.set_xlabel(xlabel)
+        ax.set_ylabel("aggregate throughput (kb/s)", color="#3b75af")
+        ax.legend(fontsize=7, loc="upper left")
+    axes[0].set_title("60 users: the required Eb/Nt", fontsize=10)
+    axes[1].set_title("60 users: other-cell interference", fontsize=10)
+    fig.tight_layout()
+    ctx.figure("sensitivity_power", "What moves the 60-user results: the power model's Eb/Nt and other-cell "
+               "interference (seed min-max)", fig, [f"sensitivity.{label}.u60.{q}" for label in docs
+                                                    for q in ("aggregate_kbps", "page_time_s.1-10KB")])
+
+
 def plan(ctx):
     specs = []
     for prefix, docs in (("dziong_objects", _object_docs(ctx)), ("dziong_fig6", _fig6_docs(ctx)),
                          ("dziong_fig8", _fig8_docs(ctx)), ("dziong_rlp", _rlp_docs(ctx)),
                          ("dziong_sector", _sector_docs(ctx)[0])):
         specs += [_spec(ctx, f"{prefix}_{label}", doc) for label, doc in docs.items()]
-    specs.append(_spec(ctx, "dziong_sector_half_power_u60", _half_power_doc(ctx)))
+    specs += [_spec(ctx, f"dziong_sensitivity_{label}", doc) for label, doc in _sensitivity_docs(ctx)[0].items()]
     return specs
 
 

@@ -1,10 +1,12 @@
 //! The IS-2000 MAC's grant budget (Dziong et al. §2, §3.4): users with
 //! backlog are ranked by priority — backlog over the power a 9.6 kb/s
-//! channel costs them, so a full buffer and a good channel come first — and
+//! channel costs them (their unit share, from the power model), so a full
+//! buffer and a good channel come first — and
 //! each in turn gets the highest SCH rate that the power and Walsh codes
 //! left allow, no more than its backlog can use in one burst. The request,
 //! delay, burst and release life cycle is `cdma2000::sch_demand`'s.
 
+use super::power::PowerModel;
 use super::radio::RadioConfig;
 use crate::cdma2000::config::{BASE_RATE_BPS, SCH_MULTIPLES};
 use crate::cdma2000::sch_demand::Budget;
@@ -12,10 +14,11 @@ use crate::engine::{time::secs, Rng, Time};
 
 pub struct Is2000Budget {
     radio: RadioConfig,
+    power: Box<dyn PowerModel + Send>,
     /// The grant's length: a rate beyond backlog·8 / burst would idle.
     burst: Time,
-    /// Each user's normalised distance from the base station.
-    distance: Vec<f64>,
+    /// The share of the power a 9.6 kb/s channel needs at each user's place.
+    unit: Vec<f64>,
     /// Whether it holds an FCH (power and a code) and a Walsh code for it.
     fch_power: Vec<bool>,
     fch_code: Vec<bool>,
@@ -26,10 +29,12 @@ pub struct Is2000Budget {
 
 impl Is2000Budget {
     pub fn new(radio: RadioConfig, burst: Time, users: usize) -> Self {
+        let power = radio.power.build();
         Is2000Budget {
             radio,
+            power,
             burst,
-            distance: vec![1.0; users],
+            unit: vec![0.0; users],
             fch_power: vec![false; users],
             fch_code: vec![false; users],
             sch: vec![0; users],
@@ -38,27 +43,35 @@ impl Is2000Budget {
         }
     }
 
-    /// Place user `k` anew, uniformly over the cell's area (d = √U).
+    /// Place user `k` anew, uniformly over the cell. A place where even
+    /// the FCH would need more than the traffic channels' power is served
+    /// at that power (no outage model).
     pub fn relocate(&mut self, k: usize, rng: &mut Rng) {
-        self.distance[k] = rng.uniform().sqrt();
+        self.unit[k] = self.power.draw_unit_share(rng).min(self.traffic_power());
     }
 
-    pub fn distance(&self, k: usize) -> f64 {
-        self.distance[k]
+    /// The share of the power a channel of `bps` takes for user `k`.
+    fn share(&self, k: usize, bps: u64) -> f64 {
+        self.unit[k] * self.power.rate_factor(bps)
+    }
+
+    /// Power the traffic channels may use.
+    pub fn traffic_power(&self) -> f64 {
+        1.0 - self.power.overhead()
     }
 
     /// Whether user `k`'s FCH fits in what is left (admission control: its
     /// power, and a Walsh code unless it holds one already).
     pub fn fch_fits(&self, k: usize) -> bool {
-        let p = self.radio.power(self.distance[k], BASE_RATE_BPS);
+        let p = self.share(k, BASE_RATE_BPS);
         let code = if self.fch_code[k] { 0 } else { 1 };
-        self.power_used + p <= self.radio.traffic_power() + 1e-12 && self.codes_used + code <= self.radio.traffic_codes()
+        self.power_used + p <= self.traffic_power() + 1e-12 && self.codes_used + code <= self.radio.traffic_codes()
     }
 
     /// User `k`'s FCH: `power` (transmitting) and `code` (held); the sector
     /// admits it only when `fch_fits` (§2: every admitted user has one).
     pub fn set_fch(&mut self, k: usize, power: bool, code: bool) {
-        let p = self.radio.power(self.distance[k], BASE_RATE_BPS);
+        let p = self.share(k, BASE_RATE_BPS);
         if power != self.fch_power[k] {
             self.power_used += if power { p } else { -p };
             self.fch_power[k] = power;
@@ -75,7 +88,8 @@ impl Is2000Budget {
 
     /// Fraction of the sector's power in use, common channels included.
     pub fn power_fraction(&self) -> f64 {
-        (self.radio.overhead + self.power_used).max(self.radio.overhead)
+        let overhead = self.power.overhead();
+        (overhead + self.power_used).max(overhead)
     }
 
     pub fn codes_used(&self) -> u32 {
@@ -85,23 +99,22 @@ impl Is2000Budget {
 
 impl Budget for Is2000Budget {
     fn take(&mut self, k: usize, waiting: u64, max_bps: u64) -> Option<u64> {
-        let power_left = self.radio.traffic_power() - self.power_used;
+        let power_left = self.traffic_power() - self.power_used;
         let codes_left = self.radio.traffic_codes().saturating_sub(self.codes_used);
         // The smallest rate that moves the backlog within one burst.
         let useful = (waiting as f64 * 8.0 / secs(self.burst).max(1e-3)).ceil() as u64;
-        let d = self.distance[k];
-        let fits = |r: u64| r <= max_bps && self.radio.power(d, r) <= power_left + 1e-12 && self.radio.codes_for(r) <= codes_left;
+        let fits = |r: u64| r <= max_bps && self.share(k, r) <= power_left + 1e-12 && self.radio.codes_for(r) <= codes_left;
         let rates = || SCH_MULTIPLES.iter().map(|x| x * BASE_RATE_BPS);
         let want = rates().find(|&r| r >= useful).unwrap_or(16 * BASE_RATE_BPS);
         let r = rates().rev().filter(|&r| r <= want).find(|&r| fits(r))?;
-        self.power_used += self.radio.power(d, r);
+        self.power_used += self.share(k, r);
         self.codes_used += self.radio.codes_for(r);
         self.sch[k] = r;
         Some(r)
     }
 
     fn give_back(&mut self, k: usize, sch_bps: u64) {
-        self.power_used -= self.radio.power(self.distance[k], sch_bps);
+        self.power_used -= self.share(k, sch_bps);
         self.codes_used -= self.radio.codes_for(sch_bps);
         self.sch[k] = 0;
     }
@@ -109,7 +122,7 @@ impl Budget for Is2000Budget {
     /// Highest priority first: backlog per unit of power (stable: the
     /// older request first among equals).
     fn order(&self, ready: &mut [usize], waiting: &[u64]) {
-        let prio = |k: usize| waiting[k] as f64 / self.radio.unit_power(self.distance[k]);
+        let prio = |k: usize| waiting[k] as f64 / self.unit[k];
         ready.sort_by(|&a, &b| prio(b).total_cmp(&prio(a)));
     }
 }
@@ -118,12 +131,17 @@ impl Budget for Is2000Budget {
 mod tests {
     use super::*;
     use crate::engine::NS_PER_SEC;
+    use crate::is2000::power::{DistanceLaw, PowerConfig};
 
+    /// Users at normalised distances `d` under the distance law.
     fn budget(d: &[f64]) -> Is2000Budget {
-        let mut b = Is2000Budget::new(RadioConfig::default(), NS_PER_SEC, d.len());
-        b.distance = d.to_vec();
+        let radio = RadioConfig { power: PowerConfig::Distance(LAW), ..RadioConfig::default() };
+        let mut b = Is2000Budget::new(radio, NS_PER_SEC, d.len());
+        b.unit = d.iter().map(|&x| LAW.unit_share(x)).collect();
         b
     }
+
+    const LAW: DistanceLaw = DistanceLaw { p_edge: 0.06, p_min: 0.005, exponent: 3.5, overhead: 0.2 };
 
     #[test]
     fn rate_follows_location_backlog_and_what_is_left() {
@@ -133,7 +151,7 @@ mod tests {
         // Near the BS 16X is cheap, but 2 KB in one second needs only 16 kb/s: 2X.
         assert_eq!(b.take(1, 2_000, 153_600), Some(19_200));
         assert_eq!(b.take(2, 1_000_000, 153_600), Some(153_600));
-        let used = 0.48 + 2.0 * b.radio.unit_power(0.3) + 16.0 * b.radio.unit_power(0.3);
+        let used = 0.48 + 2.0 * LAW.unit_share(0.3) + 16.0 * LAW.unit_share(0.3);
         assert!((b.power_fraction() - 0.2 - used).abs() < 1e-12);
         assert_eq!(b.codes_used(), 3 + 8 + 2 + 16);
         b.give_back(0, 76_800);

@@ -50,7 +50,8 @@ pub struct Is2000Sector {
     pub users: Vec<SectorUser>,
     pub mac: DemandAllocator<Is2000Budget>,
     pub dormancy: Dormancy,
-    rng: Rng,
+    /// Each user's stream of places (its own, so adding a user moves no other).
+    places: Vec<Rng>,
     outbox: VecDeque<HopEvent>,
     grants: Vec<Grant>,
     changes: Vec<(usize, Mode, Mode)>,
@@ -88,19 +89,19 @@ impl Is2000Sector {
             bts_budget_bps: u64::MAX,
         };
         let mut budget = Is2000Budget::new(cfg.radio.clone(), cfg.mac.burst, n);
-        let mut loc = rng.stream(&format!("is2000/{}/location", cfg.name));
-        for k in 0..n {
-            budget.relocate(k, &mut loc);
+        let mut places: Vec<Rng> = cfg.users.iter().map(|u| rng.stream(&format!("is2000/{}/location/{}", cfg.name, u.name))).collect();
+        for (k, place) in places.iter_mut().enumerate() {
+            budget.relocate(k, place);
         }
         let mut power = Meter::new(100);
-        power.set(0, (cfg.radio.overhead * 10_000.0).round() as u64);
+        power.set(0, (budget.power_fraction() * 10_000.0).round() as u64);
         Is2000Sector {
             name: cfg.name.clone(),
             node: cfg.node as u32,
             users,
             mac: DemandAllocator::with_budget(demand, budget, n),
             dormancy: Dormancy::new(cfg.dormancy.clone(), n),
-            rng: loc,
+            places,
             outbox: VecDeque::new(),
             grants: Vec::new(),
             changes: Vec::new(),
@@ -148,7 +149,7 @@ impl Is2000Sector {
         while !self.changes.is_empty() || !self.grants.is_empty() {
             for (k, mode, was) in std::mem::take(&mut self.changes) {
                 if mode == Mode::Active && was == Mode::Dormant {
-                    self.mac.budget.relocate(k, &mut self.rng);
+                    self.mac.budget.relocate(k, &mut self.places[k]);
                 }
                 if mode == Mode::Active {
                     if self.mac.budget.fch_fits(k) {

@@ -14,6 +14,7 @@ use crate::cdma2000::config::BASE_RATE_BPS;
 use crate::engine::NS_PER_MS;
 use crate::is2000::config::{Is2000Config, Is2000User, MacConfig};
 use crate::is2000::dormancy::DormancyConfig;
+use crate::is2000::power::{DistanceLaw, LinkBudget, PowerConfig};
 use crate::is2000::radio::RadioConfig;
 use crate::rlp::frame_errors::ErrorModel;
 use crate::rlp::link::{ChannelConfig, RadioLinkConfig, RlpConfig, FRAME};
@@ -55,27 +56,113 @@ fn parse_mac(v: &Val) -> Res<MacConfig> {
     })
 }
 
+/// The distance law's keys and the link budget's (docs/is2000_power.md).
+const DISTANCE_KEYS: &[&str] = &["p_edge", "p_min", "exponent", "overhead"];
+const LINK_BUDGET_KEYS: &[&str] = &[
+    "site_distance_m",
+    "path_loss_db",
+    "path_loss_slope_db",
+    "min_distance_m",
+    "shadowing_db",
+    "shadowing_correlation",
+    "max_power_dbm",
+    "antenna_gain_db",
+    "noise_figure_db",
+    "orthogonality_loss",
+    "other_cell",
+    "ebnt_db",
+    "pilot_db",
+    "sync_db",
+    "paging_db",
+];
+
+/// `power = { model = "link_budget" | "distance", ..., codes, reserved_codes }`;
+/// without `model`, the distance law's keys choose it and the link budget
+/// is the default.
 fn parse_power(v: &Val) -> Res<RadioConfig> {
-    let t = v.table(&["p_edge", "p_min", "exponent", "overhead", "codes", "reserved_codes"])?;
+    let allowed: Vec<&str> = ["model", "codes", "reserved_codes"].iter().chain(DISTANCE_KEYS).chain(LINK_BUDGET_KEYS).copied().collect();
+    let t = v.table(&allowed)?;
     let d = RadioConfig::default();
-    let exponent = t.or("exponent", d.exponent, |v| v.number())?;
-    if !(0.0..=10.0).contains(&exponent) {
-        return Err(t.get("exponent").unwrap().err("exponent must be between 0 and 10"));
+    let distance = match t.get("model") {
+        Some(m) => m.one_of(&[("link_budget", false), ("distance", true)])?,
+        None => DISTANCE_KEYS.iter().any(|k| t.get(k).is_some()),
+    };
+    let (theirs, model) = if distance { (LINK_BUDGET_KEYS, "distance") } else { (DISTANCE_KEYS, "link_budget") };
+    if let Some((k, bad)) = theirs.iter().find_map(|k| t.get(k).map(|b| (k, b))) {
+        return Err(bad.err(format!("{k} is not a key of the {model} power model")));
     }
+    let power = if distance { PowerConfig::Distance(parse_distance_law(&t)?) } else { PowerConfig::LinkBudget(parse_link_budget(&t)?) };
     let codes = t.or("codes", d.codes, |v| v.count_u32())?;
     let reserved_codes = t.or("reserved_codes", d.reserved_codes, |v| v.count_u32())?;
     if codes > 256 || reserved_codes >= codes {
         let bad = t.get("reserved_codes").or(t.get("codes")).unwrap();
         return Err(bad.err("codes must be at most 256 and more than reserved_codes"));
     }
-    Ok(RadioConfig {
-        p_edge: fraction(&t, "p_edge", d.p_edge)?,
-        p_min: fraction(&t, "p_min", d.p_min)?,
+    Ok(RadioConfig { power, codes, reserved_codes })
+}
+
+fn parse_distance_law(t: &Table) -> Res<DistanceLaw> {
+    let d = DistanceLaw::default();
+    let exponent = t.or("exponent", d.exponent, |v| v.number())?;
+    if !(0.0..=10.0).contains(&exponent) {
+        return Err(t.get("exponent").unwrap().err("exponent must be between 0 and 10"));
+    }
+    Ok(DistanceLaw {
+        p_edge: fraction(t, "p_edge", d.p_edge)?,
+        p_min: fraction(t, "p_min", d.p_min)?,
         exponent,
-        overhead: fraction(&t, "overhead", d.overhead)?,
-        codes,
-        reserved_codes,
+        overhead: fraction(t, "overhead", d.overhead)?,
     })
+}
+
+/// A number within [lo, hi].
+fn within(t: &Table, key: &str, default: f64, lo: f64, hi: f64) -> Res<f64> {
+    let x = t.or(key, default, |v| v.number())?;
+    if !(lo..=hi).contains(&x) {
+        return Err(t.get(key).unwrap().err(format!("{key} must be between {lo} and {hi}")));
+    }
+    Ok(x)
+}
+
+fn parse_link_budget(t: &Table) -> Res<LinkBudget> {
+    let d = LinkBudget::default();
+    let ebnt_db = match t.get("ebnt_db") {
+        None => d.ebnt_db,
+        Some(v) => {
+            let xs = v.array()?.iter().map(|x| x.number()).collect::<Res<Vec<f64>>>()?;
+            match <[f64; 5]>::try_from(xs) {
+                Ok(a) if a.iter().all(|x| (-10.0..=30.0).contains(x)) => a,
+                _ => return Err(v.err("ebnt_db must be five values in dB (-10 to 30), for 1X (and the FCH), 2X, 4X, 8X, 16X")),
+            }
+        }
+    };
+    let other_cell = t.opt("other_cell", |v| v.number())?;
+    if let Some(f) = other_cell {
+        if !(0.0..=10.0).contains(&f) {
+            return Err(t.get("other_cell").unwrap().err("other_cell must be between 0 and 10"));
+        }
+    }
+    let c = LinkBudget {
+        site_distance_m: within(t, "site_distance_m", d.site_distance_m, 100.0, 100_000.0)?,
+        path_loss_db: within(t, "path_loss_db", d.path_loss_db, 0.0, 300.0)?,
+        path_loss_slope_db: within(t, "path_loss_slope_db", d.path_loss_slope_db, 0.0, 100.0)?,
+        min_distance_m: within(t, "min_distance_m", d.min_distance_m, 1.0, 1_000.0)?,
+        shadowing_db: within(t, "shadowing_db", d.shadowing_db, 0.0, 30.0)?,
+        shadowing_correlation: within(t, "shadowing_correlation", d.shadowing_correlation, 0.0, 1.0)?,
+        max_power_dbm: within(t, "max_power_dbm", d.max_power_dbm, -50.0, 100.0)?,
+        antenna_gain_db: within(t, "antenna_gain_db", d.antenna_gain_db, -50.0, 50.0)?,
+        noise_figure_db: within(t, "noise_figure_db", d.noise_figure_db, 0.0, 30.0)?,
+        orthogonality_loss: within(t, "orthogonality_loss", d.orthogonality_loss, 0.0, 1.0)?,
+        other_cell,
+        ebnt_db,
+        pilot_db: within(t, "pilot_db", d.pilot_db, -60.0, 0.0)?,
+        sync_db: within(t, "sync_db", d.sync_db, -60.0, 0.0)?,
+        paging_db: within(t, "paging_db", d.paging_db, -60.0, 0.0)?,
+    };
+    if c.overhead() >= 1.0 {
+        return Err(t.get("pilot_db").or(t.get("paging_db")).or(t.get("sync_db")).unwrap().err("pilot, sync and paging together take all the power"));
+    }
+    Ok(c)
 }
 
 fn parse_dormancy(v: &Val) -> Res<DormancyConfig> {
