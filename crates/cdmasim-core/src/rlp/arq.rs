@@ -31,8 +31,9 @@ pub struct Frame {
     pub retransmission: bool,
     /// The sender's next new byte after this frame (V(S)).
     pub vs: u64,
-    /// Control for the other direction's sender: the receiver's V(N) and a NAK.
-    pub vn: u64,
+    /// Control for the other direction's sender: the receiver's V(N)
+    /// (None: a data frame without it, `Control::Frames`) and a NAK.
+    pub vn: Option<u64>,
     pub nak: Option<(u64, u64)>,
 }
 
@@ -187,6 +188,11 @@ impl Arq {
         self.next_new
     }
 
+    /// This receiver's V(N): every byte below it is in or given up.
+    pub fn vr(&self) -> u64 {
+        self.vr
+    }
+
     /// This receiver's control for a frame of the other direction: V(N) and
     /// the next NAK due (which may start its round's timer).
     pub fn control(&mut self) -> (u64, Option<(u64, u64)>) {
@@ -206,8 +212,10 @@ impl Arq {
 
     /// The far end's control arrived: V(N) frees the retransmission
     /// buffer, a NAK asks for bytes again.
-    pub fn on_control(&mut self, vn: u64, nak: Option<(u64, u64)>) {
-        self.confirmed = self.confirmed.max(vn.min(self.next_new));
+    pub fn on_control(&mut self, vn: Option<u64>, nak: Option<(u64, u64)>) {
+        if let Some(vn) = vn {
+            self.confirmed = self.confirmed.max(vn.min(self.next_new));
+        }
         if let Some((a, b)) = nak {
             let a = a.max(self.confirmed);
             if a < b && !self.rtx.contains(&(a, b)) {
@@ -391,10 +399,10 @@ mod tests {
     /// the far end's control goes back in a reply frame at once.
     fn step(a: &mut Arq, cap: u64, lost: bool) -> Arrival {
         let (data, rt) = a.take_data(cap);
-        let f = Frame { data, retransmission: rt, vs: a.vs(), vn: 0, nak: None };
+        let f = Frame { data, retransmission: rt, vs: a.vs(), vn: None, nak: None };
         let out = if lost { Arrival::default() } else { a.on_frame(&f) };
         let (vn, nak) = a.control();
-        a.on_control(vn, nak);
+        a.on_control(Some(vn), nak);
         out
     }
 
@@ -442,14 +450,14 @@ mod tests {
         for _ in 0..40 {
             // Lose every retransmission, deliver the rest (new data, idle).
             let (data, rt) = a.take_data(50);
-            let f = Frame { data, retransmission: rt, vs: a.vs(), vn: 0, nak: None };
+            let f = Frame { data, retransmission: rt, vs: a.vs(), vn: None, nak: None };
             if !rt {
                 let out = a.on_frame(&f);
                 aborted.extend(out.aborted.into_iter().map(|p| p.uid));
                 delivered.extend(out.delivered.into_iter().map(|p| p.uid));
             }
             let (vn, nak) = a.control();
-            a.on_control(vn, nak);
+            a.on_control(Some(vn), nak);
         }
         assert_eq!(aborted, vec![0]);
         assert_eq!(delivered, vec![1]);

@@ -42,11 +42,28 @@ pub struct RlpConfig {
     pub naks: Vec<u32>,
     /// The guard time G between rounds (Table 1: 60 ms).
     pub guard: Time,
+    /// How a receiver's control reaches the other end.
+    pub control: Control,
+}
+
+/// Where a direction's NAKs and its receiver's V(N) travel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Control {
+    /// Control frames of their own (Dziong et al. §5.1.4): a NAK takes its
+    /// slot ahead of data (control before retransmissions before new data),
+    /// and the state variable V(N) rides only in room the data leaves, so
+    /// a run of full frames (an HTTP request on the reverse link) delays it
+    /// and the retransmission buffer it would free "could be greater" than
+    /// 2D of data, while a TCP ACK (40 B of a 96 B frame) does not.
+    Frames,
+    /// Beside the data in every frame, at no cost (an idealisation).
+    Piggyback,
 }
 
 impl Default for RlpConfig {
     fn default() -> Self {
-        RlpConfig { naks: vec![1, 2, 3], guard: 60 * NS_PER_MS }
+        RlpConfig { naks: vec![1, 2, 3], guard: 60 * NS_PER_MS, control: Control::Frames }
     }
 }
 
@@ -125,6 +142,7 @@ pub struct RlpLink {
     /// The next slot not yet run.
     next_slot: u64,
     outbox: VecDeque<HopEvent>,
+    control: Control,
 }
 
 impl RlpLink {
@@ -142,6 +160,7 @@ impl RlpLink {
             dirs: [dir(&cfg.down, "down"), dir(&cfg.up, "up")],
             next_slot: 0,
             outbox: VecDeque::new(),
+            control: cfg.rlp.control,
         }
     }
 
@@ -178,11 +197,9 @@ impl RlpLink {
                 dir.run = 0;
                 continue;
             }
-            let (vn, nak) = self.dirs[1 - d].arq.control();
+            let frame = self.build_frame(d);
+            let data = frame.data;
             let dir = &mut self.dirs[d];
-            let cap = dir.frame_bytes();
-            let (data, retransmission) = dir.arq.take_data(cap);
-            let frame = Frame { data, retransmission, vs: dir.arq.vs(), vn, nak };
             if data.is_some() {
                 dir.run += 1;
             } else {
@@ -195,6 +212,33 @@ impl RlpLink {
             dir.flying.push_back(InFlight { arrive: now + self.delay, lost, frame });
             dir.record(now);
         }
+    }
+
+    /// Direction `d`'s frame for this slot: its data and the other
+    /// direction's receiver control, by the link's `Control`.
+    fn build_frame(&mut self, d: usize) -> Frame {
+        let cap = self.dirs[d].frame_bytes();
+        let [a, b] = &mut self.dirs;
+        let (me, other) = if d == 0 { (a, b) } else { (b, a) };
+        let (data, retransmission, vn, nak) = match self.control {
+            Control::Piggyback => {
+                let (vn, nak) = other.arq.control();
+                let (data, rt) = me.arq.take_data(cap);
+                (data, rt, Some(vn), nak)
+            }
+            Control::Frames if other.arq.nak_due() => {
+                let (vn, nak) = other.arq.control();
+                (None, false, Some(vn), nak)
+            }
+            Control::Frames => {
+                let (data, rt) = me.arq.take_data(cap);
+                // V(N) takes room the data leaves: a full frame has none.
+                let room = data.is_none_or(|(a, b)| b - a < cap);
+                let vn = room.then(|| other.arq.vr());
+                (data, rt, vn, None)
+            }
+        };
+        Frame { data, retransmission, vs: me.arq.vs(), vn, nak }
     }
 
     fn arrive(&mut self, d: usize) {

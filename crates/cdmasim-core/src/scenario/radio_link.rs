@@ -9,7 +9,7 @@ use super::reader::{Res, Val};
 use super::spec::HopSpec;
 use crate::engine::{Time, NS_PER_MS};
 use crate::rlp::frame_errors::ErrorModel;
-use crate::rlp::link::{ChannelConfig, RadioLinkConfig, RlpConfig, FRAME};
+use crate::rlp::link::{ChannelConfig, Control, RadioLinkConfig, RlpConfig, FRAME};
 
 const KEYS: &[&str] = &[
     "name", "bsc", "mobile", "rate_down", "rate_up", "delay", "fer", "fer_down", "fer_up", "fading", "speed_kmh",
@@ -30,7 +30,7 @@ pub(crate) struct RawRadioLink {
 }
 
 pub(crate) fn parse_rlp(v: &Val) -> Res<RlpConfig> {
-    let t = v.table(&["naks", "guard"])?;
+    let t = v.table(&["naks", "guard", "control"])?;
     let mut c = RlpConfig::default();
     if let Some(n) = t.get("naks") {
         let items = n.array()?;
@@ -43,6 +43,7 @@ pub(crate) fn parse_rlp(v: &Val) -> Res<RlpConfig> {
         }
     }
     c.guard = t.or("guard", c.guard, |v| v.time())?;
+    c.control = t.or("control", c.control, |v| v.one_of(&[("frames", Control::Frames), ("piggyback", Control::Piggyback)]))?;
     Ok(c)
 }
 
