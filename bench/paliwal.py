@@ -8,7 +8,7 @@
 
 Runs the worst case (every mobile 9.6 -> 163.2 kb/s at 50 s, 100 s) and the
 chosen Table II cells (finite bursts T_B on / T_D off, 220 s; a cell is
-written T_BxT_D, e.g. 8x5) in ns-2.35 (bench/ns2/paliwal.tcl) and in
+written T_BxT_D, e.g. 8x5) in ns-2.35 (python/cdmasim/reproduce/paliwal_ns2.tcl) and in
 cdmasim (preset "cdma2000"), and prints wall time per simulator, the ratio
 ns-2 / cdmasim, BSC drops and aggregate goodput side by side; --dead adds
 traced ns-2 runs (untimed) for the dead periods. JSON goes to bench/out/.
@@ -34,7 +34,7 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 ROOT = BENCH.parent
-NS2_TCL = BENCH / "ns2" / "paliwal.tcl"
+NS2_TCL = ROOT / "python" / "cdmasim" / "reproduce" / "paliwal_ns2.tcl"
 
 # Table II: T_B (columns) and T_D (rows), seconds; percentage dead periods.
 GRID = [0.02, 0.1, 0.5, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10]
@@ -176,41 +176,13 @@ def run_ns2(c: dict) -> dict:
 
 
 def dead_from_ns2_trace(path: Path, links: list, duration: float) -> dict:
-    """Dead periods from an ns-2 trace of B_cum and every BTS->MS link.
+    """Dead periods from an ns-2 trace of B_cum and every BTS->MS link, by
+    the definition `cdmasim reproduce paliwal --ns2` uses (its module
+    cdmasim.reproduce.ns2, imported from the checkout)."""
+    sys.path.insert(0, str(ROOT / "python"))
+    from cdmasim.reproduce.ns2 import dead_periods
 
-    A packet occupies a link (waiting or being sent) from its "+" (enqueue)
-    to its "r" time minus the link's propagation delay; a dropped packet
-    ("d") occupies nothing; a packet not yet received at the end occupies
-    the link until the end. The system is dead when no traced link is
-    occupied (Sec. IV-E)."""
-    delay = {(int(a), int(b)): float(d) for a, b, d in links}
-    open_ = {}
-    iv = []
-    with open(path) as f:
-        for line in f:
-            ev = line[0]
-            if ev not in "+rd":
-                continue
-            fs = line.split()
-            key = (int(fs[2]), int(fs[3]), fs[11])
-            if ev == "+":
-                open_[key] = float(fs[1])
-            elif ev == "r":
-                t0 = open_.pop(key, None)
-                if t0 is not None:
-                    iv.append((t0, float(fs[1]) - delay[key[:2]]))
-            else:
-                open_.pop(key, None)
-    iv.extend((t0, duration) for t0 in open_.values())
-    iv.sort()
-    dead = []
-    cur = 0.0
-    for a, b in iv:
-        if a > cur:
-            dead.append((cur, a))
-        cur = max(cur, b)
-    if cur < duration:
-        dead.append((cur, duration))
+    dead = dead_periods(str(path), links, duration)
     dead_s = sum(b - a for a, b in dead)
     return {"dead_s": dead_s, "rho_dead": dead_s / duration, "intervals": len(dead),
             "long_intervals": [[round(a, 6), round(b, 6)] for a, b in dead if b - a >= 0.5]}

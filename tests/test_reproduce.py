@@ -17,7 +17,7 @@ from cdmasim.reproduce.items import VERDICTS, Item, Tolerance, null_score
 ROOT = pathlib.Path(__file__).resolve().parent.parent
 KEYS = ["paper", "title", "items", "figures", "wall_s", "summary", "aliases"]
 ITEM_KEYS = ["id", "what", "published", "measured", "unit", "tolerance", "verdict", "basis", "basis_note", "source",
-             "spread", "seeds", "pooled", "aliases", "reason", "also"]
+             "spread", "seeds", "pooled", "aliases", "reason", "also", "ns2", "ns2_spread"]
 
 
 def reproduce(paper, out, *extra):

@@ -63,6 +63,9 @@ def _items_table(items):
                 notes.append(f'<div class="quote">also measured, {html.escape(a["how"])}: {_fmt(a["measured"])}{sp}</div>')
             if it.get("aliases"):
                 notes.append(f'<div class="quote">also known as {", ".join(html.escape(a) for a in it["aliases"])}</div>')
+            if it.get("ns2") is not None:
+                sp = "" if it.get("ns2_spread") is None else f" ({it['ns2_spread'][0]:.4g} – {it['ns2_spread'][1]:.4g})"
+                notes.append(f'<div class="quote">ns-2.35, the same configuration and seeds: {_fmt(it["ns2"])}{sp}</div>')
             rows.append(
                 f"<tr class=\"{_verdict_class(it['verdict'])}\"><td><code>{html.escape(it['id'])}</code></td>"
                 f"<td>{html.escape(it['what'])}{''.join(notes)}</td><td class=\"num\">{_fmt(it['published'])}</td>"

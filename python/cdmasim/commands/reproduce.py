@@ -20,6 +20,9 @@ def register(subparsers):
     p.add_argument("--jobs", type=integer(1, 1024, "--jobs"), metavar="N", help="worker processes for the sweeps (default: all cores)")
     p.add_argument("--dask", metavar="ADDRESS", help="run the sweeps on a Dask cluster: tcp://HOST:PORT, or 'local'")
     p.add_argument("--pcap", nargs="+", metavar="FILE", help="lee: run the paper's analysis on these captures too")
+    p.add_argument("--ns2", action="store_true",
+                   help="paliwal: run the same configurations and seeds in ns-2.35 too (needs `ns`, apt package ns2) "
+                        "and report its value beside each item (JSON fields ns2, ns2_spread)")
     p.add_argument("--json", action="store_true", help="print each paper's report as one JSON line on stdout")
     p.set_defaults(func=main)
 
@@ -38,8 +41,12 @@ def _print_text(report):
           f"of {s['null']['of']} ({s['null']['answer']})")
     for it in report["items"]:
         spread = "" if it["spread"] is None else f" [{it['spread'][0]:.4g}, {it['spread'][1]:.4g}]"
+        ns2 = ""
+        if it.get("ns2") is not None:
+            sp = "" if it["ns2_spread"] is None else f" [{it['ns2_spread'][0]:.4g}, {it['ns2_spread'][1]:.4g}]"
+            ns2 = f"  ns-2 {_fmt(it['ns2'])}{sp}"
         print(f"  {it['id']:<48} {_fmt(it['measured']):>10}{spread:<22} {it['unit']:<10} published "
-              f"{_fmt(it['published']):>8} {it['tolerance']:<14} {it['basis']:<11} {it['verdict']}")
+              f"{_fmt(it['published']):>8} {it['tolerance']:<14} {it['basis']:<11} {it['verdict']}{ns2}")
     for line in report.get("pending", []):
         print(f"  not built yet: {line}")
     print(f"  {len(report['items'])} items, {len(report['figures'])} figures, {report['wall_s']:.1f} s")
@@ -59,6 +66,13 @@ def main(args):
     if args.pcap and args.paper not in ("lee", "all"):
         raise InputError("--pcap is for the lee paper's analysis (reproduce lee --pcap FILE...)")
     # Everything that can be refused is refused before minutes of simulation.
+    if args.ns2:
+        from ..reproduce.ns2 import find
+
+        if args.paper not in ("paliwal", "all"):
+            raise InputError("--ns2 is for the paliwal paper (reproduce paliwal --ns2): the other papers did not use ns-2")
+        if find() is None:
+            raise InputError("--ns2: ns-2 not found on PATH (apt-get install ns2); nothing was run")
     if args.pcap:
         from ..reproduce.lee import check_captures
 
@@ -83,7 +97,7 @@ def main(args):
             raise InputError(f"--out: {args.out}: cannot create: {e.strerror or e}") from None
         for paper in papers:
             r = rp.run(paper, args.out, quick=args.quick, jobs=args.jobs, pcaps=args.pcap if paper == "lee" else None,
-                       dask=dask, pool=pool)
+                       dask=dask, pool=pool, ns2=args.ns2)
             _said(r, args)
     finally:
         if pool is not None:

@@ -34,8 +34,10 @@ class Context:
     durations), the runners for its experiments, and the collectors for its
     items and figures."""
 
-    def __init__(self, paper, out, quick=False, jobs=None, pcaps=None, dask=None, pool=None):
+    def __init__(self, paper, out, quick=False, jobs=None, pcaps=None, dask=None, pool=None, ns2=None):
         self.paper, self.out, self.quick, self.jobs = paper, out, quick, jobs
+        #: An ns2.Ns2 runner when ns-2 should run beside cdmasim (paliwal --ns2), else None.
+        self.ns2 = ns2
         self.dask, self.pool = dask, pool
         self.pcaps = list(pcaps or [])
         self.store = os.path.join(out, "store")
@@ -98,11 +100,12 @@ class Context:
 
     def item(self, id, what, unit, samples=None, published=None, tolerance=None, basis="prediction",
              basis_note="", source="", aliases=(), pooled=None, deterministic=False, not_modelled=None, also=(),
-             null_input=None, measured=None):
+             null_input=None, measured=None, ns2=None):
         """Add an item (items.Item). `samples`: one value per seed (at least
         `min_seeds` of them unless `pooled` (runs pooled into one value) or
         `deterministic` (the experiment draws no random number));
-        `measured`: a single value, for pooled or deterministic items."""
+        `measured`: a single value, for pooled or deterministic items;
+        `ns2`: ns-2's values for the same configuration and seeds."""
         if measured is not None:
             samples = [measured]
         if id in self._by_id or id in self._aliases:
@@ -111,7 +114,7 @@ class Context:
         if not_modelled is None and n < self.min_seeds and pooled is None and not deterministic:
             raise ValueError(f"{self.paper}: {id}: {n} seed(s); every item comes from at least {self.min_seeds}")
         it = Item(id, what, unit, samples, published, tolerance, basis, basis_note, source, aliases=aliases,
-                  pooled=pooled, not_modelled=not_modelled, also=also, null_input=null_input)
+                  pooled=pooled, not_modelled=not_modelled, also=also, null_input=null_input, ns2=ns2)
         it.deterministic = deterministic
         if published is not None:
             # One claim of the paper, one scored item.
@@ -190,13 +193,14 @@ def _module(paper):
     return importlib.import_module(f"cdmasim.reproduce.{paper}")
 
 
-def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=None, pool=None):
+def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=None, pool=None, ns2=False):
     """Reproduce one paper; returns its report dict (the --json shape plus
     'citation', 'pending', 'notes' and 'quick', which the HTML report
     shows). Also writes OUT/PAPER/report.json. dask: a scheduler address
     (or 'local') for the sweeps; pool: a cdmasim.workers.WorkerPool to
     share between papers (one is started, and stopped at the end,
-    otherwise)."""
+    otherwise). ns2: run paliwal's configurations in ns-2.35 too (cached
+    in OUT/ns2)."""
     from ..workers import WorkerPool
 
     mod = _module(paper)
@@ -205,7 +209,12 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
     if own:
         pool = WorkerPool(jobs or os.cpu_count() or 1)
     try:
-        ctx = Context(paper, out, quick=quick, jobs=jobs, pcaps=pcaps, dask=dask, pool=pool)
+        runner = None
+        if ns2 and paper == "paliwal":
+            from .ns2 import Ns2
+
+            runner = Ns2(os.path.join(out, "ns2"), jobs)
+        ctx = Context(paper, out, quick=quick, jobs=jobs, pcaps=pcaps, dask=dask, pool=pool, ns2=runner)
         ctx.prefetch(mod.plan(ctx))
         mod.reproduce(ctx)
     finally:

@@ -151,7 +151,8 @@ class Item:
                  published: float | None = None, tolerance: Tolerance | None = None, basis: str = "prediction",
                  basis_note: str = "", source: str = "", figure: str | None = None, aliases: Iterable[str] = (),
                  pooled: int | None = None, not_modelled: str | None = None,
-                 also: Iterable[tuple[str, Sequence[float]]] = (), null_input: float | None = None):
+                 also: Iterable[tuple[str, Sequence[float]]] = (), null_input: float | None = None,
+                 ns2: Sequence[float] | None = None):
         if basis not in BASES:
             raise ValueError(f"{id}: basis must be one of {', '.join(BASES)}, not {basis!r}")
         if basis != "prediction" and not basis_note:
@@ -172,6 +173,7 @@ class Item:
         if not_modelled is None and not self.samples:
             raise ValueError(f"{id}: no measured value")
         self.also = [(label, _finite(f"{id} ({label})", s)) for label, s in also]
+        self.ns2 = _finite(f"{id} (ns-2)", ns2) if ns2 is not None else None
 
     @property
     def measured(self) -> float | None:
@@ -222,6 +224,8 @@ class Item:
             "aliases": [a for a, _ in self.aliases], "reason": self.not_modelled or "",
             "also": [{"how": label, "measured": _mean(s), "spread": [min(s), max(s)] if len(s) > 1 else None}
                      for label, s in self.also],
+            "ns2": _mean(self.ns2) if self.ns2 else None,
+            "ns2_spread": [min(self.ns2), max(self.ns2)] if self.ns2 and len(self.ns2) > 1 else None,
         }
 
 

@@ -130,11 +130,27 @@ def _worst_case(store, key, duration):
     return out
 
 
+def _ns2_worst_case(run):
+    """The worst case's figures of one ns-2 run (as `_worst_case`; ns-2 has no cwnd series here)."""
+    dead = [(a, b) for a, b in run["dead"] if a >= SWITCH_S and b - a >= 1.0]
+    start, end = dead[0] if dead else (None, None)
+    upto = end if end is not None else float(run["args"]["duration"])
+    return {"drops": sum(SWITCH_S <= t <= upto for t in run["bsc_drop_times"]), "start": start, "end": end,
+            "dead": (end - start) if start is not None else 0.0}
+
+
 def fig5(ctx):
     spec, duration = _fig5_spec(ctx)
     df, store = ctx.sweep(spec)
     df = df.sort_values("seed")
     runs = [_worst_case(store, key, duration) for key in df.run]
+    ns = {}
+    if ctx.ns2 is not None:
+        from .ns2 import cell_args
+
+        ns_runs = [_ns2_worst_case(r) for r in ctx.ns2.run(
+            [cell_args(duration, s, "at", at=SWITCH_S) for s in sorted(df.seed)], "worst case")]
+        ns = {k: [r[k] for r in ns_runs if r[k] is not None] or None for k in ("drops", "start", "end")}
     n = len(runs)
     over = f"({n} seeds)"
     ids = ["fig5.window_pkts", "fig5.drops", "fig5.dead_start_s", "fig5.dead_end_s"]
@@ -143,7 +159,7 @@ def fig5(ctx):
              tolerance=Tolerance.from_wording("aggregate window size of 915 packets", 915),
              source="§IV-B, Fig. 5: 'close to the aggregate window size of 915 packets of TCP senders'")
     ctx.item(ids[1], f"Fig. 5: packets dropped at the BSC's RED buffer from the switch to the end of the dead period "
-             f"{over}", "packets", samples=[r["drops"] for r in runs], published=729,
+             f"{over}", "packets", samples=[r["drops"] for r in runs], published=729, ns2=ns.get("drops"),
              tolerance=Tolerance.from_wording("are 729", 729),
              source="§IV-B, Fig. 5: 'Packet traces show that the total dropped packets, because of this droptail like "
                     "behavior, are 729'")
@@ -151,13 +167,13 @@ def fig5(ctx):
     if dead:
         ctx.item(ids[2], f"Fig. 5(b): start of the dead period after the switch (first >= 1 s with every buffer "
                  f"empty; {len(dead)} of {n} seeds have one)", "s", samples=[r["start"] for r in dead],
-                 pooled=None if len(dead) >= ctx.min_seeds else len(dead), published=51,
+                 pooled=None if len(dead) >= ctx.min_seeds else len(dead), published=51, ns2=ns.get("start"),
                  tolerance=Tolerance.from_wording("51s", 51),
                  source="§IV-B, Fig. 5(b) (start): 'between 51s and 62s, both the shared buffer and the link queues "
                         "are empty'")
         ctx.item(ids[3], f"Fig. 5(b): end of that dead period ({len(dead)} of {n} seeds)", "s",
                  samples=[r["end"] for r in dead], pooled=None if len(dead) >= ctx.min_seeds else len(dead),
-                 published=62, tolerance=Tolerance.from_wording("62s", 62),
+                 published=62, ns2=ns.get("end"), tolerance=Tolerance.from_wording("62s", 62),
                  source="§IV-B, Fig. 5(b) (end): 'between 51s and 62s, both the shared buffer and the link queues are "
                         "empty'")
     frozen = [r for r in runs if "red_avg" in r]
@@ -387,16 +403,22 @@ def table2(ctx):
     paper = {(tb, td): TABLE2[T_VALUES.index(td)][T_VALUES.index(tb)] for tb in T_VALUES for td in T_VALUES}
     ids = []
     by_cell = {(tb, td): part.sort_values("seed").rho_pct.tolist() for (tb, td), part in df.groupby(["tb", "td"])}
+    seeds = sorted(df.seed.unique())
+    ns = _ns2_table2(ctx, sorted(by_cell), seeds, duration) if ctx.ns2 is not None else None
     for (tb, td), rho in sorted(by_cell.items()):
         ids.append(f"table2.tb_{tb:g}.td_{td:g}")
         ctx.item(ids[-1], f"Table II: rho_dead for T_B = {tb:g} s, T_D = {td:g} s ({len(rho)} seeds of {duration} s)",
-                 "%", samples=rho, published=paper[(tb, td)],
+                 "%", samples=rho, published=paper[(tb, td)], ns2=ns and [r["rho_pct"] for r in ns[(tb, td)]],
                  tolerance=Tolerance.from_wording(f"{paper[(tb, td)]}", paper[(tb, td)]),
                  source=f"Table II, T_B = {tb:g} s, T_D = {td:g} s: {paper[(tb, td)]} %")
-    seeds = sorted(df.seed.unique())
     per_seed_max = [float(df[df.seed == s].rho_pct.max()) for s in seeds]
+    ns_seed = None
+    if ns:
+        # ns-2's cells per seed (index i: seeds[i]).
+        ns_seed = [[ns[c][i] for c in sorted(ns)] for i in range(len(seeds))]
     ctx.item("table2.max_pct", f"Table II: the largest rho_dead of the {len(by_cell)} cells run, per seed", "%",
              samples=per_seed_max, published=20, tolerance=Tolerance.from_wording("nearly 20 percent", 20),
+             ns2=ns_seed and [max(r["rho_pct"] for r in row) for row in ns_seed],
              source="§IV-E: 'It can be clearly seen that for certain values, fractional dead-period can be as large as "
                     "nearly 20 percent.'")
     lengths = []
@@ -405,20 +427,41 @@ def table2(ctx):
         d = [store.table(k, "dead_periods") for k in keys]
         span = [float(x) for t in d for x in (t.end_s - t.start_s) if x >= PERIOD_MIN_S]
         lengths.append(float(np.median(span)) if span else 0.0)
+    ns_lengths = None
+    if ns_seed:
+        spans = [[b - a for r in row for a, b in r["dead"] if b - a >= PERIOD_MIN_S] for row in ns_seed]
+        ns_lengths = [float(np.median(x)) if x else 0.0 for x in spans]
     ctx.item("table2.dead_period_s", f"Table II runs: median length of the dead periods of {PERIOD_MIN_S:g} s or "
              "more, per seed (over the grid)", "s", samples=lengths, published=11, tolerance=Tolerance.within(10, 12),
+             ns2=ns_lengths,
              source="§IV-E: 'In our simulations we have shown that these periods are roughly 10-12s which is by no "
                     "means a small duration to be neglected that easily.'")
     ours = [float(np.mean(v)) for _, v in sorted(by_cell.items())]
     theirs = [paper[c] for c in sorted(by_cell)]
+    ns_means = ns and [float(np.mean([r["rho_pct"] for r in ns[c]])) for c in sorted(by_cell)]
     ctx.item("table2.mean", f"Table II: mean rho_dead over the {len(ours)} cells run (the paper's table: "
              f"{np.mean(theirs):.2f} %, not stated in its text)", "%",
-             samples=[float(df[df.seed == s].rho_pct.mean()) for s in seeds])
+             samples=[float(df[df.seed == s].rho_pct.mean()) for s in seeds],
+             ns2=ns_seed and [float(np.mean([r["rho_pct"] for r in row])) for row in ns_seed])
     ctx.item("table2.spearman", "Table II: Spearman rank correlation of our cells (seed means) with the paper's "
-             "(1 = same order)", "", measured=_spearman(ours, theirs), pooled=len(df))
+             "(1 = same order)", "", measured=_spearman(ours, theirs), pooled=len(df),
+             ns2=ns_means and [_spearman(ns_means, theirs)])
     ctx.item("table2.seed_spread_pts", "Table II: mean over cells of the standard deviation across seeds", "points",
              measured=float(np.mean([np.std(v, ddof=1) for v in by_cell.values()])) if len(seeds) > 1 else 0.0,
-             pooled=len(df))
+             pooled=len(df),
+             ns2=ns and len(seeds) > 1 and [float(np.mean([np.std([r["rho_pct"] for r in v], ddof=1)
+                                                              for v in ns.values()]))] or None)
+    if ns:
+        # Cross-simulator agreement, cell by cell (issue 24): how far apart
+        # the two simulators' seed means are, against their seed spread.
+        gap = [abs(float(np.mean(by_cell[c])) - m) for c, m in zip(sorted(by_cell), ns_means)]
+        spread = [max(np.std(by_cell[c], ddof=1), np.std([r["rho_pct"] for r in ns[c]], ddof=1)) for c in sorted(by_cell)]
+        ctx.item("table2.ns2_gap_pts", "Table II: mean over cells of |cdmasim - ns-2| (seed means), in points", "points",
+                 measured=float(np.mean(gap)), pooled=len(df))
+        ctx.item("table2.ns2_cells_within_spread", "Table II: fraction of cells where cdmasim's and ns-2's seed means "
+                 "differ by no more than the larger of their seed standard deviations", "fraction",
+                 measured=float(np.mean([g <= s + 1e-9 for g, s in zip(gap, spread)])) if len(seeds) > 1 else 0.0,
+                 pooled=len(df))
     if not ctx.quick:
         # §IV-E's reading of the table: negligible for small T_B and T_D,
         # longest in between, less pronounced for the largest.
@@ -450,8 +493,22 @@ def table2(ctx):
                      f"{ctx.seeds[0]} (the paper's cells: {np.mean([paper[(tb, td)] for tb in short for td in tds]):.2f} %)",
                      "%", measured=float(frame.rho_pct.mean()), pooled=len(frame))
     g = df.groupby(["tb", "td"]).rho_pct.mean().reset_index().rename(columns={"rho_pct": "mean"})
+    ns_g = ns and {c: m for c, m in zip(sorted(by_cell), ns_means)}
     _table2_figure(ctx, g, paper, tbs, tds, ids + ["table2.max_pct", "table2.dead_period_s", "table2.mean",
-                                                   "table2.spearman"])
+                                                   "table2.spearman"], ns_g)
+
+
+def _ns2_table2(ctx, cells, seeds, duration):
+    """ns-2's runs of the Table II cells: {(T_B, T_D): [result per seed, in `seeds` order]}."""
+    from .ns2 import cell_args
+
+    cases = [(c, s) for c in cells for s in seeds]
+    runs = ctx.ns2.run([cell_args(duration, int(s), "bursts", burst=float(c[0]), gap=float(c[1])) for c, s in cases],
+                       "Table II")
+    out = {}
+    for (c, _), r in zip(cases, runs):
+        out.setdefault(c, []).append({**r, "rho_pct": r["rho_dead"] * 100})
+    return out
 
 
 def _spearman(a, b):
@@ -464,14 +521,18 @@ def _spearman(a, b):
     return float(np.corrcoef(ra, rb)[0, 1])
 
 
-def _table2_figure(ctx, g, paper, tbs, tds, ids):
+def _table2_figure(ctx, g, paper, tbs, tds, ids, ns=None):
+    """The paper's table beside ours (and ns-2's, `ns`: {(T_B, T_D): seed mean})."""
     import numpy as np
 
     ours = np.array([[g[(g.tb == tb) & (g.td == td)]["mean"].iloc[0] for tb in tbs] for td in tds])
     theirs = np.array([[paper[(tb, td)] for tb in tbs] for td in tds])
-    vmax = max(ours.max(), theirs.max(), 1.0)
-    fig, axes = subplots(2, figsize=(11, 4.6))
-    for ax, m, title in ((axes[0], theirs, "Table II (paper, ns-2)"), (axes[1], ours, "cdmasim")):
+    panels = [(theirs, "Table II (paper, ns-2)"), (ours, "cdmasim")]
+    if ns:
+        panels.append((np.array([[ns[(tb, td)] for tb in tbs] for td in tds]), "ns-2.35, the same runs (seed mean)"))
+    vmax = max(max(m.max() for m, _ in panels), 1.0)
+    fig, axes = subplots(len(panels), figsize=(5.5 * len(panels), 4.6))
+    for ax, (m, title) in zip(axes, panels):
         im = ax.imshow(m, cmap="Reds", vmin=0, vmax=vmax, origin="upper")
         ax.set_xticks(range(len(tbs)))
         ax.set_xticklabels([f"{x:g}" for x in tbs], fontsize=7)

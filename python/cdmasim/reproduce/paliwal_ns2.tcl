@@ -1,5 +1,6 @@
 # Paliwal et al.'s cdma2000 1X system (seed 002, Fig. 2, Table I) in ns-2.35:
-# the reference side of bench/paliwal.py.
+# the reference side of bench/paliwal.py and of `cdmasim reproduce paliwal
+# --ns2` (python/cdmasim/reproduce/ns2.py).
 #
 # m BTSs x n mobiles; per mobile k = (i,j) a fixed host h_k and one
 # Agent/TCP/Reno -> Agent/TCPSink (one ACK per segment) FTP transfer.

@@ -1,0 +1,159 @@
+"""ns-2.35 beside cdmasim for Paliwal et al.'s cdma2000 cell (issue 24):
+`cdmasim reproduce paliwal --ns2` runs the same configurations with the
+same seeds in ns-2 (paliwal_ns2.tcl, the system of bench/paliwal.py) and
+puts ns-2's value and seed spread beside cdmasim's and the paper's.
+
+Dead time is measured in both simulators by one definition (seed 002
+§IV-E; docs/reproduce.md): the system is dead while the shared buffer
+B_cum and every BTS -> mobile link are empty, nothing waiting and nothing
+being sent. In ns-2 that is read from a trace of those links: a packet
+occupies its link from its enqueue ("+") to its arrival ("r") less the
+link's propagation delay, a dropped packet ("d") occupies nothing, and a
+packet still inside at the end occupies its link to the end.
+
+Runs are cached in OUT/ns2/ (one JSON file per configuration and seed,
+keyed by the arguments and the script's text), so a second reproduce
+reads them back; files there are the only ones this module writes, each
+replaced atomically."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+TCL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "paliwal_ns2.tcl")
+#: Dead periods at least this long are listed (the shorter ones only add up).
+LONG_S = 0.5
+
+
+def find() -> str | None:
+    """The `ns` executable (apt package ns2), or None."""
+    return shutil.which("ns")
+
+
+def read_trace(trace_path: str, links, duration: float) -> tuple[list[tuple[float, float]], list[float]]:
+    """Dead intervals from an ns-2 trace of B_cum and every BTS -> mobile
+    link (`links`: [from, to, propagation delay] of each traced link, B_cum
+    first), and the times of B_cum's drops."""
+    delay = {(int(a), int(b)): float(d) for a, b, d in links}
+    bcum = (int(links[0][0]), int(links[0][1]))
+    waiting = {}
+    busy, drops = [], []
+    with open(trace_path) as f:
+        for line in f:
+            ev = line[0]
+            if ev not in "+rd":
+                continue
+            fs = line.split()
+            key = (int(fs[2]), int(fs[3]), fs[11])
+            if ev == "+":
+                waiting[key] = float(fs[1])
+            elif ev == "r":
+                t0 = waiting.pop(key, None)
+                if t0 is not None:
+                    busy.append((t0, float(fs[1]) - delay[key[:2]]))
+            else:
+                waiting.pop(key, None)
+                if key[:2] == bcum:
+                    drops.append(float(fs[1]))
+    busy.extend((t0, duration) for t0 in waiting.values())
+    busy.sort()
+    dead, t = [], 0.0
+    for a, b in busy:
+        if a > t:
+            dead.append((t, a))
+        t = max(t, b)
+    if t < duration:
+        dead.append((t, duration))
+    return dead, drops
+
+
+def dead_periods(trace_path: str, links, duration: float) -> list[tuple[float, float]]:
+    """The dead intervals of `read_trace`."""
+    return read_trace(trace_path, links, duration)[0]
+
+
+def _script_digest() -> str:
+    with open(TCL, "rb") as f:
+        return hashlib.sha256(f.read()).hexdigest()[:16]
+
+
+class Ns2:
+    """Runs paliwal_ns2.tcl for (arguments, seed) cases, `jobs` at a time,
+    cached under `cache_dir`."""
+
+    def __init__(self, cache_dir: str, jobs: int | None = None, executable: str | None = None):
+        self.ns = executable or find()
+        if self.ns is None:
+            raise FileNotFoundError("ns-2 not found (apt-get install ns2)")
+        self.cache_dir = cache_dir
+        self.jobs = max(1, jobs or os.cpu_count() or 1)
+        self.digest = _script_digest()
+
+    def _path(self, args: dict) -> str:
+        blob = json.dumps({"args": args, "script": self.digest}, sort_keys=True)
+        return os.path.join(self.cache_dir, hashlib.sha256(blob.encode()).hexdigest()[:32] + ".json")
+
+    def _run_one(self, args: dict) -> dict:
+        path = self._path(args)
+        try:
+            with open(path, encoding="utf-8") as f:
+                return json.load(f)
+        except (OSError, ValueError):
+            pass
+        duration = float(args["duration"])
+        with tempfile.TemporaryDirectory(prefix="cdmasim-ns2-") as tmp:
+            trace = os.path.join(tmp, "links.tr")
+            cmd = [self.ns, TCL, *(f"{k}={v}" for k, v in args.items()), f"trace={trace}"]
+            p = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
+            if p.returncode != 0:
+                last = (p.stderr or p.stdout).strip().splitlines()[-1:] or [""]
+                raise RuntimeError(f"ns-2 exited {p.returncode} for {' '.join(cmd[2:-1])}: {last[0][:200]}")
+            out = json.loads(p.stdout)
+            dead, drops = read_trace(trace, out["traced_links"], duration)
+        result = {
+            "args": args,
+            "rho_dead": sum(b - a for a, b in dead) / duration,
+            "dead": [[a, b] for a, b in dead if b - a >= LONG_S],
+            "bsc_drops": out["bsc_drops"],
+            # Kept for the worst case's episode only: a Table II run drops thousands.
+            "bsc_drop_times": drops if args.get("sch") == "at" else None,
+            "goodput_bps": sum(out["goodput_bps"]),
+            "timeouts": sum(out["timeouts"]),
+        }
+        os.makedirs(self.cache_dir, exist_ok=True)
+        with open(path + ".tmp", "w", encoding="utf-8") as f:
+            json.dump(result, f)
+        os.replace(path + ".tmp", path)
+        return result
+
+    def run(self, cases: list[dict], what: str = "runs") -> list[dict]:
+        """Results in the order of `cases`; progress on stderr when it is a terminal."""
+        t0, done = time.monotonic(), 0
+        tty = sys.stderr.isatty()
+        results = [None] * len(cases)
+        with cf.ThreadPoolExecutor(self.jobs) as pool:
+            futures = {pool.submit(self._run_one, c): i for i, c in enumerate(cases)}
+            for fut in cf.as_completed(futures):
+                results[futures[fut]] = fut.result()
+                done += 1
+                if tty:
+                    sys.stderr.write(f"\rns-2 {what}: {done}/{len(cases)} ({time.monotonic() - t0:.0f} s) ")
+                    sys.stderr.flush()
+        if tty and cases:
+            sys.stderr.write("\n")
+        return results
+
+
+def cell_args(duration_s: float, seed: int, sch: str, **extra) -> dict:
+    """paliwal_ns2.tcl's arguments for reproduce's 10 x 10 cell with Table I's
+    RED shared buffer (the script's defaults are that system)."""
+    return {"m": 10, "n": 10, "duration": f"{duration_s:g}", "seed": seed, "queue": "red", "sch": sch,
+            **{k: (f"{v:g}" if isinstance(v, float) else v) for k, v in extra.items()}}
