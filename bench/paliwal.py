@@ -217,7 +217,7 @@ def find_cdmasim(explicit) -> str | None:
 def cdmasim_toml(c: dict) -> str:
     if c["queue"] == "red":
         q = ('{kind = "red", limit = "300pkt", min_th = "20pkt", max_th = "60pkt", '
-             'gentle = false, mean_pkt_size = "1000B"}')
+             'gentle = false, mean_pkt_size = "1000B", variant = "ns2"}')
     else:
         q = '{kind = "droptail", limit = "5kB"}'
     if c["sch"] == "at":

@@ -2,6 +2,7 @@
 //! not (random loss and RED draw from the seeded streams).
 
 mod common;
+use cdmasim_core::net::queue::red::RedVariant;
 use cdmasim_core::scenario::{QueueLimit, QueueSpec, RedSpec, TcpSpec};
 use common::*;
 
@@ -15,6 +16,7 @@ fn scenario(seed: u64) -> Net {
         gentle: true,
         byte_mode: false,
         mean_pkt_size: 1000,
+        variant: RedVariant::Floyd,
     });
     let tcp = TcpSpec { sack: true, timestamps: true, ..Default::default() };
     let mut net = dumbbell(4, 5_000_000, ms(15.0), red, s(20.0), tcp);

@@ -3,10 +3,11 @@
 
 use super::reader::{Res, Val};
 use super::spec::{QueueLimit, QueueSpec, RedSpec};
+use crate::net::queue::red::RedVariant;
 use super::units::Amount;
 
 const DROPTAIL_KEYS: &[&str] = &["kind", "limit"];
-const RED_KEYS: &[&str] = &["kind", "limit", "min_th", "max_th", "max_p", "w_q", "gentle", "mode", "mean_pkt_size"];
+const RED_KEYS: &[&str] = &["kind", "limit", "min_th", "max_th", "max_p", "w_q", "gentle", "mode", "mean_pkt_size", "variant"];
 
 /// The queue a link gets when its table names none: DropTail, 100 packets.
 pub(crate) fn default_queue() -> QueueSpec {
@@ -87,5 +88,6 @@ fn parse_red(v: &Val) -> Res<RedSpec> {
         gentle: t.or("gentle", true, |v| v.bool())?,
         byte_mode,
         mean_pkt_size: mean_pkt_size as u32,
+        variant: t.or("variant", RedVariant::Floyd, |v| v.one_of(&[("floyd", RedVariant::Floyd), ("ns2", RedVariant::Ns2)]))?,
     })
 }

@@ -17,6 +17,16 @@
 //! In byte mode the queue is measured in bytes and p_b is scaled by
 //! size / mean_pkt_size (the paper's section 7 variant), so large packets are
 //! likelier to be dropped.
+//!
+//! `RedVariant::Ns2` is ns-2.35's REDQueue::enque and drop_early with its
+//! defaults (wait_ true), which seed 002's simulations ran:
+//! - count grows with every arrival, and a drop decision is made only
+//!   while the queue already holds more than one packet (`qlen > 1`);
+//! - when avg first reaches min_th (ns-2's `old` flag), count starts at 1
+//!   and that arrival is not dropped;
+//! - "wait": p_a = 0 while count·p_b < 1, p_b / (2 − count·p_b) while it is
+//!   below 2, then 1: drops are spaced between 1/p_b and 2/p_b arrivals
+//!   instead of Floyd & Jacobson's 1 to 1/p_b, about half as many.
 
 use super::{fits, Fifo, Queue};
 use crate::engine::{time::tx_time, Rng, Time};
@@ -40,6 +50,15 @@ pub struct RedSpec {
     pub byte_mode: bool,
     /// Typical packet size (bytes), used for the idle-time correction and byte mode.
     pub mean_pkt_size: u32,
+    pub variant: RedVariant,
+}
+
+/// Whose drop rule: the 1993 paper's, or ns-2.35's (module docs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RedVariant {
+    Floyd,
+    Ns2,
 }
 
 
@@ -49,6 +68,8 @@ pub struct Red {
     rng: Rng,
     avg: f64,
     count: i64,
+    /// ns-2's `old`: avg was at or above min_th (with a queue) at the last arrival.
+    old: bool,
     /// Start of the current idle period (the queue and the link both empty), if idle.
     idle_since: Option<Time>,
     /// Transmission time of a typical packet at the current rate, ns.
@@ -58,7 +79,7 @@ pub struct Red {
 impl Red {
     pub fn new(p: RedSpec, rate_bps: u64, rng: Rng) -> Self {
         let typical_tx = Self::typical(&p, rate_bps);
-        Self { p, fifo: Fifo::default(), rng, avg: 0.0, count: -1, idle_since: Some(0), typical_tx }
+        Self { p, fifo: Fifo::default(), rng, avg: 0.0, count: -1, old: false, idle_since: Some(0), typical_tx }
     }
 
     fn typical(p: &RedSpec, rate_bps: u64) -> f64 {
@@ -122,6 +143,40 @@ impl Red {
     }
 }
 
+impl Red {
+    /// ns-2.35's drop decision for one arrival (module docs), avg updated.
+    fn ns2_drop(&mut self, size: u32) -> Option<DropReason> {
+        let (min, max, max_p) = (self.p.min_th, self.p.max_th, self.p.max_p);
+        let avg = self.avg;
+        self.count += 1;
+        if avg < min || self.fifo.len() <= 1 {
+            self.old = false;
+            return None;
+        }
+        let forced = if self.p.gentle { avg >= 2.0 * max } else { avg >= max };
+        if forced {
+            self.count = 0;
+            return Some(DropReason::RedForced);
+        }
+        if !self.old {
+            self.old = true;
+            self.count = 1;
+            return None;
+        }
+        let pb = if avg < max { max_p * (avg - min) / (max - min) } else { max_p + (1.0 - max_p) * (avg - max) / max };
+        let pb = if self.p.byte_mode { pb * size as f64 / self.p.mean_pkt_size as f64 } else { pb };
+        let c = self.count as f64 * pb;
+        let pa = if c < 1.0 { 0.0 } else if c < 2.0 { pb / (2.0 - c) } else { 1.0 };
+        // ns-2 drops when u <= p_a; u is never exactly 0 here, so p_a = 0 never drops.
+        if pa > 0.0 && self.rng.uniform() <= pa {
+            self.count = 0;
+            Some(DropReason::RedEarly)
+        } else {
+            None
+        }
+    }
+}
+
 impl Queue for Red {
     fn kind(&self) -> &'static str {
         "red"
@@ -129,7 +184,11 @@ impl Queue for Red {
 
     fn enqueue(&mut self, now: Time, pkt: Packet) -> Result<(), (Packet, DropReason)> {
         self.update_avg(now);
-        if let Some(reason) = self.early_drop(pkt.size) {
+        let early = match self.p.variant {
+            RedVariant::Floyd => self.early_drop(pkt.size),
+            RedVariant::Ns2 => self.ns2_drop(pkt.size),
+        };
+        if let Some(reason) = early {
             return Err((pkt, reason));
         }
         if !fits(&self.p.limit, &self.fifo, pkt.size) {
@@ -181,6 +240,7 @@ mod tests {
             gentle,
             byte_mode: false,
             mean_pkt_size: 500,
+            variant: RedVariant::Floyd,
         }
     }
 
@@ -279,6 +339,63 @@ mod tests {
         assert_eq!((f, early), (1.0, 0));
         // Gentle: at or above 2 max_th likewise.
         assert_eq!(drop_fraction(30, true, 1000).0, 1.0);
+    }
+
+    #[test]
+    fn ns2_waits_between_drops() {
+        // avg held at 10 (p_b = 0.05): ns-2's wait rule never drops while
+        // count·p_b < 1, so a gap between drops is at least 1/p_b = 20
+        // arrivals, and the product telescopes: P(gap > n) =
+        // Π_{k=20}^{n} (2 − (k+1)·p_b)/(2 − k·p_b) = (39 − n)/20 for
+        // 19 ≤ n ≤ 39: uniform on {20 .. 39}, a mean gap of 29.5 (Floyd's
+        // rule at the same p_b: uniform on {1 .. 19}, a mean of 10).
+        let mut s = spec(1.0, false);
+        s.variant = RedVariant::Ns2;
+        let mut q = Red::new(s, 10_000_000, Rng::from_seed(9));
+        fill(&mut q, 10);
+        let (mut gaps, mut since, mut first) = (Vec::new(), 0u32, true);
+        for i in 0..200_000u64 {
+            since += 1;
+            match q.enqueue(i, pkt()) {
+                Ok(()) => {
+                    q.fifo.pop();
+                }
+                Err((_, DropReason::RedEarly)) => {
+                    if !first {
+                        gaps.push(since);
+                    }
+                    first = false;
+                    since = 0;
+                }
+                Err(e) => panic!("{:?}", e.1),
+            }
+        }
+        assert!(gaps.iter().all(|&g| (20..=39).contains(&g)), "gaps {:?}", &gaps[..10]);
+        let mean = gaps.iter().sum::<u32>() as f64 / gaps.len() as f64;
+        assert!((mean - 29.5).abs() < 0.3, "mean gap {mean}");
+        // Floyd's rule at the same p_b drops about three times as often.
+        let floyd = drop_fraction(10, false, 200_000).0;
+        assert!(floyd > 2.5 / mean, "{floyd}");
+    }
+
+    #[test]
+    fn ns2_neither_drops_from_a_queue_of_one_nor_on_crossing_min_th() {
+        let mut s = spec(1.0, false);
+        s.variant = RedVariant::Ns2;
+        // One packet queued and avg far above max_th: ns-2 keeps the arrival.
+        let mut q = Red::new(s.clone(), 10_000_000, Rng::from_seed(1));
+        fill(&mut q, 1);
+        q.avg = 50.0;
+        assert!(q.ns2_drop(500).is_none());
+        // Two queued: a forced drop.
+        fill(&mut q, 1);
+        assert_eq!(q.ns2_drop(500), Some(DropReason::RedForced));
+        // The first arrival with avg over min_th only sets count to 1.
+        let mut q = Red::new(s, 10_000_000, Rng::from_seed(1));
+        fill(&mut q, 14);
+        q.avg = 14.0;
+        assert!(q.ns2_drop(500).is_none());
+        assert_eq!((q.count, q.old), (1, true));
     }
 
     #[test]
