@@ -96,8 +96,17 @@ def main(args):
         except OSError as e:
             raise InputError(f"--out: {args.out}: cannot create: {e.strerror or e}") from None
         for paper in papers:
-            r = rp.run(paper, args.out, quick=args.quick, jobs=args.jobs, pcaps=args.pcap if paper == "lee" else None,
-                       dask=dask, pool=pool, ns2=args.ns2)
+            try:
+                r = rp.run(paper, args.out, quick=args.quick, jobs=args.jobs,
+                           pcaps=args.pcap if paper == "lee" else None, dask=dask, pool=pool, ns2=args.ns2)
+            except Exception as e:
+                from ..reproduce.ns2 import Ns2Error
+
+                if not isinstance(e, Ns2Error):
+                    raise
+                # ns-2 itself failed: one line, and the runs cached so far stay.
+                print(f"cdmasim: error: {e}", file=sys.stderr)
+                return 1
             _said(r, args)
     finally:
         if pool is not None:

@@ -31,6 +31,13 @@ import time
 TCL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "paliwal_ns2.tcl")
 #: Dead periods at least this long are listed (the shorter ones only add up).
 LONG_S = 0.5
+#: Part of every cache key: bump it when what a cached run holds changes
+#: (the trace reading, LONG_S, which runs keep drop times).
+CACHE_FORMAT = 1
+
+
+class Ns2Error(RuntimeError):
+    """An ns-2 run failed (its exit status and last line say why)."""
 
 
 def find() -> str | None:
@@ -98,7 +105,8 @@ class Ns2:
         self.digest = _script_digest()
 
     def _path(self, args: dict) -> str:
-        blob = json.dumps({"args": args, "script": self.digest}, sort_keys=True)
+        blob = json.dumps({"args": args, "script": self.digest, "format": CACHE_FORMAT,
+                           "ns": os.path.realpath(self.ns)}, sort_keys=True)
         return os.path.join(self.cache_dir, hashlib.sha256(blob.encode()).hexdigest()[:32] + ".json")
 
     def _run_one(self, args: dict) -> dict:
@@ -109,14 +117,23 @@ class Ns2:
         except (OSError, ValueError):
             pass
         duration = float(args["duration"])
-        with tempfile.TemporaryDirectory(prefix="cdmasim-ns2-") as tmp:
+        os.makedirs(self.cache_dir, exist_ok=True)
+        # The trace (tens of MB) goes beside the cache, not to a small /tmp.
+        with tempfile.TemporaryDirectory(prefix="trace-", dir=self.cache_dir) as tmp:
             trace = os.path.join(tmp, "links.tr")
             cmd = [self.ns, TCL, *(f"{k}={v}" for k, v in args.items()), f"trace={trace}"]
             p = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
+            what = " ".join(cmd[2:-1])
             if p.returncode != 0:
                 last = (p.stderr or p.stdout).strip().splitlines()[-1:] or [""]
-                raise RuntimeError(f"ns-2 exited {p.returncode} for {' '.join(cmd[2:-1])}: {last[0][:200]}")
-            out = json.loads(p.stdout)
+                raise Ns2Error(f"ns-2 exited {p.returncode} for {what}: {last[0][:200]}")
+            start = p.stdout.find("{")
+            try:
+                out = json.loads(p.stdout[start:]) if start >= 0 else None
+            except ValueError:
+                out = None
+            if not isinstance(out, dict) or "traced_links" not in out:
+                raise Ns2Error(f"ns-2 printed no result for {what}: {p.stdout.strip()[-200:]!r}")
             dead, drops = read_trace(trace, out["traced_links"], duration)
         result = {
             "args": args,
@@ -128,10 +145,17 @@ class Ns2:
             "goodput_bps": sum(out["goodput_bps"]),
             "timeouts": sum(out["timeouts"]),
         }
-        os.makedirs(self.cache_dir, exist_ok=True)
-        with open(path + ".tmp", "w", encoding="utf-8") as f:
-            json.dump(result, f)
-        os.replace(path + ".tmp", path)
+        # A temporary name of its own, so two runs of the same case (or two
+        # processes sharing OUT) never write one file.
+        fd, tmp_path = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.cache_dir)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                json.dump(result, f)
+            os.replace(tmp_path, path)
+        except BaseException:
+            if os.path.exists(tmp_path):
+                os.unlink(tmp_path)
+            raise
         return result
 
     def run(self, cases: list[dict], what: str = "runs") -> list[dict]:
@@ -139,7 +163,8 @@ class Ns2:
         t0, done = time.monotonic(), 0
         tty = sys.stderr.isatty()
         results = [None] * len(cases)
-        with cf.ThreadPoolExecutor(self.jobs) as pool:
+        pool = cf.ThreadPoolExecutor(self.jobs)
+        try:
             futures = {pool.submit(self._run_one, c): i for i, c in enumerate(cases)}
             for fut in cf.as_completed(futures):
                 results[futures[fut]] = fut.result()
@@ -147,6 +172,9 @@ class Ns2:
                 if tty:
                     sys.stderr.write(f"\rns-2 {what}: {done}/{len(cases)} ({time.monotonic() - t0:.0f} s) ")
                     sys.stderr.flush()
+        finally:
+            # A failure or Ctrl-C starts no further run (those running finish).
+            pool.shutdown(wait=True, cancel_futures=True)
         if tty and cases:
             sys.stderr.write("\n")
         return results

@@ -23,6 +23,10 @@ pub struct Is2000Budget {
     fch_power: Vec<bool>,
     fch_code: Vec<bool>,
     sch: Vec<u64>,
+    /// The shares charged for each user's FCH and SCH, given back as
+    /// charged (a user's unit share may change between the two).
+    fch_share: Vec<f64>,
+    sch_share: Vec<f64>,
     power_used: f64,
     codes_used: u32,
 }
@@ -38,6 +42,8 @@ impl Is2000Budget {
             fch_power: vec![false; users],
             fch_code: vec![false; users],
             sch: vec![0; users],
+            fch_share: vec![0.0; users],
+            sch_share: vec![0.0; users],
             power_used: 0.0,
             codes_used: 0,
         }
@@ -47,6 +53,7 @@ impl Is2000Budget {
     /// the FCH would need more than the traffic channels' power is served
     /// at that power (no outage model).
     pub fn relocate(&mut self, k: usize, rng: &mut Rng) {
+        debug_assert!(self.sch[k] == 0 && !self.fch_power[k], "user {k} moves while holding power");
         self.unit[k] = self.power.draw_unit_share(rng).min(self.traffic_power());
     }
 
@@ -71,9 +78,13 @@ impl Is2000Budget {
     /// User `k`'s FCH: `power` (transmitting) and `code` (held); the sector
     /// admits it only when `fch_fits` (§2: every admitted user has one).
     pub fn set_fch(&mut self, k: usize, power: bool, code: bool) {
-        let p = self.share(k, BASE_RATE_BPS);
         if power != self.fch_power[k] {
-            self.power_used += if power { p } else { -p };
+            if power {
+                self.fch_share[k] = self.share(k, BASE_RATE_BPS);
+                self.power_used += self.fch_share[k];
+            } else {
+                self.power_used -= std::mem::take(&mut self.fch_share[k]);
+            }
             self.fch_power[k] = power;
         }
         if code != self.fch_code[k] {
@@ -99,6 +110,11 @@ impl Is2000Budget {
 
 impl Budget for Is2000Budget {
     fn take(&mut self, k: usize, waiting: u64, max_bps: u64) -> Option<u64> {
+        // Nothing to send (its backlog drained, or it holds no traffic
+        // channel, which the sector reports as no backlog): no grant.
+        if waiting == 0 {
+            return None;
+        }
         let power_left = self.traffic_power() - self.power_used;
         let codes_left = self.radio.traffic_codes().saturating_sub(self.codes_used);
         // The smallest rate that moves the backlog within one burst.
@@ -107,14 +123,15 @@ impl Budget for Is2000Budget {
         let rates = || SCH_MULTIPLES.iter().map(|x| x * BASE_RATE_BPS);
         let want = rates().find(|&r| r >= useful).unwrap_or(16 * BASE_RATE_BPS);
         let r = rates().rev().filter(|&r| r <= want).find(|&r| fits(r))?;
-        self.power_used += self.share(k, r);
+        self.sch_share[k] = self.share(k, r);
+        self.power_used += self.sch_share[k];
         self.codes_used += self.radio.codes_for(r);
         self.sch[k] = r;
         Some(r)
     }
 
     fn give_back(&mut self, k: usize, sch_bps: u64) {
-        self.power_used -= self.share(k, sch_bps);
+        self.power_used -= std::mem::take(&mut self.sch_share[k]);
         self.codes_used -= self.radio.codes_for(sch_bps);
         self.sch[k] = 0;
     }
@@ -169,6 +186,21 @@ mod tests {
             c.set_fch(k, false, true);
         }
         assert_eq!(c.take(61, 1_000_000, 153_600), None, "every traffic code is held");
+    }
+
+    #[test]
+    fn power_is_given_back_as_charged_and_no_backlog_gets_no_grant() {
+        let mut b = budget(&[1.0, 0.3]);
+        assert_eq!(b.take(0, 0, 153_600), None, "no backlog, no grant");
+        assert_eq!(b.take(0, 1_000_000, 153_600), Some(76_800));
+        // The user's share changes while it holds the SCH (the unit share
+        // of a new place): giving it back frees what was charged.
+        b.unit[0] = LAW.unit_share(0.1);
+        b.give_back(0, 76_800);
+        b.set_fch(1, true, true);
+        b.unit[1] = LAW.unit_share(1.0);
+        b.set_fch(1, false, false);
+        assert!((b.power_fraction() - 0.2).abs() < 1e-12, "{}", b.power_fraction());
     }
 
     #[test]

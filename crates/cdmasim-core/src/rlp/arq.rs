@@ -9,9 +9,11 @@
 //! carries one byte range, a NAK names a missing byte range, and a
 //! retransmission fits whatever the slot now carries (the rate may have
 //! changed since). Every frame — data or idle — also carries the sender's
-//! V(S) (the next new byte), so a receiver sees a lost last frame, and the
-//! far end's receiver state for the other direction: V(N) (everything
-//! below it is in or given up) and at most one NAK.
+//! V(S) (the next new byte), so a receiver sees a lost last frame, and may
+//! carry the far end's receiver state for the other direction: V(N)
+//! (everything below it is in or given up) and at most one NAK. Which
+//! frames carry them is the link's choice (`link::Control`: frames of their
+//! own, or beside the data in every frame).
 //!
 //! The NAK scheme: a hole gets `naks[0]` NAKs, one per frame of the other
 //! direction; when the round's last NAK has gone, a timer of 2D + G counts

@@ -55,7 +55,10 @@ pub enum Control {
     /// and the state variable V(N) rides only in room the data leaves, so
     /// a run of full frames (an HTTP request on the reverse link) delays it
     /// and the retransmission buffer it would free "could be greater" than
-    /// 2D of data, while a TCP ACK (40 B of a 96 B frame) does not.
+    /// 2D of data, while a TCP ACK (40 B of a 96 B frame) does not. After a
+    /// round (2D + G) without V(N) while the far sender has unconfirmed
+    /// data, V(N) takes a slot of its own, so a bulk transfer the other way
+    /// cannot starve it.
     Frames,
     /// Beside the data in every frame, at no cost (an idealisation).
     Piggyback,
@@ -103,6 +106,8 @@ pub struct Direction {
     /// Channel ON periods: runs of consecutive slots carrying data, in frames.
     pub on_runs: Meter,
     run: u64,
+    /// Frames this direction sent since one carried the other's V(N).
+    vn_age: u32,
 }
 
 impl Direction {
@@ -118,6 +123,7 @@ impl Direction {
             rtx_buffer: Meter::new(24),
             on_runs: Meter::new(1),
             run: 0,
+            vn_age: 0,
         }
     }
 
@@ -143,6 +149,8 @@ pub struct RlpLink {
     next_slot: u64,
     outbox: VecDeque<HopEvent>,
     control: Control,
+    /// A NAK round, 2D + G, in frames: the longest V(N) waits behind data.
+    round: u32,
 }
 
 impl RlpLink {
@@ -161,6 +169,7 @@ impl RlpLink {
             next_slot: 0,
             outbox: VecDeque::new(),
             control: cfg.rlp.control,
+            round,
         }
     }
 
@@ -226,7 +235,9 @@ impl RlpLink {
                 let (data, rt) = me.arq.take_data(cap);
                 (data, rt, Some(vn), nak)
             }
-            Control::Frames if other.arq.nak_due() => {
+            // A NAK, or V(N) held back by full frames for a round (2D + G)
+            // while the far sender waits on it, takes the slot ahead of data.
+            Control::Frames if other.arq.nak_due() || (me.vn_age >= self.round && other.arq.rtx_buffer_bytes() > 0) => {
                 let (vn, nak) = other.arq.control();
                 (None, false, Some(vn), nak)
             }
@@ -238,6 +249,7 @@ impl RlpLink {
                 (data, rt, vn, None)
             }
         };
+        me.vn_age = if vn.is_some() { 0 } else { me.vn_age + 1 };
         Frame { data, retransmission, vs: me.arq.vs(), vn, nak }
     }
 

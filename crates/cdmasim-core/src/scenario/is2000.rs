@@ -71,6 +71,7 @@ const LINK_BUDGET_KEYS: &[&str] = &[
     "orthogonality_loss",
     "other_cell",
     "ebnt_db",
+    "ebnt_offset_db",
     "pilot_db",
     "sync_db",
     "paging_db",
@@ -107,12 +108,19 @@ fn parse_distance_law(t: &Table) -> Res<DistanceLaw> {
     if !(0.0..=10.0).contains(&exponent) {
         return Err(t.get("exponent").unwrap().err("exponent must be between 0 and 10"));
     }
-    Ok(DistanceLaw {
+    let law = DistanceLaw {
         p_edge: fraction(t, "p_edge", d.p_edge)?,
         p_min: fraction(t, "p_min", d.p_min)?,
         exponent,
         overhead: fraction(t, "overhead", d.overhead)?,
-    })
+    };
+    if law.p_min <= 0.0 {
+        return Err(t.get("p_min").unwrap().err("p_min must be positive (a channel costs some power everywhere)"));
+    }
+    if law.overhead >= 1.0 {
+        return Err(t.get("overhead").unwrap().err("overhead must be below 1 (pilot, sync and paging would take all the power)"));
+    }
+    Ok(law)
 }
 
 /// A number within [lo, hi].
@@ -155,10 +163,15 @@ fn parse_link_budget(t: &Table) -> Res<LinkBudget> {
         orthogonality_loss: within(t, "orthogonality_loss", d.orthogonality_loss, 0.0, 1.0)?,
         other_cell,
         ebnt_db,
+        ebnt_offset_db: within(t, "ebnt_offset_db", d.ebnt_offset_db, -20.0, 20.0)?,
         pilot_db: within(t, "pilot_db", d.pilot_db, -60.0, 0.0)?,
         sync_db: within(t, "sync_db", d.sync_db, -60.0, 0.0)?,
         paging_db: within(t, "paging_db", d.paging_db, -60.0, 0.0)?,
     };
+    if c.min_distance_m >= c.site_distance_m / 2.0 {
+        let bad = t.get("min_distance_m").or(t.get("site_distance_m")).unwrap();
+        return Err(bad.err("min_distance_m must be below half of site_distance_m"));
+    }
     if c.overhead() >= 1.0 {
         return Err(t.get("pilot_db").or(t.get("paging_db")).or(t.get("sync_db")).unwrap().err("pilot, sync and paging together take all the power"));
     }

@@ -52,6 +52,9 @@ pub struct LinkBudget {
     pub other_cell: Option<f64>,
     /// (Eb/Nt)_req in dB at 1 % FER for 1X (the FCH too), 2X, 4X, 8X, 16X.
     pub ebnt_db: [f64; 5],
+    /// Added to every `ebnt_db` (a sensitivity knob: the link-level
+    /// requirement as a whole, without restating the table).
+    pub ebnt_offset_db: f64,
     /// Pilot, sync and paging channels, dB relative to the sector's maximum power.
     pub pilot_db: f64,
     pub sync_db: f64,
@@ -74,6 +77,7 @@ impl Default for LinkBudget {
             orthogonality_loss: 0.0,
             other_cell: None,
             ebnt_db: [6.0, 4.5, 4.5, 4.5, 4.5],
+            ebnt_offset_db: 0.0,
             pilot_db: -7.0,
             sync_db: -16.0,
             paging_db: -12.0,
@@ -186,7 +190,7 @@ impl LinkBudgetModel {
 
     /// The share a 9.6 kb/s channel needs at geometry `g` (linear).
     pub fn unit_share_at(&self, g: f64) -> f64 {
-        from_db(self.cfg.ebnt_db[0]) * (BASE_RATE_BPS as f64 / CHIP_RATE) * (self.cfg.orthogonality_loss + 1.0 / g)
+        from_db(self.cfg.ebnt_db[0] + self.cfg.ebnt_offset_db) * (BASE_RATE_BPS as f64 / CHIP_RATE) * (self.cfg.orthogonality_loss + 1.0 / g)
     }
 }
 
@@ -199,7 +203,7 @@ impl PowerModel for LinkBudgetModel {
     /// codes need less at the higher rates).
     fn rate_factor(&self, bps: u64) -> f64 {
         let k = bps / BASE_RATE_BPS;
-        let i = SCH_MULTIPLES.iter().position(|&m| m == k).unwrap_or(0);
+        let i = SCH_MULTIPLES.iter().position(|&m| m == k).expect("a rate of 1X, 2X, 4X, 8X or 16X");
         k as f64 * from_db(self.cfg.ebnt_db[i] - self.cfg.ebnt_db[0])
     }
 
@@ -234,6 +238,14 @@ mod tests {
         assert_eq!(m.rate_factor(9_600), 1.0);
         // −7, −16, −12 dB: 0.1995 + 0.0251 + 0.0631.
         assert!((m.overhead() - 0.2877).abs() < 1e-4);
+    }
+
+    #[test]
+    fn the_offset_moves_every_rate_alike() {
+        let m = LinkBudgetModel::new(&LinkBudget { ebnt_offset_db: 1.0, ..LinkBudget::default() });
+        let base = LinkBudgetModel::new(&LinkBudget::default());
+        assert!((m.unit_share_at(1.0) / base.unit_share_at(1.0) - 10f64.powf(0.1)).abs() < 1e-12);
+        assert_eq!(m.rate_factor(153_600), base.rate_factor(153_600));
     }
 
     #[test]
