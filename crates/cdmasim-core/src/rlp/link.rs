@@ -27,6 +27,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
 pub const FRAME: Time = 20 * NS_PER_MS;
+/// A control frame (a NAK, or V(N) on its own): one RLP frame of the 1X
+/// size, 9.6 kb/s × 20 ms.
+pub const CONTROL_FRAME_BYTES: u64 = 24;
 
 /// One direction's radio channel.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -50,14 +53,16 @@ pub struct RlpConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Control {
-    /// Control frames of their own (Dziong et al. §5.1.4): a NAK takes its
-    /// slot ahead of data (control before retransmissions before new data),
+    /// Control frames of their own (Dziong et al. §5.1.4): a NAK takes an
+    /// RLP frame of the 1X size (24 B; the whole slot at 9.6 kb/s, a
+    /// quarter of it at 38.4 kb/s) ahead of data (control before
+    /// retransmissions before new data),
     /// and the state variable V(N) rides only in room the data leaves, so
     /// a run of full frames (an HTTP request on the reverse link) delays it
     /// and the retransmission buffer it would free "could be greater" than
     /// 2D of data, while a TCP ACK (40 B of a 96 B frame) does not. After a
     /// round (2D + G) without V(N) while the far sender has unconfirmed
-    /// data, V(N) takes a slot of its own, so a bulk transfer the other way
+    /// data, V(N) takes such a frame too, so a bulk transfer the other way
     /// cannot starve it.
     Frames,
     /// Beside the data in every frame, at no cost (an idealisation).
@@ -206,10 +211,11 @@ impl RlpLink {
                 dir.run = 0;
                 continue;
             }
-            let frame = self.build_frame(d);
-            let data = frame.data;
+            let (frame, control) = self.build_frame(d);
             let dir = &mut self.dirs[d];
-            if data.is_some() {
+            // The channel is ON while it carries data, or a control frame
+            // in the midst of a transfer; an idle frame ends the period.
+            if frame.data.is_some() || control {
                 dir.run += 1;
             } else {
                 dir.on_runs.add_sample(dir.run);
@@ -225,32 +231,39 @@ impl RlpLink {
 
     /// Direction `d`'s frame for this slot: its data and the other
     /// direction's receiver control, by the link's `Control`.
-    fn build_frame(&mut self, d: usize) -> Frame {
+    /// Also whether it is a control frame (a NAK, or V(N) that took room
+    /// ahead of data) with this direction's data waiting behind it.
+    fn build_frame(&mut self, d: usize) -> (Frame, bool) {
         let cap = self.dirs[d].frame_bytes();
         let [a, b] = &mut self.dirs;
         let (me, other) = if d == 0 { (a, b) } else { (b, a) };
-        let (data, retransmission, vn, nak) = match self.control {
+        let (data, retransmission, vn, nak, control) = match self.control {
             Control::Piggyback => {
                 let (vn, nak) = other.arq.control();
                 let (data, rt) = me.arq.take_data(cap);
-                (data, rt, Some(vn), nak)
+                (data, rt, Some(vn), nak, false)
             }
             // A NAK, or V(N) held back by full frames for a round (2D + G)
             // while the far sender waits on it, takes the slot ahead of data.
+            // The control frame is one RLP frame of the 1X size; at kX the
+            // rest of the 20 ms frame still carries data (Table 1: N_rlp
+            // frames of S_rlp bytes per 20 ms).
             Control::Frames if other.arq.nak_due() || (me.vn_age >= self.round && other.arq.rtx_buffer_bytes() > 0) => {
                 let (vn, nak) = other.arq.control();
-                (None, false, Some(vn), nak)
+                let (data, rt) = me.arq.take_data(cap.saturating_sub(CONTROL_FRAME_BYTES));
+                // In the midst of a transfer when data still waits behind it.
+                (data, rt, Some(vn), nak, me.arq.new_data_bytes() > 0)
             }
             Control::Frames => {
                 let (data, rt) = me.arq.take_data(cap);
                 // V(N) takes room the data leaves: a full frame has none.
                 let room = data.is_none_or(|(a, b)| b - a < cap);
                 let vn = room.then(|| other.arq.vr());
-                (data, rt, vn, None)
+                (data, rt, vn, None, false)
             }
         };
         me.vn_age = if vn.is_some() { 0 } else { me.vn_age + 1 };
-        Frame { data, retransmission, vs: me.arq.vs(), vn, nak }
+        (Frame { data, retransmission, vs: me.arq.vs(), vn, nak }, control)
     }
 
     fn arrive(&mut self, d: usize) {
