@@ -67,7 +67,7 @@ Agent/TCP set maxcwnd_ 0
 Agent/TCP set windowInit_ $opt(iw)
 # Kept at ns-2.35's defaults (cdmasim's cdma2000 preset copies them):
 # rtxcur_init_ 3 s, syn_ true (a 40-byte SYN first), one timed segment per
-# RTT, timestamps_ false, singledup_ 1, maxrto_ 60, bugfix_ true.
+# RTT, timestamps_ false, singledup_ 1, maxrto_ 60, bugFix_ true.
 
 # --- RED (Table I; Floyd & Jacobson's parameters, as the paper) ---
 Queue/RED set thresh_ $opt(red_min)
