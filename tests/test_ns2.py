@@ -68,9 +68,12 @@ def test_reproduce_paliwal_ns2_puts_ns2_beside_every_cell(tmp_path):
         assert 0 <= it["ns2"] <= 100 and len(it["ns2_spread"]) == 2 and it["ns2_spread"][0] <= it["ns2"] <= it["ns2_spread"][1]
     assert items["fig5.drops"]["ns2"] > 0, "the worst case drops at B_cum in ns-2 too"
     assert items["table2.mean"]["ns2"] is not None and items["table2.ns2_gap_pts"]["measured"] >= 0
-    assert items["fig7.halted_fraction.tr_5"]["ns2"] is None, "no rise-time schedule in the ns-2 script: null"
+    for tr in ("0.0003", "1", "2", "5"):
+        assert 0 <= items[f"fig7.halted_fraction.tr_{tr}"]["ns2"] <= 1, "a fraction of ns-2's seeds"
+    assert items["fig6.dead_s"]["ns2"] is not None and items["fig4a.rises_then_flattens"]["ns2"] is None
     cached = sorted((out / "ns2").glob("*.json"))
-    assert len(cached) == 3 * 9 + 3, "one file per configuration and seed (Table II 3 x 3 cells, the worst case)"
+    assert len(cached) == 3 * 9 + 3 + 3 + 4 * 3, "one file per configuration and seed (Table II's 3 x 3 cells, " \
+        "the worst case, Fig. 6, Fig. 7's four rise times)"
     stamps = [f.stat().st_mtime_ns for f in cached]
     # A second run reads ns-2's results back: no file is rewritten.
     p = _cli(["reproduce", "paliwal", "--quick", "--ns2", "--out", str(out), "--json"])

@@ -30,10 +30,10 @@ import time
 
 TCL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "paliwal_ns2.tcl")
 #: Dead periods at least this long are listed (the shorter ones only add up).
-LONG_S = 0.5
+LONG_S = 0.1
 #: Part of every cache key: bump it when what a cached run holds changes
 #: (the trace reading, LONG_S, which runs keep drop times).
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2
 
 
 class Ns2Error(RuntimeError):
@@ -178,6 +178,11 @@ class Ns2:
         if tty and cases:
             sys.stderr.write("\n")
         return results
+
+
+def dead_within(run: dict, t0: float, t1: float) -> float:
+    """A cached run's dead time within [t0, t1], from its periods of LONG_S or more."""
+    return sum(max(0.0, min(b, t1) - max(a, t0)) for a, b in run["dead"])
 
 
 def cell_args(duration_s: float, seed: int, sch: str, **extra) -> dict:

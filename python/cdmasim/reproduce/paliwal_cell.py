@@ -300,8 +300,16 @@ def fig6(ctx):
     df, store = ctx.sweep(spec)
     df = df.sort_values("seed")
     dead = [_dead_within(store, key, SWITCH_S, duration) for key in df.run]
-    ctx.item("fig6.dead_s", f"Fig. 6: dead time after 94 users join at 50 s, all at 163.2 kb/s ({len(dead)} seeds)", "s",
-             samples=dead, published=0, tolerance=Tolerance.exactly(0),
+    ns = None
+    if ctx.ns2 is not None:
+        from .ns2 import cell_args, dead_within
+
+        runs = ctx.ns2.run([cell_args(duration, int(s), "at", at=0.0, join_at=SWITCH_S, join_initial=6)
+                            for s in df.seed], "Fig. 6")
+        ns = [dead_within(r, SWITCH_S, duration) for r in runs]
+    ctx.item("fig6.dead_s", f"Fig. 6: dead time after 94 users join at 50 s, all at 163.2 kb/s ({len(dead)} seeds; "
+             "ns-2: its dead periods of 0.1 s or more)", "s",
+             samples=dead, published=0, tolerance=Tolerance.exactly(0), ns2=ns,
              source="§IV-C, Fig. 6: 'all the senders are not shut simultaneously as in previous case of variable "
                     "bandwidth and flow of data across the shared buffer keeps on going at all times'")
     key = df.run.iloc[0]
@@ -344,17 +352,28 @@ def fig7(ctx):
     df, store = ctx.sweep(spec)
     fig, axes = subplots(len(RISE_TIMES), figsize=(14, 3.0))
     ids = []
+    ns = {}
+    if ctx.ns2 is not None:
+        from .ns2 import cell_args, dead_within
+
+        seeds = sorted(df.seed.unique())
+        cases = [(tr, int(s)) for tr in RISE_TIMES for s in seeds]
+        got = ctx.ns2.run([cell_args(duration, s, "rise", at=SWITCH_S, rise=float(tr)) for tr, s in cases], "Fig. 7")
+        for (tr, _), r in zip(cases, got):
+            ns.setdefault(tr, []).append(dead_within(r, SWITCH_S, duration))
     for ax, tr in zip(axes, RISE_TIMES):
         runs = df[df["cdma2000.sch.rise_time"] == f"{tr}s"].sort_values("seed")
         dead = [_dead_within(store, key, SWITCH_S, duration) for key in runs.run]
         halts = FIG7_HALTS[tr]
+        ns_dead = ns.get(tr)
         ids += [f"fig7.halted_fraction.tr_{tr}", f"fig7.dead_s.tr_{tr}"]
         ctx.item(ids[-2], f"Fig. 7: seeds whose system halts (a dead period of {HALT_S:g} s or more) for T_r = {tr} s; "
                  f"the paper: {'halts' if halts else 'does not halt'}", "fraction",
                  samples=[float(d >= HALT_S) for d in dead], published=halts, tolerance=Tolerance.exactly(halts),
+                 ns2=ns_dead and [float(d >= HALT_S) for d in ns_dead],
                  source=FIG7_SOURCE[halts].format(tr=tr))
-        ctx.item(ids[-1], f"Fig. 7: dead time after the switch spread over T_r = {tr} s ({len(dead)} seeds)", "s",
-                 samples=dead)
+        ctx.item(ids[-1], f"Fig. 7: dead time after the switch spread over T_r = {tr} s ({len(dead)} seeds; ns-2: "
+                 f"its dead periods of 0.1 s or more)", "s", samples=dead, ns2=ns_dead)
         key = runs.run.iloc[0]
         _queue_panel(ax, store, key, f"T_r = {tr} s (seed {runs.seed.iloc[0]}): dead {dead[0]:.1f} s")
         ax.set_xlim(SWITCH_S - 5, duration)

@@ -20,7 +20,11 @@
 #              c*(T_B+T_D) + u*spread*T_B and down at
 #              c*(T_B+T_D) + T_B + v*spread*T_D, u, v ~ U[0,1) drawn per
 #              mobile and cycle as the run goes (one pending event per mobile)
+#   sch=rise   mobile k switches to 163.2 kb/s at `at` + rise*k/(m*n)
+#              (Sec. IV-D's rise time T_r)
 #   sch=none   FCH only
+# join_initial=J (J >= 0): flows J.. start join_at later than their jitter
+# (Sec. IV-C: users joining instead of switching).
 #
 # usage: ns paliwal.tcl [key=value ...]   (defaults below)
 # Prints one JSON object on stdout. trace=FILE writes an ns-2 trace of the
@@ -33,6 +37,7 @@ array set opt {
     fch 9600 reverse 9600 delay 0.0375 wired 100e6 per_mobile 38400
     red_limit 300 red_min 20 red_max 60 red_wq 0.002 red_linterm 10
     dt_buffer 5 window 32 mss 960 iw 1 start_spread 1.0 tick 0.01
+    rise 1 join_at 50 join_initial -1
     trace ""
 }
 foreach a $argv {
@@ -177,6 +182,9 @@ for {set k 0} {$k < $N} {incr k} {
     set ftp($k) [new Application/FTP]
     $ftp($k) attach-agent $tcp($k)
     set start($k) [$srng uniform 0 $opt(start_spread)]
+    if {$opt(join_initial) >= 0 && $k >= $opt(join_initial)} {
+        set start($k) [expr {$start($k) + $opt(join_at)}]
+    }
     $ns at $start($k) "$ftp($k) start"
 }
 
@@ -213,8 +221,12 @@ if {$opt(sch) eq "at"} {
     for {set k 0} {$k < $N} {incr k} {
         $ns at [expr {[$rrng uniform 0 1] * $sp * $TB}] "sch_up $k 0"
     }
+} elseif {$opt(sch) eq "rise"} {
+    for {set k 0} {$k < $N} {incr k} {
+        $ns at [expr {$opt(at) + $opt(rise) * $k / double($N)}] "sch_set $k $hi"
+    }
 } elseif {$opt(sch) ne "none"} {
-    puts stderr "paliwal.tcl: sch must be at, bursts or none"
+    puts stderr "paliwal.tcl: sch must be at, bursts, rise or none"
     exit 2
 }
 
