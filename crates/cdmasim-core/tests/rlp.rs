@@ -45,6 +45,12 @@ rate = "{rate}"
     )
 }
 
+/// The reverse link's own traffic: 288-byte datagrams (260 B of payload)
+/// every 200 ms, HTTP-request-like; and 960-byte datagrams at 40 kb/s,
+/// more than a 38.4 kb/s reverse link carries.
+const REQUESTS: &str = "[[flow]]\nname = \"requests\"\nkind = \"cbr\"\nfrom = \"ue\"\nto = \"pdsn\"\npacket_size = \"260B\"\nrate = \"10400bps\"\n";
+const UPLOAD: &str = "[[flow]]\nname = \"upload\"\nkind = \"cbr\"\nfrom = \"ue\"\nto = \"pdsn\"\npacket_size = \"932B\"\nrate = \"40kbps\"\n";
+
 fn down(r: &RunResult) -> &RadioLinkResult {
     r.radio_links.iter().find(|x| x.direction == "down").expect("the forward direction")
 }
@@ -87,11 +93,10 @@ fn reverse_data_delays_the_state_variable_in_control_frames_only() {
     // (This run reaches 1224 B: the saturated forward link's own V(N) for
     // the reverse stream takes 24 B of a frame after every 13 full ones.)
     // Beside the data (an idealisation) it stays at 2D.
-    let reverse = "[[flow]]\nname = \"requests\"\nkind = \"cbr\"\nfrom = \"ue\"\nto = \"pdsn\"\npacket_size = \"260B\"\nrate = \"10400bps\"\n";
-    let frames = run(&(cbr("30s", "50kbps", "") + reverse));
+    let frames = run(&(cbr("30s", "50kbps", "") + REQUESTS));
     let max = down(&frames).rtx_max_bytes;
     assert!(max > 960 && max <= 13 * 96, "{max}");
-    let piggyback = run(&(cbr("30s", "50kbps", "rlp = { control = \"piggyback\" }") + reverse));
+    let piggyback = run(&(cbr("30s", "50kbps", "rlp = { control = \"piggyback\" }") + REQUESTS));
     assert_eq!(down(&piggyback).rtx_max_bytes, 960);
     // The reverse stream is carried the same either way.
     let got = |r: &RunResult| r.flows.iter().find(|f| f.name == "requests").unwrap().packets_received;
@@ -105,8 +110,7 @@ fn a_bulk_transfer_the_other_way_cannot_starve_the_state_variable() {
     // 13 frames without it, V(N) takes a 24-byte control frame ahead of
     // the data. The forward buffer then holds at most 2D (10 frames) + 13
     // + the frame in flight (this run: 1400 B).
-    let reverse = "[[flow]]\nname = \"upload\"\nkind = \"cbr\"\nfrom = \"ue\"\nto = \"pdsn\"\npacket_size = \"932B\"\nrate = \"40kbps\"\n";
-    let r = run(&(cbr("20s", "20kbps", "") + reverse));
+    let r = run(&(cbr("20s", "20kbps", "") + UPLOAD));
     let d = down(&r);
     assert!(d.rtx_max_bytes > 960 && d.rtx_max_bytes <= 24 * 96, "forward retransmission buffer {}", d.rtx_max_bytes);
 }
@@ -120,7 +124,7 @@ fn control_frames_do_not_cut_a_transfer_into_on_periods() {
     let text = |control: &str| {
         cbr("20s", "50kbps", &format!("rate_up = \"9.6kbps\"\nrlp = {{ control = \"{control}\" }}"))
             .replace("rate_down = \"38.4kbps\"", "rate_down = \"9.6kbps\"")
-            + "[[flow]]\nname = \"upload\"\nkind = \"cbr\"\nfrom = \"ue\"\nto = \"pdsn\"\npacket_size = \"932B\"\nrate = \"40kbps\"\n"
+            + UPLOAD
     };
     let (frames, piggyback) = (run(&text("frames")), run(&text("piggyback")));
     assert_eq!(down(&frames).on_periods, down(&piggyback).on_periods);
@@ -133,9 +137,8 @@ fn a_nak_takes_room_in_control_frames() {
     // (the 1X RLP frame) ahead of data, so a reverse stream's packets wait
     // longer than when the NAK rides free, and its data is cut into more,
     // smaller frames; every packet still arrives.
-    let reverse = "[[flow]]\nname = \"requests\"\nkind = \"cbr\"\nfrom = \"ue\"\nto = \"pdsn\"\npacket_size = \"260B\"\nrate = \"10400bps\"\n";
-    let frames = run(&(cbr("120s", "30kbps", "fer = 0.05") + reverse));
-    let piggyback = run(&(cbr("120s", "30kbps", "fer = 0.05\nrlp = { control = \"piggyback\" }") + reverse));
+    let frames = run(&(cbr("120s", "30kbps", "fer = 0.05") + REQUESTS));
+    let piggyback = run(&(cbr("120s", "30kbps", "fer = 0.05\nrlp = { control = \"piggyback\" }") + REQUESTS));
     let owd = |r: &RunResult| r.flows.iter().find(|f| f.name == "requests").unwrap().owd_avg_s.unwrap();
     assert!(owd(&frames) > owd(&piggyback), "{} vs {}", owd(&frames), owd(&piggyback));
     let up = |r: &RunResult| {

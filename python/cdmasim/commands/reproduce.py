@@ -95,15 +95,13 @@ def main(args):
             os.makedirs(args.out, exist_ok=True)
         except OSError as e:
             raise InputError(f"--out: {args.out}: cannot create: {e.strerror or e}") from None
+        from ..reproduce.ns2 import Ns2Error
+
         for paper in papers:
             try:
                 r = rp.run(paper, args.out, quick=args.quick, jobs=args.jobs,
                            pcaps=args.pcap if paper == "lee" else None, dask=dask, pool=pool, ns2=args.ns2)
-            except Exception as e:
-                from ..reproduce.ns2 import Ns2Error
-
-                if not isinstance(e, Ns2Error):
-                    raise
+            except Ns2Error as e:
                 # ns-2 itself failed: one line, and the runs cached so far stay.
                 print(f"cdmasim: error: {e}", file=sys.stderr)
                 return 1

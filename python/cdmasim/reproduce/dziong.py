@@ -83,6 +83,15 @@ def _between(df, lo_kb, hi_kb, col="size_bytes"):
     return df[(df[col] >= lo_kb * 1000) & (df[col] < hi_kb * 1000) & df.delay_s.notna()]
 
 
+def _aggregate_kbps(store, key, duration):
+    """Page bytes delivered over a sector run, kb/s."""
+    return float(store.table(key, "flows").bytes_delivered.sum() * 8 / duration / 1000)
+
+
+def _power_mean(store, key):
+    return float(store.table(key, "is2000").iloc[0].power_mean)
+
+
 def _mean(xs):
     return sum(xs) / len(xs)
 
@@ -451,8 +460,8 @@ def multi_user(ctx):
     for n in USERS:
         agg[n], power[n] = [], []
         for seed, store, key in runs[f"u{n}"]:
-            agg[n].append(float(store.table(key, "flows").bytes_delivered.sum() * 8 / duration / 1000))
-            power[n].append(float(store.table(key, "is2000").iloc[0].power_mean))
+            agg[n].append(_aggregate_kbps(store, key, duration))
+            power[n].append(_power_mean(store, key))
             pg = store.table(key, "pages")
             for band, lo, hi in (("1-10KB", 1, 10), ("10-100KB", 10, 100)):
                 pages.setdefault((band, n), []).append(float(_between(pg, lo, hi).delay_s.mean()))
@@ -571,8 +580,8 @@ def sensitivity(ctx):
     for label, doc in docs.items():
         qs = {"power_mean": [], "aggregate_kbps": [], "page_time_s.1-10KB": []}
         for _, store, key in _per_seed(ctx, f"dziong_sensitivity_{label}", doc):
-            qs["power_mean"].append(float(store.table(key, "is2000").iloc[0].power_mean))
-            qs["aggregate_kbps"].append(float(store.table(key, "flows").bytes_delivered.sum() * 8 / duration / 1000))
+            qs["power_mean"].append(_power_mean(store, key))
+            qs["aggregate_kbps"].append(_aggregate_kbps(store, key, duration))
             qs["page_time_s.1-10KB"].append(float(_between(store.table(key, "pages"), 1, 10).delay_s.mean()))
         what = (f"every required Eb/Nt {label[5:-2]} dB" if label.startswith("ebnt")
                 else f"other-cell interference scaled to a mean Ioc/Ior of {label[11:]}")

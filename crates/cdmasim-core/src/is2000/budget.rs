@@ -22,7 +22,6 @@ pub struct Is2000Budget {
     /// Whether it holds an FCH (power and a code) and a Walsh code for it.
     fch_power: Vec<bool>,
     fch_code: Vec<bool>,
-    sch: Vec<u64>,
     /// The shares charged for each user's FCH and SCH, given back as
     /// charged (a user's unit share may change between the two).
     fch_share: Vec<f64>,
@@ -41,7 +40,6 @@ impl Is2000Budget {
             unit: vec![0.0; users],
             fch_power: vec![false; users],
             fch_code: vec![false; users],
-            sch: vec![0; users],
             fch_share: vec![0.0; users],
             sch_share: vec![0.0; users],
             power_used: 0.0,
@@ -53,7 +51,7 @@ impl Is2000Budget {
     /// the FCH would need more than the traffic channels' power is served
     /// at that power (no outage model).
     pub fn relocate(&mut self, k: usize, rng: &mut Rng) {
-        debug_assert!(self.sch[k] == 0 && !self.fch_power[k], "user {k} moves while holding power");
+        debug_assert!(self.sch_share[k] == 0.0 && !self.fch_power[k], "user {k} moves while holding power");
         self.unit[k] = self.power.draw_unit_share(rng).min(self.traffic_power());
     }
 
@@ -126,14 +124,12 @@ impl Budget for Is2000Budget {
         self.sch_share[k] = self.share(k, r);
         self.power_used += self.sch_share[k];
         self.codes_used += self.radio.codes_for(r);
-        self.sch[k] = r;
         Some(r)
     }
 
     fn give_back(&mut self, k: usize, sch_bps: u64) {
         self.power_used -= std::mem::take(&mut self.sch_share[k]);
         self.codes_used -= self.radio.codes_for(sch_bps);
-        self.sch[k] = 0;
     }
 
     /// Highest priority first: backlog per unit of power (stable: the

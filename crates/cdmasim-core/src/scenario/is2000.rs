@@ -104,10 +104,7 @@ fn parse_power(v: &Val) -> Res<RadioConfig> {
 
 fn parse_distance_law(t: &Table) -> Res<DistanceLaw> {
     let d = DistanceLaw::default();
-    let exponent = t.or("exponent", d.exponent, |v| v.number())?;
-    if !(0.0..=10.0).contains(&exponent) {
-        return Err(t.get("exponent").unwrap().err("exponent must be between 0 and 10"));
-    }
+    let exponent = within(t, "exponent", d.exponent, 0.0, 10.0)?;
     let law = DistanceLaw {
         p_edge: fraction(t, "p_edge", d.p_edge)?,
         p_min: fraction(t, "p_min", d.p_min)?,
@@ -144,12 +141,10 @@ fn parse_link_budget(t: &Table) -> Res<LinkBudget> {
             }
         }
     };
-    let other_cell = t.opt("other_cell", |v| v.number())?;
-    if let Some(f) = other_cell {
-        if !(0.0..=10.0).contains(&f) {
-            return Err(t.get("other_cell").unwrap().err("other_cell must be between 0 and 10"));
-        }
-    }
+    let other_cell = match t.get("other_cell") {
+        Some(_) => Some(within(t, "other_cell", 0.0, 0.0, 10.0)?),
+        None => None,
+    };
     let c = LinkBudget {
         site_distance_m: within(t, "site_distance_m", d.site_distance_m, 100.0, 100_000.0)?,
         path_loss_db: within(t, "path_loss_db", d.path_loss_db, 0.0, 300.0)?,

@@ -26,7 +26,8 @@
 //!   and that arrival is not dropped;
 //! - "wait": p_a = 0 while count·p_b < 1, p_b / (2 − count·p_b) while it is
 //!   below 2, then 1: drops are spaced between 1/p_b and 2/p_b arrivals
-//!   instead of Floyd & Jacobson's 1 to 1/p_b, about half as many.
+//!   instead of Floyd & Jacobson's 1 to 1/p_b, about a third as many at a
+//!   steady average.
 
 use super::{fits, Fifo, Queue};
 use crate::engine::{time::tx_time, Rng, Time};
@@ -117,20 +118,16 @@ impl Red {
 
     /// Drop decision for one arrival of `size` bytes, given the updated avg.
     fn early_drop(&mut self, size: u32) -> Option<DropReason> {
-        let (min, max, max_p) = (self.p.min_th, self.p.max_th, self.p.max_p);
-        let avg = self.avg;
-        let pb = if avg < min {
+        let (min, avg) = (self.p.min_th, self.avg);
+        if avg < min {
             self.count = -1;
             return None;
-        } else if avg < max {
-            max_p * (avg - min) / (max - min)
-        } else if self.p.gentle && avg < 2.0 * max {
-            max_p + (1.0 - max_p) * (avg - max) / max
-        } else {
+        }
+        if self.forced(avg) {
             self.count = 0;
             return Some(DropReason::RedForced);
-        };
-        let pb = if self.p.byte_mode { pb * size as f64 / self.p.mean_pkt_size as f64 } else { pb };
+        }
+        let pb = self.p_b(avg, size);
         self.count += 1;
         let denom = 1.0 - self.count as f64 * pb;
         let pa = if denom <= 0.0 { 1.0 } else { (pb / denom).min(1.0) };
@@ -141,20 +138,33 @@ impl Red {
             None
         }
     }
-}
 
-impl Red {
+    /// Every arrival is dropped at or above max_th (2·max_th when gentle).
+    fn forced(&self, avg: f64) -> bool {
+        avg >= if self.p.gentle { 2.0 * self.p.max_th } else { self.p.max_th }
+    }
+
+    /// p_b for `avg` from min_th up to the forced region (gentle: from
+    /// max_p to 1 between max_th and 2·max_th), scaled by size in byte mode.
+    fn p_b(&self, avg: f64, size: u32) -> f64 {
+        let (min, max, max_p) = (self.p.min_th, self.p.max_th, self.p.max_p);
+        let pb = if avg < max { max_p * (avg - min) / (max - min) } else { max_p + (1.0 - max_p) * (avg - max) / max };
+        if self.p.byte_mode {
+            pb * size as f64 / self.p.mean_pkt_size as f64
+        } else {
+            pb
+        }
+    }
+
     /// ns-2.35's drop decision for one arrival (module docs), avg updated.
     fn ns2_drop(&mut self, size: u32) -> Option<DropReason> {
-        let (min, max, max_p) = (self.p.min_th, self.p.max_th, self.p.max_p);
         let avg = self.avg;
         self.count += 1;
-        if avg < min || self.fifo.len() <= 1 {
+        if avg < self.p.min_th || self.fifo.len() <= 1 {
             self.old = false;
             return None;
         }
-        let forced = if self.p.gentle { avg >= 2.0 * max } else { avg >= max };
-        if forced {
+        if self.forced(avg) {
             self.count = 0;
             return Some(DropReason::RedForced);
         }
@@ -163,8 +173,7 @@ impl Red {
             self.count = 1;
             return None;
         }
-        let pb = if avg < max { max_p * (avg - min) / (max - min) } else { max_p + (1.0 - max_p) * (avg - max) / max };
-        let pb = if self.p.byte_mode { pb * size as f64 / self.p.mean_pkt_size as f64 } else { pb };
+        let pb = self.p_b(avg, size);
         let c = self.count as f64 * pb;
         let pa = if c < 1.0 { 0.0 } else if c < 2.0 { pb / (2.0 - c) } else { 1.0 };
         // ns-2 drops when u <= p_a; u is never exactly 0 here, so p_a = 0 never drops.
