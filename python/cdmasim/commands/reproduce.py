@@ -23,6 +23,9 @@ def register(subparsers):
     p.add_argument("--ns2", action="store_true",
                    help="paliwal: run the same configurations and seeds in ns-2.35 too (needs `ns`, apt package ns2) "
                         "and report its value beside each item (JSON fields ns2, ns2_spread)")
+    p.add_argument("--sensitivity", action="store_true",
+                   help="paliwal: Table II's 169 cells under each setting the paper leaves unstated (17 settings, "
+                        "2 seeds; about 15 min on 2 cores): items table2.sensitivity.*, figure table2_sensitivity")
     p.add_argument("--json", action="store_true", help="print each paper's report as one JSON line on stdout")
     p.set_defaults(func=main)
 
@@ -73,6 +76,8 @@ def main(args):
             raise InputError("--ns2 is for the paliwal paper (reproduce paliwal --ns2): the other papers did not use ns-2")
         if find() is None:
             raise InputError("--ns2: ns-2 not found on PATH (apt-get install ns2); nothing was run")
+    if args.sensitivity and args.paper not in ("paliwal", "all"):
+        raise InputError("--sensitivity is for the paliwal paper (reproduce paliwal --sensitivity)")
     if args.pcap:
         from ..reproduce.lee import check_captures
 
@@ -100,7 +105,8 @@ def main(args):
         for paper in papers:
             try:
                 r = rp.run(paper, args.out, quick=args.quick, jobs=args.jobs,
-                           pcaps=args.pcap if paper == "lee" else None, dask=dask, pool=pool, ns2=args.ns2)
+                           pcaps=args.pcap if paper == "lee" else None, dask=dask, pool=pool, ns2=args.ns2,
+                           sensitivity=args.sensitivity)
             except Ns2Error as e:
                 # ns-2 itself failed: one line, and the runs cached so far stay.
                 print(f"cdmasim: error: {e}", file=sys.stderr)

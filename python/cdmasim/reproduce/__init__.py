@@ -34,8 +34,11 @@ class Context:
     durations), the runners for its experiments, and the collectors for its
     items and figures."""
 
-    def __init__(self, paper, out, quick=False, jobs=None, pcaps=None, dask=None, pool=None, ns2=None):
+    def __init__(self, paper, out, quick=False, jobs=None, pcaps=None, dask=None, pool=None, ns2=None,
+                 sensitivity=False):
         self.paper, self.out, self.quick, self.jobs = paper, out, quick, jobs
+        #: paliwal --sensitivity: Table II under each unstated setting (paliwal_sensitivity.py).
+        self.sensitivity = sensitivity
         #: An ns2.Ns2 runner when ns-2 should run beside cdmasim (paliwal --ns2), else None.
         self.ns2 = ns2
         self.dask, self.pool = dask, pool
@@ -193,14 +196,16 @@ def _module(paper):
     return importlib.import_module(f"cdmasim.reproduce.{paper}")
 
 
-def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=None, pool=None, ns2=False):
+def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=None, pool=None, ns2=False,
+        sensitivity=False):
     """Reproduce one paper; returns its report dict (the --json shape plus
     'citation', 'pending', 'notes' and 'quick', which the HTML report
     shows). Also writes OUT/PAPER/report.json. dask: a scheduler address
     (or 'local') for the sweeps; pool: a cdmasim.workers.WorkerPool to
     share between papers (one is started, and stopped at the end,
     otherwise). ns2: run paliwal's configurations in ns-2.35 too (cached
-    in OUT/ns2)."""
+    in OUT/ns2). sensitivity: paliwal's Table II under each setting the
+    paper leaves unstated (17 grids of 169 cells, about 15 min on 2 cores)."""
     from ..workers import WorkerPool
 
     mod = _module(paper)
@@ -214,7 +219,8 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
             from .ns2 import Ns2
 
             runner = Ns2(os.path.join(out, "ns2"), jobs)
-        ctx = Context(paper, out, quick=quick, jobs=jobs, pcaps=pcaps, dask=dask, pool=pool, ns2=runner)
+        ctx = Context(paper, out, quick=quick, jobs=jobs, pcaps=pcaps, dask=dask, pool=pool, ns2=runner,
+                      sensitivity=sensitivity and paper == "paliwal")
         ctx.prefetch(mod.plan(ctx))
         mod.reproduce(ctx)
     finally:

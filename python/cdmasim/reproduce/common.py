@@ -27,14 +27,14 @@ def jain(values):
     return jain_index(list(values))
 
 
-def subplots(ncols=1, figsize=(6, 3.4)):
+def subplots(ncols=1, figsize=(6, 3.4), nrows=1):
     """A matplotlib figure drawn off-screen (no display needed)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    return plt.subplots(1, ncols, figsize=figsize)
+    return plt.subplots(nrows, ncols, figsize=figsize)
 
 
 def finish(ctx, fig, ax, id, title, xlabel, ylabel, items, axes_title=None, legend_size=8):

@@ -572,12 +572,19 @@ def _table2_figure(ctx, g, paper, tbs, tds, ids, ns=None):
 
 
 def plan(ctx):
+    from . import paliwal_sensitivity
+
+    extra = list(paliwal_sensitivity.specs(ctx).values()) if ctx.sensitivity else []
     return [_fig5_spec(ctx)[0], _sensitivity_spec(ctx)[0], _fig6_spec(ctx)[0], _fig7_spec(ctx)[0],
-            *_table2_specs(ctx)]
+            *_table2_specs(ctx), *extra]
 
 
 def reproduce(ctx):
+    from . import paliwal_sensitivity
+
     fig5_sensitivity(ctx, fig5(ctx))
     fig6(ctx)
     fig7(ctx)
     table2(ctx)
+    if ctx.sensitivity:
+        paliwal_sensitivity.study(ctx)
