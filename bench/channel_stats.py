@@ -2,20 +2,21 @@
 slots) against a straightforward numpy implementation of the same
 statistics (one bincount pass per depth and per lag), in the same run.
 
-    python bench/channel_stats.py [--preset stationary|mobile] [--slots N] [--skip-numpy]
+    python bench/channel_stats.py [--preset stationary|mobile] [--slots N] [--drc-only] [--skip-numpy]
 
-Makes the trace with `cdmasim channel generate PRESET --drc-only` into a
-temporary directory (binary, 1 byte per slot: 52 MB), then times
+Makes the trace with `cdmasim channel generate PRESET` into a temporary
+directory (binary: 1 byte of DRC per slot, 52 MB, and 2 of SINR unless
+--drc-only, 156 MB in all), then times
   (a) the CLI, `cdmasim channel stats FILE --json` (whole trace + 24 hourly
       windows, depths 1-4, lags 1-200), wall clock including start-up;
   (b) cdmasim.channel.reference_stats on the same slots, whole trace only;
-and prints both, the ratio, and a check that the two agree.
+and prints both, the ratio, the CLI's peak resident memory, and a check
+that the two agree.
 """
 
 import argparse
 import json
 import os
-import resource
 import subprocess
 import sys
 import tempfile
@@ -34,6 +35,7 @@ def main():
     ap.add_argument("--slots", type=int, default=24 * 3600 * 600)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--skip-numpy", action="store_true")
+    ap.add_argument("--drc-only", action="store_true", help="generate the trace without its SINR column")
     a = ap.parse_args()
     import numpy as np
 
@@ -43,7 +45,7 @@ def main():
         path = os.path.join(d, "day.drc")
         t0 = time.perf_counter()
         subprocess.run(cli("channel", "generate", a.preset, "--slots", a.slots, "--seed", a.seed, "--out", path,
-                           "--drc-only"), check=True, stdout=subprocess.DEVNULL)
+                           *(["--drc-only"] if a.drc_only else [])), check=True, stdout=subprocess.DEVNULL)
         gen = time.perf_counter() - t0
         size = os.path.getsize(path)
         print(f"trace: {a.preset}, {a.slots} slots, {size / 1e6:.1f} MB, generated in {gen:.1f} s")
@@ -51,19 +53,29 @@ def main():
         with open(path, "rb") as fh:
             while fh.read(1 << 24):
                 pass
-        best, best_cpu = None, None
+        best, best_cpu, peak = None, None, 0
+        # A small parent runs the CLI and reads its usage with wait4: a child
+        # forked from this process would count this process's pages in its peak.
+        measure = ("import os, subprocess, sys, time\n"
+                   "t = time.perf_counter()\n"
+                   "p = subprocess.Popen(sys.argv[2:], stdout=open(sys.argv[1], 'w'))\n"
+                   "_, status, u = os.wait4(p.pid, 0)\n"
+                   "print(os.waitstatus_to_exitcode(status), time.perf_counter() - t, u.ru_utime + u.ru_stime, u.ru_maxrss)")
+        out_path = os.path.join(d, "stats.json")
         for _ in range(3):
-            r0 = resource.getrusage(resource.RUSAGE_CHILDREN)
-            t0 = time.perf_counter()
-            out = subprocess.run(cli("channel", "stats", path, "--json"), check=True, capture_output=True, text=True).stdout
-            dt = time.perf_counter() - t0
-            r1 = resource.getrusage(resource.RUSAGE_CHILDREN)
-            cpu = (r1.ru_utime - r0.ru_utime) + (r1.ru_stime - r0.ru_stime)
+            m = subprocess.run([sys.executable, "-c", measure, out_path, *cli("channel", "stats", path, "--json")],
+                               check=True, capture_output=True, text=True).stdout.split()
+            if int(m[0]):
+                sys.exit(f"channel stats failed ({m[0]})")
+            dt, cpu = float(m[1]), float(m[2])
             best = dt if best is None else min(best, dt)
             best_cpu = cpu if best_cpu is None else min(best_cpu, cpu)
+            peak = max(peak, int(m[3]))
+        with open(out_path) as fh:
+            out = fh.read()
         ours = json.loads(out)[path]
         print(f"cdmasim channel stats (CLI, whole + {len(ours['windows'])} hourly windows): {best:.2f} s wall, "
-              f"{best_cpu:.2f} s CPU (best of 3, Python start-up included)")
+              f"{best_cpu:.2f} s CPU (best of 3, Python start-up included), peak RSS {peak / 1024:.0f} MB")
         if a.skip_numpy:
             return
         x = channel.read(path)["drc"]

@@ -39,11 +39,7 @@ fn trace_tuple(py: Python<'_>, t: &DrcTrace) -> PyResult<PyObject> {
     Ok((drc, sinr, t.handoffs.clone()).into_py(py))
 }
 
-fn stats_json(t: &DrcTrace, window: u64, max_order: usize, max_lag: usize) -> String {
-    let cfg = stats::StatsConfig { max_order, max_lag };
-    let whole = stats::compute(&t.drc, t.sinr.as_deref(), &cfg);
-    let windows =
-        if window > 0 && (t.drc.len() as u64) > window { stats::compute_windows(&t.drc, t.sinr.as_deref(), window as usize, &cfg) } else { Vec::new() };
+fn stats_json((whole, windows): (stats::Stats, Vec<stats::Stats>), window: u64) -> String {
     let corr = stats::window_mean_corr(&windows);
     serde_json::to_string(&serde_json::json!({
         "whole": whole, "windows": windows, "window_slots": window, "window_sinr_rate_corr": corr,
@@ -72,11 +68,9 @@ fn channel_stats_file(
 ) -> PyResult<String> {
     check_cfg(max_order)?;
     let fmt = parse_format(format)?;
-    py.allow_threads(|| {
-        let t = channel::read_trace(path, fmt, mahimahi_window_ms)?;
-        Ok(stats_json(&t, window_slots, max_order, max_lag))
-    })
-    .map_err(err)
+    let cfg = stats::StatsConfig { max_order, max_lag };
+    py.allow_threads(|| Ok(stats_json(channel::stats_of_file(path, fmt, mahimahi_window_ms, window_slots, &cfg)?, window_slots)))
+        .map_err(err)
 }
 
 /// Statistics of an in-memory sequence (DRC bytes, optional f32-LE SINR bytes).
@@ -92,8 +86,12 @@ fn channel_stats_bytes(py: Python<'_>, drc: &[u8], sinr: Option<&[u8]>, window_s
         Some(b) => Some(b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<f32>>()),
         None => None,
     };
-    let t = DrcTrace { drc: drc.to_vec(), sinr, handoffs: Vec::new() };
-    Ok(py.allow_threads(|| stats_json(&t, window_slots, max_order, max_lag)))
+    let cfg = stats::StatsConfig { max_order, max_lag };
+    Ok(py.allow_threads(|| {
+        let mut acc = stats::TraceStats::new(window_slots, &cfg);
+        acc.push(drc, sinr.as_deref());
+        stats_json(acc.finish(), window_slots)
+    }))
 }
 
 /// Fit a Markov chain of `order` to a trace (with `regimes` > 1, a chain per

@@ -123,7 +123,27 @@ pub fn read_trace(path: &str, format: Option<Format>, mahimahi_window_ms: u32) -
     }
 }
 
-/// Write a trace: binary when the name ends in `.drc` (or `binary` is set), else text.
+/// The statistics of a trace file, whole and per window of `window` slots
+/// (stats::TraceStats): a binary trace streams in pieces, so a day of slots
+/// takes a few megabytes; text and Mahimahi traces are read whole.
+pub fn stats_of_file(
+    path: &str,
+    format: Option<Format>,
+    mahimahi_window_ms: u32,
+    window: u64,
+    cfg: &stats::StatsConfig,
+) -> Result<(stats::Stats, Vec<stats::Stats>)> {
+    let mut acc = stats::TraceStats::new(window, cfg);
+    match format.unwrap_or_else(|| Format::detect(path)) {
+        Format::Binary => trace_binary::stream(path, trace_binary::STREAM_SLOTS, |d, s| acc.push(d, s))?,
+        _ => {
+            let t = read_trace(path, format, mahimahi_window_ms)?;
+            acc.push(&t.drc, t.sinr.as_deref());
+        }
+    }
+    Ok(acc.finish())
+}
+
 /// Write a trace: binary for `.drc` (or when asked), Mahimahi delivery
 /// opportunities for `.down` / `.up` (what `mm-link` replays), else text.
 pub fn write_trace(path: &str, t: &DrcTrace, binary: bool) -> Result<()> {

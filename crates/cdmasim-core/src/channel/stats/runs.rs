@@ -14,7 +14,7 @@ pub struct Run {
 
 /// Length of the run of `x[0]` at the start of `x`, skipping 8 bytes at a time.
 #[inline]
-fn run_length(x: &[u8]) -> usize {
+pub fn run_length(x: &[u8]) -> usize {
     let v = x[0];
     let pat = u64::from_ne_bytes([v; 8]);
     let mut i = 1;

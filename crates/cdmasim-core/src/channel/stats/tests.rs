@@ -123,3 +123,61 @@ fn window_means_correlate_with_sinr() {
     assert!((window_mean_corr(&w).unwrap() - 1.0).abs() < 1e-12);
     assert!(window_mean_corr(&w[..2]).is_none());
 }
+
+/// Bit-identical statistics whatever the pieces a sequence arrives in
+/// (what lets `channel stats` stream a day from its file).
+#[test]
+fn any_split_into_pieces_gives_bit_identical_statistics() {
+    let x = sticky_uniform(&[0, 3, 7, 14], 0.9, 60_000, 3);
+    let sinr: Vec<f32> = (0..x.len()).map(|i| ((i * 7919) % 2000) as f32 / 100.0 - 5.0 + x[i] as f32).collect();
+    let cfg = StatsConfig { max_order: 4, max_lag: 50 };
+    let whole = format!("{:?}", compute(&x, Some(&sinr), &cfg));
+    let windows = format!("{:?}", compute_windows(&x, Some(&sinr), 7_000, &cfg));
+    for piece in [1, 7, 4096, 5_000, 59_999] {
+        let mut a = Accumulator::new(cfg.clone());
+        let mut w = Windows::new(7_000, cfg.clone());
+        for (d, s) in x.chunks(piece).zip(sinr.chunks(piece)) {
+            a.push(d, Some(s));
+            w.push(d, Some(s));
+        }
+        assert_eq!(format!("{:?}", a.finish()), whole, "piece {piece}");
+        assert_eq!(format!("{:?}", w.finish()), windows, "piece {piece}");
+    }
+}
+
+/// Windows are the sequence's slices, each a sequence of its own; the
+/// last one (4 000 of 7 000 slots) is kept, being at least half a window.
+#[test]
+fn windows_are_the_statistics_of_their_slices() {
+    let x = sticky_uniform(&[1, 5, 9], 0.95, 25_000, 5);
+    let cfg = StatsConfig { max_order: 2, max_lag: 20 };
+    let w = compute_windows(&x, None, 7_000, &cfg);
+    let want: Vec<String> = x.chunks(7_000).map(|c| format!("{:?}", compute(c, None, &cfg))).collect();
+    assert_eq!(w.iter().map(|s| format!("{s:?}")).collect::<Vec<_>>(), want);
+    assert_eq!(compute_windows(&x[..24_000], None, 7_000, &cfg).len(), 3, "3 000 slots: under half a window");
+}
+
+/// The conditional entropies from run-fed 5-grams against counting every
+/// (n+1)-gram of the sequence directly.
+#[test]
+fn conditional_entropies_match_direct_ngram_counting() {
+    use std::collections::HashMap;
+    let x = sticky_uniform(&[0, 2, 4, 6, 8], 0.6, 20_000, 9);
+    let s = compute(&x, None, &StatsConfig { max_order: 4, max_lag: 1 });
+    let h = |k: usize, skip_last: bool| {
+        // Entropy of the k states ending at i (or at i - 1), over i = 4..N-1.
+        let mut c: HashMap<&[u8], u64> = HashMap::new();
+        for i in 4..x.len() {
+            let end = if skip_last { i } else { i + 1 };
+            *c.entry(&x[end - k..end]).or_default() += 1;
+        }
+        let mut counts: Vec<u64> = c.into_values().collect();
+        counts.sort();
+        entropy::entropy(counts)
+    };
+    let hx = h(1, false);
+    for n in 1..=4 {
+        let want = (h(n + 1, false) - h(n, true)) / hx;
+        assert!((s.cond_entropy[n - 1] - want).abs() < 1e-12, "n={n}: {} vs {want}", s.cond_entropy[n - 1]);
+    }
+}
