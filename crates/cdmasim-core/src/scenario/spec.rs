@@ -18,7 +18,7 @@ pub use crate::tcp::cc::cubic::CubicParams;
 pub use crate::tcp::cc::vegas::VegasParams;
 pub use crate::tcp::cc::westwood::WestwoodParams;
 pub use crate::tcp::cc::CcAlgo;
-pub use crate::tcp::config::{DelAck, RtoRule, RttSampling, SpuriousDetection, TcpSpec};
+pub use crate::tcp::config::{DelAck, LossResponse, RtoRule, RttSampling, SpuriousDetection, TcpSpec};
 pub use crate::tcp::rwnd::rbsmq::{RbsmqParams, RbsmqScope};
 pub use crate::tcp::rwnd::RwndAlgo;
 

@@ -3,7 +3,7 @@
 
 use super::reader::{Res, Table, Val};
 use super::cc::{parse_cc, parse_rwnd, CC_KEYS};
-use super::spec::{DelAck, RtoRule, RttSampling, SpuriousDetection, TcpSpec};
+use super::spec::{DelAck, LossResponse, RtoRule, RttSampling, SpuriousDetection, TcpSpec};
 use crate::engine::NS_PER_MS;
 
 const TCP_KEYS: &[&str] = &[
@@ -23,6 +23,7 @@ const TCP_KEYS: &[&str] = &[
     "spurious_detection",
     "eifel_response",
     "rto_rule",
+    "loss_response",
     "trace_cwnd",
     "handshake",
     "rtt_sampling",
@@ -93,6 +94,7 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
     let rtt_sampling =
         t.or("rtt_sampling", d.rtt_sampling, |v| v.one_of(&[("every_ack", RttSampling::EveryAck), ("one_per_rtt", RttSampling::OnePerRtt)]))?;
     let rto_rule = t.or("rto_rule", d.rto_rule, |v| v.one_of(&[("rfc6298", RtoRule::Rfc6298), ("linux", RtoRule::Linux)]))?;
+    let loss_response = t.or("loss_response", d.loss_response, |v| v.one_of(&[("rfc", LossResponse::Rfc), ("ns2", LossResponse::Ns2)]))?;
     let timer_granularity = t.opt("timer_granularity", |v| v.time())?;
     if timer_granularity == Some(0) {
         return Err(t.get("timer_granularity").unwrap().err("timer_granularity must be positive"));
@@ -118,6 +120,7 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
         handshake: t.or("handshake", d.handshake, |v| v.bool())?,
         rtt_sampling,
         rto_rule,
+        loss_response,
         timer_granularity,
         cwnd_validation: t.or("cwnd_validation", d.cwnd_validation, |v| v.bool())?,
     })

@@ -42,6 +42,25 @@ pub enum RttSampling {
     OnePerRtt,
 }
 
+/// Whose rules set the window after a loss and guard fast retransmit.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LossResponse {
+    /// The RFCs': ssthresh from FlightSize (RFC 5681 eq. 4), held at a
+    /// timeout of an already retransmitted segment (§3.1); the timer runs
+    /// on through fast retransmit (RFC 6298 §5); Reno may fast-retransmit
+    /// again within a window (RFC 5681 §3.2).
+    #[default]
+    Rfc,
+    /// ns-2.35's TcpAgent / RenoTcpAgent (tcp.cc slowdown and timeout,
+    /// tcp-reno.cc dupack_action): ssthresh = max(floor(min(cwnd, wnd) / 2),
+    /// 2) segments at every timeout and fast retransmit (so 2 after a
+    /// backed-off timeout); fast retransmit restarts the retransmission
+    /// timer (`reset_rtx_timer`); with its default `bugFix_`, no fast
+    /// retransmit until the cumulative ACK passes the highest segment sent
+    /// at the last timeout or fast retransmit (`highest_ack_ > recover_`).
+    Ns2,
+}
+
 /// How the retransmission timeout follows from SRTT and RTTVAR.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub enum RtoRule {
@@ -106,6 +125,9 @@ pub struct TcpSpec {
     pub rtt_sampling: RttSampling,
     #[serde(default)]
     pub rto_rule: RtoRule,
+    /// The RFCs' loss response or ns-2.35's agents' (`LossResponse`).
+    #[serde(default)]
+    pub loss_response: LossResponse,
     /// RFC 7661 §4.3: grow cwnd only while the sender uses it (not while the
     /// receiver's window or the application is the limit), as Linux does.
     /// Off: cwnd grows on every ACK, as ns-2's agents do.
@@ -141,6 +163,7 @@ impl Default for TcpSpec {
             handshake: true,
             rtt_sampling: RttSampling::EveryAck,
             rto_rule: RtoRule::Rfc6298,
+            loss_response: LossResponse::Rfc,
             timer_granularity: None,
             cwnd_validation: true,
         }

@@ -26,7 +26,7 @@ use super::scoreboard::{Next, Scoreboard, Seg};
 use crate::engine::{Time, NS_PER_MS};
 use crate::net::packet::{SynOptions, TcpFlags, TcpHeader};
 use super::cc::CcAlgo;
-use super::config::{RttSampling, SpuriousDetection, TcpSpec};
+use super::config::{LossResponse, RttSampling, SpuriousDetection, TcpSpec};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum State {
@@ -741,6 +741,12 @@ impl TcpSender {
         if self.mode != Recovery::Reno && self.snd_una < self.recover {
             return;
         }
+        // ns-2's bugFix_ (tcp-reno.cc dupack_action), for Reno too: only once
+        // the ACK passes the highest segment sent at the last timeout or fast
+        // retransmit (highest_ack_ > recover_).
+        if self.ns2() && self.snd_una <= self.recover {
+            return;
+        }
         self.enter_recovery(now);
     }
 
@@ -754,9 +760,34 @@ impl TcpSender {
         (self.snd_max - self.snd_una).min(window)
     }
 
+    /// ns-2's agents and this scenario's loss response (`LossResponse::Ns2`).
+    fn ns2(&self) -> bool {
+        self.spec.loss_response == LossResponse::Ns2
+    }
+
+    /// ns-2's slowdown(CLOSE_SSTHRESH_HALF) for Reno: half the usable window
+    /// min(cwnd, wnd) in whole segments, at least 2 (tcp.cc TcpAgent::slowdown).
+    /// In fast recovery ns-2's cwnd_ is the halved window (the inflation is
+    /// its separate dupwnd_): here ssthresh.
+    fn ns2_half_window(&self) -> u64 {
+        let cwnd = if self.in_recovery { self.w.ssthresh } else { self.w.cwnd };
+        let segs = cwnd.min(self.rwnd) / self.w.mss;
+        (segs / 2).max(2) * self.w.mss
+    }
+
+    /// ssthresh at a loss: the congestion control's, or ns-2's halving for
+    /// Reno and NewReno under `LossResponse::Ns2`.
+    fn loss_ssthresh(&mut self, flight: u64, event: CongestionEvent, now: Time) -> u64 {
+        if self.ns2() && matches!(self.spec.cc, CcAlgo::Reno | CcAlgo::NewReno) {
+            self.ns2_half_window()
+        } else {
+            self.cc.ssthresh(&self.w, flight, event, now)
+        }
+    }
+
     fn enter_recovery(&mut self, now: Time) {
         let flight = self.flight_for_ssthresh();
-        self.w.ssthresh = self.cc.ssthresh(&self.w, flight, CongestionEvent::FastRetransmit, now);
+        self.w.ssthresh = self.loss_ssthresh(flight, CongestionEvent::FastRetransmit, now);
         self.recover = self.snd_max;
         self.in_recovery = true;
         self.partial_acks = 0;
@@ -772,6 +803,10 @@ impl TcpSender {
         self.high_rxt = self.snd_una;
         self.rtx_now = Some(self.snd_una);
         self.timed = None;
+        if self.ns2() {
+            // tcp-reno.cc reno_action: reset_rtx_timer(1, 0), a full RTO from now.
+            self.restart_timer(now);
+        }
         self.set_state(now, CaState::Recovery);
         self.trace(now);
     }
@@ -822,9 +857,12 @@ impl TcpSender {
         };
         self.frto_quota = 0;
         self.timed = None;
-        // RFC 5681 §3.1: hold ssthresh if this segment was already retransmitted by the timer.
-        if first {
-            self.w.ssthresh = self.cc.ssthresh(&self.w, flight, CongestionEvent::Timeout, now);
+        // RFC 5681 §3.1: hold ssthresh if this segment was already retransmitted
+        // by the timer. ns-2 halves min(cwnd, wnd) at every timeout (tcp.cc
+        // timeout: slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)), so a
+        // backed-off one leaves ssthresh at 2 segments.
+        if first || self.ns2() {
+            self.w.ssthresh = self.loss_ssthresh(flight, CongestionEvent::Timeout, now);
         }
         self.w.cwnd = self.w.mss;
         self.in_recovery = false;

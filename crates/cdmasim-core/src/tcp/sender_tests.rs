@@ -449,3 +449,76 @@ fn the_send_buffer_caps_the_flight_whatever_cwnd_and_rwnd_allow() {
     let mut free = sender_with(TcpSpec { cc: CcAlgo::NewReno, mss: MSS as u32, initial_window: 10, ..Default::default() });
     assert_eq!(drain(&mut free, 20).len(), 10);
 }
+
+fn reno_with(loss_response: LossResponse) -> TcpSender {
+    sender_with(TcpSpec { cc: CcAlgo::Reno, mss: MSS as u32, initial_window: 10, limited_transmit: false, loss_response, ..Default::default() })
+}
+
+/// ns-2.35 restarts the retransmission timer at a fast retransmit
+/// (tcp-reno.cc reno_action: reset_rtx_timer(1, 0)); under the RFCs it runs
+/// on from the last new ACK.
+#[test]
+fn ns2_restarts_the_timer_at_fast_retransmit() {
+    for (response, restarts) in [(LossResponse::Rfc, false), (LossResponse::Ns2, true)] {
+        let mut s = reno_with(response);
+        assert_eq!(drain(&mut s, 20).len(), 10);
+        // Segment 2 is lost: two new ACKs, then duplicates.
+        ack(&mut s, 100, 1, &[]);
+        ack(&mut s, 101, 2, &[]);
+        drain(&mut s, 101);
+        for t in [102, 103] {
+            ack(&mut s, t, 2, &[]);
+            drain(&mut s, t);
+        }
+        let before = s.rto_deadline;
+        ack(&mut s, 104, 2, &[]);
+        assert_eq!(s.stats.fast_recoveries, 1, "the third duplicate: fast retransmit");
+        let want = if restarts { Some(104 + s.rtt.rto()) } else { before };
+        assert_eq!(s.rto_deadline, want, "{response:?}");
+        if restarts {
+            assert_ne!(want, before, "the restart moves the deadline");
+        }
+    }
+}
+
+/// ns-2.35 halves min(cwnd, wnd) at every timeout (tcp.cc timeout:
+/// slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)), so a second, backed-off
+/// timeout leaves ssthresh at 2 segments; RFC 5681 §3.1 holds it.
+#[test]
+fn ns2_halves_the_window_at_every_timeout() {
+    for (response, after_second) in [(LossResponse::Rfc, 5 * MSS), (LossResponse::Ns2, 2 * MSS)] {
+        let mut s = reno_with(response);
+        assert_eq!(drain(&mut s, 20).len(), 10);
+        let d = s.deadline().unwrap();
+        s.on_timer(d);
+        // cwnd and flight are both 10 segments: either rule gives 5.
+        assert_eq!(s.ssthresh(), 5 * MSS, "{response:?}");
+        assert_eq!(drain(&mut s, d), vec![0]);
+        let d2 = s.deadline().unwrap();
+        s.on_timer(d2);
+        assert_eq!(s.ssthresh(), after_second, "{response:?}");
+        assert_eq!(s.cwnd(), MSS);
+    }
+}
+
+/// ns-2.35's bugFix_ (on by default) keeps Reno from a second fast
+/// retransmit for losses of the window it already reduced: three more
+/// duplicates after the partial ACK retransmit segment 5 under the RFCs,
+/// and nothing under ns-2 (segment 5 waits for the timer).
+#[test]
+fn ns2_reno_does_not_fast_retransmit_twice_in_one_window() {
+    for (response, second_retransmit) in [(LossResponse::Rfc, true), (LossResponse::Ns2, false)] {
+        let mut s = reno_with(response);
+        first_round(&mut s, 20);
+        ack(&mut s, 300, 5, &[]);
+        assert!(!s.in_recovery);
+        drain(&mut s, 300);
+        let mut sent = Vec::new();
+        for i in 0..3 {
+            ack(&mut s, 310 + i, 5, &[]);
+            sent.extend(drain(&mut s, 310 + i));
+        }
+        assert_eq!(sent.first() == Some(&5), second_retransmit, "{response:?}: {sent:?}");
+        assert_eq!(s.stats.fast_recoveries, 1 + second_retransmit as u64, "{response:?}");
+    }
+}
