@@ -189,7 +189,8 @@ class Result:
     the summary table `cdmasim run` prints. Times are seconds, rates bit/s,
     sizes bytes."""
 
-    def __init__(self, summary: dict, series_raw=(), text: str | None = None, drops_path: str | None = None):
+    def __init__(self, summary: dict, series_raw=(), text: str | None = None, drops_path: str | None = None,
+                 series_path: str | None = None):
         self.summary = summary
         # The run's drop log (CSV, streamed by the core); None: the drops
         # are in the summary (results of older versions, or none at all).
@@ -197,8 +198,13 @@ class Result:
         # The core's pretty JSON of `summary`, written out as it is: encoding
         # with indent= runs Python's slow pure-Python encoder.
         self._text = text
-        # (metric, subject, t little-endian f64 bytes, value bytes) per series.
+        # Per series: (metric, subject, t little-endian f64 bytes, value
+        # bytes); or, when the run streamed them to the spool file
+        # `series_path`, (metric, subject, chunk index): the index holds
+        # (byte offset, points) as little-endian u64 pairs, and each chunk
+        # the points' times, then their values.
         self._series_raw = list(series_raw)
+        self._series_path = series_path
         self._cache = {}
 
     def _cached(self, key, build):
@@ -310,11 +316,77 @@ class Result:
         return dead / (end_s - start_s)
 
     def series_arrays(self) -> Iterator[tuple[str, str, numpy.ndarray, numpy.ndarray]]:
-        """Each time series as (metric, subject, t_s array, value array), numpy, no copy."""
+        """Each time series as (metric, subject, t_s array, value array),
+        numpy, one series in memory at a time (read from the run's spool
+        file when the series streamed there, as `cdmasim.run`'s do)."""
         import numpy as np
 
-        for metric, subject, t, v in self._series_raw:
-            yield metric, subject, np.frombuffer(t, dtype="<f8"), np.frombuffer(v, dtype="<f8")
+        empty = np.empty(0, dtype="<f8")
+        last, ts, vs = None, [], []
+        for metric, subject, t, v in self._series_pieces(None):
+            if last is not None and (metric, subject) != last:
+                yield (*last, np.concatenate(ts) if ts else empty, np.concatenate(vs) if vs else empty)
+                ts, vs = [], []
+            last = (metric, subject)
+            if len(t):
+                ts.append(t)
+                vs.append(v)
+        if last is not None:
+            yield (*last, np.concatenate(ts) if ts else empty, np.concatenate(vs) if vs else empty)
+
+    def _series_pieces(self, rows):
+        """Each series in order as (metric, subject, t_s, value) pieces of
+        at most `rows` points (None: as stored), at least one per series."""
+        import numpy as np
+
+        if self._series_path is None:
+            for metric, subject, t, v in self._series_raw:
+                t, v = np.frombuffer(t, dtype="<f8"), np.frombuffer(v, dtype="<f8")
+                step = rows or max(len(t), 1)
+                for i in range(0, max(len(t), 1), step):
+                    yield metric, subject, t[i:i + step], v[i:i + step]
+            return
+        with open(self._series_path, "rb") as f:
+            for metric, subject, index in self._series_raw:
+                ts, vs, held = [], [], 0
+                chunks = np.frombuffer(index, dtype="<u8").reshape(-1, 2).tolist()
+                for k, (offset, n) in enumerate(chunks):
+                    f.seek(offset)
+                    x = np.fromfile(f, dtype="<f8", count=2 * n)
+                    ts.append(x[:n])
+                    vs.append(x[n:])
+                    held += n
+                    if rows is None or held >= rows or k == len(chunks) - 1:
+                        yield metric, subject, np.concatenate(ts), np.concatenate(vs)
+                        ts, vs, held = [], [], 0
+                if not chunks:
+                    yield metric, subject, np.empty(0, dtype="<f8"), np.empty(0, dtype="<f8")
+
+    def write_series_parquet(self, dest, run_key: str | None = None) -> None:
+        """The series table as Parquet into `dest` (a path or a binary
+        file), one series at a time, so memory follows the largest series
+        and not the whole table; `run_key`: a first column `run`. Read back,
+        it is `series` (with `run` first)."""
+        import pandas as pd
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        # The schema (and pandas metadata: object columns when read back)
+        # that DataFrame.to_parquet gives the table.
+        like = {"metric": ["m"], "subject": ["s"], "t_s": [0.0], "value": [0.0]}
+        if run_key is not None:
+            like = {"run": [run_key], **like}
+        schema = pa.Schema.from_pandas(pd.DataFrame(like), preserve_index=False)
+        names = [n for n in schema.names if n not in ("t_s", "value")]
+        with pq.ParquetWriter(dest, schema, use_dictionary=names) as w:
+            # Pieces of about 2^15 points (whole chunks of the spool); the
+            # name columns repeat one value.
+            for metric, subject, t, v in self._series_pieces(1 << 15):
+                if not len(t):
+                    continue
+                named = {"run": run_key, "metric": metric, "subject": subject}
+                cols = [pa.repeat(pa.scalar(named[n], pa.string()), len(t)) for n in names]
+                w.write_table(pa.Table.from_arrays([*cols, pa.array(t), pa.array(v)], schema=schema))
 
     @property
     def series(self) -> pandas.DataFrame:
@@ -350,6 +422,37 @@ class Result:
 
         return self._cached("drops", build)
 
+    def write_drops_parquet(self, dest, run_key: str | None = None) -> None:
+        """The drops table as Parquet into `dest` (a path or a binary file),
+        read from the run's drop log in blocks, so memory does not follow
+        the number of drops; `run_key`: a first column `run`. Read back, it
+        is `drops` (with `run` first)."""
+        import pandas as pd
+        import pyarrow as pa
+        import pyarrow.csv as pacsv
+        import pyarrow.parquet as pq
+
+        if self._drops_path is None:
+            df = self.drops.copy()
+            if run_key is not None:
+                df.insert(0, "run", run_key)
+            df.to_parquet(dest, index=False, engine="pyarrow")
+            return
+        types = {"t_s": pa.float64(), "place": pa.string(), "reason": pa.string(), "flow": pa.string(),
+                 "sent_s": pa.float64(), "seq": pa.int64()}
+        like = {"t_s": [0.0], "place": ["p"], "reason": ["r"], "flow": ["f"], "sent_s": [0.0], "seq": [0]}
+        if run_key is not None:
+            like = {"run": [run_key], **like}
+        schema = pa.Schema.from_pandas(pd.DataFrame(like), preserve_index=False)
+        reader = pacsv.open_csv(self._drops_path, convert_options=pacsv.ConvertOptions(
+            column_types=types, strings_can_be_null=False, quoted_strings_can_be_null=False))
+        with pq.ParquetWriter(dest, schema) as w:
+            for batch in reader:
+                cols = [batch.column(name) for name in columns("drops")]
+                if run_key is not None:
+                    cols.insert(0, pa.array([run_key] * batch.num_rows, pa.string()))
+                w.write_table(pa.Table.from_arrays(cols, schema=schema))
+
     def summary_json(self) -> str:
         """The summary as stable, pretty JSON (what summary.json holds)."""
         if self._text is not None:
@@ -378,6 +481,10 @@ class Result:
             with open(os.path.join(tmp, "summary.json"), "w", encoding="utf-8") as f:
                 f.write(self.summary_json())
             for name in TABLES:
+                if name in ("series", "drops") and fmt == "parquet":
+                    # In pieces: a long run's table is never whole in memory.
+                    getattr(self, f"write_{name}_parquet")(os.path.join(tmp, f"{name}.parquet"))
+                    continue
                 df = getattr(self, name)
                 if fmt == "csv":
                     df.to_csv(os.path.join(tmp, f"{name}.{fmt}"), index=False)

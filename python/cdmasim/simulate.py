@@ -165,8 +165,9 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     to stop the run there: the Result then covers the run up to that
     simulated time (summary["stopped_at_s"]), the same on any machine.
     Returns a cdmasim.result.Result; its drops stream to a temporary CSV file
-    during the run (removed with the Result), so memory does not grow with
-    the number of drops. Raises ScenarioError (an InputError) on a bad
+    and its series to a temporary spool file during the run (both removed
+    with the Result), so memory does not grow with the number of drops, the
+    simulated time or the sampling interval. Raises ScenarioError (an InputError) on a bad
     scenario, InputError on a bad argument, and KeyboardInterrupt on Ctrl-C."""
     import shutil
     import tempfile
@@ -197,21 +198,23 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     core = _core()
     tmp = tempfile.mkdtemp(prefix="cdmasim-drops-")
     drops = os.path.join(tmp, "drops.csv")
+    spool = os.path.join(tmp, "series.spool")
     try:
-        summary_json, series = core.run_scenario(text, shown, seed, pcap_dir, progress, drops, every_ns)
+        summary_json, series = core.run_scenario(text, shown, seed, pcap_dir, progress, drops, every_ns, spool)
     except core.ScenarioError as e:
         shutil.rmtree(tmp, ignore_errors=True)
         raise _translate(e, shown) from None
     except OSError as e:
         shutil.rmtree(tmp, ignore_errors=True)
         # The engine could not write its pcap files (or the drop log).
-        raise InputError(f"cannot write pcap: {e}" if pcap_dir is not None else f"cannot write the drop log: {e}") from None
+        raise InputError(f"cannot write pcap: {e}" if pcap_dir is not None else
+                         f"cannot write the drop log or the series spool: {e}") from None
     except BaseException:
         shutil.rmtree(tmp, ignore_errors=True)
         raise
     finally:
         if bar is not None:
             bar.close()
-    result = Result(json.loads(summary_json), series, text=summary_json, drops_path=drops)
+    result = Result(json.loads(summary_json), series, text=summary_json, drops_path=drops, series_path=spool)
     weakref.finalize(result, shutil.rmtree, tmp, True)
     return result

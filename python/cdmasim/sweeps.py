@@ -39,6 +39,12 @@ def _tables_as_parquet(result, key):
 
     out = {}
     for name in TABLES:
+        if name in ("series", "drops"):
+            # In pieces: a long run's table is never whole in memory.
+            buf = io.BytesIO()
+            getattr(result, f"write_{name}_parquet")(buf, run_key=key)
+            out[f"{name}.parquet"] = buf.getvalue()
+            continue
         df = getattr(result, name)
         empty = (name, tuple(df.columns), tuple(str(t) for t in df.dtypes)) if len(df) == 0 else None
         if empty in _EMPTY_PARQUET:

@@ -18,6 +18,11 @@ pub struct RunResult {
     /// the Python front receives them separately, as arrays).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub series: Vec<Series>,
+    /// When the run streamed its series (`RunOptions::series_spool`): the
+    /// spool file and each series' chunks there, in the order `series`
+    /// would list them (`series` is then empty). Not part of the JSON.
+    #[serde(skip)]
+    pub spooled: Option<(std::path::PathBuf, Vec<crate::sim::series_spool::Spooled>)>,
     /// Every drop: when, where, why, and which flow's packet; empty when the
     /// run streamed them to a file (`RunOptions::drop_log`), and then left
     /// out of the JSON (the counts are in `queues` and `conservation`).

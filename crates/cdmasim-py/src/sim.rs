@@ -97,9 +97,12 @@ fn scenario_toml_from_json(json: &str) -> PyResult<String> {
 /// (`stopped_at_s` in the summary), at the same simulated time on any
 /// machine. An exception in it, or Ctrl-C (looked at every 0.2 s of wall
 /// time), is raised. `drop_log`: stream drops to this CSV file instead of
-/// the summary.
+/// the summary. `series_spool`: stream the series to this file in chunks;
+/// the series list then holds `(metric, subject, chunks)` per series, chunks
+/// being (byte offset, points) pairs as little-endian u64 bytes (each chunk
+/// in the file: the points' times, then their values, f64 LE).
 #[pyfunction]
-#[pyo3(signature = (text, path = "<string>", seed_override = None, pcap_dir = None, progress = None, drop_log = None, progress_every_ns = None))]
+#[pyo3(signature = (text, path = "<string>", seed_override = None, pcap_dir = None, progress = None, drop_log = None, progress_every_ns = None, series_spool = None))]
 #[allow(clippy::too_many_arguments)]
 fn run_scenario(
     py: Python<'_>,
@@ -110,6 +113,7 @@ fn run_scenario(
     progress: Option<PyObject>,
     drop_log: Option<PathBuf>,
     progress_every_ns: Option<u64>,
+    series_spool: Option<PathBuf>,
 ) -> PyResult<(String, Py<PyList>)> {
     // The override acts during parsing: it also draws DRC preset sequences.
     let spec = parse(py, text, path, seed_override)?;
@@ -154,7 +158,7 @@ fn run_scenario(
                     })
                 }) as Box<dyn FnMut(u64, u64) -> bool>
             });
-            let opts = RunOptions { pcap_dir, progress: hook, progress_every: progress_every_ns, drop_log };
+            let opts = RunOptions { pcap_dir, progress: hook, progress_every: progress_every_ns, drop_log, series_spool };
             Ok(sim::run(&spec, opts))
         })
     })?;
@@ -179,6 +183,17 @@ fn convert(py: Python<'_>, mut result: RunResult) -> PyResult<(String, Py<PyList
     // so that Python can write it out as it is; the series go as arrays.
     let series = std::mem::take(&mut result.series);
     let summary = serde_json::to_string_pretty(&result).map_err(|e| PyRuntimeError::new_err(e.to_string()))?;
+    if let Some((_, index)) = result.spooled.take() {
+        let items: Vec<Bound<'_, PyTuple>> = index
+            .into_iter()
+            .map(|s| {
+                // The chunks as (offset, points) u64 pairs, little-endian: compact for numpy.
+                let chunks: Vec<u8> = s.chunks.iter().flat_map(|&(o, n)| o.to_le_bytes().into_iter().chain(n.to_le_bytes())).collect();
+                PyTuple::new_bound(py, [s.metric.into_py(py), s.subject.into_py(py), PyBytes::new_bound(py, &chunks).into_py(py)])
+            })
+            .collect();
+        return Ok((summary, PyList::new_bound(py, items).unbind()));
+    }
     let items: Vec<Bound<'_, PyTuple>> = series
         .iter()
         .map(|s| {

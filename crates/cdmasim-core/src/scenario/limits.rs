@@ -7,8 +7,9 @@ pub const MAX_NODES: usize = 10_000;
 
 /// Most samples per series a run may take.
 pub const MAX_SAMPLES: u64 = 10_000_000;
-/// Most sampled values (samples x series) a run may keep: 8 bytes each in
-/// the core and about 40 bytes a row in the long series table, so the
-/// bound keeps a run's series within a few GB (checked in resolve, once
-/// the series are known).
+/// Most sampled values (samples x series) a run may take: they stream to
+/// the run's spool file (16 bytes each: 800 MB) and become rows of the
+/// series table, about 40 bytes a row when a reader loads it whole, so the
+/// bound keeps both within a few GB (checked in resolve, once the series
+/// are known).
 pub const MAX_SAMPLE_VALUES: u64 = 50_000_000;

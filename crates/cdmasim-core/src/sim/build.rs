@@ -33,6 +33,8 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
         pcap_of_port: Vec::new(),
         pcap_base: Vec::new(),
         samples: Sampler::default(),
+        spool: None,
+        cbr_owd: Vec::new(),
     };
     net.start(&mut hosts);
     // Receive-window state shared by the connections arriving at one node (RBSMQ host scope).

@@ -27,7 +27,8 @@ pub fn collect(world: &World, seed: u64) -> RunResult {
     let (mut objects, mut pages) = (Vec::new(), Vec::new());
     let flows = w.flows[..w.spec_flows]
         .iter()
-        .map(|f| {
+        .enumerate()
+        .map(|(i, f)| {
             let mut r = FlowResult { name: f.name.clone(), bytes_delivered: f.delivered_bytes(), checksum_failures: f.checksum_failures, ..Default::default() };
             // The flow is active from its start until it completes, or until its last
             // delivery after the application stopped, or until the end of the run.
@@ -67,15 +68,18 @@ pub fn collect(world: &World, seed: u64) -> RunResult {
                     r.kind = "cbr".into();
                     r.packets_sent = source.next_seq;
                     r.packets_received = sink.received;
-                    let mut owd = DelayStats::default();
+                    // Delays already streamed to the spool, then those kept.
+                    let mut owd = w.cbr_owd.get(i).cloned().unwrap_or_default();
                     sink.delays.iter().for_each(|d| owd.add(d.1));
                     set_owd(&mut r, &owd);
-                    series.push(Series {
-                        metric: "owd".into(),
-                        subject: f.name.clone(),
-                        t_s: ts(sink.delays.iter().map(|d| d.0)),
-                        value: sink.delays.iter().map(|d| secs(d.1)).collect(),
-                    });
+                    if w.spool.is_none() {
+                        series.push(Series {
+                            metric: "owd".into(),
+                            subject: f.name.clone(),
+                            t_s: ts(sink.delays.iter().map(|d| d.0)),
+                            value: sink.delays.iter().map(|d| secs(d.1)).collect(),
+                        });
+                    }
                     if f.stop.is_some_and(|st| st < horizon) { sink.last_arrival } else { horizon }
                 }
                 FlowKind::Web(web) => {
@@ -143,7 +147,28 @@ pub fn collect(world: &World, seed: u64) -> RunResult {
         is2000: rows.is2000,
         ppp: rows.ppp,
         stopped_at_s: None,
+        spooled: w.spool.as_ref().map(|sp| (sp.path().clone(), spooled_index(w, sp))),
     }
+}
+
+/// The spool's series in the order the in-memory `series` lists them: per
+/// scenario flow its per-event series, then the sampled hop series and each
+/// flow's goodput (when a sample was taken).
+fn spooled_index(w: &Hosts, sp: &super::series_spool::SeriesSpool) -> Vec<super::series_spool::Spooled> {
+    let mut order: Vec<(&str, &str)> = Vec::new();
+    for f in &w.flows[..w.spec_flows] {
+        let metrics: &[&str] = match &f.kind {
+            FlowKind::Tcp(_) => &["cwnd", "ssthresh", "rwnd", "pacing_rate_bps"],
+            FlowKind::Cbr { .. } => &["owd"],
+            _ => &[],
+        };
+        order.extend(metrics.iter().map(|m| (*m, f.name.as_str())));
+    }
+    if w.samples.taken > 0 {
+        order.extend(w.samples.names.iter().map(|(m, s)| (*m, s.as_str())));
+        order.extend(w.flows[..w.spec_flows].iter().map(|f| ("goodput_bps", f.name.as_str())));
+    }
+    order.into_iter().filter_map(|(m, s)| sp.find(m, s)).map(|id| sp.spooled(id)).collect()
 }
 
 /// A browsing user's row (its connections summed: the closed ones' totals

@@ -6,6 +6,7 @@ pub mod delay;
 pub mod drop_log;
 pub mod flows;
 pub mod sampler;
+pub mod series_spool;
 pub mod web;
 pub mod world;
 pub use crate::result::{self, *};
@@ -33,6 +34,9 @@ pub struct RunOptions {
     /// Stream drops to this CSV file (`drop_log::CSV_HEADER`) instead of
     /// keeping them in memory for `RunResult.drops`.
     pub drop_log: Option<PathBuf>,
+    /// Stream every series to this file in chunks (`series_spool`) instead of
+    /// keeping them for `RunResult.series`; `RunResult.spooled` indexes them.
+    pub series_spool: Option<PathBuf>,
 }
 
 #[derive(Debug)]
@@ -68,6 +72,9 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
     let mut w = build::build(spec).map_err(|e| RunError::Channel(e.to_string()))?;
     if let Some(path) = &opts.drop_log {
         w.hosts.drop_log = drop_log::DropLog::to_file(path.clone()).map_err(|error| RunError::Io { path: path.clone(), error })?;
+    }
+    if let Some(path) = &opts.series_spool {
+        w.hosts.spool = Some(series_spool::SeriesSpool::create(path.clone()).map_err(|error| RunError::Io { path: path.clone(), error })?);
     }
     let mut pcap_paths = Vec::new();
     if let Some(dir) = &opts.pcap_dir {
@@ -116,6 +123,10 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
         c.writer.flush().map_err(|error| RunError::Io { path, error })?;
     }
     w.hosts.drop_log.finish().map_err(|(path, error)| RunError::Io { path, error })?;
+    w.hosts.drain_series(true);
+    if let Some(s) = w.hosts.spool.as_mut() {
+        s.finish().map_err(|(path, error)| RunError::Io { path, error })?;
+    }
     let mut r = collect::collect(&w, spec.seed);
     r.stopped_at_s = stopped.map(crate::engine::time::secs);
     Ok(r)
@@ -155,6 +166,8 @@ pub fn run_world(
         countdown -= 1;
         if countdown == 0 {
             countdown = INTERRUPT_EVERY;
+            // Streaming series: the endpoints' per-event points go to the spool.
+            w.hosts.drain_series(false);
             if crate::engine::interrupt::requested() {
                 return Err(stop_at(w, now));
             }

@@ -5,6 +5,8 @@
 //! are kept by the endpoints themselves.
 
 use super::flows::Flow;
+use super::series_spool::SeriesSpool;
+use crate::engine::time::secs;
 use crate::engine::Time;
 use crate::network::Network;
 
@@ -17,6 +19,11 @@ pub struct Sampler {
     pub hop_values: Vec<Vec<f64>>,
     /// Per flow: payload bytes delivered so far at each sample.
     pub delivered: Vec<Vec<u64>>,
+    /// Samples taken (kept here or streamed).
+    pub taken: u64,
+    /// Streaming: the spool's series of each hop series and of each flow's
+    /// goodput, and each flow's bytes at the last sample.
+    streamed: Option<(Vec<usize>, Vec<usize>, Vec<u64>)>,
 }
 
 impl Sampler {
@@ -25,10 +32,43 @@ impl Sampler {
         if interval.is_some() {
             net.sample(&mut |metric, subject, _| names.push((metric, subject())));
         }
-        Sampler { interval, t: Vec::new(), hop_values: vec![Vec::new(); names.len()], names, delivered: vec![Vec::new(); flows.len()] }
+        Sampler {
+            interval,
+            t: Vec::new(),
+            hop_values: vec![Vec::new(); names.len()],
+            names,
+            delivered: vec![Vec::new(); flows.len()],
+            taken: 0,
+            streamed: None,
+        }
     }
 
-    pub fn sample(&mut self, now: Time, net: &Network, flows: &[Flow]) {
+    /// Take a sample: kept here, or written to `spool` when series stream
+    /// (the same values: goodput is the bytes since the last sample over
+    /// the interval, as `collect` computes it from the kept counts).
+    pub fn sample(&mut self, now: Time, net: &Network, flows: &[Flow], spool: Option<&mut SeriesSpool>) {
+        self.taken += 1;
+        if let Some(spool) = spool {
+            let n = self.delivered.len();
+            let (hops, goodput, last) = self.streamed.get_or_insert_with(|| {
+                let hops = self.names.iter().map(|(m, s)| spool.id(m, s)).collect();
+                let goodput = flows[..n].iter().map(|f| spool.id("goodput_bps", &f.name)).collect();
+                (hops, goodput, vec![0; n])
+            });
+            let t = secs(now);
+            let mut i = 0;
+            net.sample(&mut |_, _, v| {
+                spool.push(hops[i], t, v);
+                i += 1;
+            });
+            let dt = self.interval.map_or(1.0, secs);
+            for (k, f) in flows[..n].iter().enumerate() {
+                let x = f.delivered_bytes();
+                spool.push(goodput[k], t, (x - last[k]) as f64 * 8.0 / dt);
+                last[k] = x;
+            }
+            return;
+        }
         self.t.push(now);
         let mut i = 0;
         let values = &mut self.hop_values;

@@ -11,10 +11,13 @@
 //! (web browsing, `web.rs`); a bulk flow is its TCP sender's application
 //! limit and a CBR flow sends datagrams on its own events.
 
+use super::delay::DelayStats;
 use super::drop_log::DropLog;
 use super::flows::{Counters, Flow, FlowKind, TcpFlow};
 use super::sampler::Sampler;
+use super::series_spool::SeriesSpool;
 use super::web::{self, HalfTotals, Owner, Sockets, WebFlow};
+use crate::engine::time::secs;
 use crate::engine::{EventQueue, Time};
 use crate::net::packet::{Body, Packet, TcpHeader};
 use crate::net::{DropReason, Hop, Port};
@@ -71,6 +74,11 @@ pub struct Hosts {
     pub pcap_base: Vec<u32>,
     /// Sampled series: (time, value) per (metric, subject) slot.
     pub samples: Sampler,
+    /// Where series go when they stream (RunOptions::series_spool).
+    pub spool: Option<SeriesSpool>,
+    /// Streaming: each scenario flow's one-way delays moved to the spool so
+    /// far (CBR flows; the summary's figures come from these).
+    pub cbr_owd: Vec<DelayStats>,
 }
 
 impl World {
@@ -85,7 +93,7 @@ impl World {
             Event::AppTimer { flow } => web::on_timer(&mut Stack { hosts, net }, now, flow),
             Event::Sample => {
                 net.wake_lazy(now, hosts);
-                hosts.samples.sample(now, net, &hosts.flows);
+                hosts.samples.sample(now, net, &hosts.flows, hosts.spool.as_mut());
                 if let Some(i) = hosts.samples.interval {
                     hosts.q.schedule(now + i, Event::Sample);
                 }
@@ -100,6 +108,54 @@ impl World {
 
     pub fn in_network(&self) -> u64 {
         self.net.packets_inside()
+    }
+}
+
+impl Hosts {
+    /// Move the scenario flows' per-event series (cwnd and ssthresh, rwnd,
+    /// pacing rate, CBR one-way delays) to the spool, when series stream;
+    /// `end`: everything (else a receiver keeps its last rwnd point, which it
+    /// compares the next one with).
+    pub fn drain_series(&mut self, end: bool) {
+        let Some(spool) = self.spool.as_mut() else { return };
+        if self.cbr_owd.len() < self.spec_flows {
+            self.cbr_owd.resize(self.spec_flows, DelayStats::default());
+        }
+        for (f, owd) in self.flows[..self.spec_flows].iter_mut().zip(self.cbr_owd.iter_mut()) {
+            match &mut f.kind {
+                FlowKind::Tcp(t) => {
+                    if !t.sender.cwnd_trace.is_empty() {
+                        let (c, s) = (spool.id("cwnd", &f.name), spool.id("ssthresh", &f.name));
+                        for (at, cwnd, ssthresh) in t.sender.cwnd_trace.drain(..) {
+                            spool.push(c, secs(at), cwnd as f64);
+                            spool.push(s, secs(at), ssthresh.min(u32::MAX as u64) as f64);
+                        }
+                    }
+                    let keep = usize::from(!end).min(t.receiver.rwnd_trace.len());
+                    let upto = t.receiver.rwnd_trace.len() - keep;
+                    if upto > 0 {
+                        let r = spool.id("rwnd", &f.name);
+                        for (at, w) in t.receiver.rwnd_trace.drain(..upto) {
+                            spool.push(r, secs(at), w as f64);
+                        }
+                    }
+                    if !t.sender.pacing_trace.is_empty() {
+                        let p = spool.id("pacing_rate_bps", &f.name);
+                        for (at, rate) in t.sender.pacing_trace.drain(..) {
+                            spool.push(p, secs(at), rate as f64 * 8.0);
+                        }
+                    }
+                }
+                FlowKind::Cbr { sink, .. } => {
+                    let o = spool.id("owd", &f.name);
+                    for (at, d) in sink.delays.drain(..) {
+                        owd.add(d);
+                        spool.push(o, secs(at), secs(d));
+                    }
+                }
+                FlowKind::Web(_) | FlowKind::Free => {}
+            }
+        }
     }
 }
 
