@@ -10,8 +10,8 @@
 //! ..  2n SINR per slot as i16 hundredths of a dB (if flag bit 0)
 //! ..  8  h, number of hand-offs, then h u64 slot numbers (if flag bit 1)
 //! ```
-//! One byte per slot keeps a day at about 52 MB and lets the statistics run
-//! straight over the mapped bytes.
+//! One byte per slot keeps a day at about 52 MB; `stream` reads the DRC and
+//! SINR sections side by side in pieces, so the statistics never hold a day.
 
 use super::error::{ChannelError, Result};
 use super::DrcTrace;

@@ -29,13 +29,17 @@ pub struct NGrams {
 
 impl Default for NGrams {
     fn default() -> Self {
-        Self { table: vec![0u32; 1 << 20], last4: 0 }
+        // The 4 MB table is made by the first run (never for max_order 0).
+        Self { table: Vec::new(), last4: 0 }
     }
 }
 
 impl NGrams {
     /// The run of `state` over slots [start, start + len) of the sequence.
     pub fn add_run(&mut self, state: u8, start: u64, len: u64) {
+        if self.table.is_empty() {
+            self.table = vec![0u32; 1 << 20];
+        }
         let (s, e, v) = (start, start + len, state as usize);
         // 5-grams ending in the run's first four slots reach into earlier
         // runs: pack them one by one from the last four states.

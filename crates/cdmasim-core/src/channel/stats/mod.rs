@@ -125,7 +125,9 @@ impl Accumulator {
             self.count[state as usize] += len;
             self.nruns[state as usize] += 1;
             self.runs += 1;
-            self.ngrams.add_run(state, start, len);
+            if self.cfg.max_order > 0 {
+                self.ngrams.add_run(state, start, len);
+            }
             self.lags.add_run(runs::Run { state, start, len });
         }
     }
