@@ -56,3 +56,33 @@ def test_sensitivity_is_refused_for_other_papers(tmp_path):
                         str(tmp_path / "a")], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert p.returncode == 2 and "--sensitivity is for the paliwal paper" in p.stderr
     assert not (tmp_path / "a").exists()
+
+
+def test_a_grid_without_dead_time_gives_no_peak_and_no_rank_correlation():
+    """Every cell at 0 %: no peak cell and no Spearman (ranks of ties say
+    nothing), rather than NaN items that would stop the report."""
+    import pandas as pd
+
+    class NoPeriods:
+        def table(self, key, name):
+            return pd.DataFrame({"start_s": [], "end_s": []})
+
+    cells = [(tb, td) for tb in (1, 5, 8) for td in (1, 5, 8)]
+    df = pd.DataFrame({"tb": [c[0] for c in cells], "td": [c[1] for c in cells], "rho_pct": 0.0,
+                       "run": [f"r{i}" for i in range(len(cells))]})
+    paper = {c: 1.0 + i for i, c in enumerate(cells)}
+    r = ps.summarise(df, NoPeriods(), paper)
+    assert (r["max_pct"], r["peak_tb_s"], r["peak_td_s"], r["spearman"], r["dead_period_s"]) == (0.0, None, None, None, 0.0)
+
+
+def test_the_cdma2000_preset_runs_ns2s_reno_agent():
+    import json
+
+    import cdmasim
+    from cdmasim.reproduce.paliwal_cell import cell_doc
+
+    def response(tcp):
+        spec = cdmasim.parse(cell_doc(10, {"kind": "at", "at": "5s", "rate": "16x"}, tcp=tcp))
+        return {json.dumps(f["app"]["Bulk"]["tcp"]["loss_response"]) for f in spec["flows"]}
+
+    assert response(None) == {'"Ns2"'} and response({"loss_response": "rfc"}) == {'"Rfc"'}

@@ -552,9 +552,35 @@ impl TcpSender {
         let (cwnd, mss) = (self.w.cwnd, self.w.mss);
         let used = if self.w.in_slow_start() { 2 * prior_in_flight >= cwnd } else { prior_in_flight + mss >= cwnd };
         let cwnd_limited = used || !self.spec.cwnd_validation;
-        let ack = Ack { now, bytes_acked, bytes_delivered, prior_in_flight, in_flight: self.in_flight(), rtt, state: self.ca_state, cwnd_limited };
-        self.cc.on_ack(&mut self.w, &ack);
+        if self.ns2_growth() {
+            if cwnd_limited {
+                self.ns2_open_cwnd();
+            }
+        } else {
+            let ack = Ack { now, bytes_acked, bytes_delivered, prior_in_flight, in_flight: self.in_flight(), rtt, state: self.ca_state, cwnd_limited };
+            self.cc.on_ack(&mut self.w, &ack);
+        }
         self.trace(now);
+    }
+
+    /// ns-2's Reno agent's window arithmetic (halving and growth) applies:
+    /// `LossResponse::Ns2` with Reno or NewReno (other algorithms keep their own).
+    fn ns2_growth(&self) -> bool {
+        self.ns2() && matches!(self.spec.cc, CcAlgo::Reno | CcAlgo::NewReno)
+    }
+
+    /// ns-2.35's opencwnd (tcp.cc), once per new ACK however much it
+    /// acknowledges: one segment in slow start, 1/cwnd of a segment in
+    /// congestion avoidance (cwnd_ is fractional there; here in bytes).
+    /// RFC 3465's byte counting instead credits every byte acknowledged, so
+    /// a cumulative ACK after go-back-N grows cwnd as much as the segments
+    /// it covers: a sender held in congestion avoidance at 2 segments after
+    /// a timeout regains its window at slow-start speed, and at the next
+    /// up-switch more flows lose several packets (found against ns-2 in
+    /// Paliwal's cell, docs/reproduce.md).
+    fn ns2_open_cwnd(&mut self) {
+        let mss = self.w.mss;
+        self.w.cwnd += if self.w.cwnd < self.w.ssthresh { mss } else { (mss * mss / self.w.cwnd.max(1)).max(1) };
     }
 
     /// Returns the RTT sample the ACK gave.
@@ -707,6 +733,10 @@ impl TcpSender {
             }
             Recovery::Reno | Recovery::Sack => self.w.cwnd = self.w.ssthresh,
         }
+        if self.ns2_growth() {
+            // ns-2 opens cwnd on the ACK that ends fast recovery too.
+            self.ns2_open_cwnd();
+        }
         self.set_state(now, CaState::Open);
         self.trace(now);
     }
@@ -778,7 +808,7 @@ impl TcpSender {
     /// ssthresh at a loss: the congestion control's, or ns-2's halving for
     /// Reno and NewReno under `LossResponse::Ns2`.
     fn loss_ssthresh(&mut self, flight: u64, event: CongestionEvent, now: Time) -> u64 {
-        if self.ns2() && matches!(self.spec.cc, CcAlgo::Reno | CcAlgo::NewReno) {
+        if self.ns2_growth() {
             self.ns2_half_window()
         } else {
             self.cc.ssthresh(&self.w, flight, event, now)
@@ -861,7 +891,7 @@ impl TcpSender {
         // by the timer. ns-2 halves min(cwnd, wnd) at every timeout (tcp.cc
         // timeout: slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)), so a
         // backed-off one leaves ssthresh at 2 segments.
-        if first || self.ns2() {
+        if first || self.ns2_growth() {
             self.w.ssthresh = self.loss_ssthresh(flight, CongestionEvent::Timeout, now);
         }
         self.w.cwnd = self.w.mss;

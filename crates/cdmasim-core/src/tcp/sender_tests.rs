@@ -522,3 +522,45 @@ fn ns2_reno_does_not_fast_retransmit_twice_in_one_window() {
         assert_eq!(s.stats.fast_recoveries, 1 + second_retransmit as u64, "{response:?}");
     }
 }
+
+/// ns-2.35's opencwnd: one increase per new ACK, whatever it covers. After
+/// two timeouts ssthresh is 2 segments; the ACK of the retransmission takes
+/// cwnd to 2 (slow start), then a cumulative ACK of five segments (the
+/// receiver held them) adds 1/cwnd of a segment, not one per segment
+/// covered as RFC 3465's byte counting would over a window.
+#[test]
+fn ns2_grows_cwnd_once_per_ack() {
+    let mut s = reno_with(LossResponse::Ns2);
+    assert_eq!(drain(&mut s, 20).len(), 10);
+    let d = s.deadline().unwrap();
+    s.on_timer(d);
+    assert_eq!(drain(&mut s, d), vec![0]);
+    let d2 = s.deadline().unwrap();
+    s.on_timer(d2);
+    assert_eq!((s.ssthresh(), s.cwnd()), (2 * MSS, MSS));
+    assert_eq!(drain(&mut s, d2), vec![0]);
+    ack(&mut s, d2 + 10, 1, &[]);
+    assert_eq!(s.cwnd(), 2 * MSS, "slow start: one segment for the ACK");
+    ack(&mut s, d2 + 20, 6, &[]);
+    assert_eq!(s.cwnd(), 2 * MSS + MSS / 2, "congestion avoidance: MSS^2/cwnd for one ACK of five segments");
+    ack(&mut s, d2 + 30, 7, &[]);
+    assert_eq!(s.cwnd(), 2 * MSS + MSS / 2 + MSS * MSS / (2 * MSS + MSS / 2));
+}
+
+/// Under `loss_response = "ns2"` only Reno and NewReno take ns-2's halving;
+/// Cubic keeps RFC 5681 §3.1's hold of ssthresh at a backed-off timeout.
+#[test]
+fn ns2_halving_is_reno_arithmetic_only() {
+    for response in [LossResponse::Rfc, LossResponse::Ns2] {
+        let spec = TcpSpec { cc: CcAlgo::Cubic(Default::default()), mss: MSS as u32, initial_window: 10, loss_response: response, ..Default::default() };
+        let mut s = sender_with(spec);
+        assert_eq!(drain(&mut s, 20).len(), 10);
+        let d = s.deadline().unwrap();
+        s.on_timer(d);
+        let first = s.ssthresh();
+        drain(&mut s, d);
+        let d2 = s.deadline().unwrap();
+        s.on_timer(d2);
+        assert_eq!(s.ssthresh(), first, "{response:?}");
+    }
+}
