@@ -31,12 +31,16 @@ def run_scenario(
     progress: object | None = None,
     drop_log: str | None = None,
     progress_every_ns: int | None = None,
-) -> tuple[str, list[tuple[str, str, bytes, bytes]]]:
+    series_spool: str | None = None,
+) -> tuple[str, list[tuple[str, str, bytes, bytes]] | list[tuple[str, str, bytes]]]:
     """(pretty summary JSON, [(metric, subject, t f64 LE bytes, value f64 LE bytes)]).
     progress(now_s, horizon_s) -> bool | None is offered at every multiple of
     progress_every_ns of simulated time (default a thousandth of the run);
     False stops the run there (summary "stopped_at_s"). drop_log: stream the
-    drops to this CSV file (t_s,place,reason,flow,sent_s,seq)."""
+    drops to this CSV file (t_s,place,reason,flow,sent_s,seq). series_spool:
+    stream the series to this file in chunks; the list then holds
+    (metric, subject, chunk index) per series, the index being (byte offset,
+    points) u64 LE pairs, each chunk the points' times then values (f64 LE)."""
 
 def parse_time_ns(text: str) -> int:
     """'37.5ms' -> nanoseconds (scenario unit rules); ValueError on bad input."""
