@@ -134,6 +134,20 @@ def _frame(rows, columns, dtypes=None):
     return _EMPTY[key].copy()
 
 
+def _parquet_schema(fields, run_key=None):
+    """The Arrow schema, pandas metadata included, that DataFrame.to_parquet
+    gives a table of `fields` ((column, kind) pairs, kinds str, float, int;
+    with `run_key`, a first column `run`): a table written in pieces reads
+    back as the whole table would."""
+    import pandas as pd
+    import pyarrow as pa
+
+    like = {c: [{"str": "", "float": 0.0, "int": 0}[kind]] for c, kind in fields}
+    if run_key is not None:
+        like = {"run": [run_key], **like}
+    return pa.Schema.from_pandas(pd.DataFrame(like), preserve_index=False)
+
+
 def _floats(*names):
     return {c: "float64" for c in names}
 
@@ -367,16 +381,10 @@ class Result:
         file), one series at a time, so memory follows the largest series
         and not the whole table; `run_key`: a first column `run`. Read back,
         it is `series` (with `run` first)."""
-        import pandas as pd
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        # The schema (and pandas metadata: object columns when read back)
-        # that DataFrame.to_parquet gives the table.
-        like = {"metric": ["m"], "subject": ["s"], "t_s": [0.0], "value": [0.0]}
-        if run_key is not None:
-            like = {"run": [run_key], **like}
-        schema = pa.Schema.from_pandas(pd.DataFrame(like), preserve_index=False)
+        schema = _parquet_schema([("metric", "str"), ("subject", "str"), ("t_s", "float"), ("value", "float")], run_key)
         names = [n for n in schema.names if n not in ("t_s", "value")]
         with pq.ParquetWriter(dest, schema, use_dictionary=names) as w:
             # Pieces of about 2^15 points (whole chunks of the spool); the
@@ -427,7 +435,6 @@ class Result:
         read from the run's drop log in blocks, so memory does not follow
         the number of drops; `run_key`: a first column `run`. Read back, it
         is `drops` (with `run` first)."""
-        import pandas as pd
         import pyarrow as pa
         import pyarrow.csv as pacsv
         import pyarrow.parquet as pq
@@ -438,20 +445,15 @@ class Result:
                 df.insert(0, "run", run_key)
             df.to_parquet(dest, index=False, engine="pyarrow")
             return
-        types = {"t_s": pa.float64(), "place": pa.string(), "reason": pa.string(), "flow": pa.string(),
-                 "sent_s": pa.float64(), "seq": pa.int64()}
-        like = {"t_s": [0.0], "place": ["p"], "reason": ["r"], "flow": ["f"], "sent_s": [0.0], "seq": [0]}
-        if run_key is not None:
-            like = {"run": [run_key], **like}
-        schema = pa.Schema.from_pandas(pd.DataFrame(like), preserve_index=False)
+        arrow = _parquet_schema(schema()["drops"], run_key)
+        cols = columns("drops")
         reader = pacsv.open_csv(self._drops_path, convert_options=pacsv.ConvertOptions(
-            column_types=types, strings_can_be_null=False, quoted_strings_can_be_null=False))
-        with pq.ParquetWriter(dest, schema) as w:
+            column_types={c: arrow.field(c).type for c in cols}, strings_can_be_null=False,
+            quoted_strings_can_be_null=False))
+        with pq.ParquetWriter(dest, arrow) as w:
             for batch in reader:
-                cols = [batch.column(name) for name in columns("drops")]
-                if run_key is not None:
-                    cols.insert(0, pa.array([run_key] * batch.num_rows, pa.string()))
-                w.write_table(pa.Table.from_arrays(cols, schema=schema))
+                run = [] if run_key is None else [pa.repeat(pa.scalar(run_key, pa.string()), batch.num_rows)]
+                w.write_table(pa.Table.from_arrays([*run, *(batch.column(c) for c in cols)], schema=arrow))
 
     def summary_json(self) -> str:
         """The summary as stable, pretty JSON (what summary.json holds)."""

@@ -167,8 +167,9 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     Returns a cdmasim.result.Result; its drops stream to a temporary CSV file
     and its series to a temporary spool file during the run (both removed
     with the Result), so memory does not grow with the number of drops, the
-    simulated time or the sampling interval. Raises ScenarioError (an InputError) on a bad
-    scenario, InputError on a bad argument, and KeyboardInterrupt on Ctrl-C."""
+    simulated time or the sampling interval. Raises ScenarioError (an
+    InputError) on a bad scenario, InputError on a bad argument, and
+    KeyboardInterrupt on Ctrl-C."""
     import shutil
     import tempfile
     import weakref

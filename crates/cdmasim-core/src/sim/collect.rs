@@ -100,11 +100,11 @@ pub fn collect(world: &World, seed: u64) -> RunResult {
         for ((metric, subject), v) in sm.names.iter().zip(&sm.hop_values) {
             series.push(Series { metric: metric.to_string(), subject: subject.clone(), t_s: t_s.clone(), value: v.clone() });
         }
-        let dt = sm.interval.map_or(1.0, secs);
+        let dt = sm.interval_s();
         for (f, v) in w.flows[..w.spec_flows].iter().zip(&sm.delivered) {
-            let value = v.iter().scan(0u64, |prev, x| {
-                let g = (x - *prev) as f64 * 8.0 / dt;
-                *prev = *x;
+            let value = v.iter().scan(0u64, |prev, &x| {
+                let g = super::sampler::goodput_bps(x, *prev, dt);
+                *prev = x;
                 Some(g)
             });
             series.push(Series { metric: "goodput_bps".into(), subject: f.name.clone(), t_s: t_s.clone(), value: value.collect() });

@@ -26,7 +26,18 @@ pub struct Sampler {
     streamed: Option<(Vec<usize>, Vec<usize>, Vec<u64>)>,
 }
 
+/// A flow's goodput over one sampling interval: the payload bytes delivered
+/// since the last sample, in bit/s.
+pub fn goodput_bps(delivered: u64, before: u64, interval_s: f64) -> f64 {
+    (delivered - before) as f64 * 8.0 / interval_s
+}
+
 impl Sampler {
+    /// The sampling interval in seconds (1 without one).
+    pub fn interval_s(&self) -> f64 {
+        self.interval.map_or(1.0, secs)
+    }
+
     pub fn new(interval: Option<Time>, net: &Network, flows: &[Flow]) -> Self {
         let mut names = Vec::new();
         if interval.is_some() {
@@ -49,7 +60,7 @@ impl Sampler {
     pub fn sample(&mut self, now: Time, net: &Network, flows: &[Flow], spool: Option<&mut SeriesSpool>) {
         self.taken += 1;
         if let Some(spool) = spool {
-            let n = self.delivered.len();
+            let (n, dt) = (self.delivered.len(), self.interval_s());
             let (hops, goodput, last) = self.streamed.get_or_insert_with(|| {
                 let hops = self.names.iter().map(|(m, s)| spool.id(m, s)).collect();
                 let goodput = flows[..n].iter().map(|f| spool.id("goodput_bps", &f.name)).collect();
@@ -61,10 +72,9 @@ impl Sampler {
                 spool.push(hops[i], t, v);
                 i += 1;
             });
-            let dt = self.interval.map_or(1.0, secs);
             for (k, f) in flows[..n].iter().enumerate() {
                 let x = f.delivered_bytes();
-                spool.push(goodput[k], t, (x - last[k]) as f64 * 8.0 / dt);
+                spool.push(goodput[k], t, goodput_bps(x, last[k], dt));
                 last[k] = x;
             }
             return;

@@ -4,7 +4,8 @@
 //! memory follows the number of series and not the simulated time or the
 //! sampling interval. The periodic samples are written as they are taken;
 //! the per-event series the endpoints keep (cwnd, ssthresh, rwnd, pacing
-//! rate, CBR one-way delays) are moved here every `DRAIN_EVERY` events.
+//! rate, CBR one-way delays) are moved here every 65,536 events
+//! (`Hosts::drain_series`, called where `run_world` looks for Ctrl-C).
 //! `RunResult::spooled` indexes the chunks per series, in the order
 //! `RunResult::series` would list them, so a reader that concatenates a
 //! series' chunks sees exactly the in-memory series.

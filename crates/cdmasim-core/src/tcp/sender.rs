@@ -552,7 +552,7 @@ impl TcpSender {
         let (cwnd, mss) = (self.w.cwnd, self.w.mss);
         let used = if self.w.in_slow_start() { 2 * prior_in_flight >= cwnd } else { prior_in_flight + mss >= cwnd };
         let cwnd_limited = used || !self.spec.cwnd_validation;
-        if self.ns2_growth() {
+        if self.ns2_reno() {
             if cwnd_limited {
                 self.ns2_open_cwnd();
             }
@@ -565,7 +565,7 @@ impl TcpSender {
 
     /// ns-2's Reno agent's window arithmetic (halving and growth) applies:
     /// `LossResponse::Ns2` with Reno or NewReno (other algorithms keep their own).
-    fn ns2_growth(&self) -> bool {
+    fn ns2_reno(&self) -> bool {
         self.ns2() && matches!(self.spec.cc, CcAlgo::Reno | CcAlgo::NewReno)
     }
 
@@ -733,7 +733,7 @@ impl TcpSender {
             }
             Recovery::Reno | Recovery::Sack => self.w.cwnd = self.w.ssthresh,
         }
-        if self.ns2_growth() {
+        if self.ns2_reno() {
             // ns-2 opens cwnd on the ACK that ends fast recovery too.
             self.ns2_open_cwnd();
         }
@@ -808,7 +808,7 @@ impl TcpSender {
     /// ssthresh at a loss: the congestion control's, or ns-2's halving for
     /// Reno and NewReno under `LossResponse::Ns2`.
     fn loss_ssthresh(&mut self, flight: u64, event: CongestionEvent, now: Time) -> u64 {
-        if self.ns2_growth() {
+        if self.ns2_reno() {
             self.ns2_half_window()
         } else {
             self.cc.ssthresh(&self.w, flight, event, now)
@@ -891,7 +891,7 @@ impl TcpSender {
         // by the timer. ns-2 halves min(cwnd, wnd) at every timeout (tcp.cc
         // timeout: slowdown(CLOSE_SSTHRESH_HALF|CLOSE_CWND_RESTART)), so a
         // backed-off one leaves ssthresh at 2 segments.
-        if first || self.ns2_growth() {
+        if first || self.ns2_reno() {
             self.w.ssthresh = self.loss_ssthresh(flight, CongestionEvent::Timeout, now);
         }
         self.w.cwnd = self.w.mss;

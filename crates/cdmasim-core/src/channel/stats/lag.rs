@@ -122,6 +122,7 @@ impl LagCounts {
 }
 
 /// Joint counts c[d][a][b] of a run-length encoded sequence (LagCounts fed every run).
+#[cfg(test)]
 pub fn lagged_joint_counts(runs: &[Run], max_lag: usize) -> Vec<[[u64; NUM_DRC]; NUM_DRC]> {
     let mut c = LagCounts::new(max_lag);
     for &r in runs {

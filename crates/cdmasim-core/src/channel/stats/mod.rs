@@ -105,18 +105,15 @@ impl Accumulator {
         if let Some(s) = sinr {
             self.sinr.get_or_insert_with(SinrSums::default).push(drc, s);
         }
-        let mut i = 0;
-        while i < drc.len() {
-            let l = runs::run_length(&drc[i..]) as u64;
-            match &mut self.current {
-                Some((v, _, len)) if *v == drc[i] => *len += l,
-                _ => {
-                    self.end_run();
-                    self.current = Some((drc[i], self.slots + i as u64, l));
-                }
+        let base = self.slots;
+        runs::split(drc, |state, start, len| match &mut self.current {
+            // The run the last piece ended in goes on.
+            Some((v, _, l)) if *v == state => *l += len as u64,
+            _ => {
+                self.end_run();
+                self.current = Some((state, base + start as u64, len as u64));
             }
-            i += l as usize;
-        }
+        });
         self.slots += drc.len() as u64;
     }
 

@@ -14,7 +14,7 @@ pub struct Run {
 
 /// Length of the run of `x[0]` at the start of `x`, skipping 8 bytes at a time.
 #[inline]
-pub fn run_length(x: &[u8]) -> usize {
+fn run_length(x: &[u8]) -> usize {
     let v = x[0];
     let pat = u64::from_ne_bytes([v; 8]);
     let mut i = 1;
@@ -33,14 +33,23 @@ pub fn run_length(x: &[u8]) -> usize {
     i
 }
 
-pub fn encode(x: &[u8]) -> Vec<Run> {
-    let mut runs = Vec::with_capacity(x.len() / 16 + 1);
+/// Every run of `x` in order, as (state, start, length); a run cut by the
+/// end of `x` is reported as far as `x` goes.
+pub fn split(x: &[u8], mut f: impl FnMut(u8, usize, usize)) {
     let mut i = 0;
     while i < x.len() {
         let l = run_length(&x[i..]);
-        runs.push(Run { state: x[i], start: i as u64, len: l as u64 });
+        f(x[i], i, l);
         i += l;
     }
+}
+
+/// The runs of a whole sequence (tests compare the per-run statistics with
+/// direct counts over them).
+#[cfg(test)]
+pub fn encode(x: &[u8]) -> Vec<Run> {
+    let mut runs = Vec::new();
+    split(x, |state, start, len| runs.push(Run { state, start: start as u64, len: len as u64 }));
     runs
 }
 
