@@ -140,6 +140,54 @@ def test_recovery_removes_only_run_keys_it_could_have_written(tmp_path):
     assert not (tmp_path / "st" / "tmp" / ("b" * 32)).exists()
 
 
+def test_a_second_writer_process_is_refused_and_the_first_ones_run_in_progress_stays(tmp_path):
+    """Two processes on one store: the second is refused in one line,
+    instead of taking the first one's run in progress (tmp/KEY, or runs/KEY
+    before its row) for a killed writer's leftovers and removing it."""
+    cdmasim.sweep(SWEEP, tmp_path / "st", jobs=1)
+    holder = subprocess.Popen([PY, "-c", "import sys, cdmasim.store as s; st = s.Store(sys.argv[1]); "
+                               "print('open', flush=True); sys.stdin.read()", str(tmp_path / "st")],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout.readline().strip() == "open"
+        in_progress = tmp_path / "st" / "tmp" / ("c" * 32)
+        in_progress.mkdir()
+        (in_progress / "flows.parquet").write_bytes(b"PAR1")
+        (tmp_path / "sw.toml").write_text(SWEEP.replace('"2s"', '"1s"'))
+        before = snapshot(tmp_path / "st")
+        p = cdmasim_cli("sweep", "sw.toml", "--store", "st", cwd=tmp_path)
+        assert one_line(p) == ("cdmasim: error: st: another cdmasim process is writing this result store; wait for "
+                               "it to finish or give another folder (nothing was changed)")
+        assert snapshot(tmp_path / "st") == before
+    finally:
+        holder.stdin.close()
+        holder.wait(timeout=30)
+    # The first writer gone, the next one takes the store (and its leftovers).
+    p = cdmasim_cli("sweep", "sw.toml", "--store", "st", cwd=tmp_path)
+    assert p.returncode == 0, p.stderr
+    assert not in_progress.exists()
+
+
+def test_writers_in_one_process_share_the_store():
+    """Two Store objects open for writing in one process (threads of
+    `reproduce all`) share the lock; the first one's close keeps it."""
+    import tempfile
+
+    from cdmasim.store import Store
+
+    with tempfile.TemporaryDirectory() as d:
+        a = Store(os.path.join(d, "st"))
+        b = Store(os.path.join(d, "st"))
+        a.close()
+        p = subprocess.run([PY, "-c", "import sys, cdmasim.store as s; s.Store(sys.argv[1])", os.path.join(d, "st")],
+                           capture_output=True, text=True, timeout=60)
+        assert "another cdmasim process is writing" in p.stderr
+        b.close()
+        p = subprocess.run([PY, "-c", "import sys, cdmasim.store as s; s.Store(sys.argv[1])", os.path.join(d, "st")],
+                           capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0, p.stderr
+
+
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None,
                     reason="needs root and setpriv to run the command as an unprivileged user")
 def test_a_read_only_store_is_refused_for_writing_and_readable():

@@ -7,6 +7,7 @@ recognises by its own marker and never lets touch anything it did not write.
     DIR/runs/KEY/            flows, queues, series, drops, ... point .parquet,
                              summary.json, pcap/ (when captured)
     DIR/tmp/KEY/             runs being written (never read)
+    DIR/writer.lock          held (flock) by the one process writing the store
 
 A folder becomes a store only if it is new or empty (or holds a store an
 older cdmasim wrote, without the marker: a valid manifest and nothing but
@@ -18,7 +19,9 @@ and only then is its manifest row committed (SQLite's journal makes that
 atomic). A process killed at any moment leaves at worst a tmp/KEY folder
 or a runs/KEY without a row; opening the store for writing removes both,
 and the run is simply done again. Only names that are run keys (32 hex
-digits) are ever removed. The manifest is the single source of truth for
+digits) are ever removed. One process writes a store at a time: a second
+one is refused (InputError) instead of taking the first one's runs in
+progress for a killed writer's leftovers. The manifest is the single source of truth for
 which runs exist; a done run whose files are missing or damaged (wrong
 size, no Parquet magic, or with `verify` a wrong CRC-32) is forgotten by
 `Store.repair` and runs again.
@@ -35,6 +38,7 @@ import os
 import re
 import shutil
 import sqlite3
+import threading
 import zlib
 from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
@@ -48,6 +52,7 @@ MANIFEST = "manifest.sqlite"
 MARKER = "cdmasim-store.json"
 MARKER_CONTENT = {"format": "cdmasim-store", "version": 1}
 KEY = re.compile(r"^[0-9a-f]{32}$")
+WRITER_LOCK = "writer.lock"
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _PARQUET_MAGIC = b"PAR1"
 _SCHEMA = """
@@ -110,6 +115,14 @@ def _write_file(path, data):
         os.fsync(f.fileno())
 
 
+#: Stores this process writes: real path -> [lock file descriptor, Store
+#: objects open for writing]. The flock is taken once per process (a
+#: second flock in the same process would wait on the first), and a
+#: killed writer's leftovers are removed only by the first opener.
+_WRITING: dict[str, list[int]] = {}
+_WRITING_GUARD = threading.Lock()
+
+
 def _why(e: BaseException) -> str:
     return " ".join(str(getattr(e, "strerror", None) or e).split()) or type(e).__name__
 
@@ -136,10 +149,17 @@ class Store:
             raise InputError("store: a folder name cannot hold a NUL character")
         self.mode = mode
         self.db = None
+        self._held = None
         fresh = self._claim() if mode == "w" else self._check_is_store()
-        self._connect(fresh)
-        if mode == "w":
-            self._recover()
+        try:
+            self._connect(fresh)
+            # Held once the manifest is known good: a damaged store is left
+            # exactly as it was, without a lock file.
+            if mode == "w" and self._hold():
+                self._recover()
+        except BaseException:
+            self.close()
+            raise
 
     # -- opening -------------------------------------------------------------
 
@@ -229,7 +249,7 @@ class Store:
         """A store written before the marker existed: a valid manifest with
         the runs table, and nothing but runs/ and tmp/ holding run keys."""
         entries = set(entries)
-        if MANIFEST not in entries or not entries <= {MANIFEST, "runs", "tmp", MANIFEST + "-journal"}:
+        if MANIFEST not in entries or not entries <= {MANIFEST, "runs", "tmp", MANIFEST + "-journal", WRITER_LOCK}:
             return False
         for sub in ("runs", "tmp"):
             d = os.path.join(self.path, sub)
@@ -313,10 +333,45 @@ class Store:
                 self.db = None
             raise self._err(f"{MANIFEST} is damaged ({_why(e)}); the store was left as it is") from None
 
+    def _hold(self) -> bool:
+        """Take the store for this process (an exclusive flock on
+        writer.lock, kept until the last of its writers closes); returns
+        whether this is the process's first writer (which recovers)."""
+        import fcntl
+
+        real = os.path.realpath(self.path)
+        with _WRITING_GUARD:
+            held = _WRITING.get(real)
+            if held is not None:
+                held[1] += 1
+                self._held = real
+                return False
+            try:
+                fd = os.open(os.path.join(self.path, WRITER_LOCK), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
+            except OSError as e:
+                raise self._err(f"cannot write the result store: {_why(e)}") from None
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                raise self._err("another cdmasim process is writing this result store; wait for it to finish or "
+                                "give another folder (nothing was changed)") from None
+            _WRITING[real] = [fd, 1]
+            self._held = real
+            return True
+
     def close(self):
         if self.db is not None:
             self.db.close()
             self.db = None
+        if self._held is not None:
+            with _WRITING_GUARD:
+                held = _WRITING[self._held]
+                held[1] -= 1
+                if held[1] == 0:
+                    del _WRITING[self._held]
+                    os.close(held[0])
+            self._held = None
 
     def __enter__(self) -> Store:
         return self
