@@ -296,3 +296,42 @@ def test_dziong_quick_and_issue_11s_ids(quick_reproduction):
     assert r["aliases"]["sec5.2.on_time_median_ms"] == {"id": "fig17.on_time_median_s.u60", "scale": 1000.0}
     agg = [items[f"fig13.aggregate_kbps.u{n}"]["measured"] for n in (16, 32, 60)]
     assert agg == sorted(agg)
+
+
+def _dumbbell_spec(name, n):
+    root = pathlib.Path(__file__).resolve().parent.parent
+    return {"sweep": {"name": name, "scenario": str(root / "examples" / "dumbbell.toml"), "seeds": list(range(1, n + 1))},
+            "set": {"simulation.duration": "20s", "dumbbell.flows": 2}}
+
+
+def test_ahead_runs_every_plan_and_a_stop_records_nothing_it_cut_short(tmp_path):
+    """reproduce all's sweeps ahead of the analysis (reproduce.Ahead): done,
+    each paper's reports are those of sweep_many; stopped in the middle,
+    no run is recorded as failed (the killed ones run again next time)."""
+    import cdmasim
+    from cdmasim.reproduce import Ahead, _spec_key
+    from cdmasim.store import Store
+
+    a, b = _dumbbell_spec("ahead_a", 2), _dumbbell_spec("ahead_b", 3)
+    ahead = Ahead([("p1", [a]), ("p2", [b])], str(tmp_path / "st"), 2)
+    try:
+        reports = ahead.wait("p2")
+        assert reports[_spec_key(b)]["runs_done"] == 3 and ahead.wait("p1")[_spec_key(a)]["runs_done"] == 2
+    finally:
+        ahead.close()
+
+    long = _dumbbell_spec("ahead_long", 8)
+    long["set"]["simulation.duration"] = "300s"
+    ahead = Ahead([("p", [long])], str(tmp_path / "st2"), 2)
+    import time
+
+    deadline = time.monotonic() + 60
+    while not any(w.task for w in list(ahead.pool.workers)) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    ahead.close()   # the workers are in 300 s runs
+    with pytest.raises(RuntimeError, match="stopped"):
+        ahead.wait("p")
+    with Store(tmp_path / "st2", mode="r") as st:
+        assert st.keys("failed") == set()
+    again = cdmasim.sweep(long, tmp_path / "st2", jobs=2)
+    assert again["runs_done"] == 8 and again["runs_failed"] == 0

@@ -341,11 +341,13 @@ class Plan:
 
 
 def sweep_many(specs, store, jobs=None, dask=None, progress=False, pcap=False, retry_failed=False, verify=False,
-               worker_memory=None, pool=None, repair=True):
+               worker_memory=None, pool=None, repair=True, stop=None):
     """Several sweeps into one store at once, their runs sharing the
     workers (what `reproduce` uses to keep every core busy); one report per
     sweep, as `sweep` returns. A spec may be (spec, pcap) to set pcap per
-    sweep. A run two sweeps share runs once, under the first one's labels."""
+    sweep. A run two sweeps share runs once, under the first one's labels.
+    stop: a threading.Event; once it is set no further result is recorded
+    and [] is returned (for a sweep in a thread that another one stops)."""
     from ._units import count
 
     t0 = time.perf_counter()
@@ -389,6 +391,9 @@ def sweep_many(specs, store, jobs=None, dask=None, progress=False, pcap=False, r
             try:
                 calls = [(k, r[3], r[2], p.pcap) for k, (p, r) in todo.items()]
                 for key, (status, error, files, wall_s) in workers.map_unordered(calls):
+                    if stop is not None and stop.is_set():
+                        # Its worker may have been killed by the stop: not a failed run.
+                        return []
                     p, (_, point, seed, _) = todo[key]
                     if files is not None:
                         files["point.parquet"] = _point_parquet(key, p.spec.name, seed, point)

@@ -86,7 +86,7 @@ def main(args):
     papers = rp.PAPERS if args.paper == "all" else (args.paper,)
     _check_outputs(args.out, papers)
     t0 = time.perf_counter()
-    pool = dask = None
+    pool = dask = ahead = None
     if args.dask:
         from ..sweeps import _DaskPool
 
@@ -102,17 +102,24 @@ def main(args):
             raise InputError(f"--out: {args.out}: cannot create: {e.strerror or e}") from None
         from ..reproduce.ns2 import Ns2Error
 
+        if pool is not None and len(papers) > 1:
+            # Every paper's sweeps run ahead on a pool of their own while the
+            # papers are analysed one by one (reproduce.Ahead).
+            ahead = rp.Ahead(rp.plans(papers, args.out, quick=args.quick, jobs=args.jobs, pcaps=args.pcap,
+                                      sensitivity=args.sensitivity), os.path.join(args.out, "store"), pool.jobs)
         for paper in papers:
             try:
                 r = rp.run(paper, args.out, quick=args.quick, jobs=args.jobs,
                            pcaps=args.pcap if paper == "lee" else None, dask=dask, pool=pool, ns2=args.ns2,
-                           sensitivity=args.sensitivity)
+                           sensitivity=args.sensitivity, ahead=ahead)
             except Ns2Error as e:
                 # ns-2 itself failed: one line, and the runs cached so far stay.
                 print(f"cdmasim: error: {e}", file=sys.stderr)
                 return 1
             _said(r, args)
     finally:
+        if ahead is not None:
+            ahead.close()
         if pool is not None:
             pool.close()
         if dask is not None:

@@ -53,6 +53,8 @@ class Context:
         self._by_id, self._sources, self._aliases = {}, {}, {}
         #: Reports of the sweeps `prefetch` ran, by spec: `sweep` reads them back without planning again.
         self._done = {}
+        #: The Ahead running every paper's plan (`reproduce all`), or None.
+        self.ahead = None
 
     # -- experiments -------------------------------------------------------
 
@@ -76,6 +78,8 @@ class Context:
 
         report = self._done.get(_spec_key((spec, pcap)) if pcap else _spec_key(spec))
         if report is None:       # not in the plan: run it now
+            if self.ahead is not None:
+                self.ahead.wait_all()    # one writer of the store at a time
             report = sweep_many([(spec, pcap)], self.store, jobs=self.jobs, dask=self.dask, pool=self.pool,
                                 repair=False)[0]
         df = load_runs(self.store, report["runs"])
@@ -156,6 +160,83 @@ class Context:
         self.notes.append(text)
 
 
+class Ahead:
+    """`reproduce all` keeps every core busy: a thread runs each paper's
+    planned sweeps, paper after paper, on a worker pool of its own, while
+    the main thread analyses and plots the papers whose sweeps are done
+    (and runs their other tasks on the main pool). Run one after the
+    other, a paper's analysis leaves the workers idle and the next paper's
+    sweeps wait for it.
+
+    The thread is the store's only writer while it runs: a sweep outside
+    the plans waits for it (`wait_all`). `close` stops it at its next
+    result, recording nothing more (a run cut short runs again next time)."""
+
+    def __init__(self, plans, store, jobs):
+        import threading
+
+        from ..workers import WorkerPool
+
+        self.plans, self.store = plans, store
+        self.pool = WorkerPool(jobs)
+        self.reports, self.error = {}, None
+        self.ready = {paper: threading.Event() for paper, _ in plans}
+        self._stop = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="cdmasim-reproduce-ahead", daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        from ..sweeps import sweep_many
+
+        try:
+            for paper, specs in self.plans:
+                if self._stop.is_set():
+                    return
+                reports = sweep_many(specs, self.store, pool=self.pool, stop=self._stop) if specs else []
+                if self._stop.is_set():
+                    return
+                self.reports[paper] = {_spec_key(s): r for s, r in zip(specs, reports)}
+                self.ready[paper].set()
+        except BaseException as e:  # noqa: BLE001 - handed to the main thread, which raises it
+            self.error = e
+        finally:
+            for event in self.ready.values():
+                event.set()
+
+    def wait(self, paper):
+        """The reports of `paper`'s planned sweeps, by spec key, once they are done."""
+        self.ready[paper].wait()
+        if self.error is not None:
+            raise self.error
+        if paper not in self.reports:
+            raise RuntimeError(f"{paper}: its sweeps were stopped")
+        return self.reports[paper]
+
+    def wait_all(self):
+        self.thread.join()
+        if self.error is not None:
+            raise self.error
+
+    def close(self):
+        """Stop at the next result (the runs in progress are killed) and
+        wait for the thread; then the pool goes."""
+        self._stop.set()
+        for w in list(self.pool.workers):
+            w.proc.kill()
+        self.thread.join(timeout=60)
+        self.pool.close()
+
+
+def plans(papers, out, quick=False, jobs=None, pcaps=None, sensitivity=False):
+    """(paper, its planned sweep specs) for each paper, as `run` plans them."""
+    out_plans = []
+    for paper in papers:
+        ctx = Context(paper, out, quick=quick, jobs=jobs, pcaps=pcaps if paper == "lee" else None,
+                      sensitivity=sensitivity and paper == "paliwal")
+        out_plans.append((paper, list(_module(paper).plan(ctx))))
+    return out_plans
+
+
 def _spec_key(spec):
     """A sweep spec (or (spec, pcap)) as the text that identifies it."""
     if isinstance(spec, tuple):
@@ -197,7 +278,7 @@ def _module(paper):
 
 
 def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=None, pool=None, ns2=False,
-        sensitivity=False):
+        sensitivity=False, ahead=None):
     """Reproduce one paper; returns its report dict (the --json shape plus
     'citation', 'pending', 'notes' and 'quick', which the HTML report
     shows). Also writes OUT/PAPER/report.json. dask: a scheduler address
@@ -205,7 +286,8 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
     share between papers (one is started, and stopped at the end,
     otherwise). ns2: run paliwal's configurations in ns-2.35 too (cached
     in OUT/ns2). sensitivity: paliwal's Table II under each setting the
-    paper leaves unstated (17 grids of 169 cells, about 15 min on 2 cores)."""
+    paper leaves unstated (17 grids of 169 cells, about 15 min on 2 cores).
+    ahead: an Ahead already running this paper's planned sweeps."""
     from ..workers import WorkerPool
 
     mod = _module(paper)
@@ -221,7 +303,11 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
             runner = Ns2(os.path.join(out, "ns2"), jobs)
         ctx = Context(paper, out, quick=quick, jobs=jobs, pcaps=pcaps, dask=dask, pool=pool, ns2=runner,
                       sensitivity=sensitivity and paper == "paliwal")
-        ctx.prefetch(mod.plan(ctx))
+        if ahead is not None:
+            ctx.ahead = ahead
+            ctx._done.update(ahead.wait(paper))
+        else:
+            ctx.prefetch(mod.plan(ctx))
         mod.reproduce(ctx)
     finally:
         if own:
@@ -246,4 +332,4 @@ def public(report):
     return {k: report[k] for k in ("paper", "title", "items", "figures", "wall_s", "summary", "aliases")}
 
 
-__all__ = ["PAPERS", "Context", "Item", "Tolerance", "run", "public", "summary", "figure_score"]
+__all__ = ["PAPERS", "Ahead", "Context", "Item", "Tolerance", "run", "public", "summary", "figure_score"]
