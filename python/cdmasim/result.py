@@ -381,20 +381,44 @@ class Result:
         file), one series at a time, so memory follows the largest series
         and not the whole table; `run_key`: a first column `run`. Read back,
         it is `series` (with `run` first)."""
+        import numpy as np
         import pyarrow as pa
+        import pyarrow.compute as pc
         import pyarrow.parquet as pq
 
         schema = _parquet_schema([("metric", "str"), ("subject", "str"), ("t_s", "float"), ("value", "float")], run_key)
         names = [n for n in schema.names if n not in ("t_s", "value")]
+        batch = 1 << 15
         with pq.ParquetWriter(dest, schema, use_dictionary=names) as w:
-            # Pieces of about 2^15 points (whole chunks of the spool); the
-            # name columns repeat one value.
-            for metric, subject, t, v in self._series_pieces(1 << 15):
+            # Row groups of about 2^15 points: whole chunks of the spool,
+            # gathered across series (a cell's hundreds of short series are
+            # a few row groups, not one each); a name column is its series'
+            # names taken by index.
+            ts, vs, labels, counts, held = [], [], [], [], 0
+
+            def flush():
+                idx = pa.array(np.repeat(np.arange(len(counts)), counts))
+                named = {"run": [run_key] * len(labels), "metric": [m for m, _ in labels],
+                         "subject": [s for _, s in labels]}
+                cols = [pc.take(pa.array(named[n], pa.string()), idx) for n in names]
+                w.write_table(pa.Table.from_arrays([*cols, pa.array(np.concatenate(ts)), pa.array(np.concatenate(vs))],
+                                                   schema=schema))
+                for buf in (ts, vs, labels, counts):
+                    buf.clear()
+
+            for metric, subject, t, v in self._series_pieces(batch):
                 if not len(t):
                     continue
-                named = {"run": run_key, "metric": metric, "subject": subject}
-                cols = [pa.repeat(pa.scalar(named[n], pa.string()), len(t)) for n in names]
-                w.write_table(pa.Table.from_arrays([*cols, pa.array(t), pa.array(v)], schema=schema))
+                ts.append(t)
+                vs.append(v)
+                labels.append((metric, subject))
+                counts.append(len(t))
+                held += len(t)
+                if held >= batch:
+                    flush()
+                    held = 0
+            if counts:
+                flush()
 
     @property
     def series(self) -> pandas.DataFrame:
