@@ -124,6 +124,37 @@ def test_tables_take_their_columns_and_types_from_the_core(example, monkeypatch)
         assert len(df) == len(r.summary.get(table, [])) or table == "drops"
 
 
+@pytest.mark.parametrize("example", sorted(p.stem for p in EXAMPLES.glob("*.toml") if not p.stem.startswith("sweep_")))
+def test_tables_written_from_the_records_read_back_as_the_dataframes(example, monkeypatch):
+    """Result.write_table_parquet (what the store and --out write, without
+    pandas) reads back as the DataFrame each table is, dtypes included,
+    with and without the store's run column."""
+    import io
+
+    import pandas as pd
+
+    monkeypatch.chdir(EXAMPLES)
+    r = cdmasim.run(EXAMPLES / f"{example}.toml")
+    for name in TABLES:
+        if name in ("series", "drops"):
+            continue
+        want = getattr(r, name)
+        for key in (None, "k" * 32):
+            buf = io.BytesIO()
+            r.write_table_parquet(name, buf, run_key=key)
+            got = pd.read_parquet(io.BytesIO(buf.getvalue()))
+            expected = want.copy()
+            if key is not None:
+                expected.insert(0, "run", key)
+            # A text column with no text (an empty table, or every value
+            # missing) is `object` in the DataFrame; the file keeps it text,
+            # so that every run's file of a table has one schema.
+            untyped = [c for c in expected.columns if expected[c].dtype == object]
+            assert all(expected[c].isna().all() and str(got[c].dtype) == "str" for c in untyped), (example, name)
+            expected = expected.astype({c: got[c].dtype for c in untyped})
+            pd.testing.assert_frame_equal(got, expected, check_dtype=True, obj=f"{example}.{name}")
+
+
 def test_progress_callback_can_stop_the_run():
     calls = []
 

@@ -307,31 +307,33 @@ def test_trace_paths_stay_relative_to_the_scenario_file(tmp_path):
     assert (r["runs_done"], r["runs_failed"]) == (2, 0)
 
 
-def test_empty_tables_are_written_once_per_worker_and_byte_identical():
-    """A run's empty tables (a dumbbell has no cells, objects, ...) reuse the
-    Parquet bytes written for the first one: the files are the same bytes
-    as written afresh, whatever the run key, and read back as the Result's
-    own (empty, typed) frames."""
+def test_empty_tables_are_typed_files_whatever_the_run():
+    """A run's empty tables (a dumbbell has no cells, objects, ...) are
+    files with the table's columns and types, the same bytes whatever the
+    run key (so every run's file of a table has one schema for SQL over
+    runs/*/T.parquet), and read back with the Result's columns."""
     import io
 
     import pandas as pd
+    import pyarrow.parquet as pq
 
     from cdmasim import sweeps
 
     doc = BASE.replace('duration = "3s"', 'duration = "1s"')
-    sweeps._EMPTY_PARQUET.clear()
     status, _, first, _ = sweeps.execute("key-a", doc, 1)
-    assert status == "done" and sweeps._EMPTY_PARQUET, "no empty table was cached"
-    _, _, warm, _ = sweeps.execute("key-b", doc, 2)
-    sweeps._EMPTY_PARQUET.clear()
-    _, _, cold, _ = sweeps.execute("key-b", doc, 2)
-    assert warm == cold
+    assert status == "done"
+    _, _, other, _ = sweeps.execute("key-b", doc, 2)
     result = cdmasim.run(doc, seed=2)
     empty = [t for t in TABLES if len(getattr(result, t)) == 0]
     assert {"cells", "objects", "radio_links", "is2000"} <= set(empty)
+    full = cdmasim.run(ROOT / "examples" / "web_browsing.toml")
     for t in empty:
-        assert first[f"{t}.parquet"] == warm[f"{t}.parquet"], t
-        back = pd.read_parquet(io.BytesIO(warm[f"{t}.parquet"]))
+        assert first[f"{t}.parquet"] == other[f"{t}.parquet"], t
+        back = pd.read_parquet(io.BytesIO(other[f"{t}.parquet"]))
         assert list(back.columns) == ["run"] + list(getattr(result, t).columns) and len(back) == 0
+        if t in ("objects", "pages", "radio_links"):
+            buf = io.BytesIO()
+            full.write_table_parquet(t, buf, run_key="k")
+            assert pq.read_schema(io.BytesIO(other[f"{t}.parquet"])) == pq.read_schema(buf), t
     # A table with rows carries its own run key.
-    assert pd.read_parquet(io.BytesIO(warm["flows.parquet"]))["run"].unique().tolist() == ["key-b"]
+    assert pd.read_parquet(io.BytesIO(other["flows.parquet"]))["run"].unique().tolist() == ["key-b"]

@@ -152,25 +152,28 @@ def _floats(*names):
     return {c: "float64" for c in names}
 
 
-def wide_table(table: str, records: list[dict]):
+#: A column kind of the core's schema as it is stored: int64, float64 (NaN
+#: for a missing number) or text.
+_STORED = {"int": "int", "counts": "int", "intervals": "int", "float": "float", "int?": "float",
+           "float?": "float", "str": "str", "str?": "str"}
+_STORED_DTYPES = {"int": "int64", "float": "float64"}
+
+
+def _wide(table: str, records: list[dict]):
     """One of the core's tables (`schema`) from its records (the summary's
-    list of dicts): a column per field, typed by its kind; a counts field
-    as its total and one column per reason seen (`drops`, `drops_overflow`,
-    ...); intervals as their number; distributions left to the long tables."""
+    list of dicts): ([(column, stored kind)], rows as dicts). A column per
+    field; a counts field as its total and one column per reason seen
+    (`drops`, `drops_overflow`, ...); intervals as their number;
+    distributions left to the long tables."""
     cols = schema()[table]
     reasons = {c: sorted({r for x in records for r in (x.get(c) or {})}) for c, kind in cols if kind == "counts"}
-    names, dtypes = [], {}
+    fields = []
     for c, kind in cols:
         if kind == "cdf":
             continue
-        names.append(c)
-        if kind in _DTYPES:
-            dtypes[c] = _DTYPES[kind]
-        elif kind in ("counts", "intervals"):
-            dtypes[c] = "int64"
+        fields.append((c, _STORED[kind]))
         if kind == "counts":
-            names.extend(f"{c}_{r}" for r in reasons[c])
-            dtypes.update({f"{c}_{r}": "int64" for r in reasons[c]})
+            fields.extend((f"{c}_{r}", "int") for r in reasons[c])
     rows = []
     for x in records:
         row = {}
@@ -187,7 +190,42 @@ def wide_table(table: str, records: list[dict]):
             else:
                 row[c] = v
         rows.append(row)
-    return _frame(rows, names, dtypes)
+    return fields, rows
+
+
+def wide_table(table: str, records: list[dict]):
+    """One of the core's tables (`schema`, `_wide`) as a DataFrame."""
+    fields, rows = _wide(table, records)
+    return _frame(rows, [c for c, _ in fields], {c: _STORED_DTYPES[k] for c, k in fields if k in _STORED_DTYPES})
+
+
+_SCHEMAS = {}
+
+
+def _parquet_table(fields, rows, run_key=None):
+    """An Arrow table of `rows` (dicts or tuples) with `fields` ((column,
+    int | float | str)), typed as `_frame` types the DataFrame and with its
+    pandas metadata, so that read back it is that DataFrame; built without
+    pandas (a DataFrame costs milliseconds, more than a small run)."""
+    import pyarrow as pa
+
+    key = (tuple(fields), run_key is not None)
+    if key not in _SCHEMAS:
+        _SCHEMAS[key] = _parquet_schema(fields, run_key)
+    schema = _SCHEMAS[key]
+    n = len(rows)
+    names = [c for c, _ in fields]
+    if rows and isinstance(rows[0], dict):
+        columns = [[r.get(c) for r in rows] for c in names]
+    else:
+        columns = [list(col) for col in zip(*rows)] if rows else [[] for _ in names]
+    arrays = [] if run_key is None else [pa.array([run_key] * n, pa.string())]
+    for (c, kind), col in zip(fields, columns):
+        if kind == "float":
+            arrays.append(pa.array([float("nan") if v is None else v for v in col], pa.float64()))
+        else:
+            arrays.append(pa.array(col, pa.int64() if kind == "int" else pa.string()))
+    return pa.Table.from_arrays(arrays, schema=schema)
 
 
 class Result:
@@ -286,36 +324,56 @@ class Result:
         frames cost (seed 001 §3.3), one row per link direction."""
         return self._table("ppp")
 
-    @property
-    def rlp_cdf(self) -> pandas.DataFrame:
-        """The RLP buffers' and channel ON periods' distributions (Figs. 9-12, 17), long format."""
-        def build():
+    def _rows(self, name):
+        """Table `name`'s ([(column, stored kind)], rows): a wide table of
+        the core's schema, or one of the long tables built from it."""
+        if name == "rlp_cdf":
             keys = (("new_data_cdf", "new_data_bytes"), ("rtx_cdf", "rtx_bytes"), ("on_time_cdf", "on_time_s"))
             rows = [(r["name"], r["direction"], q, x, c)
                     for r in self.summary.get("radio_links", []) for key, q in keys for x, c in r.get(key, [])]
-            return _frame(rows, RLP_CDF_COLUMNS, _floats("value", "cdf"))
+            return list(zip(RLP_CDF_COLUMNS, ("str", "str", "str", "float", "float"))), rows
+        if name == "is2000_cdf":
+            keys = (("power_cdf", "power_fraction"), ("on_time_cdf", "on_time_s"))
+            rows = [(r["name"], q, x, c) for r in self.summary.get("is2000", []) for key, q in keys
+                    for x, c in r.get(key, [])]
+            return list(zip(IS2000_CDF_COLUMNS, ("str", "str", "float", "float"))), rows
+        if name == "dead_periods":
+            rows = [(c["name"], a, b) for c in self.summary.get("cells", []) for a, b in c.get("dead_periods", [])]
+            return list(zip(DEAD_COLUMNS, ("str", "float", "float"))), rows
+        return _wide(name, self.summary.get(name, []))
 
-        return self._cached("rlp_cdf", build)
+    def _long(self, name):
+        def build():
+            fields, rows = self._rows(name)
+            return _frame(rows, [c for c, _ in fields], {c: _STORED_DTYPES[k] for c, k in fields if k in _STORED_DTYPES})
+
+        return self._cached(name, build)
+
+    @property
+    def rlp_cdf(self) -> pandas.DataFrame:
+        """The RLP buffers' and channel ON periods' distributions (Figs. 9-12, 17), long format."""
+        return self._long("rlp_cdf")
 
     @property
     def is2000_cdf(self) -> pandas.DataFrame:
         """The sectors' power in use (Fig. 14) and ON periods (Fig. 17), long format."""
-        def build():
-            keys = (("power_cdf", "power_fraction"), ("on_time_cdf", "on_time_s"))
-            rows = [(r["name"], q, x, c) for r in self.summary.get("is2000", []) for key, q in keys
-                    for x, c in r.get(key, [])]
-            return _frame(rows, IS2000_CDF_COLUMNS, _floats("value", "cdf"))
-
-        return self._cached("is2000_cdf", build)
+        return self._long("is2000_cdf")
 
     @property
     def dead_periods(self) -> pandas.DataFrame:
         """Every dead interval of every cell (Paliwal et al. section IV-E)."""
-        def build():
-            rows = [(c["name"], a, b) for c in self.summary.get("cells", []) for a, b in c.get("dead_periods", [])]
-            return _frame(rows, DEAD_COLUMNS, _floats("start_s", "end_s"))
+        return self._long("dead_periods")
 
-        return self._cached("dead_periods", build)
+    def write_table_parquet(self, name: str, dest, run_key: str | None = None) -> None:
+        """Table `name` (any of TABLES but series and drops, which have
+        their own writers) as Parquet into `dest` (a path or a binary file),
+        straight from the summary's records; `run_key`: a first column
+        `run`. Read back, it is the DataFrame `getattr(result, name)` (with
+        `run` first)."""
+        import pyarrow.parquet as pq
+
+        fields, rows = self._rows(name)
+        pq.write_table(_parquet_table(fields, rows, run_key), dest)
 
     def dead_fraction(self, cell: str | None = None, start_s: float = 0.0, end_s: float | None = None) -> float:
         """rho_dead of `cell` (the only one if None) over [start_s, end_s)."""
@@ -511,11 +569,10 @@ class Result:
                     # In pieces: a long run's table is never whole in memory.
                     getattr(self, f"write_{name}_parquet")(os.path.join(tmp, f"{name}.parquet"))
                     continue
-                df = getattr(self, name)
                 if fmt == "csv":
-                    df.to_csv(os.path.join(tmp, f"{name}.{fmt}"), index=False)
+                    getattr(self, name).to_csv(os.path.join(tmp, f"{name}.{fmt}"), index=False)
                 else:
-                    df.to_parquet(os.path.join(tmp, f"{name}.{fmt}"), index=False, engine="pyarrow")
+                    self.write_table_parquet(name, os.path.join(tmp, f"{name}.{fmt}"))
 
         try:
             names = write_into(out, write)

@@ -25,38 +25,24 @@ if TYPE_CHECKING:
 DASK_CONNECT_TIMEOUT_S = 5
 
 
-# An empty table's Parquet bytes depend only on its columns and their types
-# (the run column is empty too), so each is written once per worker.
-_EMPTY_PARQUET = {}
-
-
 def _tables_as_parquet(result, key):
     """Each table of a Result as Parquet bytes, with the run key as first
-    column so that SQL over runs/*/T.parquet can join on it."""
+    column so that SQL over runs/*/T.parquet can join on it (written from
+    the records without pandas: a small run's fifteen DataFrames cost more
+    than its simulation)."""
     import io
 
     from .result import TABLES
 
     out = {}
     for name in TABLES:
+        buf = io.BytesIO()
         if name in ("series", "drops"):
             # In pieces: a long run's table is never whole in memory.
-            buf = io.BytesIO()
             getattr(result, f"write_{name}_parquet")(buf, run_key=key)
-            out[f"{name}.parquet"] = buf.getvalue()
-            continue
-        df = getattr(result, name)
-        empty = (name, tuple(df.columns), tuple(str(t) for t in df.dtypes)) if len(df) == 0 else None
-        if empty in _EMPTY_PARQUET:
-            out[f"{name}.parquet"] = _EMPTY_PARQUET[empty]
-            continue
-        df = df.copy()
-        df.insert(0, "run", key)
-        buf = io.BytesIO()
-        df.to_parquet(buf, index=False, engine="pyarrow")
+        else:
+            result.write_table_parquet(name, buf, run_key=key)
         out[f"{name}.parquet"] = buf.getvalue()
-        if empty is not None:
-            _EMPTY_PARQUET[empty] = out[f"{name}.parquet"]
     return out
 
 
