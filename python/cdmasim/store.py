@@ -90,13 +90,21 @@ def build_version() -> str:
     return _BUILD
 
 
-def run_key(resolved: Any, seed: int, version: str | None = None) -> str:
+def canonical(resolved: Any) -> str:
+    """A resolved scenario as the text its run keys hash (keys sorted, so
+    that dict order does not matter): made once per point of a sweep, not
+    once per seed."""
+    return json.dumps(resolved, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
+def run_key(resolved: Any, seed: int, version: str | None = None, text: str | None = None) -> str:
     """Hash of (resolved scenario, seed, cdmasim version with the core's
-    fingerprint). `resolved` is any JSON-able value; keys are sorted so that
-    dict order does not matter."""
+    fingerprint): SHA-256 of the canonical JSON of {"scenario": resolved,
+    "seed": seed, "version": version}. `resolved` is any JSON-able value;
+    `text`, if given, is `canonical(resolved)` already made."""
     version = version or build_version()
-    blob = json.dumps({"scenario": resolved, "seed": int(seed), "version": version}, sort_keys=True,
-                      separators=(",", ":"), ensure_ascii=True)
+    scenario = canonical(resolved) if text is None else text
+    blob = f'{{"scenario":{scenario},"seed":{int(seed)},"version":{json.dumps(version, ensure_ascii=True)}}}'
     return hashlib.sha256(blob.encode()).hexdigest()[:32]
 
 
@@ -486,14 +494,17 @@ class Store:
 
     # -- checking and repairing ----------------------------------------------
 
-    def damaged(self, verify: bool = False) -> dict[str, str]:
-        """Done runs whose files are not as written: {key: reason}. Sizes and
-        the Parquet magic at both ends are always checked (cheap); `verify`
-        reads every byte against its CRC-32."""
+    def damaged(self, verify: bool = False, keys: Iterable[str] | None = None) -> dict[str, str]:
+        """Done runs (of `keys`, or all) whose files are not as written:
+        {key: reason}. Sizes and the Parquet magic at both ends are always
+        checked (cheap); `verify` reads every byte against its CRC-32."""
         from .result import TABLES
 
         out = {}
+        wanted = None if keys is None else set(keys)
         for key, files in self._query("SELECT key, files FROM runs WHERE status = 'done'"):
+            if wanted is not None and key not in wanted:
+                continue
             expected = _file_list(files) if files else {f"{t}.parquet": None for t in TABLES} | {"summary.json": None}
             if expected is None:
                 out[key] = "its file list in the manifest is damaged"
@@ -531,10 +542,10 @@ class Store:
             return _why(e)
         return None
 
-    def repair(self, verify: bool = False) -> dict[str, str]:
-        """Forget every damaged run (row and folder), so that a sweep runs it
-        again; returns them as {key: reason}."""
-        bad = self.damaged(verify)
+    def repair(self, verify: bool = False, keys: Iterable[str] | None = None) -> dict[str, str]:
+        """Forget every damaged run (of `keys`, or all; row and folder), so
+        that a sweep runs it again; returns them as {key: reason}."""
+        bad = self.damaged(verify, keys)
         for key in bad:
             self.forget(key)
         return bad
@@ -632,10 +643,19 @@ def _figures(st: Store, key: str) -> dict:
             pa.types.is_integer(f.type) or pa.types.is_floating(f.type) or pa.types.is_boolean(f.type))]
         floats = {c for c in cols if pa.types.is_floating(t.schema.field(c).type)}
         values = [[float("nan") if v is None and c in floats else v for v in t.column(c).to_pylist()] for c in cols]
-        for i, entity in enumerate(t.column(label).to_pylist()):
-            for c, v in zip(cols, values):
-                row[f"{prefix}.{entity}.{c}"] = v[i]
+        # Entity by entity, column by column: the names are made once per
+        # table shape (a sweep's runs share their entities and columns).
+        entities = tuple(t.column(label).to_pylist())
+        shape = (prefix, entities, tuple(cols))
+        names = _FIGURE_NAMES.get(shape)
+        if names is None:
+            names = _FIGURE_NAMES[shape] = [f"{prefix}.{e}.{c}" for e in entities for c in cols]
+        row.update(zip(names, (v[i] for i in range(len(entities)) for v in values)))
     return row
+
+
+#: The column names `_figures` makes, by (prefix, entities, columns).
+_FIGURE_NAMES: dict[tuple, list[str]] = {}
 
 
 def _open(path) -> Store:

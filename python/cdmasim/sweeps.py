@@ -16,7 +16,7 @@ import time
 from typing import TYPE_CHECKING
 
 from . import InputError
-from .store import Store, run_key
+from .store import Store, canonical, run_key
 from .sweep_spec import SweepError, SweepSpec, load
 
 if TYPE_CHECKING:
@@ -307,15 +307,20 @@ class Plan:
     def __init__(self, spec, pcap=False):
         self.spec, self.pcap = load(spec), pcap
         self.runs, self.failures, self.first_error = [], 0, None
+        resolved_of = {}    # a point's seeds share its document: parsed and made canonical once
         for point, seed, doc in self.spec.runs():
-            resolved, err = _resolved(doc)
+            at = json.dumps(doc, sort_keys=True, default=str)
+            if at not in resolved_of:
+                resolved, err = _resolved(doc)
+                resolved_of[at] = (canonical(resolved), err)
+            text, err = resolved_of[at]
             if err is not None and "unknown key" in err.message:
                 # A swept or set path that the scenario format does not have.
                 raise SweepError(f"{self.spec.source}: {err.field or 'scenario'}: {err.message}")
             if err is not None:
                 self.failures += 1
                 self.first_error = self.first_error or str(err)
-            self.runs.append((run_key(resolved, seed), point, seed, doc))
+            self.runs.append((run_key(None, seed, text=text), point, seed, doc))
         # One key may come from several points (e.g. a swept value equal to
         # the default); it runs once.
         self.unique = {}
@@ -363,7 +368,8 @@ def sweep_many(specs, store, jobs=None, dask=None, progress=False, pcap=False, r
             dask_pool.close()
         raise
     try:
-        repaired = st.repair(verify=verify) if repair else {}
+        # The sweep's own runs: a check that follows the sweep, not the store.
+        repaired = st.repair(verify=verify, keys=union) if repair else {}
         if retry_failed:
             for k in st.keys("failed") & set(union):
                 st.forget(k)
