@@ -16,7 +16,7 @@ use crate::engine::time::secs;
 use crate::engine::{RngStreams, Time};
 use crate::channel::ChannelError;
 use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
-use crate::net::queue;
+use crate::net::queue::{self, Queue};
 use crate::net::{Hop, HopEvent, Link, Packet, Port};
 use crate::result::{CellResult, HopRows, Intervals, MobileResult};
 use std::cmp::Reverse;

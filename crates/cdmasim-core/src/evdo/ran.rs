@@ -32,7 +32,7 @@ use crate::channel::link_rate::{slot_at_or_after, slot_start};
 use crate::channel::source::SlotReader;
 use crate::channel::ChannelError;
 use crate::engine::{Rng, RngStreams, Time};
-use crate::net::queue::{self, Queue, QueueMeter};
+use crate::net::queue::{self, AnyQueue, Queue, QueueMeter};
 use crate::engine::time::secs;
 use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
 use crate::net::queue::QueueSpec;
@@ -62,7 +62,7 @@ pub struct User {
     pub name: String,
     pub node: u32,
     pub sector: usize,
-    pub queue: Box<dyn Queue>,
+    pub queue: AnyQueue,
     channel: SlotReader,
     /// The IP packet whose octets are being sent (its RLP sequence number)
     /// and how many octets are left.
@@ -118,7 +118,7 @@ impl User {
     }
 
     fn touch(&mut self, now: Time) {
-        self.stats.queue.touch(now, self.queue.as_ref());
+        self.stats.queue.touch(now, &self.queue);
     }
 
     /// `pkt` leaves the base station's queue for the air with the frame the
@@ -531,7 +531,7 @@ impl Hop for EvdoRan {
         match user.queue.enqueue(now, pkt) {
             Ok(()) => {
                 user.stats.queue.enqueued += 1;
-                user.stats.queue.peak(user.queue.as_ref());
+                user.stats.queue.peak(&user.queue);
             }
             Err((pkt, reason)) => {
                 if let Some(ppp) = user.ppp.as_mut() {
@@ -604,7 +604,7 @@ impl Hop for EvdoRan {
             // Octets carried / what the user's channel offered over the run.
             let utilization = if s.drc_rate_sum > 0.0 { s.air_bytes as f64 * 8.0 * 600.0 / s.drc_rate_sum } else { 0.0 };
             if !u.full_buffer {
-                rows.queues.push(s.queue.row(self.queue_name(i as Port), u.queue.as_ref(), horizon, utilization, s.air_bytes));
+                rows.queues.push(s.queue.row(self.queue_name(i as Port), &u.queue, horizon, utilization, s.air_bytes));
             }
             if let Some(p) = &u.ppp {
                 rows.ppp.push(p.row(self.queue_name(i as Port)));

@@ -9,7 +9,7 @@
 //! scenario this matters.)
 
 use super::hop::{BuildContext, Ends, Hop, HopConfig, HopEvent, HopKind, Port, Samples};
-use super::queue::{self, Queue, QueueMeter, QueueSpec};
+use super::queue::{self, AnyQueue, Queue, QueueMeter, QueueSpec};
 use super::ppp::{Compression, Ppp};
 use super::{DropReason, Packet};
 use crate::channel::{link_rate, ChannelError, DrcSpec};
@@ -165,7 +165,7 @@ pub struct Link {
     pub from: u32,
     pub to: u32,
     pub delay: Time,
-    pub queue: Box<dyn Queue>,
+    pub queue: AnyQueue,
     pub loss: f64,
     loss_rng: Rng,
     /// PPP framing and header compression, if the link runs PPP.
@@ -197,6 +197,8 @@ pub struct Link {
     in_flight: std::collections::VecDeque<(Time, Packet)>,
     pub stats: LinkStats,
     last_touch: Time,
+    /// (bytes, rate, transmission time) of the last packet served.
+    last_tx: (u32, u64, Time),
 }
 
 /// Time to serialise `bits` at `rate_bps`, rounded up. u64 arithmetic (a
@@ -217,7 +219,7 @@ impl Link {
         to: u32,
         rate_bps: u64,
         delay: Time,
-        queue: Box<dyn Queue>,
+        queue: AnyQueue,
         loss: f64,
         loss_rng: Rng,
         mut steps: RateSteps,
@@ -254,12 +256,13 @@ impl Link {
             in_flight: Default::default(),
             stats: LinkStats::default(),
             last_touch: 0,
+            last_tx: (0, 0, 0),
         }
     }
 
     /// Bring the time integrals up to `now` (call before any change of queue or rate).
     fn touch(&mut self, now: Time) {
-        self.stats.queue.touch(now, self.queue.as_ref());
+        self.stats.queue.touch(now, &self.queue);
         self.stats.capacity_bit_ns += self.rate_bps as u128 * (now - self.last_touch) as u128;
         self.last_touch = now;
     }
@@ -282,7 +285,7 @@ impl Link {
     pub fn row(&self, horizon: Time) -> QueueResult {
         let s = &self.stats;
         let utilization = if s.capacity_bit_ns > 0 { s.bytes_sent as f64 * 8.0 / s.capacity_bits() } else { 0.0 };
-        s.queue.row(self.name.clone(), self.queue.as_ref(), horizon, utilization, s.bytes_sent)
+        s.queue.row(self.name.clone(), &self.queue, horizon, utilization, s.bytes_sent)
     }
 
     /// Until when the link is busy (a packet waiting or in transmission),
@@ -327,7 +330,12 @@ impl Link {
     #[inline(always)]
     fn serve(&mut self, now: Time, pkt: Packet, bytes: u32, dropped: Option<DropReason>, tap: bool) {
         let bits = bytes as u64 * 8;
-        let finish = now + tx_time_bits(bits, self.rate_bps);
+        // A link carries a few packet sizes at one rate (data one way, ACKs
+        // the other): the last one's time saves a division per packet.
+        if self.last_tx.0 != bytes || self.last_tx.1 != self.rate_bps {
+            self.last_tx = (bytes, self.rate_bps, tx_time_bits(bits, self.rate_bps));
+        }
+        let finish = now + self.last_tx.2;
         self.stats.pkts_sent += 1;
         self.stats.bytes_sent += bytes as u64;
         if let Some(reason) = dropped {
@@ -418,7 +426,7 @@ impl Hop for Link {
             self.want_tx_done();
         }
         // Maximum of the waiting queue, after an idle transmitter took the packet.
-        self.stats.queue.peak(self.queue.as_ref());
+        self.stats.queue.peak(&self.queue);
     }
 
     #[inline(always)]

@@ -23,7 +23,7 @@ pub struct QueueMeter {
 impl QueueMeter {
     /// Bring the integrals up to `now` (call before the queue changes).
     #[inline]
-    pub fn touch(&mut self, now: Time, q: &dyn Queue) {
+    pub fn touch<Q: Queue + ?Sized>(&mut self, now: Time, q: &Q) {
         let dt = (now - self.last_touch) as f64;
         self.area_pkts += q.len_packets() as f64 * dt;
         self.area_bytes += q.len_bytes() as f64 * dt;
@@ -32,7 +32,7 @@ impl QueueMeter {
 
     /// Note the queue's length after it grew.
     #[inline]
-    pub fn peak(&mut self, q: &dyn Queue) {
+    pub fn peak<Q: Queue + ?Sized>(&mut self, q: &Q) {
         self.max_pkts = self.max_pkts.max(q.len_packets() as u64);
         self.max_bytes = self.max_bytes.max(q.len_bytes());
     }
