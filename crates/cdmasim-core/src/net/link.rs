@@ -315,13 +315,20 @@ impl Link {
             return false;
         }
         let Some(pkt) = self.queue.dequeue(now) else { return false };
+        self.start(now, pkt);
+        true
+    }
+
+    /// Start `pkt` on the free transmitter: through the loss module, then
+    /// onto the wire (as a PPP frame on a PPP link).
+    #[inline(always)]
+    fn start(&mut self, now: Time, pkt: Packet) {
         let lost = self.loss_rng.bernoulli(self.loss);
         if self.ppp.is_some() {
             self.start_frame(now, pkt, lost);
         } else {
             self.serve(now, pkt, pkt.size, lost.then_some(DropReason::RandomLoss), self.tap);
         }
-        true
     }
 
     /// Serve `bytes` of the link for `pkt`: onto the wire list, or dropped
@@ -412,6 +419,24 @@ impl Hop for Link {
         self.touch(now);
         if self.tap_entry {
             self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
+        }
+        let free = self.service.as_ref().is_none_or(|s| s.finish.is_some_and(|f| f <= now));
+        if free && self.rate_bps != 0 && self.queue.len_packets() == 0 {
+            // The transmitter is free and nothing waits: the packet passes
+            // the queue (its discipline still decides) and starts at once,
+            // without a copy into the queue and out again.
+            match self.queue.pass(now, pkt) {
+                Ok(pkt) => {
+                    self.stats.queue.enqueued += 1;
+                    self.retire(now);
+                    self.start(now, pkt);
+                }
+                Err((pkt, reason)) => {
+                    self.stats.queue.drop(reason);
+                    self.outbox.push_back(HopEvent::Drop { port: 0, pkt, reason });
+                }
+            }
+            return;
         }
         if let Err((pkt, reason)) = self.queue.enqueue(now, pkt) {
             self.stats.queue.drop(reason);

@@ -30,6 +30,15 @@ impl Queue for DropTail {
     fn dequeue(&mut self, _now: Time) -> Option<Packet> {
         self.fifo.pop()
     }
+    /// Through an empty FIFO: the limit decides, the FIFO is left as it was.
+    #[inline(always)]
+    fn pass(&mut self, _now: Time, pkt: Packet) -> Result<Packet, (Packet, DropReason)> {
+        debug_assert!(self.fifo.is_empty(), "pass is for an empty queue");
+        if !fits(&self.limit, &self.fifo, pkt.size) {
+            return Err((pkt, DropReason::Overflow));
+        }
+        Ok(pkt)
+    }
     fn len_packets(&self) -> usize {
         self.fifo.len()
     }
@@ -64,5 +73,16 @@ mod tests {
         q.dequeue(0);
         assert!(q.enqueue(0, pkt(500)).is_ok());
         assert!(q.enqueue(0, pkt(1)).is_err());
+    }
+
+    #[test]
+    fn passing_an_empty_queue_is_queueing_and_leaving_at_once() {
+        for (limit, size) in [(QueueLimit::Packets(0), 100), (QueueLimit::Packets(1), 100), (QueueLimit::Bytes(99), 100),
+                              (QueueLimit::Bytes(100), 100), (QueueLimit::Unlimited, 100)] {
+            let (mut a, mut b) = (DropTail::new(limit.clone()), DropTail::new(limit));
+            let by_fifo = a.enqueue(0, pkt(size)).map(|()| a.dequeue(0).unwrap().size).map_err(|e| e.1);
+            assert_eq!(b.pass(0, pkt(size)).map(|p| p.size).map_err(|e| e.1), by_fifo);
+            assert_eq!((b.len_packets(), b.len_bytes()), (0, 0));
+        }
     }
 }

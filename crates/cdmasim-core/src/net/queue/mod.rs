@@ -44,6 +44,15 @@ pub trait Queue {
     /// Offer a packet. On a drop the packet comes back with the reason.
     fn enqueue(&mut self, now: Time, pkt: Packet) -> Result<(), (Packet, DropReason)>;
     fn dequeue(&mut self, now: Time) -> Option<Packet>;
+    /// A packet arrives at the empty queue of an idle transmitter and
+    /// leaves at once: enqueue then dequeue (Err: dropped on arrival). A
+    /// discipline that keeps no state on that path may skip the copy
+    /// through its FIFO.
+    #[inline(always)]
+    fn pass(&mut self, now: Time, pkt: Packet) -> Result<Packet, (Packet, DropReason)> {
+        self.enqueue(now, pkt)?;
+        Ok(self.dequeue(now).expect("the packet just queued"))
+    }
     fn len_packets(&self) -> usize;
     fn len_bytes(&self) -> u64;
     /// The link's service rate changed (RED's idle-time correction depends on it).
@@ -92,6 +101,10 @@ impl Queue for AnyQueue {
     #[inline(always)]
     fn dequeue(&mut self, now: Time) -> Option<Packet> {
         each!(self, q => q.dequeue(now))
+    }
+    #[inline(always)]
+    fn pass(&mut self, now: Time, pkt: Packet) -> Result<Packet, (Packet, DropReason)> {
+        each!(self, q => q.pass(now, pkt))
     }
     #[inline(always)]
     fn len_packets(&self) -> usize {
