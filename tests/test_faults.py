@@ -168,6 +168,30 @@ def test_a_second_writer_process_is_refused_and_the_first_ones_run_in_progress_s
     assert not in_progress.exists()
 
 
+def test_a_linked_writer_lock_or_a_file_system_without_locks_is_one_line(tmp_path, monkeypatch):
+    import errno
+    import fcntl
+
+    from cdmasim import InputError
+    from cdmasim.store import Store
+
+    cdmasim.sweep(SWEEP, tmp_path / "st", jobs=1)
+    # A link in the lock's place: refused, and nothing made where it points.
+    (tmp_path / "st" / "writer.lock").unlink()
+    (tmp_path / "st" / "writer.lock").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(InputError, match="writer.lock is a link"):
+        Store(tmp_path / "st")
+    assert not (tmp_path / "elsewhere").exists()
+    (tmp_path / "st" / "writer.lock").unlink()
+
+    def no_locks(fd, op):
+        raise OSError(errno.ENOLCK, "No locks available")
+
+    monkeypatch.setattr(fcntl, "flock", no_locks)
+    with pytest.raises(InputError, match=r"cannot lock the result store for writing \(No locks available"):
+        Store(tmp_path / "st")
+
+
 def test_writers_in_one_process_share_the_store():
     """Two Store objects open for writing in one process (threads of
     `reproduce all`) share the lock; the first one's close keeps it."""

@@ -335,3 +335,23 @@ def test_ahead_runs_every_plan_and_a_stop_records_nothing_it_cut_short(tmp_path)
         assert st.keys("failed") == set()
     again = cdmasim.sweep(long, tmp_path / "st2", jobs=2)
     assert again["runs_done"] == 8 and again["runs_failed"] == 0
+
+
+def test_ahead_hands_over_a_done_paper_whatever_a_later_paper_meets(tmp_path):
+    """A later paper's sweeps failing (here: a sweep file naming a path the
+    scenario does not have) does not take away an earlier paper whose runs
+    are done; the failing paper gets the error."""
+    from cdmasim.reproduce import Ahead, _spec_key
+    from cdmasim.sweep_spec import SweepError
+
+    good = _dumbbell_spec("ahead_good", 1)
+    bad = _dumbbell_spec("ahead_bad", 1)
+    bad["set"]["dumbbell.no_such_field"] = 1
+    ahead = Ahead([("p1", [good]), ("p2", [bad])], str(tmp_path / "st"), 1)
+    try:
+        ahead.thread.join()
+        assert ahead.wait("p1")[_spec_key(good)]["runs_done"] == 1
+        with pytest.raises(SweepError):
+            ahead.wait("p2")
+    finally:
+        ahead.close()

@@ -161,10 +161,15 @@ class Store:
         fresh = self._claim() if mode == "w" else self._check_is_store()
         try:
             self._connect(fresh)
-            # Held once the manifest is known good: a damaged store is left
-            # exactly as it was, without a lock file.
-            if mode == "w" and self._hold():
-                self._recover()
+            if mode == "w":
+                # Held once the manifest and the layout are known good: a
+                # damaged store is left exactly as it was, without a lock
+                # file. The process's first writer recovers before any other
+                # of its writers may commit.
+                self._check_layout()
+                with _WRITING_GUARD:
+                    if self._hold():
+                        self._recover()
         except BaseException:
             self.close()
             raise
@@ -344,29 +349,37 @@ class Store:
     def _hold(self) -> bool:
         """Take the store for this process (an exclusive flock on
         writer.lock, kept until the last of its writers closes); returns
-        whether this is the process's first writer (which recovers)."""
+        whether this is the process's first writer (which recovers). The
+        caller holds _WRITING_GUARD."""
+        import errno
         import fcntl
 
         real = os.path.realpath(self.path)
-        with _WRITING_GUARD:
-            held = _WRITING.get(real)
-            if held is not None:
-                held[1] += 1
-                self._held = real
-                return False
-            try:
-                fd = os.open(os.path.join(self.path, WRITER_LOCK), os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
-            except OSError as e:
-                raise self._err(f"cannot write the result store: {_why(e)}") from None
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except OSError:
-                os.close(fd)
+        held = _WRITING.get(real)
+        if held is not None:
+            held[1] += 1
+            self._held = real
+            return False
+        lock = os.path.join(self.path, WRITER_LOCK)
+        try:
+            # Never through a link: the lock file is the store's own.
+            fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC | os.O_NOFOLLOW, 0o644)
+        except OSError as e:
+            if e.errno == errno.ELOOP:
+                raise self._err(f"{WRITER_LOCK} is a link, not the store's own file; the store was left as it is") from None
+            raise self._err(f"cannot write the result store: {_why(e)}") from None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as e:
+            os.close(fd)
+            if e.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
                 raise self._err("another cdmasim process is writing this result store; wait for it to finish or "
                                 "give another folder (nothing was changed)") from None
-            _WRITING[real] = [fd, 1]
-            self._held = real
-            return True
+            raise self._err(f"cannot lock the result store for writing ({_why(e)}; a file system without "
+                            "locks, such as NFS without lockd, cannot hold one)") from None
+        _WRITING[real] = [fd, 1]
+        self._held = real
+        return True
 
     def close(self):
         if self.db is not None:
@@ -380,6 +393,14 @@ class Store:
                     del _WRITING[self._held]
                     os.close(held[0])
             self._held = None
+
+    def __del__(self):
+        # A writer left open (a forgotten Store in a notebook) releases the
+        # store when it is collected, not only when the process ends.
+        try:
+            self.close()
+        except Exception:  # noqa: BLE001 - at interpreter exit the module may be half gone
+            pass
 
     def __enter__(self) -> Store:
         return self
@@ -649,6 +670,8 @@ def _figures(st: Store, key: str) -> dict:
         shape = (prefix, entities, tuple(cols))
         names = _FIGURE_NAMES.get(shape)
         if names is None:
+            if len(_FIGURE_NAMES) >= 1024:
+                _FIGURE_NAMES.clear()   # a bound, for sessions that read many differently named sweeps
             names = _FIGURE_NAMES[shape] = [f"{prefix}.{e}.{c}" for e in entities for c in cols]
         row.update(zip(names, (v[i] for i in range(len(entities)) for v in values)))
     return row

@@ -206,11 +206,11 @@ class Ahead:
     def wait(self, paper):
         """The reports of `paper`'s planned sweeps, by spec key, once they are done."""
         self.ready[paper].wait()
+        if paper in self.reports:
+            return self.reports[paper]   # done, whatever a later paper's sweeps met
         if self.error is not None:
             raise self.error
-        if paper not in self.reports:
-            raise RuntimeError(f"{paper}: its sweeps were stopped")
-        return self.reports[paper]
+        raise RuntimeError(f"{paper}: its sweeps were stopped")
 
     def wait_all(self):
         self.thread.join()
