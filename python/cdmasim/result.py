@@ -116,9 +116,6 @@ def __getattr__(name):
 # simulation; each is made once per process and copied.
 _EMPTY = {}
 
-# The dtype of each kind of column (text columns as pandas infers them).
-_DTYPES = {"int": "int64", "float": "float64", "int?": "float64", "float?": "float64"}
-
 
 def _frame(rows, columns, dtypes=None):
     """A table of `rows` (dicts or tuples) with `columns`, given dtypes
@@ -159,6 +156,17 @@ _STORED = {"int": "int", "counts": "int", "intervals": "int", "float": "float", 
 _STORED_DTYPES = {"int": "int64", "float": "float64"}
 
 
+def _stored(cols):
+    """(column, kind of the core's schema) pairs as (column, stored kind)."""
+    return [(c, _STORED[k]) for c, k in cols]
+
+
+def _typed_frame(fields, rows):
+    """A DataFrame of `rows` with `fields` ((column, stored kind)): numbers
+    as int64 / float64, text as pandas infers it."""
+    return _frame(rows, [c for c, _ in fields], {c: _STORED_DTYPES[k] for c, k in fields if k in _STORED_DTYPES})
+
+
 def _wide(table: str, records: list[dict]):
     """One of the core's tables (`schema`) from its records (the summary's
     list of dicts): ([(column, stored kind)], rows as dicts). A column per
@@ -195,8 +203,7 @@ def _wide(table: str, records: list[dict]):
 
 def wide_table(table: str, records: list[dict]):
     """One of the core's tables (`schema`, `_wide`) as a DataFrame."""
-    fields, rows = _wide(table, records)
-    return _frame(rows, [c for c, _ in fields], {c: _STORED_DTYPES[k] for c, k in fields if k in _STORED_DTYPES})
+    return _typed_frame(*_wide(table, records))
 
 
 _SCHEMAS = {}
@@ -265,7 +272,7 @@ class Result:
         return self._cache[key]
 
     def _table(self, key):
-        return self._cached(key, lambda: wide_table(key, self.summary.get(key, [])))
+        return self._cached(key, lambda: _typed_frame(*self._rows(key)))
 
     @property
     def flows(self) -> pandas.DataFrame:
@@ -342,27 +349,20 @@ class Result:
             return list(zip(DEAD_COLUMNS, ("str", "float", "float"))), rows
         return _wide(name, self.summary.get(name, []))
 
-    def _long(self, name):
-        def build():
-            fields, rows = self._rows(name)
-            return _frame(rows, [c for c, _ in fields], {c: _STORED_DTYPES[k] for c, k in fields if k in _STORED_DTYPES})
-
-        return self._cached(name, build)
-
     @property
     def rlp_cdf(self) -> pandas.DataFrame:
         """The RLP buffers' and channel ON periods' distributions (Figs. 9-12, 17), long format."""
-        return self._long("rlp_cdf")
+        return self._table("rlp_cdf")
 
     @property
     def is2000_cdf(self) -> pandas.DataFrame:
         """The sectors' power in use (Fig. 14) and ON periods (Fig. 17), long format."""
-        return self._long("is2000_cdf")
+        return self._table("is2000_cdf")
 
     @property
     def dead_periods(self) -> pandas.DataFrame:
         """Every dead interval of every cell (Paliwal et al. section IV-E)."""
-        return self._long("dead_periods")
+        return self._table("dead_periods")
 
     def write_table_parquet(self, name: str, dest, run_key: str | None = None) -> None:
         """Table `name` (any of TABLES but series and drops, which have
@@ -508,7 +508,7 @@ class Result:
                 return wide_table("drops", self.summary.get("drops", []))
             cols = columns("drops")
             df = pd.read_csv(self._drops_path, dtype={"place": str, "reason": str, "flow": str}, keep_default_na=False)
-            return df[cols].astype({c: _DTYPES[k] for c, k in schema()["drops"] if k in _DTYPES})
+            return df[cols].astype({c: _STORED_DTYPES[k] for c, k in _stored(schema()["drops"]) if k in _STORED_DTYPES})
 
         return self._cached("drops", build)
 
@@ -527,7 +527,7 @@ class Result:
                 df.insert(0, "run", run_key)
             df.to_parquet(dest, index=False, engine="pyarrow")
             return
-        arrow = _parquet_schema(schema()["drops"], run_key)
+        arrow = _parquet_schema(_stored(schema()["drops"]), run_key)
         cols = columns("drops")
         reader = pacsv.open_csv(self._drops_path, convert_options=pacsv.ConvertOptions(
             column_types={c: arrow.field(c).type for c in cols}, strings_can_be_null=False,

@@ -21,8 +21,8 @@ or a runs/KEY without a row; opening the store for writing removes both,
 and the run is simply done again. Only names that are run keys (32 hex
 digits) are ever removed. One process writes a store at a time: a second
 one is refused (InputError) instead of taking the first one's runs in
-progress for a killed writer's leftovers. The manifest is the single source of truth for
-which runs exist; a done run whose files are missing or damaged (wrong
+progress for a killed writer's leftovers. The manifest is the single
+source of truth for which runs exist; a done run whose files are missing or damaged (wrong
 size, no Parquet magic, or with `verify` a wrong CRC-32) is forgotten by
 `Store.repair` and runs again.
 
@@ -417,8 +417,8 @@ class Store:
     def _recover(self):
         """Remove what a killed writer left: tmp/KEY folders, and runs/KEY
         folders whose manifest row was never committed. Only run keys are
-        touched; anything else in the folder stays."""
-        self._check_layout()
+        touched; anything else in the folder stays. The caller has checked
+        the layout (`_check_layout`)."""
         known = self.keys()
         for sub, keep in (("tmp", set()), ("runs", known)):
             d = os.path.join(self.path, sub)

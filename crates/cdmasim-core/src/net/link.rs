@@ -360,6 +360,14 @@ impl Link {
         self.want_tx_done();
     }
 
+    /// `pkt` is dropped here (by the queue on arrival, the loss module or a
+    /// decompressor): counted among the link's drops and reported.
+    #[cold]
+    fn report_drop(&mut self, pkt: Packet, reason: DropReason) {
+        self.stats.queue.drop(reason);
+        self.outbox.push_back(HopEvent::Drop { port: 0, pkt, reason });
+    }
+
     /// The loss module (or a header decompressor) took the packet that
     /// starts service: it is reported (as sent, to a tap) and dropped.
     #[cold]
@@ -367,8 +375,7 @@ impl Link {
         if tap {
             self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
         }
-        self.stats.queue.drop(reason);
-        self.outbox.push_back(HopEvent::Drop { port: 0, pkt, reason });
+        self.report_drop(pkt, reason);
     }
 
     /// Start `pkt` as a PPP frame (lost below PPP or not): a tap sees it as
@@ -431,16 +438,12 @@ impl Hop for Link {
                     self.retire(now);
                     self.start(now, pkt);
                 }
-                Err((pkt, reason)) => {
-                    self.stats.queue.drop(reason);
-                    self.outbox.push_back(HopEvent::Drop { port: 0, pkt, reason });
-                }
+                Err((pkt, reason)) => self.report_drop(pkt, reason),
             }
             return;
         }
         if let Err((pkt, reason)) = self.queue.enqueue(now, pkt) {
-            self.stats.queue.drop(reason);
-            self.outbox.push_back(HopEvent::Drop { port: 0, pkt, reason });
+            self.report_drop(pkt, reason);
             return;
         }
         self.stats.queue.enqueued += 1;
