@@ -7,8 +7,9 @@
 //! mapped onto DRC rates ([`mahimahi`]), Markov chains of any order fitted from
 //! a trace ([`markov`]), a constant rate ([`constant`]), a synthetic SINR
 //! process ([`fading`]) and the SINR→DRC mapper that wraps a SINR source
-//! ([`sinr_mapper`]). [`presets`] combines them into calibrated scenarios and
-//! [`stats`] computes the statistics of seed 000 section 5.
+//! ([`sinr_mapper`], its frame errors from [`waterfall`]). [`presets`]
+//! combines them into calibrated scenarios and [`stats`] computes the
+//! statistics of seed 000 section 5.
 
 pub mod constant;
 pub mod drc;
@@ -26,6 +27,7 @@ pub mod stats;
 pub mod trace;
 pub mod trace_binary;
 pub mod trace_text;
+pub mod waterfall;
 
 pub use error::{ChannelError, Result};
 pub use source::DrcSpec;

@@ -14,7 +14,7 @@
 //! The DRC for slot n uses the SINR estimate from the slots before n
 //! (an exponential average), as a real terminal must predict.
 
-use super::ChannelSource;
+use super::{waterfall, ChannelSource};
 use crate::engine::Rng;
 use crate::channel::drc::NUM_DRC;
 
@@ -132,9 +132,9 @@ impl<S: ChannelSource> ChannelSource for SinrMapper<S> {
             drc[i] = d;
             if d > 0 {
                 let margin = x - self.thr.db[d as usize];
-                let fer = 1.0 / (1.0 + 99.0 * (margin / self.cfg.waterfall_db).min(700.0).exp());
                 self.frames += 1;
-                if self.rng.bernoulli(fer) {
+                // FER > 0 for every margin, so a draw is made for every frame.
+                if waterfall::lost(margin / self.cfg.waterfall_db, self.rng.uniform()) {
                     self.errors += 1;
                     self.offset_db += self.cfg.step_up_db;
                 } else {
