@@ -355,3 +355,48 @@ def test_ahead_hands_over_a_done_paper_whatever_a_later_paper_meets(tmp_path):
             ahead.wait("p2")
     finally:
         ahead.close()
+
+
+def test_ahead_runs_declared_tasks_and_compute_takes_them(tmp_path):
+    """A paper's declared calls (`tasks(ctx)`) run on the Ahead's own pool
+    from the start; `Context.compute` takes their results and sends only
+    the calls the paper did not declare to its pool; a call that failed
+    there fails the paper's compute with its name."""
+    from cdmasim.reproduce import Ahead, Context
+
+    class MainPool:
+        """Stands for the main pool: records what it is asked."""
+        asked = []
+
+        def map_unordered(self, tasks):
+            for t in tasks:
+                self.asked.append(t)
+                yield t, ("ok", t[1][0] - t[1][1])
+
+    declared = [("operator:add", (1, 2)), ("operator:mul", (3, 4)), ("math:sqrt", ("not a number",))]
+    ahead = Ahead([("p", [])], str(tmp_path / "st"), 2, tasks=[("p", declared)])
+    try:
+        ctx = Context("p", str(tmp_path / "out"), pool=MainPool())
+        ctx.ahead = ahead
+        assert ctx.compute("operator:add", [(1, 2), (5, 5)]) == [3, 0]
+        assert ctx.pool.asked == [("operator:add", (5, 5))]
+        assert ctx.compute("operator:mul", [[3, 4]]) == [12]
+        with pytest.raises(RuntimeError, match="math:sqrt"):
+            ctx.compute("math:sqrt", [("not a number",)])
+        assert ahead.computed("another paper") == {}
+    finally:
+        ahead.close()
+
+
+def test_liu_declares_its_calls_and_is_analysed_last(tmp_path):
+    """`reproduce all` analyses the papers that declare calls last, and
+    liu's declaration covers its three kinds of call over every seed."""
+    from cdmasim import reproduce as rp
+
+    assert rp.analysis_order(list(rp.PAPERS)) == ["lee", "paliwal", "jung", "dziong", "liu"]
+    (paper, calls), = rp.tasks(list(rp.PAPERS), str(tmp_path), quick=True)
+    targets = [t for t, _ in calls]
+    assert paper == "liu" and targets[0] == "cdmasim.reproduce.liu:location_task"
+    assert {t: targets.count(t) for t in targets} == {"cdmasim.reproduce.liu:location_task": 9,
+                                                      "cdmasim.reproduce.liu:fig6_task": 12,
+                                                      "cdmasim.reproduce.liu:channel_task": 6}

@@ -104,9 +104,13 @@ def main(args):
 
         if pool is not None and len(papers) > 1:
             # Every paper's sweeps run ahead on a pool of their own while the
-            # papers are analysed one by one (reproduce.Ahead).
+            # papers are analysed one by one, and the calls a paper declares
+            # (liu's channel traces) on a third from the start, that paper
+            # being analysed last (reproduce.Ahead).
+            papers = rp.analysis_order(papers)
             ahead = rp.Ahead(rp.plans(papers, args.out, quick=args.quick, jobs=args.jobs, pcaps=args.pcap,
-                                      sensitivity=args.sensitivity), os.path.join(args.out, "store"), pool.jobs)
+                                      sensitivity=args.sensitivity), os.path.join(args.out, "store"), pool.jobs,
+                             tasks=rp.tasks(papers, args.out, quick=args.quick))
         for paper in papers:
             try:
                 r = rp.run(paper, args.out, quick=args.quick, jobs=args.jobs,

@@ -90,18 +90,27 @@ class Context:
 
     def compute(self, target, arglist):
         """Call `target` ("module:function") once per argument tuple on the
-        workers (in this process with a Dask cluster); results in order."""
+        workers (in this process with a Dask cluster); results in order.
+        Calls the paper declared in `tasks(ctx)` come from the Ahead that
+        ran them, if there is one."""
         from ..workers import call
 
         arglist = [tuple(a) for a in arglist]
-        if self.pool is None:
-            return [call(target, a) for a in arglist]
         out = {}
-        for (_, args), (kind, value) in self.pool.map_unordered([(target, a) for a in arglist]):
+        ready = self.ahead.computed(self.paper) if self.ahead is not None else {}
+        for a in arglist:
+            if (target, a) in ready:
+                out[a] = ready[(target, a)]
+        missing = [a for a in arglist if a not in out]
+        if self.pool is None:
+            out.update((a, ("ok", call(target, a))) for a in missing)
+        elif missing:
+            out.update((args, outcome) for (_, args), outcome in self.pool.map_unordered([(target, a) for a in missing]))
+        for a in arglist:
+            kind, value = out[a]
             if kind != "ok":
-                raise RuntimeError(f"{self.paper}: {target}{args}: {value}")
-            out[args] = value
-        return [out[a] for a in arglist]
+                raise RuntimeError(f"{self.paper}: {target}{a}: {value}")
+        return [out[a][1] for a in arglist]
 
     # -- items and figures ---------------------------------------------------
 
@@ -163,27 +172,69 @@ class Context:
 class Ahead:
     """`reproduce all` keeps every core busy: a thread runs each paper's
     planned sweeps, paper after paper, on a worker pool of its own, while
-    the main thread analyses and plots the papers whose sweeps are done
-    (and runs their other tasks on the main pool). Run one after the
-    other, a paper's analysis leaves the workers idle and the next paper's
-    sweeps wait for it.
+    the main thread analyses and plots the papers whose sweeps are done.
+    Run one after the other, a paper's analysis leaves the workers idle and
+    the next paper's sweeps wait for it.
 
-    The thread is the store's only writer while it runs: a sweep outside
-    the plans waits for it (`wait_all`). `close` stops it at its next
-    result, recording nothing more (a run cut short runs again next time)."""
+    `tasks`: (paper, [(target, args), ...]) for the papers whose module
+    declares the calls its analysis makes (`tasks(ctx)`, liu's day-long
+    channel traces). A second thread runs them from the start on a third
+    pool, so that the longest work does not wait for its paper's turn;
+    `Context.compute` takes their results (`computed`).
 
-    def __init__(self, plans, store, jobs):
+    The sweep thread is the store's only writer while it runs: a sweep
+    outside the plans waits for it (`wait_all`). `close` stops both threads
+    at their next result, recording nothing more (a run cut short runs
+    again next time)."""
+
+    def __init__(self, plans, store, jobs, tasks=()):
         import threading
 
         from ..workers import WorkerPool
 
-        self.plans, self.store = plans, store
+        self.plans, self.store, self.tasks = plans, store, [(p, list(c)) for p, c in tasks if c]
         self.pool = WorkerPool(jobs)
         self.reports, self.error = {}, None
         self.ready = {paper: threading.Event() for paper, _ in plans}
+        self.results, self.task_error = {}, None
+        self.computed_ready = {paper: threading.Event() for paper, _ in self.tasks}
         self._stop = threading.Event()
+        self.task_pool = WorkerPool(jobs) if self.tasks else None
+        self.task_thread = None
+        if self.tasks:
+            self.task_thread = threading.Thread(target=self._compute, name="cdmasim-reproduce-tasks", daemon=True)
+            self.task_thread.start()
         self.thread = threading.Thread(target=self._run, name="cdmasim-reproduce-ahead", daemon=True)
         self.thread.start()
+
+    def _compute(self):
+        try:
+            for paper, calls in self.tasks:
+                got = {}
+                for call, outcome in self.task_pool.map_unordered(calls):
+                    if self._stop.is_set():
+                        return
+                    got[call] = outcome
+                self.results[paper] = got
+                self.computed_ready[paper].set()
+        except BaseException as e:  # noqa: BLE001 - handed to the main thread, which raises it
+            self.task_error = e
+        finally:
+            for event in self.computed_ready.values():
+                event.set()
+
+    def computed(self, paper):
+        """{(target, args): (kind, value)} of `paper`'s declared tasks, once
+        they are done ({} for a paper that declares none)."""
+        event = self.computed_ready.get(paper)
+        if event is None:
+            return {}
+        event.wait()
+        if paper in self.results:
+            return self.results[paper]
+        if self.task_error is not None:
+            raise self.task_error
+        raise RuntimeError(f"{paper}: its tasks were stopped")
 
     def _run(self):
         from ..sweeps import sweep_many
@@ -221,10 +272,15 @@ class Ahead:
         """Stop at the next result (the runs in progress are killed) and
         wait for the thread; then the pool goes."""
         self._stop.set()
-        for w in list(self.pool.workers):
-            w.proc.kill()
-        self.thread.join(timeout=60)
-        self.pool.close()
+        pools = [p for p in (self.pool, self.task_pool) if p is not None]
+        for pool in pools:
+            for w in list(pool.workers):
+                w.proc.kill()
+        for thread in (self.thread, self.task_thread):
+            if thread is not None:
+                thread.join(timeout=60)
+        for pool in pools:
+            pool.close()
 
 
 def plans(papers, out, quick=False, jobs=None, pcaps=None, sensitivity=False):
@@ -235,6 +291,26 @@ def plans(papers, out, quick=False, jobs=None, pcaps=None, sensitivity=False):
                       sensitivity=sensitivity and paper == "paliwal")
         out_plans.append((paper, list(_module(paper).plan(ctx))))
     return out_plans
+
+
+def tasks(papers, out, quick=False):
+    """(paper, its declared calls) for each paper whose module declares
+    the calls its analysis makes (`tasks(ctx)`), in `papers`' order."""
+    out_tasks = []
+    for paper in papers:
+        mod = _module(paper)
+        if hasattr(mod, "tasks"):
+            out_tasks.append((paper, [(target, tuple(a)) for target, args in mod.tasks(Context(paper, out, quick=quick))
+                                      for a in args]))
+    return out_tasks
+
+
+def analysis_order(papers):
+    """The order `reproduce all` analyses papers in: those that declare
+    tasks last, so their tasks run (from the start) while the others are
+    analysed."""
+    declares = [hasattr(_module(p), "tasks") for p in papers]
+    return [p for p, d in zip(papers, declares) if not d] + [p for p, d in zip(papers, declares) if d]
 
 
 def _spec_key(spec):
@@ -332,4 +408,5 @@ def public(report):
     return {k: report[k] for k in ("paper", "title", "items", "figures", "wall_s", "summary", "aliases")}
 
 
-__all__ = ["PAPERS", "Ahead", "Context", "Item", "Tolerance", "run", "public", "summary", "figure_score"]
+__all__ = ["PAPERS", "Ahead", "Context", "analysis_order", "plans", "tasks", "Item", "Tolerance", "run", "public",
+           "summary", "figure_score"]

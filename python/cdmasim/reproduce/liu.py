@@ -96,9 +96,40 @@ def plan(ctx):
     return liu_sector.plan(ctx)
 
 
+LOCATIONS = ("location1", "location2", "location3")
+
+
+def _location_cases(ctx):
+    """Fig. 1: (preset, seed, slots) per location and seed, and the hours."""
+    hours = 6 if ctx.quick else 24
+    return [(p, s, hours * HOUR) for p in LOCATIONS for s in ctx.seeds], hours
+
+
+def _channel_cases(ctx):
+    """Section 5: (preset, seed, slots) per preset and seed."""
+    slots, _, _ = _sizes(ctx)
+    return [(p, s, slots) for p in ("stationary", "mobile") for s in ctx.seeds]
+
+
+def _fig6_cases(ctx):
+    """Section 6: (preset, users, slots, seed) per preset, user count and seed."""
+    _, users, slots = _sizes(ctx)
+    return [(p, n, slots, s) for p in ("stationary", "mobile") for n in users for s in ctx.seeds]
+
+
+def tasks(ctx):
+    """Every call `reproduce` makes through `ctx.compute`, longest first:
+    `reproduce all` runs them from its start (reproduce.Ahead), and
+    analyses this paper last. The day-long location traces are most of
+    the paper's work (about 5 s of CPU each in the full run)."""
+    return [("cdmasim.reproduce.liu:location_task", _location_cases(ctx)[0]),
+            ("cdmasim.reproduce.liu:fig6_task", _fig6_cases(ctx)),
+            ("cdmasim.reproduce.liu:channel_task", _channel_cases(ctx))]
+
+
 def _channel(ctx):
     slots, _, _ = _sizes(ctx)
-    cases = [(p, s, slots) for p in ("stationary", "mobile") for s in ctx.seeds]
+    cases = _channel_cases(ctx)
     out = ctx.compute("cdmasim.reproduce.liu:channel_task", cases)
     per = {"stationary": {}, "mobile": {}}
     for (preset, _, _), r in zip(cases, out):
@@ -110,11 +141,9 @@ def _channel(ctx):
 
 def _locations(ctx):
     """Fig. 1's three locations: per location, per seed, the task's output."""
-    hours = 6 if ctx.quick else 24
-    names = ("location1", "location2", "location3")
-    cases = [(p, s, hours * HOUR) for p in names for s in ctx.seeds]
+    cases, hours = _location_cases(ctx)
     out = ctx.compute("cdmasim.reproduce.liu:location_task", cases)
-    per = {p: [] for p in names}
+    per = {p: [] for p in LOCATIONS}
     for (p, _, _), r in zip(cases, out):
         per[p].append(r)
     return per, hours
@@ -300,7 +329,7 @@ def _fig6(ctx, tcp):
     """Section 6 with the trace model; `tcp` holds liu_sector's packet-level
     gains and Jain indices (the same claims, a second measurement)."""
     _, users, slots = _sizes(ctx)
-    cases = [(p, n, slots, s) for p in ("stationary", "mobile") for n in users for s in ctx.seeds]
+    cases = _fig6_cases(ctx)
     res = dict(zip(cases, ctx.compute("cdmasim.reproduce.liu:fig6_task", cases)))
 
     def per_seed(preset, n, key):
