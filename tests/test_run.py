@@ -393,3 +393,53 @@ def test_out_of_range_numbers_are_one_line_before_anything_runs(args, tmp_path):
     p = cli(*[a.replace("OUT", str(tmp_path / "o")) for a in args])
     assert p.returncode == 2 and len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr, p.stderr
     assert not (tmp_path / "o").exists(), "nothing written"
+
+
+def test_cli_run_imports_neither_typing_nor_tempfile(tmp_path):
+    """`cdmasim run` starts without typing, tempfile, random, pandas or
+    pyarrow (start-up is a third of a small run's time)."""
+    import os
+
+    code = ("import sys; from cdmasim.cli import main; rc = main(['run', sys.argv[1], '--json', '--quiet']); "
+            "print(sorted(m for m in ('typing', 'tempfile', 'random', 'pandas', 'pyarrow') if m in sys.modules), "
+            "file=sys.stderr)")
+    p = subprocess.run([sys.executable, "-c", code, str(EXAMPLES / "dumbbell.toml")], capture_output=True, text=True,
+                       cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT / "python")})
+    assert p.returncode == 0, p.stderr
+    assert p.stderr.strip().splitlines()[-1] == "[]"
+    assert json.loads(p.stdout)["events"] > 0
+
+
+def test_a_runs_private_folder_is_its_own_and_goes_with_the_result(tmp_path, monkeypatch):
+    """The drop log and series spool live in a folder only this user can
+    read, under TMPDIR, or under tempfile.tempdir when a program loaded
+    tempfile and set it; it goes when the Result does, and only the
+    engine's files are removed from it."""
+    import gc
+    import os
+    import stat
+    import sys as _sys
+    import tempfile
+
+    from cdmasim import simulate
+
+    monkeypatch.delitem(_sys.modules, "tempfile")
+    monkeypatch.setenv("TMPDIR", str(tmp_path))
+    d = simulate._private_dir("cdmasim-drops-")
+    assert os.path.dirname(d) == str(tmp_path) and stat.S_IMODE(os.stat(d).st_mode) == 0o700
+    os.rmdir(d)
+    monkeypatch.setitem(_sys.modules, "tempfile", tempfile)
+    other = tmp_path / "elsewhere"
+    other.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(other))
+    r = cdmasim.run(EXAMPLES / "dumbbell.toml")
+    folder = os.path.dirname(r._drops_path)
+    assert os.path.dirname(folder) == str(other) and os.path.exists(r._drops_path)
+    del r
+    gc.collect()
+    assert not os.path.exists(folder)
+    kept = simulate._private_dir("cdmasim-drops-")
+    open(os.path.join(kept, "mine.txt"), "w").close()
+    open(os.path.join(kept, "drops.csv"), "w").close()
+    simulate._remove_run_files(kept)
+    assert os.listdir(kept) == ["mine.txt"]

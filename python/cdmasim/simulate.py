@@ -1,23 +1,21 @@
 """Load and run scenarios from Python: `cdmasim.run(...)`.
 
 Imports nothing heavy: pandas and pyarrow are only loaded when a Result's
-tables are first used."""
+tables are first used, and `cdmasim run` imports neither typing nor
+tempfile (with random and shutil, about 7 ms of its start-up)."""
 
 from __future__ import annotations
 
 import json
 import os
+import sys
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Union
 
 from . import InputError
 
-if TYPE_CHECKING:
-    from .result import Result
-
 #: What names a scenario: a path, TOML text, a dict of the file's shape, or
 #: what parse() returned.
-Scenario = Union[str, os.PathLike, dict]
+Scenario = str | os.PathLike | dict
 
 
 class ScenarioError(InputError):
@@ -170,8 +168,6 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     simulated time or the sampling interval. Raises ScenarioError (an
     InputError) on a bad scenario, InputError on a bad argument, and
     KeyboardInterrupt on Ctrl-C."""
-    import shutil
-    import tempfile
     import weakref
 
     from .result import Result
@@ -197,25 +193,60 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     elif progress is False:
         progress = None
     core = _core()
-    tmp = tempfile.mkdtemp(prefix="cdmasim-drops-")
-    drops = os.path.join(tmp, "drops.csv")
-    spool = os.path.join(tmp, "series.spool")
+    tmp = _private_dir("cdmasim-drops-")
+    drops, spool = (os.path.join(tmp, name) for name in _RUN_FILES)
     try:
         summary_json, series = core.run_scenario(text, shown, seed, pcap_dir, progress, drops, every_ns, spool)
     except core.ScenarioError as e:
-        shutil.rmtree(tmp, ignore_errors=True)
+        _remove_run_files(tmp)
         raise _translate(e, shown) from None
     except OSError as e:
-        shutil.rmtree(tmp, ignore_errors=True)
+        _remove_run_files(tmp)
         # The engine could not write its pcap files (or the drop log).
         raise InputError(f"cannot write pcap: {e}" if pcap_dir is not None else
                          f"cannot write the drop log or the series spool: {e}") from None
     except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
+        _remove_run_files(tmp)
         raise
     finally:
         if bar is not None:
             bar.close()
     result = Result(json.loads(summary_json), series, text=summary_json, drops_path=drops, series_path=spool)
-    weakref.finalize(result, shutil.rmtree, tmp, True)
+    weakref.finalize(result, _remove_run_files, tmp)
     return result
+
+
+#: What the engine writes in a run's private folder.
+_RUN_FILES = ("drops.csv", "series.spool")
+
+
+def _private_dir(prefix):
+    """A new folder for a run's drop log and series spool, readable only by
+    this user (as tempfile.mkdtemp makes). tempfile itself is used when a
+    program has it loaded already (it may have set tempfile.tempdir) or
+    when the usual place fails; otherwise the folder is made here, so that
+    `cdmasim run` does not import it."""
+    loaded = sys.modules.get("tempfile")
+    if loaded is None:
+        base = next((os.environ[v] for v in ("TMPDIR", "TEMP", "TMP") if os.environ.get(v)), "/tmp")
+        try:
+            path = os.path.join(base, prefix + os.urandom(8).hex())
+            os.mkdir(path, 0o700)
+            return path
+        except OSError:
+            import tempfile as loaded
+    return loaded.mkdtemp(prefix=prefix)
+
+
+def _remove_run_files(tmp):
+    """Remove a run's private folder: the files the engine wrote there,
+    then the folder (left if anything else is in it)."""
+    for name in _RUN_FILES:
+        try:
+            os.unlink(os.path.join(tmp, name))
+        except OSError:
+            pass
+    try:
+        os.rmdir(tmp)
+    except OSError:
+        pass
