@@ -153,3 +153,32 @@ def test_a_binary_trace_streams_in_bounded_memory(tmp_path):
     r = json.loads(out.read_text())[str(path)]
     assert r["whole"]["slots"] == 6 * 3600 * 600 and len(r["windows"]) == 6 and r["whole"]["sinr_mean_db"] is not None
     assert peak_kb < 100 * 1024, f"peak RSS {peak_kb / 1024:.0f} MB"
+
+
+@pytest.mark.parametrize("preset,slots,seed", [("location1", 450_000, 2), ("mobile", 333_333, 3), ("constant:9", 1000, 1)])
+def test_a_drawn_source_gives_the_stats_of_its_sample(preset, slots, seed):
+    """stats(preset, slots=, seed=) draws and counts in one pass without
+    holding the trace: for each window length it is stats() of what
+    sample() draws, to the last bit."""
+    s = channel.sample(preset, slots, seed)
+    windows = [60_000, 25_000, 0]
+    drawn = channel.stats(preset, slots=slots, seed=seed, window_slots=windows, max_order=3, max_lag=50)
+    assert len(drawn) == 3
+    for w, d in zip(windows, drawn):
+        held = channel.stats(s["drc"], sinr=s["sinr"], window_slots=w, max_order=3, max_lag=50)
+        assert json.dumps(d, sort_keys=True) == json.dumps(held, sort_keys=True), (preset, w)
+    one = channel.stats(preset, slots=slots, seed=seed, window_slots=60_000, max_order=3, max_lag=50)
+    assert json.dumps(one, sort_keys=True) == json.dumps(drawn[0], sort_keys=True)
+
+
+def test_a_drawn_source_refuses_what_is_not_one():
+    with pytest.raises(InputError, match="a DRC array is a trace already"):
+        channel.stats(np.zeros(10, dtype=np.uint8), slots=10, seed=1)
+    with pytest.raises(InputError, match="needs both"):
+        channel.stats("mobile", slots=10)
+    with pytest.raises(InputError, match="window_slots"):
+        channel.stats("mobile", slots=10, seed=1, window_slots=1.5)
+    with pytest.raises(InputError, match="window_slots"):
+        channel.stats("mobile", slots=10, seed=1, window_slots=[5, -1])
+    with pytest.raises(InputError, match="neither a preset"):
+        channel.stats("no-such-preset", slots=10, seed=1)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
@@ -70,10 +70,15 @@ def read(path: str | os.PathLike, format: str | None = None, mahimahi_window_ms:
     }
 
 
-def stats(source: str | os.PathLike | Iterable[int], sinr: Iterable[float] | None = None, window_slots: int = 2_160_000,
-          max_order: int = 4, max_lag: int = 200, format: str | None = None,
-          mahimahi_window_ms: int = 100) -> dict[str, Any]:
-    """Statistics of a trace file (path) or a DRC array.
+def stats(source: str | os.PathLike | Iterable[int], sinr: Iterable[float] | None = None,
+          window_slots: int | Sequence[int] = 2_160_000, max_order: int = 4, max_lag: int = 200,
+          format: str | None = None, mahimahi_window_ms: int = 100, slots: int | None = None,
+          seed: int | None = None) -> dict[str, Any] | list[dict[str, Any]]:
+    """Statistics of a trace file (path) or a DRC array; or, with `slots`
+    and `seed`, of `slots` slots drawn from a preset, 'constant:N' or a
+    model file (the trace sample() draws, computed as it is drawn: a day
+    of slots needs 10 MB, not the trace's 260 MB). A drawn source may take
+    a list of window lengths: one pass, a list of results, one per length.
 
     Returns {'whole': {...}, 'windows': [{...}, ...], 'window_slots': W,
     'window_sinr_rate_corr': correlation of window mean SINR and mean rate
@@ -84,6 +89,8 @@ def stats(source: str | os.PathLike | Iterable[int], sinr: Iterable[float] | Non
     (d = 1..max_lag), sinr_mean_db and sinr_rate_corr.
     """
     c = _core()
+    if slots is not None or seed is not None:
+        return _stats_drawn(source, slots, seed, window_slots, max_order, max_lag)
     if isinstance(source, (str, os.PathLike)):
         out = _call(c.channel_stats_file, str(source), format, _units.mahimahi_window(mahimahi_window_ms), window_slots, max_order, max_lag)
     else:
@@ -95,10 +102,32 @@ def stats(source: str | os.PathLike | Iterable[int], sinr: Iterable[float] | Non
         drc = np.ascontiguousarray(values, dtype=np.uint8)
         sb = None if sinr is None else np.ascontiguousarray(sinr, dtype="<f4").tobytes()
         out = _call(c.channel_stats_bytes, drc.tobytes(), sb, window_slots, max_order, max_lag)
-    r = json.loads(out)
+    return _stats_result(out)
+
+
+def _stats_result(text):
+    r = json.loads(text)
     r["whole"] = _clean(r["whole"])
     r["windows"] = [_clean(w) for w in r["windows"]]
     return r
+
+
+def _stats_drawn(source, slots, seed, window_slots, max_order, max_lag):
+    from ._units import count
+
+    if not isinstance(source, (str, os.PathLike)):
+        raise InputError("slots, seed: they draw from a preset, 'constant:N' or a model file; a DRC array is a trace already")
+    if slots is None or seed is None:
+        raise InputError("slots, seed: a drawn source needs both")
+    many = _units.integer_value(window_slots) is None
+    try:
+        windows = [count(w, "window_slots") for w in (window_slots if many else [window_slots])]
+    except TypeError:
+        raise InputError(f"window_slots must be an integer or a list of integers, got {window_slots!r}") from None
+    outs, _ = _call(_core().channel_stats_source, os.fspath(source), count(slots, "slots"), count(seed, "seed"), windows,
+                    max_order, max_lag)
+    results = [_stats_result(o) for o in outs]
+    return results if many else results[0]
 
 
 def summary(results: Mapping[str, dict]) -> pandas.DataFrame:

@@ -53,31 +53,61 @@ pub trait ChannelSource: Send {
     }
 }
 
-/// Draw `n` slots from a source into an in-memory trace (SINR kept when the
-/// source has it, hand-offs kept).
-pub fn collect(src: &mut dyn ChannelSource, n: u64) -> DrcTrace {
-    let n = n as usize;
-    let mut drc = vec![0u8; n];
-    let mut sinr = if src.has_sinr() { Some(vec![0f32; n]) } else { None };
-    const CHUNK: usize = 1 << 16;
+/// Draw up to `n` slots from `src` in pieces of 2^16, handing each piece
+/// to `take` as it is drawn. Returns the slots drawn: fewer than `n` when
+/// a finite source ends, or when Ctrl-C asks (the caller then discards
+/// what it made).
+fn draw(src: &mut dyn ChannelSource, n: u64, mut take: impl FnMut(&[u8], Option<&[f32]>)) -> u64 {
+    const CHUNK: u64 = 1 << 16;
+    let mut drc = vec![0u8; CHUNK.min(n) as usize];
+    let mut sinr = src.has_sinr().then(|| vec![0f32; drc.len()]);
     let mut at = 0;
     while at < n {
         if crate::engine::interrupt::requested() {
-            break; // the caller discards the partial trace
+            break;
         }
-        let end = (at + CHUNK).min(n);
-        let got = src.fill(&mut drc[at..end], sinr.as_mut().map(|s| &mut s[at..end]));
-        at += got;
-        if at < end {
-            break; // a finite source ended
+        let want = (n - at).min(CHUNK) as usize;
+        let got = src.fill(&mut drc[..want], sinr.as_mut().map(|s| &mut s[..want]));
+        take(&drc[..got], sinr.as_ref().map(|s| &s[..got]));
+        at += got as u64;
+        if got < want {
+            break;
         }
     }
-    drc.truncate(at);
-    if let Some(s) = sinr.as_mut() {
-        s.truncate(at);
-    }
-    let handoffs = src.take_handoffs().into_iter().filter(|&h| (h as usize) < at).collect();
+    at
+}
+
+/// Draw `n` slots from a source into an in-memory trace (SINR kept when the
+/// source has it, hand-offs kept).
+pub fn collect(src: &mut dyn ChannelSource, n: u64) -> DrcTrace {
+    let mut drc = Vec::with_capacity(n as usize);
+    let mut sinr = src.has_sinr().then(|| Vec::with_capacity(n as usize));
+    let at = draw(src, n, |d, s| {
+        drc.extend_from_slice(d);
+        if let (Some(v), Some(s)) = (sinr.as_mut(), s) {
+            v.extend_from_slice(s);
+        }
+    });
+    let handoffs = src.take_handoffs().into_iter().filter(|&h| h < at).collect();
     DrcTrace { drc, sinr, handoffs }
+}
+
+/// Statistics of `n` slots drawn from a source, for each window length of
+/// `windows`, computed as the slots are drawn (nothing the size of the
+/// trace is held): what `stats::TraceStats` gives over `collect(src, n)`.
+/// Returns the whole trace's statistics, the windows' per length, and the
+/// hand-offs' slots.
+pub fn stats_of_source(
+    src: &mut dyn ChannelSource,
+    n: u64,
+    windows: &[u64],
+    cfg: &stats::StatsConfig,
+) -> (stats::Stats, Vec<Vec<stats::Stats>>, Vec<u64>) {
+    let mut acc = stats::TraceStats::for_windows(windows, cfg);
+    let at = draw(src, n, |d, s| acc.push(d, s));
+    let handoffs = src.take_handoffs().into_iter().filter(|&h| h < at).collect();
+    let (whole, per_window) = acc.finish_windows();
+    (whole, per_window, handoffs)
 }
 
 /// Trace file formats.

@@ -288,41 +288,51 @@ impl Windows {
 
 /// The whole sequence's statistics and, when it is longer than one window
 /// (`window` > 0), its windows': one pass over pieces pushed in order.
+/// `for_windows` takes several window lengths at once (one pass, one
+/// whole-sequence accumulator).
 pub struct TraceStats {
     whole: Accumulator,
-    windows: Option<Windows>,
+    windows: Vec<Windows>,
 }
 
 impl TraceStats {
     pub fn new(window: u64, cfg: &StatsConfig) -> Self {
-        Self { whole: Accumulator::new(cfg.clone()), windows: (window > 0).then(|| Windows::new(window, cfg.clone())) }
+        Self::for_windows(&[window], cfg)
     }
 
-    /// The two accumulators are independent: pieces of a million slots
-    /// or more feed them on two threads (a day: 0.44 -> 0.2 s).
+    /// Window lengths of 0 are skipped (the whole sequence only).
+    pub fn for_windows(windows: &[u64], cfg: &StatsConfig) -> Self {
+        let windows = windows.iter().filter(|&&w| w > 0).map(|&w| Windows::new(w, cfg.clone())).collect();
+        Self { whole: Accumulator::new(cfg.clone()), windows }
+    }
+
+    /// The accumulators are independent: pieces of a million slots or more
+    /// feed the whole sequence's and the windows' on two threads (a day:
+    /// 0.44 -> 0.2 s).
     pub fn push(&mut self, drc: &[u8], sinr: Option<&[f32]>) {
-        match &mut self.windows {
-            Some(w) if drc.len() >= 1 << 20 => {
-                let whole = &mut self.whole;
-                std::thread::scope(|s| {
-                    s.spawn(|| w.push(drc, sinr));
-                    whole.push(drc, sinr);
-                });
-            }
-            Some(w) => {
-                self.whole.push(drc, sinr);
-                w.push(drc, sinr);
-            }
-            None => self.whole.push(drc, sinr),
+        if !self.windows.is_empty() && drc.len() >= 1 << 20 {
+            let (whole, windows) = (&mut self.whole, &mut self.windows);
+            std::thread::scope(|s| {
+                s.spawn(|| windows.iter_mut().for_each(|w| w.push(drc, sinr)));
+                whole.push(drc, sinr);
+            });
+        } else {
+            self.whole.push(drc, sinr);
+            self.windows.iter_mut().for_each(|w| w.push(drc, sinr));
         }
     }
 
     pub fn finish(self) -> (Stats, Vec<Stats>) {
+        let (whole, mut windows) = self.finish_windows();
+        (whole, windows.pop().unwrap_or_default())
+    }
+
+    /// The whole sequence's statistics and, per window length given (0s
+    /// left out), its windows' (none when the sequence is not longer than
+    /// one window).
+    pub fn finish_windows(self) -> (Stats, Vec<Vec<Stats>>) {
         let n = self.whole.slots();
-        let windows = match self.windows {
-            Some(w) if n > w.window => w.finish(),
-            _ => Vec::new(),
-        };
+        let windows = self.windows.into_iter().map(|w| if n > w.window { w.finish() } else { Vec::new() }).collect();
         (self.whole.finish(), windows)
     }
 }
