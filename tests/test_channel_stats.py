@@ -182,3 +182,14 @@ def test_a_drawn_source_refuses_what_is_not_one():
         channel.stats("mobile", slots=10, seed=1, window_slots=[5, -1])
     with pytest.raises(InputError, match="neither a preset"):
         channel.stats("no-such-preset", slots=10, seed=1)
+    for bad in ("60", [], b"6"):
+        with pytest.raises(InputError, match="non-empty list"):
+            channel.stats("mobile", slots=10, seed=1, window_slots=bad)
+    with pytest.raises(InputError, match="max_lag"):
+        channel.stats("mobile", slots=10, seed=1, max_lag=-1)
+    with pytest.raises(InputError, match="sinr: it reads a trace"):
+        channel.stats("mobile", slots=10, seed=1, sinr=[0.0] * 10)
+    with pytest.raises(InputError, match="format: it reads a trace"):
+        channel.stats("mobile", slots=10, seed=1, format="binary")
+    with pytest.raises(InputError, match="is for a drawn source"):
+        channel.stats(np.zeros(10, dtype=np.uint8), window_slots=[5, 6])

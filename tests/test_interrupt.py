@@ -42,6 +42,15 @@ def test_ctrl_c_stops_channel_generation_and_writes_nothing(tmp_path):
     assert not out.exists()
 
 
+def test_ctrl_c_stops_drawn_statistics():
+    timer = interrupt_after(0.5)
+    t0 = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        cdmasim.channel.stats("mobile", slots=900_000_000, seed=1, window_slots=[2_160_000, 1_080_000])
+    timer.join()
+    assert time.monotonic() - t0 < 60, "the loop did not look at the interrupt"
+
+
 def test_ctrl_c_stops_the_scheduler_study():
     timer = interrupt_after(0.5)
     t0 = time.monotonic()

@@ -388,6 +388,20 @@ def test_ahead_runs_declared_tasks_and_compute_takes_them(tmp_path):
         ahead.close()
 
 
+def test_ahead_closes_its_calls_in_progress_and_after(tmp_path):
+    """Closed at once, with calls that would take minutes (some not yet
+    started, none begun when the stop comes perhaps): both threads end,
+    every worker goes, and the paper hears its calls were stopped."""
+    from cdmasim.reproduce import Ahead
+
+    ahead = Ahead([("p", [])], str(tmp_path / "st"), 2, tasks=[("p", [("time:sleep", (300 + i,)) for i in range(4)])])
+    ahead.close()
+    assert not ahead.thread.is_alive() and not ahead.task_thread.is_alive()
+    assert ahead.task_pool.workers == [] and ahead.pool.workers == []
+    with pytest.raises(RuntimeError, match="stopped"):
+        ahead.computed("p")
+
+
 def test_liu_declares_its_calls_and_is_analysed_last(tmp_path):
     """`reproduce all` analyses the papers that declare calls last, and
     liu's declaration covers its three kinds of call over every seed."""

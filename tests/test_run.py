@@ -428,6 +428,12 @@ def test_a_runs_private_folder_is_its_own_and_goes_with_the_result(tmp_path, mon
     d = simulate._private_dir("cdmasim-drops-")
     assert os.path.dirname(d) == str(tmp_path) and stat.S_IMODE(os.stat(d).st_mode) == 0o700
     os.rmdir(d)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("TMPDIR", "relative")
+    os.mkdir("relative")
+    d = simulate._private_dir("cdmasim-drops-")
+    assert d == os.path.join(str(tmp_path), "relative", os.path.basename(d))   # absolute: read later from anywhere
+    os.rmdir(d)
     monkeypatch.setitem(_sys.modules, "tempfile", tempfile)
     other = tmp_path / "elsewhere"
     other.mkdir()

@@ -90,7 +90,14 @@ def stats(source: str | os.PathLike | Iterable[int], sinr: Iterable[float] | Non
     """
     c = _core()
     if slots is not None or seed is not None:
+        for name, given in (("sinr", sinr is not None), ("format", format is not None),
+                            ("mahimahi_window_ms", mahimahi_window_ms != 100)):
+            if given:
+                raise InputError(f"{name}: it reads a trace; a drawn source (slots, seed) has none")
         return _stats_drawn(source, slots, seed, window_slots, max_order, max_lag)
+    if _units.integer_value(window_slots) is None:
+        raise InputError("window_slots: a list of window lengths is for a drawn source (slots, seed); "
+                         f"a trace takes one length, got {window_slots!r}")
     if isinstance(source, (str, os.PathLike)):
         out = _call(c.channel_stats_file, str(source), format, _units.mahimahi_window(mahimahi_window_ms), window_slots, max_order, max_lag)
     else:
@@ -121,11 +128,13 @@ def _stats_drawn(source, slots, seed, window_slots, max_order, max_lag):
         raise InputError("slots, seed: a drawn source needs both")
     many = _units.integer_value(window_slots) is None
     try:
+        if many and (isinstance(window_slots, (str, bytes)) or not len(window_slots)):
+            raise TypeError
         windows = [count(w, "window_slots") for w in (window_slots if many else [window_slots])]
     except TypeError:
-        raise InputError(f"window_slots must be an integer or a list of integers, got {window_slots!r}") from None
+        raise InputError(f"window_slots must be an integer or a non-empty list of integers, got {window_slots!r}") from None
     outs, _ = _call(_core().channel_stats_source, os.fspath(source), count(slots, "slots"), count(seed, "seed"), windows,
-                    max_order, max_lag)
+                    count(max_order, "max_order"), count(max_lag, "max_lag"))
     results = [_stats_result(o) for o in outs]
     return results if many else results[0]
 

@@ -13,6 +13,11 @@ from collections.abc import Callable
 
 from . import InputError
 
+# typing.TYPE_CHECKING without importing typing (see result.py).
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from .result import Result
+
 #: What names a scenario: a path, TOML text, a dict of the file's shape, or
 #: what parse() returned.
 Scenario = str | os.PathLike | dict
@@ -228,7 +233,9 @@ def _private_dir(prefix):
     `cdmasim run` does not import it."""
     loaded = sys.modules.get("tempfile")
     if loaded is None:
-        base = next((os.environ[v] for v in ("TMPDIR", "TEMP", "TMP") if os.environ.get(v)), "/tmp")
+        # Absolute, as tempfile's: the Result reads and removes these files
+        # later, perhaps from another working directory.
+        base = os.path.abspath(next((os.environ[v] for v in ("TMPDIR", "TEMP", "TMP") if os.environ.get(v)), "/tmp"))
         try:
             path = os.path.join(base, prefix + os.urandom(8).hex())
             os.mkdir(path, 0o700)

@@ -210,6 +210,8 @@ class Ahead:
     def _compute(self):
         try:
             for paper, calls in self.tasks:
+                if self._stop.is_set():
+                    return
                 got = {}
                 for call, outcome in self.task_pool.map_unordered(calls):
                     if self._stop.is_set():
@@ -233,7 +235,7 @@ class Ahead:
         if paper in self.results:
             return self.results[paper]
         if self.task_error is not None:
-            raise self.task_error
+            raise RuntimeError(f"{paper}: its declared calls could not run: {self.task_error}") from self.task_error
         raise RuntimeError(f"{paper}: its tasks were stopped")
 
     def _run(self):
@@ -269,16 +271,21 @@ class Ahead:
             raise self.error
 
     def close(self):
-        """Stop at the next result (the runs in progress are killed) and
-        wait for the thread; then the pool goes."""
+        """Stop both threads at their next result (the runs and calls in
+        progress are killed, and so is a worker started after the stop) and
+        wait for them, a minute at most in all; then the pools go."""
         self._stop.set()
         pools = [p for p in (self.pool, self.task_pool) if p is not None]
-        for pool in pools:
-            for w in list(pool.workers):
-                w.proc.kill()
-        for thread in (self.thread, self.task_thread):
-            if thread is not None:
-                thread.join(timeout=60)
+        threads = [t for t in (self.thread, self.task_thread) if t is not None]
+        deadline = time.monotonic() + 60
+        while True:
+            for pool in pools:
+                for w in list(pool.workers):
+                    w.proc.kill()
+            alive = [t for t in threads if t.is_alive()]
+            if not alive or time.monotonic() > deadline:
+                break
+            alive[0].join(timeout=0.1)
         for pool in pools:
             pool.close()
 

@@ -322,9 +322,12 @@ impl TraceStats {
         }
     }
 
+    /// The whole sequence's statistics and its windows' (for one built
+    /// with `new`: one window length, or none).
     pub fn finish(self) -> (Stats, Vec<Stats>) {
-        let (whole, mut windows) = self.finish_windows();
-        (whole, windows.pop().unwrap_or_default())
+        debug_assert!(self.windows.len() <= 1, "finish_windows gives every window length's");
+        let (whole, windows) = self.finish_windows();
+        (whole, windows.into_iter().next().unwrap_or_default())
     }
 
     /// The whole sequence's statistics and, per window length given (0s
