@@ -159,6 +159,9 @@ def test_all_prints_one_json_object_per_paper_and_a_report(quick_reproduction):
     out, reports, p = quick_reproduction
     assert [json.loads(line)["paper"] for line in p.stdout.strip().splitlines()] == \
         ["liu", "lee", "paliwal", "jung", "dziong"]
+    # Analysed before liu (whose calls run from the start), reported after it.
+    assert all(f"cdmasim: {paper}: " in p.stderr for paper in ("lee", "paliwal", "jung", "dziong"))
+    assert p.stderr.count("reported after liu") == 4
     for paper, r in reports.items():
         check_shape(r, paper)
     assert "not built yet" not in p.stderr

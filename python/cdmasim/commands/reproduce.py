@@ -84,6 +84,7 @@ def main(args):
         check_captures(args.pcap)
     check_output_dir("--out", args.out)
     papers = rp.PAPERS if args.paper == "all" else (args.paper,)
+    printed = Printer(papers, args)
     _check_outputs(args.out, papers)
     t0 = time.perf_counter()
     pool = dask = ahead = None
@@ -118,9 +119,10 @@ def main(args):
                            sensitivity=args.sensitivity, ahead=ahead)
             except Ns2Error as e:
                 # ns-2 itself failed: one line, and the runs cached so far stay.
+                printed.flush()
                 print(f"cdmasim: error: {e}", file=sys.stderr)
                 return 1
-            _said(r, args)
+            printed.done(r)
     finally:
         if ahead is not None:
             ahead.close()
@@ -157,6 +159,31 @@ def _check_outputs(out, papers):
                 p = os.path.join(d, name)
                 if (name.endswith(".png") or name == "report.json") and not os.path.isfile(p):
                     bad(p, "a regular file")
+
+
+class Printer:
+    """Reports go out in the papers' order (`papers`), whatever order they
+    are analysed in: a report waits for those before it, and stderr says
+    that it is done meanwhile."""
+
+    def __init__(self, papers, args):
+        self.order, self.args, self.reports, self.next = list(papers), args, {}, 0
+
+    def done(self, r):
+        self.reports[r["paper"]] = r
+        while self.next < len(self.order) and self.order[self.next] in self.reports:
+            _said(self.reports[self.order[self.next]], self.args)
+            self.next += 1
+        if r["paper"] in self.order[self.next:]:
+            print(f"cdmasim: {r['paper']}: {len(r['items'])} items, {r['wall_s']:.1f} s; reported after "
+                  f"{self.order[self.next]}", file=sys.stderr, flush=True)
+
+    def flush(self):
+        """What is done, in order, skipping what is not (before an error)."""
+        for paper in self.order[self.next:]:
+            if paper in self.reports:
+                _said(self.reports[paper], self.args)
+        self.next = len(self.order)
 
 
 def _said(r, args):
