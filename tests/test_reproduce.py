@@ -405,6 +405,22 @@ def test_ahead_closes_its_calls_in_progress_and_after(tmp_path):
         ahead.computed("p")
 
 
+def test_ahead_names_the_paper_whose_calls_could_not_run(tmp_path, monkeypatch):
+    from cdmasim.reproduce import Ahead
+
+    def no_workers(self, calls):
+        raise OSError("cannot start a worker")
+
+    monkeypatch.setattr(Ahead, "_calls", no_workers)
+    ahead = Ahead([("p", [])], str(tmp_path / "st"), 1, tasks=[("p", [("operator:add", (1, 2))])])
+    try:
+        with pytest.raises(RuntimeError, match="p: its tasks could not run: cannot start a worker"):
+            ahead.computed("p")
+        assert ahead.wait("p") == {}
+    finally:
+        ahead.close()
+
+
 def test_liu_declares_its_calls_and_is_analysed_last(tmp_path):
     """`reproduce all` analyses the papers that declare calls last, and
     liu's declaration covers its three kinds of call over every seed."""

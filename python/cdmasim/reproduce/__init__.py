@@ -169,6 +169,50 @@ class Context:
         self.notes.append(text)
 
 
+class _Stage:
+    """A thread doing `work(item)` for each (paper, item) in turn: a
+    paper's result once it is done (`get` waits for it), or the error that
+    ended the thread. Nothing is kept once `stop` is set."""
+
+    def __init__(self, name, items, work, stop):
+        import threading
+
+        self.items, self.work, self.stop = items, work, stop
+        self.results, self.error = {}, None
+        self.ready = {paper: threading.Event() for paper, _ in items}
+        self.thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        try:
+            for paper, item in self.items:
+                if self.stop.is_set():
+                    return
+                result = self.work(item)
+                if self.stop.is_set():
+                    return
+                self.results[paper] = result
+                self.ready[paper].set()
+        except BaseException as e:  # noqa: BLE001 - handed to the main thread, which raises it
+            self.error = e
+        finally:
+            for event in self.ready.values():
+                event.set()
+
+    def get(self, paper, what, name_the_paper=False):
+        """`paper`'s result, once done, whatever a later paper's work met;
+        else the thread's error (in a RuntimeError naming the paper, if
+        asked) or RuntimeError("PAPER: its WHAT were stopped")."""
+        self.ready[paper].wait()
+        if paper in self.results:
+            return self.results[paper]
+        if self.error is not None and name_the_paper:
+            raise RuntimeError(f"{paper}: its {what} could not run: {self.error}") from self.error
+        if self.error is not None:
+            raise self.error
+        raise RuntimeError(f"{paper}: its {what} were stopped")
+
+
 class Ahead:
     """`reproduce all` keeps every core busy: a thread runs each paper's
     planned sweeps, paper after paper, on a worker pool of its own, while
@@ -192,83 +236,45 @@ class Ahead:
 
         from ..workers import WorkerPool
 
-        self.plans, self.store, self.tasks = plans, store, [(p, list(c)) for p, c in tasks if c]
-        self.pool = WorkerPool(jobs)
-        self.reports, self.error = {}, None
-        self.ready = {paper: threading.Event() for paper, _ in plans}
-        self.results, self.task_error = {}, None
-        self.computed_ready = {paper: threading.Event() for paper, _ in self.tasks}
+        self.store = store
+        tasks = [(p, list(c)) for p, c in tasks if c]
         self._stop = threading.Event()
-        self.task_pool = WorkerPool(jobs) if self.tasks else None
-        self.task_thread = None
-        if self.tasks:
-            self.task_thread = threading.Thread(target=self._compute, name="cdmasim-reproduce-tasks", daemon=True)
-            self.task_thread.start()
-        self.thread = threading.Thread(target=self._run, name="cdmasim-reproduce-ahead", daemon=True)
-        self.thread.start()
+        self.pool = WorkerPool(jobs)
+        self.task_pool = WorkerPool(jobs) if tasks else None
+        self.calls = _Stage("cdmasim-reproduce-tasks", tasks, self._calls, self._stop) if tasks else None
+        self.sweeps = _Stage("cdmasim-reproduce-ahead", plans, self._sweeps, self._stop)
+        self.thread = self.sweeps.thread
+        self.task_thread = self.calls.thread if self.calls else None
 
-    def _compute(self):
-        try:
-            for paper, calls in self.tasks:
-                if self._stop.is_set():
-                    return
-                got = {}
-                for call, outcome in self.task_pool.map_unordered(calls):
-                    if self._stop.is_set():
-                        return
-                    got[call] = outcome
-                self.results[paper] = got
-                self.computed_ready[paper].set()
-        except BaseException as e:  # noqa: BLE001 - handed to the main thread, which raises it
-            self.task_error = e
-        finally:
-            for event in self.computed_ready.values():
-                event.set()
+    def _sweeps(self, specs):
+        from ..sweeps import sweep_many
+
+        reports = sweep_many(specs, self.store, pool=self.pool, stop=self._stop) if specs else []
+        return {_spec_key(s): r for s, r in zip(specs, reports)}
+
+    def _calls(self, calls):
+        got = {}
+        for call, outcome in self.task_pool.map_unordered(calls):
+            if self._stop.is_set():
+                break
+            got[call] = outcome
+        return got
 
     def computed(self, paper):
         """{(target, args): (kind, value)} of `paper`'s declared tasks, once
         they are done ({} for a paper that declares none)."""
-        event = self.computed_ready.get(paper)
-        if event is None:
+        if self.calls is None or paper not in self.calls.ready:
             return {}
-        event.wait()
-        if paper in self.results:
-            return self.results[paper]
-        if self.task_error is not None:
-            raise RuntimeError(f"{paper}: its declared calls could not run: {self.task_error}") from self.task_error
-        raise RuntimeError(f"{paper}: its tasks were stopped")
-
-    def _run(self):
-        from ..sweeps import sweep_many
-
-        try:
-            for paper, specs in self.plans:
-                if self._stop.is_set():
-                    return
-                reports = sweep_many(specs, self.store, pool=self.pool, stop=self._stop) if specs else []
-                if self._stop.is_set():
-                    return
-                self.reports[paper] = {_spec_key(s): r for s, r in zip(specs, reports)}
-                self.ready[paper].set()
-        except BaseException as e:  # noqa: BLE001 - handed to the main thread, which raises it
-            self.error = e
-        finally:
-            for event in self.ready.values():
-                event.set()
+        return self.calls.get(paper, "tasks", name_the_paper=True)
 
     def wait(self, paper):
         """The reports of `paper`'s planned sweeps, by spec key, once they are done."""
-        self.ready[paper].wait()
-        if paper in self.reports:
-            return self.reports[paper]   # done, whatever a later paper's sweeps met
-        if self.error is not None:
-            raise self.error
-        raise RuntimeError(f"{paper}: its sweeps were stopped")
+        return self.sweeps.get(paper, "sweeps")
 
     def wait_all(self):
         self.thread.join()
-        if self.error is not None:
-            raise self.error
+        if self.sweeps.error is not None:
+            raise self.sweeps.error
 
     def close(self):
         """Stop both threads at their next result (the runs and calls in
