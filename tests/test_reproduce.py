@@ -433,3 +433,28 @@ def test_liu_declares_its_calls_and_is_analysed_last(tmp_path):
     assert {t: targets.count(t) for t in targets} == {"cdmasim.reproduce.liu:location_task": 9,
                                                       "cdmasim.reproduce.liu:fig6_task": 12,
                                                       "cdmasim.reproduce.liu:channel_task": 6}
+
+
+def test_reports_go_out_in_the_papers_order_and_an_error_flushes_the_done_ones(capsys):
+    import argparse
+
+    from cdmasim.commands.reproduce import Printer
+
+    def report(paper):
+        return {"paper": paper, "title": "", "items": [{"id": "x"}], "figures": [], "wall_s": 1.0, "summary": {},
+                "aliases": {}, "pending": []}
+
+    def printed():
+        return [json.loads(line)["paper"] for line in capsys.readouterr().out.splitlines()]
+
+    p = Printer(["liu", "lee", "jung"], argparse.Namespace(json=True))
+    p.done(report("lee"))
+    out = capsys.readouterr()
+    assert out.out == "" and "cdmasim: lee: 1 items, 1.0 s; reported after liu" in out.err
+    p.done(report("liu"))
+    assert printed() == ["liu", "lee"]
+    p = Printer(["liu", "lee", "jung"], argparse.Namespace(json=True))
+    p.done(report("jung"))
+    capsys.readouterr()
+    p.flush()               # liu failed: what is done still goes out, in order
+    assert printed() == ["jung"]

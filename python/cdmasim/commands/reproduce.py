@@ -122,6 +122,9 @@ def main(args):
                 printed.flush()
                 print(f"cdmasim: error: {e}", file=sys.stderr)
                 return 1
+            except Exception:
+                printed.flush()     # the papers done so far, before the error
+                raise
             printed.done(r)
     finally:
         if ahead is not None:
