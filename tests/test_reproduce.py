@@ -458,3 +458,30 @@ def test_reports_go_out_in_the_papers_order_and_an_error_flushes_the_done_ones(c
     capsys.readouterr()
     p.flush()               # liu failed: what is done still goes out, in order
     assert printed() == ["jung"]
+
+
+def test_ctrl_c_during_liu_still_prints_the_papers_done(tmp_path, monkeypatch, capsys):
+    """`reproduce all`: a Ctrl-C (or any error) while liu, analysed last,
+    runs still prints the reports already done, in the papers' order."""
+    from cdmasim import cli
+    from cdmasim import reproduce as rp
+
+    class NoAhead:
+        def __init__(self, *a, **k):
+            pass
+
+        def close(self):
+            pass
+
+    def run(paper, out, **k):
+        if paper == "liu":
+            raise KeyboardInterrupt
+        return {"paper": paper, "title": "", "items": [{"id": "x"}], "figures": [], "wall_s": 1.0, "summary": {},
+                "aliases": {}, "pending": []}
+
+    monkeypatch.setattr(rp, "Ahead", NoAhead)
+    monkeypatch.setattr(rp, "run", run)
+    assert cli.main(["reproduce", "all", "--json", "--out", str(tmp_path / "out")]) == 130
+    out = capsys.readouterr()
+    assert [json.loads(line)["paper"] for line in out.out.splitlines()] == ["lee", "paliwal", "jung", "dziong"]
+    assert out.err.rstrip().endswith("cdmasim: interrupted")

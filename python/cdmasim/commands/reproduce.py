@@ -122,8 +122,8 @@ def main(args):
                 printed.flush()
                 print(f"cdmasim: error: {e}", file=sys.stderr)
                 return 1
-            except Exception:
-                printed.flush()     # the papers done so far, before the error
+            except BaseException:
+                printed.flush()     # the papers done so far, before the error (or Ctrl-C)
                 raise
             printed.done(r)
     finally:
@@ -175,18 +175,18 @@ class Printer:
     def done(self, r):
         self.reports[r["paper"]] = r
         while self.next < len(self.order) and self.order[self.next] in self.reports:
-            _said(self.reports[self.order[self.next]], self.args)
-            self.next += 1
+            self.next += 1      # first: a Ctrl-C inside the print does not print it twice
+            _said(self.reports[self.order[self.next - 1]], self.args)
         if r["paper"] in self.order[self.next:]:
             print(f"cdmasim: {r['paper']}: {len(r['items'])} items, {r['wall_s']:.1f} s; reported after "
                   f"{self.order[self.next]}", file=sys.stderr, flush=True)
 
     def flush(self):
         """What is done, in order, skipping what is not (before an error)."""
-        for paper in self.order[self.next:]:
+        rest, self.next = self.order[self.next:], len(self.order)
+        for paper in rest:
             if paper in self.reports:
                 _said(self.reports[paper], self.args)
-        self.next = len(self.order)
 
 
 def _said(r, args):

@@ -194,7 +194,8 @@ class _Stage:
                 self.results[paper] = result
                 self.ready[paper].set()
         except BaseException as e:  # noqa: BLE001 - handed to the main thread, which raises it
-            self.error = e
+            if not self.stop.is_set():      # a worker killed by the stop is no error
+                self.error = e
         finally:
             for event in self.ready.values():
                 event.set()
