@@ -410,6 +410,14 @@ def test_cli_run_imports_neither_typing_nor_tempfile(tmp_path):
     assert json.loads(p.stdout)["events"] > 0
 
 
+def test_run_s_annotations_resolve():
+    """cdmasim ships py.typed: run's annotations name what exists."""
+    import typing
+
+    hints = typing.get_type_hints(cdmasim.run)
+    assert hints["return"] is cdmasim.result.Result
+
+
 def test_a_runs_private_folder_is_its_own_and_goes_with_the_result(tmp_path, monkeypatch):
     """The drop log and series spool live in a folder only this user can
     read, under TMPDIR, or under tempfile.tempdir when a program loaded

@@ -12,11 +12,7 @@ import sys
 from collections.abc import Callable
 
 from . import InputError
-
-# typing.TYPE_CHECKING without importing typing (see result.py).
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from .result import Result
+from .result import Result
 
 #: What names a scenario: a path, TOML text, a dict of the file's shape, or
 #: what parse() returned.
@@ -174,8 +170,6 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     InputError) on a bad scenario, InputError on a bad argument, and
     KeyboardInterrupt on Ctrl-C."""
     import weakref
-
-    from .result import Result
 
     text, shown = scenario_text(scenario)
     seed = as_seed(seed)
