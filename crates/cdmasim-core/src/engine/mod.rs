@@ -6,6 +6,6 @@ pub mod queue;
 pub mod rng;
 pub mod time;
 
-pub use queue::EventQueue;
+pub use queue::{EventQueue, Slow};
 pub use rng::{Rng, RngStreams};
 pub use time::{Time, NS_PER_MS, NS_PER_SEC, NS_PER_US};

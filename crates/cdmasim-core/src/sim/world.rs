@@ -18,7 +18,7 @@ use super::sampler::Sampler;
 use super::series_spool::SeriesSpool;
 use super::web::{self, HalfTotals, Owner, Sockets, WebFlow};
 use crate::engine::time::secs;
-use crate::engine::{EventQueue, Time};
+use crate::engine::{EventQueue, Slow, Time};
 use crate::net::packet::{Body, Packet, TcpHeader};
 use crate::net::{DropReason, Hop, Port};
 use crate::network::{DropAt, DropRecord, Endpoints, Network};
@@ -41,6 +41,16 @@ pub enum Event {
     /// A web flow's think time may be over.
     AppTimer { flow: u32 },
     Sample,
+}
+
+/// A hop's wake-up and a CBR flow's next datagram come often and soon;
+/// the endpoints' timers (mostly retransmission timers, pushed back by every
+/// ACK), starts, stops and samples wait in the event queue's slow heap.
+impl Slow for Event {
+    #[inline]
+    fn slow(&self) -> bool {
+        !matches!(self, Event::HopTimer { .. } | Event::CbrSend { .. })
+    }
 }
 
 /// A capture on the interface of `node` towards one neighbour: outgoing
