@@ -120,8 +120,7 @@ def _stats_result(text):
 
 
 def _stats_drawn(source, slots, seed, window_slots, max_order, max_lag):
-    from ._units import count
-
+    count = _units.count
     if not isinstance(source, (str, os.PathLike)):
         raise InputError("slots, seed: they draw from a preset, 'constant:N' or a model file; a DRC array is a trace already")
     if slots is None or seed is None:
@@ -133,7 +132,7 @@ def _stats_drawn(source, slots, seed, window_slots, max_order, max_lag):
         windows = [count(w, "window_slots") for w in (window_slots if many else [window_slots])]
     except TypeError:
         raise InputError(f"window_slots must be an integer or a non-empty list of integers, got {window_slots!r}") from None
-    outs, _ = _call(_core().channel_stats_source, os.fspath(source), count(slots, "slots"), count(seed, "seed"), windows,
+    outs = _call(_core().channel_stats_source, os.fspath(source), count(slots, "slots"), count(seed, "seed"), windows,
                     count(max_order, "max_order"), count(max_lag, "max_lag"))
     results = [_stats_result(o) for o in outs]
     return results if many else results[0]

@@ -97,7 +97,7 @@ fn channel_stats_bytes(py: Python<'_>, drc: &[u8], sinr: Option<&[u8]>, window_s
 /// Statistics of `slots` slots drawn from a preset, `constant:N` or a model
 /// file, computed as they are drawn, one JSON per window length of
 /// `windows` (each of `channel_stats_bytes`'s shape over `channel_sample`'s
-/// trace), and the number of hand-offs.
+/// trace).
 #[pyfunction]
 #[pyo3(signature = (source, slots, seed, windows, max_order=4, max_lag=200))]
 fn channel_stats_source(
@@ -108,21 +108,16 @@ fn channel_stats_source(
     windows: Vec<u64>,
     max_order: usize,
     max_lag: usize,
-) -> PyResult<(Vec<String>, usize)> {
+) -> PyResult<Vec<String>> {
     check_cfg(max_order)?;
     let cfg = stats::StatsConfig { max_order, max_lag };
     // Ctrl-C stops the drawing; nothing is returned then.
-    let (whole, per_window, handoffs) = crate::interrupt::allow_threads_interruptible(py, || {
+    let (whole, per_window) = crate::interrupt::allow_threads_interruptible(py, || {
         let mut s = make_source(source, seed)?;
         Ok(channel::stats_of_source(s.as_mut(), slots, &windows, &cfg))
     })?
     .map_err(err)?;
-    let mut per_window = per_window.into_iter();
-    let out = windows
-        .iter()
-        .map(|&w| stats_json((whole.clone(), if w > 0 { per_window.next().unwrap_or_default() } else { Vec::new() }), w))
-        .collect();
-    Ok((out, handoffs.len()))
+    Ok(windows.iter().zip(per_window).map(|(&w, ws)| stats_json((whole.clone(), ws), w)).collect())
 }
 
 /// Fit a Markov chain of `order` to a trace (with `regimes` > 1, a chain per

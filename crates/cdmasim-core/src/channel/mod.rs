@@ -95,19 +95,16 @@ pub fn collect(src: &mut dyn ChannelSource, n: u64) -> DrcTrace {
 /// Statistics of `n` slots drawn from a source, for each window length of
 /// `windows`, computed as the slots are drawn (nothing the size of the
 /// trace is held): what `stats::TraceStats` gives over `collect(src, n)`.
-/// Returns the whole trace's statistics, the windows' per length, and the
-/// hand-offs' slots.
+/// Returns the whole trace's statistics and the windows' per length.
 pub fn stats_of_source(
     src: &mut dyn ChannelSource,
     n: u64,
     windows: &[u64],
     cfg: &stats::StatsConfig,
-) -> (stats::Stats, Vec<Vec<stats::Stats>>, Vec<u64>) {
+) -> (stats::Stats, Vec<Vec<stats::Stats>>) {
     let mut acc = stats::TraceStats::for_windows(windows, cfg);
-    let at = draw(src, n, |d, s| acc.push(d, s));
-    let handoffs = src.take_handoffs().into_iter().filter(|&h| h < at).collect();
-    let (whole, per_window) = acc.finish_windows();
-    (whole, per_window, handoffs)
+    draw(src, n, |d, s| acc.push(d, s));
+    acc.finish_windows()
 }
 
 /// Trace file formats.

@@ -9,8 +9,9 @@
 //! the frequent ones (a hop's wake-up for its next packet) in the other,
 //! which so stays small: in a 100-flow cell most pending events are timers.
 //! `pop` takes the smaller key of the two fronts, so the order is exactly
-//! the one heap's (tested). Same-run best of 25: the Table II cell 82.1 ->
-//! 76.9 ms, the dumbbell at N = 100 42.5 -> 39.3 ms.
+//! the one heap's (tested). Same-run best of 25, whole process: the Table
+//! II cell 82.3 -> 77.7 ms, the dumbbell at N = 100 44.1 -> 39.9 ms, at
+//! N = 1 25.5 -> 26.3 ms (one more comparison a pop on a heap of a few).
 
 use super::time::Time;
 use std::cmp::Ordering;

@@ -292,7 +292,8 @@ impl Windows {
 /// whole-sequence accumulator).
 pub struct TraceStats {
     whole: Accumulator,
-    windows: Vec<Windows>,
+    /// One per window length given, in order (None for a length of 0).
+    windows: Vec<Option<Windows>>,
 }
 
 impl TraceStats {
@@ -300,9 +301,9 @@ impl TraceStats {
         Self::for_windows(&[window], cfg)
     }
 
-    /// Window lengths of 0 are skipped (the whole sequence only).
+    /// A window length of 0 asks for the whole sequence only.
     pub fn for_windows(windows: &[u64], cfg: &StatsConfig) -> Self {
-        let windows = windows.iter().filter(|&&w| w > 0).map(|&w| Windows::new(w, cfg.clone())).collect();
+        let windows = windows.iter().map(|&w| (w > 0).then(|| Windows::new(w, cfg.clone()))).collect();
         Self { whole: Accumulator::new(cfg.clone()), windows }
     }
 
@@ -310,32 +311,38 @@ impl TraceStats {
     /// feed the whole sequence's and the windows' on two threads (a day:
     /// 0.44 -> 0.2 s).
     pub fn push(&mut self, drc: &[u8], sinr: Option<&[f32]>) {
-        if !self.windows.is_empty() && drc.len() >= 1 << 20 {
-            let (whole, windows) = (&mut self.whole, &mut self.windows);
+        let threads = drc.len() >= 1 << 20 && self.windows.iter().any(Option::is_some);
+        let (whole, windows) = (&mut self.whole, &mut self.windows);
+        let mut push_windows = move || windows.iter_mut().flatten().for_each(|w| w.push(drc, sinr));
+        if threads {
             std::thread::scope(|s| {
-                s.spawn(|| windows.iter_mut().for_each(|w| w.push(drc, sinr)));
+                s.spawn(push_windows);
                 whole.push(drc, sinr);
             });
         } else {
-            self.whole.push(drc, sinr);
-            self.windows.iter_mut().for_each(|w| w.push(drc, sinr));
+            whole.push(drc, sinr);
+            push_windows();
         }
     }
 
     /// The whole sequence's statistics and its windows' (for one built
-    /// with `new`: one window length, or none).
+    /// with `new`: one window length).
     pub fn finish(self) -> (Stats, Vec<Stats>) {
-        debug_assert!(self.windows.len() <= 1, "finish_windows gives every window length's");
+        debug_assert!(self.windows.len() == 1, "finish_windows gives every window length's");
         let (whole, windows) = self.finish_windows();
         (whole, windows.into_iter().next().unwrap_or_default())
     }
 
-    /// The whole sequence's statistics and, per window length given (0s
-    /// left out), its windows' (none when the sequence is not longer than
-    /// one window).
+    /// The whole sequence's statistics and, per window length given, in
+    /// order, its windows' (none for a length of 0, or when the sequence
+    /// is not longer than one window).
     pub fn finish_windows(self) -> (Stats, Vec<Vec<Stats>>) {
         let n = self.whole.slots();
-        let windows = self.windows.into_iter().map(|w| if n > w.window { w.finish() } else { Vec::new() }).collect();
+        let windows = self
+            .windows
+            .into_iter()
+            .map(|w| w.filter(|w| n > w.window).map_or_else(Vec::new, Windows::finish))
+            .collect();
         (self.whole.finish(), windows)
     }
 }
