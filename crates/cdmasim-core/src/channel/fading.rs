@@ -188,6 +188,12 @@ impl ChannelSource for FadingSinr {
     fn has_sinr(&self) -> bool {
         true
     }
+    fn fill_sinr(&mut self, sinr: &mut [f32]) -> usize {
+        for s in sinr.iter_mut() {
+            *s = self.next_sinr() as f32;
+        }
+        sinr.len()
+    }
     fn take_handoffs(&mut self) -> Vec<u64> {
         std::mem::take(&mut self.handoffs)
     }

@@ -46,6 +46,24 @@ pub trait ChannelSource: Send {
         false
     }
 
+    /// Fill `sinr` alone (a source with SINR): `fill`'s SINR for the same
+    /// slots, without the DRC, for a wrapper that maps SINR to DRC itself
+    /// (`SinrMapper`: the source's own mapping was a tenth of a preset's
+    /// drawing, thrown away). Returns the slots written, as `fill`.
+    fn fill_sinr(&mut self, sinr: &mut [f32]) -> usize {
+        let mut drc = [0u8; 4096];
+        let mut at = 0;
+        while at < sinr.len() {
+            let want = (sinr.len() - at).min(drc.len());
+            let n = self.fill(&mut drc[..want], Some(&mut sinr[at..at + want]));
+            at += n;
+            if n < want {
+                break; // a finite source ended
+            }
+        }
+        at
+    }
+
     /// Hand-offs (slot numbers counted from the source's first slot) produced
     /// since the last call. Only mobile synthetic sources have them.
     fn take_handoffs(&mut self) -> Vec<u64> {

@@ -22,9 +22,14 @@ use crate::channel::drc::NUM_DRC;
 #[derive(Clone, Debug)]
 pub struct Thresholds {
     pub db: [f64; NUM_DRC],
-    /// DRC indices sorted by threshold (ladder order) and their thresholds.
-    ladder: Vec<(f64, u8)>,
+    /// The thresholds in ascending order (the ladder), padded with NaN,
+    /// which no comparison finds ≤ anything, and the DRC of each.
+    ladder_db: [f64; LADDER],
+    ladder_drc: [u8; LADDER],
 }
+
+/// The ladder's fixed length: every DRC but the null one fits.
+const LADDER: usize = 16;
 
 pub const DEFAULT_THRESHOLDS_DB: [f64; NUM_DRC] = [
     f64::NEG_INFINITY, // 0 null
@@ -55,17 +60,24 @@ impl Thresholds {
     pub fn new(db: [f64; NUM_DRC], max_drc: u8) -> Self {
         let mut ladder: Vec<(f64, u8)> = (1..=max_drc).map(|i| (db[i as usize], i)).collect();
         ladder.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
-        Self { db, ladder }
+        let (mut ladder_db, mut ladder_drc) = ([f64::NAN; LADDER], [0; LADDER]);
+        for (i, &(t, d)) in ladder.iter().enumerate() {
+            (ladder_db[i], ladder_drc[i]) = (t, d);
+        }
+        Self { db, ladder_db, ladder_drc }
     }
 
-    /// Highest DRC (by threshold) feasible at `sinr_db`.
+    /// Highest DRC (by threshold) feasible at `sinr_db`: the ladder's
+    /// thresholds ≤ it are a prefix, counted in one pass of independent
+    /// comparisons (a binary search over 14 chains its loads: it was a
+    /// tenth of drawing a preset).
     #[inline]
     pub fn map(&self, sinr_db: f64) -> u8 {
-        let k = self.ladder.partition_point(|&(t, _)| t <= sinr_db);
+        let k: usize = self.ladder_db.iter().map(|&t| (t <= sinr_db) as usize).sum();
         if k == 0 {
             0
         } else {
-            self.ladder[k - 1].1
+            self.ladder_drc[k - 1]
         }
     }
 }
@@ -122,7 +134,7 @@ impl<S: ChannelSource> SinrMapper<S> {
 impl<S: ChannelSource> ChannelSource for SinrMapper<S> {
     fn fill(&mut self, drc: &mut [u8], sinr: Option<&mut [f32]>) -> usize {
         self.buf.resize(drc.len(), 0.0);
-        let n = self.inner.fill(drc, Some(&mut self.buf[..]));
+        let n = self.inner.fill_sinr(&mut self.buf[..]);
         let down = self.cfg.step_up_db * self.cfg.target_fer / (1.0 - self.cfg.target_fer);
         let w = self.cfg.estimate_weight;
         for i in 0..n {
@@ -174,6 +186,63 @@ mod tests {
         assert_eq!(t.map(8.0), 11);
         assert_eq!(t.map(30.0), 14);
         assert_eq!(Thresholds::new(DEFAULT_THRESHOLDS_DB, 12).map(30.0), 12);
+    }
+
+    /// The counting map is the binary search it replaced, at every
+    /// threshold, an ulp either side, between them, at ±∞ and NaN, for the
+    /// Rev. 0 and Rev. A ladders and one with ties and an infinite rung.
+    #[test]
+    fn counting_map_is_the_ladder_search() {
+        let mut tied = DEFAULT_THRESHOLDS_DB;
+        (tied[4], tied[5], tied[14]) = (-6.5, -6.5, f64::INFINITY);
+        for (db, max_drc) in [(DEFAULT_THRESHOLDS_DB, 14), (DEFAULT_THRESHOLDS_DB, 12), (tied, 14)] {
+            let t = Thresholds::new(db, max_drc);
+            let mut ladder: Vec<(f64, u8)> = (1..=max_drc).map(|i| (db[i as usize], i)).collect();
+            ladder.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap());
+            let search = |x: f64| match ladder.partition_point(|&(t, _)| t <= x) {
+                0 => 0,
+                k => ladder[k - 1].1,
+            };
+            let mut xs = vec![f64::NAN, f64::INFINITY, f64::NEG_INFINITY, f64::MAX, -f64::MAX];
+            for &(t, _) in &ladder {
+                xs.extend([t, t.next_up(), t.next_down()]);
+            }
+            xs.extend((-400..=400).map(|i| i as f64 / 16.0));
+            for x in xs {
+                assert_eq!(t.map(x), search(x), "x = {x}, max_drc {max_drc}");
+            }
+        }
+    }
+
+    /// A source's `fill_sinr` gives `fill`'s SINR for the same slots: the
+    /// fading source's own, and the provided one (a trace with SINR, which
+    /// ends: fewer slots than asked).
+    #[test]
+    fn fill_sinr_is_fills_sinr() {
+        use crate::channel::trace::{DrcTrace, TraceSource};
+        let cfg = FadingConfig {
+            mean_db: 2.0,
+            path: None,
+            shadow_sd_db: 2.0,
+            shadow_corr_slots: 50.0,
+            slow_sd_db: 1.0,
+            slow_corr_slots: 300.0,
+            rayleigh_corr_slots: Some(20.0),
+        };
+        let fading = || FadingSinr::new(cfg.clone(), Rng::from_seed(5), Rng::from_seed(6));
+        let (mut a, mut b) = (fading(), fading());
+        let (mut drc, mut want, mut got) = (vec![0u8; 10_000], vec![0f32; 10_000], vec![0f32; 10_000]);
+        assert_eq!(a.fill(&mut drc, Some(&mut want)), 10_000);
+        assert_eq!(b.fill_sinr(&mut got), 10_000);
+        assert_eq!(want.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), got.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
+
+        let drcs: Vec<u8> = (0..9_000).map(|i| (i % 15) as u8).collect();
+        let sinrs: Vec<f32> = (0..9_000).map(|i| i as f32 / 7.0 - 300.0).collect();
+        let t = DrcTrace { drc: drcs, sinr: Some(sinrs.clone()), handoffs: Vec::new() };
+        let mut trace = TraceSource::new(std::sync::Arc::new(t), 0, false);
+        let mut out = vec![0f32; 10_000];
+        assert_eq!(trace.fill_sinr(&mut out), 9_000);
+        assert_eq!(&out[..9_000], &sinrs[..]);
     }
 
     #[test]
