@@ -15,6 +15,12 @@ use crate::engine::{time::secs, Rng, Time};
 pub struct Is2000Budget {
     radio: RadioConfig,
     power: Box<dyn PowerModel + Send>,
+    /// The model's constants, asked once: the common channels' share and
+    /// each SCH multiple's rate factor (in `SCH_MULTIPLES` order). The link
+    /// budget computes each from decibels (`powf`): asked at every grant
+    /// and admission they were a tenth of a loaded sector's run.
+    overhead: f64,
+    rate_factors: [f64; SCH_MULTIPLES.len()],
     /// The grant's length: a rate beyond backlog·8 / burst would idle.
     burst: Time,
     /// The share of the power a 9.6 kb/s channel needs at each user's place.
@@ -33,9 +39,13 @@ pub struct Is2000Budget {
 impl Is2000Budget {
     pub fn new(radio: RadioConfig, burst: Time, users: usize) -> Self {
         let power = radio.power.build();
+        let overhead = power.overhead();
+        let rate_factors = SCH_MULTIPLES.map(|m| power.rate_factor(m * BASE_RATE_BPS));
         Is2000Budget {
             radio,
             power,
+            overhead,
+            rate_factors,
             burst,
             unit: vec![0.0; users],
             fch_power: vec![false; users],
@@ -57,12 +67,13 @@ impl Is2000Budget {
 
     /// The share of the power a channel of `bps` takes for user `k`.
     fn share(&self, k: usize, bps: u64) -> f64 {
-        self.unit[k] * self.power.rate_factor(bps)
+        let i = SCH_MULTIPLES.iter().position(|&m| m * BASE_RATE_BPS == bps).expect("a rate of 1X, 2X, 4X, 8X or 16X");
+        self.unit[k] * self.rate_factors[i]
     }
 
     /// Power the traffic channels may use.
     pub fn traffic_power(&self) -> f64 {
-        1.0 - self.power.overhead()
+        1.0 - self.overhead
     }
 
     /// Whether user `k`'s FCH fits in what is left (admission control: its
@@ -97,8 +108,7 @@ impl Is2000Budget {
 
     /// Fraction of the sector's power in use, common channels included.
     pub fn power_fraction(&self) -> f64 {
-        let overhead = self.power.overhead();
-        (overhead + self.power_used).max(overhead)
+        (self.overhead + self.power_used).max(self.overhead)
     }
 
     pub fn codes_used(&self) -> u32 {
