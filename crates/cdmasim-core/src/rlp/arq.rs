@@ -253,8 +253,15 @@ impl Arq {
             return;
         }
         // Merge with every stored range that overlaps or touches [a, b).
-        let overlapping: Vec<(u64, u64)> = self.got.range(..=b).filter(|&(_, &e)| e >= a).map(|(&s, &e)| (s, e)).collect();
-        for (s, e) in overlapping {
+        // Stored ranges neither overlap nor touch, so those are the last
+        // ones starting at or before b, taken from the back while they
+        // reach a (a lower `a` after a merge reaches no further back: the
+        // range before ends below the merged one's start). No allocation:
+        // this runs for every frame received.
+        while let Some((&s, &e)) = self.got.range(..=b).next_back() {
+            if e < a {
+                break;
+            }
             self.got.remove(&s);
             a = a.min(s);
             b = b.max(e);
@@ -406,6 +413,36 @@ mod tests {
         let (vn, nak) = a.control();
         a.on_control(Some(vn), nak);
         out
+    }
+
+    /// The received ranges are the maximal runs of the union of every
+    /// range inserted (touching ones merged), for random ranges in any
+    /// order: checked against a byte map after every insert.
+    #[test]
+    fn received_ranges_are_the_runs_of_their_union() {
+        let mut rng = crate::engine::Rng::from_seed(17);
+        for _ in 0..200 {
+            let mut a = Arq::new(vec![1], 4);
+            let mut have = [false; 300];
+            for _ in 0..40 {
+                let s = rng.below(280);
+                let e = s + rng.below(20);
+                a.insert(s, e);
+                have[s as usize..e as usize].iter_mut().for_each(|x| *x = true);
+                let mut runs = Vec::new();
+                let mut i = 0;
+                while i < have.len() {
+                    if have[i] {
+                        let j = (i..have.len()).find(|&j| !have[j]).unwrap_or(have.len());
+                        runs.push((i as u64, j as u64));
+                        i = j;
+                    } else {
+                        i += 1;
+                    }
+                }
+                assert_eq!(a.got.iter().map(|(&s, &e)| (s, e)).collect::<Vec<_>>(), runs);
+            }
+        }
     }
 
     #[test]
