@@ -30,7 +30,12 @@ pub fn default_link_queue() -> QueueSpec {
 
 /// Whether a bit/s value is one of the SCH rates 1X–16X.
 pub fn is_sch_rate(bps: u64) -> bool {
-    SCH_MULTIPLES.iter().any(|&x| x * BASE_RATE_BPS == bps)
+    sch_index(bps).is_some()
+}
+
+/// The index in `SCH_MULTIPLES` of the SCH rate `bps` (None: not one).
+pub fn sch_index(bps: u64) -> Option<usize> {
+    SCH_MULTIPLES.iter().position(|&x| x * BASE_RATE_BPS == bps)
 }
 
 /// When a rate change takes effect on a packet in transmission.

@@ -48,20 +48,13 @@ pub trait ChannelSource: Send {
 
     /// Fill `sinr` alone (a source with SINR): `fill`'s SINR for the same
     /// slots, without the DRC, for a wrapper that maps SINR to DRC itself
-    /// (`SinrMapper`: the source's own mapping was a tenth of a preset's
-    /// drawing, thrown away). Returns the slots written, as `fill`.
+    /// (`SinrMapper`: the fading source's own mapping was a tenth of a
+    /// preset's drawing, thrown away). An override must leave the source
+    /// as `fill` would (the same draws, the same hand-offs). Returns the
+    /// slots written, as `fill`.
     fn fill_sinr(&mut self, sinr: &mut [f32]) -> usize {
-        let mut drc = [0u8; 4096];
-        let mut at = 0;
-        while at < sinr.len() {
-            let want = (sinr.len() - at).min(drc.len());
-            let n = self.fill(&mut drc[..want], Some(&mut sinr[at..at + want]));
-            at += n;
-            if n < want {
-                break; // a finite source ended
-            }
-        }
-        at
+        let mut drc = vec![0u8; sinr.len()];
+        self.fill(&mut drc, Some(sinr))
     }
 
     /// Hand-offs (slot numbers counted from the source's first slot) produced

@@ -28,8 +28,10 @@ pub struct Thresholds {
     ladder_drc: [u8; LADDER],
 }
 
-/// The ladder's fixed length: every DRC but the null one fits.
+/// The ladder's fixed length: every DRC but the null one fits, rounded up
+/// to a whole number of vector registers (the count below is vectorised).
 const LADDER: usize = 16;
+const _: () = assert!(NUM_DRC - 1 <= LADDER);
 
 pub const DEFAULT_THRESHOLDS_DB: [f64; NUM_DRC] = [
     f64::NEG_INFINITY, // 0 null
@@ -214,15 +216,18 @@ mod tests {
         }
     }
 
-    /// A source's `fill_sinr` gives `fill`'s SINR for the same slots: the
-    /// fading source's own, and the provided one (a trace with SINR, which
-    /// ends: fewer slots than asked).
+    /// A source's `fill_sinr` gives `fill`'s SINR for the same slots and
+    /// leaves the source as `fill` does (the same draws and hand-offs after
+    /// it, checked over two calls of uneven length on a mobile, which hands
+    /// off): the fading source's own, and the provided one (a trace with
+    /// SINR, which ends: fewer slots than asked).
     #[test]
     fn fill_sinr_is_fills_sinr() {
+        use crate::channel::fading::CellPath;
         use crate::channel::trace::{DrcTrace, TraceSource};
         let cfg = FadingConfig {
             mean_db: 2.0,
-            path: None,
+            path: Some(CellPath { edge_db: -5.0, peak_db: 8.0, dwell_min_slots: 1_000, dwell_max_slots: 3_000 }),
             shadow_sd_db: 2.0,
             shadow_corr_slots: 50.0,
             slow_sd_db: 1.0,
@@ -231,10 +236,16 @@ mod tests {
         };
         let fading = || FadingSinr::new(cfg.clone(), Rng::from_seed(5), Rng::from_seed(6));
         let (mut a, mut b) = (fading(), fading());
-        let (mut drc, mut want, mut got) = (vec![0u8; 10_000], vec![0f32; 10_000], vec![0f32; 10_000]);
-        assert_eq!(a.fill(&mut drc, Some(&mut want)), 10_000);
-        assert_eq!(b.fill_sinr(&mut got), 10_000);
-        assert_eq!(want.iter().map(|x| x.to_bits()).collect::<Vec<_>>(), got.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        for len in [6_999, 10_000] {
+            let (mut drc, mut want, mut got) = (vec![0u8; len], vec![0f32; len], vec![0f32; len]);
+            assert_eq!(a.fill(&mut drc, Some(&mut want)), len);
+            assert_eq!(b.fill_sinr(&mut got), len);
+            assert_eq!(bits(&want), bits(&got));
+            let handoffs = a.take_handoffs();
+            assert!(!handoffs.is_empty());
+            assert_eq!(handoffs, b.take_handoffs());
+        }
 
         let drcs: Vec<u8> = (0..9_000).map(|i| (i % 15) as u8).collect();
         let sinrs: Vec<f32> = (0..9_000).map(|i| i as f32 / 7.0 - 300.0).collect();
@@ -242,7 +253,7 @@ mod tests {
         let mut trace = TraceSource::new(std::sync::Arc::new(t), 0, false);
         let mut out = vec![0f32; 10_000];
         assert_eq!(trace.fill_sinr(&mut out), 9_000);
-        assert_eq!(&out[..9_000], &sinrs[..]);
+        assert_eq!(bits(&out[..9_000]), bits(&sinrs));
     }
 
     #[test]

@@ -8,7 +8,7 @@
 
 use super::power::PowerModel;
 use super::radio::RadioConfig;
-use crate::cdma2000::config::{BASE_RATE_BPS, SCH_MULTIPLES};
+use crate::cdma2000::config::{sch_index, BASE_RATE_BPS, SCH_MULTIPLES};
 use crate::cdma2000::sch_demand::Budget;
 use crate::engine::{time::secs, Rng, Time};
 
@@ -67,8 +67,7 @@ impl Is2000Budget {
 
     /// The share of the power a channel of `bps` takes for user `k`.
     fn share(&self, k: usize, bps: u64) -> f64 {
-        let i = SCH_MULTIPLES.iter().position(|&m| m * BASE_RATE_BPS == bps).expect("a rate of 1X, 2X, 4X, 8X or 16X");
-        self.unit[k] * self.rate_factors[i]
+        self.unit[k] * self.rate_factors[sch_index(bps).expect("a rate of 1X, 2X, 4X, 8X or 16X")]
     }
 
     /// Power the traffic channels may use.

@@ -98,6 +98,7 @@ impl Is2000Sector {
         for (k, place) in places.iter_mut().enumerate() {
             budget.relocate(k, place);
         }
+        let due = users.iter().map(|u| u.link.deadline().unwrap_or(Time::MAX)).collect();
         let mut power = Meter::new(100);
         power.set(0, (budget.power_fraction() * 10_000.0).round() as u64);
         Is2000Sector {
@@ -108,7 +109,7 @@ impl Is2000Sector {
             dormancy: Dormancy::new(cfg.dormancy.clone(), n),
             places,
             outbox: VecDeque::new(),
-            due: vec![Time::MAX; n],
+            due,
             grants: Vec::new(),
             changes: Vec::new(),
             power,

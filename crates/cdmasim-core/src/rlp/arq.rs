@@ -89,7 +89,9 @@ pub struct Arq {
     // The receiver.
     vr: u64,
     highest: u64,
-    /// Bytes at and above `vr` that arrived: start → end, disjoint.
+    /// Bytes at and above `vr` that arrived: start → end, neither
+    /// overlapping nor touching (`insert` merges, `advance` takes from the
+    /// front; `insert`'s walk from the back relies on it).
     got: BTreeMap<u64, u64>,
     /// Bytes below this were checked for holes.
     scanned: u64,

@@ -46,8 +46,8 @@ fn margin(omega: f64, t: f64) -> f64 {
 }
 
 /// 32 complex numbers as two arrays (real parts, imaginary parts), so the
-/// turn of all of them is a loop the compiler runs two lanes at a time
-/// (the same products and sums, element by element, as one at a time).
+/// turn of all of them is a loop the compiler vectorises (the same products
+/// and sums, element by element, as one at a time).
 #[derive(Clone, Copy)]
 struct Phasors {
     re: [f64; 2 * PATHS],
@@ -55,7 +55,9 @@ struct Phasors {
 }
 
 impl Phasors {
-    fn set(&mut self, j: usize, (s, c): (f64, f64)) {
+    /// Set number `j` to e^{i·angle}.
+    fn set_angle(&mut self, j: usize, angle: f64) {
+        let (s, c) = angle.sin_cos();
         (self.re[j], self.im[j]) = (c, s);
     }
 
@@ -97,8 +99,8 @@ impl Rayleigh {
         }
         let mut turn = Phasors { re: [0.0; 2 * PATHS], im: [0.0; 2 * PATHS] };
         for (n, &(wc, _, ws, _)) in paths.iter().enumerate() {
-            turn.set(2 * n, (wc * SLOT_S).sin_cos());
-            turn.set(2 * n + 1, (ws * SLOT_S).sin_cos());
+            turn.set_angle(2 * n, wc * SLOT_S);
+            turn.set_angle(2 * n + 1, ws * SLOT_S);
         }
         let threshold = -(1.0 - fer.clamp(0.0, 1.0)).ln();
         Rayleigh { threshold, omega, paths, turn, phasor: Phasors { re: [1.0; 2 * PATHS], im: [0.0; 2 * PATHS] }, at: None, synced: 0 }
@@ -122,8 +124,8 @@ impl Rayleigh {
             _ => {
                 let t = Self::middle(slot);
                 for (n, &(wc, phi, ws, psi)) in self.paths.iter().enumerate() {
-                    self.phasor.set(2 * n, (wc * t + phi).sin_cos());
-                    self.phasor.set(2 * n + 1, (ws * t + psi).sin_cos());
+                    self.phasor.set_angle(2 * n, wc * t + phi);
+                    self.phasor.set_angle(2 * n + 1, ws * t + psi);
                 }
                 self.synced = slot;
             }

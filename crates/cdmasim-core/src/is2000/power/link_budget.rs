@@ -15,7 +15,7 @@
 //! is in the table of docs/is2000_power.md.
 
 use super::PowerModel;
-use crate::cdma2000::config::{BASE_RATE_BPS, SCH_MULTIPLES};
+use crate::cdma2000::config::{sch_index, BASE_RATE_BPS, SCH_MULTIPLES};
 use crate::engine::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -204,9 +204,8 @@ impl PowerModel for LinkBudgetModel {
     /// k times the unit share, corrected by the rate's own Eb/Nt (turbo
     /// codes need less at the higher rates).
     fn rate_factor(&self, bps: u64) -> f64 {
-        let k = bps / BASE_RATE_BPS;
-        let i = SCH_MULTIPLES.iter().position(|&m| m == k).expect("a rate of 1X, 2X, 4X, 8X or 16X");
-        k as f64 * from_db(self.cfg.ebnt_db[i] - self.cfg.ebnt_db[0])
+        let i = sch_index(bps).expect("a rate of 1X, 2X, 4X, 8X or 16X");
+        SCH_MULTIPLES[i] as f64 * from_db(self.cfg.ebnt_db[i] - self.cfg.ebnt_db[0])
     }
 
     fn overhead(&self) -> f64 {

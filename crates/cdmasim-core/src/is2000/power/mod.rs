@@ -28,6 +28,8 @@ pub trait PowerModel {
     /// the cell (the place's unit share).
     fn draw_unit_share(&self, rng: &mut Rng) -> f64;
     /// How many unit shares a channel of `bps` (k × 9.6 kb/s) needs.
+    /// A constant of the model, as `overhead` is: `Is2000Budget::new` asks
+    /// both once.
     fn rate_factor(&self, bps: u64) -> f64;
     /// The share pilot, sync and paging take.
     fn overhead(&self) -> f64;
