@@ -38,3 +38,13 @@ def test_a_caller_that_stops_early_leaves_no_busy_worker_behind():
         assert list(pool.map_unordered([nap, nap])) == [(nap, ("ok", None))] * 2
     finally:
         pool.close()
+
+
+def test_workers_collect_cycles_less_often_and_this_process_keeps_its_setting():
+    import gc
+
+    mine = gc.get_threshold()
+    with WorkerPool(1) as pool:
+        (_, (kind, threshold)), = pool.map_unordered([("gc:get_threshold", ())])
+    assert (kind, threshold) == ("ok", (20_000, 20, 20))
+    assert gc.get_threshold() == mine

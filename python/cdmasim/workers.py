@@ -18,6 +18,7 @@ worker's stderr goes to a temporary file whose last line explains a death
 
 from __future__ import annotations
 
+import gc
 import os
 import signal
 import subprocess
@@ -211,9 +212,22 @@ def call(target: str, args: tuple) -> Any:
     return resolve(target)(*args)
 
 
+def collect_less() -> None:
+    """Run Python's cycle collector less often, in a process of ours that
+    turns simulation results into tables (a worker, `cdmasim reproduce`):
+    pandas and pyarrow make many short-lived containers, and with the
+    default threshold (700 allocations) the collector walked them and
+    everything imported about 4 % of a `reproduce dziong --quick`'s CPU.
+    Memory is still freed by reference counting as before; only cycles wait
+    longer. Not called on import: a user's own interpreter keeps its
+    settings."""
+    gc.set_threshold(20_000, 20, 20)
+
+
 def main(argv: list[str]) -> int:
     task_fd, result_fd, parent, memory = int(argv[0]), int(argv[1]), int(argv[2]), int(argv[3])
     _die_with(parent)
+    collect_less()
     # Ctrl-C reaches the whole process group; the parent decides what stops.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if memory:

@@ -62,7 +62,10 @@ def main(args):
     from .. import InputError
     from .. import reproduce as rp
     from ..report import write_report
+    from ..workers import collect_less
     from .outputs import check_output_dir
+
+    collect_less()
 
     if args.paper not in CHOICES:
         raise InputError(f"unknown paper '{args.paper}' (expected one of: {', '.join(CHOICES)})")
