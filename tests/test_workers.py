@@ -48,3 +48,11 @@ def test_workers_collect_cycles_less_often_and_this_process_keeps_its_setting():
         (_, (kind, threshold)), = pool.map_unordered([("gc:get_threshold", ())])
     assert (kind, threshold) == ("ok", (20_000, 20, 20))
     assert gc.get_threshold() == mine
+
+
+def test_workers_run_numerical_libraries_on_one_thread_unless_told_otherwise(monkeypatch):
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    monkeypatch.setenv("OMP_NUM_THREADS", "3")
+    with WorkerPool(1) as pool:
+        out = dict(pool.map_unordered([("os:getenv", ("OPENBLAS_NUM_THREADS",)), ("os:getenv", ("OMP_NUM_THREADS",))]))
+    assert out == {("os:getenv", ("OPENBLAS_NUM_THREADS",)): ("ok", "1"), ("os:getenv", ("OMP_NUM_THREADS",)): ("ok", "3")}
