@@ -133,7 +133,9 @@ pub enum Body {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Packet {
-    /// Unique per run, in creation order (also the IPv4 id, truncated).
+    /// Unique among the packets in the network at one time. The simulator
+    /// numbers them per run in creation order (also the IPv4 id, truncated);
+    /// the emulator uses its packet store's index, reused once a packet left.
     pub uid: u64,
     pub flow: u32,
     /// True for data towards the flow's receiver, false for ACKs back to its sender.
