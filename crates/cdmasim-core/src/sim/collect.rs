@@ -118,9 +118,9 @@ pub fn collect(world: &World, seed: u64) -> RunResult {
             t_s: secs(d.t),
             place: world.net.place(d.at),
             reason: d.reason.as_str().into(),
-            flow: w.flows[d.pkt.flow as usize].name.clone(),
-            sent_s: secs(d.pkt.created),
-            seq: super::drop_log::seq_of(&d.pkt),
+            flow: w.flows[d.flow as usize].name.clone(),
+            sent_s: secs(d.created),
+            seq: d.seq,
         })
         .collect();
     RunResult {

@@ -5,8 +5,10 @@
 //! packets a second). The summary keeps the counts either way (per queue
 //! and reason, and in the conservation line).
 
-use crate::network::DropRecord;
+use crate::network::{DropAt, DropRecord};
 use crate::engine::time::secs;
+use crate::engine::Time;
+use crate::net::DropReason;
 use crate::net::packet::{Body, Packet};
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -15,8 +17,29 @@ use std::path::PathBuf;
 /// The CSV header: one row per dropped packet, as the `drops` table.
 pub const CSV_HEADER: &str = "t_s,place,reason,flow,sent_s,seq";
 
+/// A drop as the in-memory log keeps it: what the `drops` table reads,
+/// without the packet (about a third of a `DropRecord`, and no packet
+/// held past its drop: docs/packet.md).
+#[derive(Clone, Copy, Debug)]
+pub struct DropEntry {
+    pub t: Time,
+    pub at: DropAt,
+    pub reason: DropReason,
+    pub flow: u32,
+    /// When the packet entered the network.
+    pub created: Time,
+    /// Its TCP sequence number or datagram number (`seq_of`).
+    pub seq: u64,
+}
+
+impl DropEntry {
+    fn of(d: &DropRecord) -> Self {
+        DropEntry { t: d.t, at: d.at, reason: d.reason, flow: d.pkt.flow, created: d.pkt.created, seq: seq_of(&d.pkt) }
+    }
+}
+
 pub enum DropLog {
-    Memory(Vec<DropRecord>),
+    Memory(Vec<DropEntry>),
     File { out: BufWriter<File>, path: PathBuf, error: Option<std::io::Error> },
 }
 
@@ -54,7 +77,7 @@ impl DropLog {
     /// in memory the record keeps indices).
     pub fn push(&mut self, d: DropRecord, place: impl FnOnce() -> String, flow: impl FnOnce() -> String) {
         match self {
-            DropLog::Memory(v) => v.push(d),
+            DropLog::Memory(v) => v.push(DropEntry::of(&d)),
             DropLog::File { out, error, .. } => {
                 if error.is_some() {
                     return;
@@ -78,7 +101,7 @@ impl DropLog {
     }
 
     /// In-memory records (empty when streamed).
-    pub fn records(&self) -> &[DropRecord] {
+    pub fn records(&self) -> &[DropEntry] {
         match self {
             DropLog::Memory(v) => v,
             DropLog::File { .. } => &[],
@@ -94,5 +117,25 @@ impl DropLog {
             out.flush().map_err(|e| (path.clone(), e))?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::net::Packet;
+
+    /// The in-memory log keeps what the drops table reads, and a third of
+    /// the memory a record with its packet took.
+    #[test]
+    fn a_kept_drop_is_small_and_reads_as_its_record() {
+        assert!(std::mem::size_of::<DropEntry>() <= 48, "{}", std::mem::size_of::<DropEntry>());
+        assert!(3 * std::mem::size_of::<DropEntry>() <= std::mem::size_of::<DropRecord>());
+        let pkt = Packet::udp(9, 4, 1, 2, 1_500, 77, 100);
+        let d = DropRecord { t: 2_000, at: DropAt::Hop { hop: 3, port: 1 }, reason: DropReason::Overflow, pkt };
+        let mut log = DropLog::default();
+        log.push(d, || unreachable!("named only when streamed"), || unreachable!());
+        let e = log.records()[0];
+        assert_eq!((e.t, e.at, e.reason, e.flow, e.created, e.seq), (2_000, d.at, d.reason, 4, 1_500, 77));
     }
 }
