@@ -55,7 +55,7 @@ fn simulate(mu_lh: u64, w_pkts: u64, t: f64) -> u64 {
         "no drop may happen before the switch (steady state at mu_ll)"
     );
     let reaction = f.sender.stats.congestion_events.iter().copied().find(|e| *e >= t0).unwrap_or(Time::MAX);
-    w.hosts.drop_log.records().iter().filter(|d| d.at == DropAt::Hop { hop: shared as u32, port: 0 } && d.pkt.created <= reaction).count() as u64
+    w.hosts.drop_log.records().iter().filter(|d| d.at == DropAt::Hop { hop: shared as u32, port: 0 } && d.created <= reaction).count() as u64
 }
 
 #[test]
