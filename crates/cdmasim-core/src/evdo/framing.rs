@@ -21,8 +21,9 @@ pub struct Framing {
     /// PPP octets without framing, what the decompressor will be told).
     queued: VecDeque<(u64, u32, Wire)>,
     /// Frames written whose packets the queue dropped, each with the RLP
-    /// sequence number of the first packet sent after it.
-    missed: VecDeque<(u64, Packet, Wire)>,
+    /// sequence number of the first packet sent after it (the frame alone:
+    /// the decompressor misses it without its packet, docs/packet.md).
+    missed: VecDeque<(u64, Wire)>,
 }
 
 impl Framing {
@@ -41,7 +42,7 @@ impl Framing {
     pub fn refused(&mut self, pkt: Packet, next_sent: u64) {
         let (uid, _, wire) = self.queued.pop_back().expect("refused after enter");
         debug_assert_eq!(uid, pkt.uid);
-        self.missed.push_back((next_sent, pkt, wire));
+        self.missed.push_back((next_sent, wire));
     }
 
     /// `pkt` leaves the queue for RLP: its frame's octets and wire (the
@@ -55,11 +56,12 @@ impl Framing {
     /// `pkt`, queued, is dropped without being sent (a hand-off empties the
     /// queue); nothing queued after it will be sent before `next_sent`.
     pub fn flushed(&mut self, pkt: Packet, next_sent: u64) {
-        let (_, _, wire) = self.queued.pop_front().expect("flushed a queued packet");
+        let (uid, _, wire) = self.queued.pop_front().expect("flushed a queued packet");
+        debug_assert_eq!(uid, pkt.uid);
         for m in self.missed.iter_mut() {
             m.0 = m.0.min(next_sent);
         }
-        self.missed.push_back((next_sent, pkt, wire));
+        self.missed.push_back((next_sent, wire));
     }
 
     /// RLP hands up `pkt`, sequence number `seq`, its frame `wire` (or
@@ -67,8 +69,8 @@ impl Framing {
     /// written before it, then rebuilds it (`Ppp::receive`).
     pub fn receive(&mut self, pkt: &mut Packet, wire: &Wire, lost: bool, seq: u64) -> Option<DropReason> {
         while self.missed.front().is_some_and(|m| m.0 <= seq) {
-            let (_, mut gone, w) = self.missed.pop_front().expect("front exists");
-            self.ppp.miss(&mut gone, &w);
+            let (_, w) = self.missed.pop_front().expect("front exists");
+            self.ppp.miss(&w);
         }
         self.ppp.receive(pkt, wire, lost)
     }

@@ -112,15 +112,25 @@ impl Wire {
 pub trait HeaderCompression: Send {
     /// The compressor: the frame that carries `pkt`.
     fn compress(&mut self, pkt: &Packet) -> Wire;
-    /// The decompressor, given the frame `wire` of `pkt` (or told it was
-    /// `lost` below PPP): rebuilds the header, writing what it rebuilt into
-    /// `pkt`.
-    fn decompress(&mut self, pkt: &mut Packet, wire: &Wire, lost: bool) -> Outcome;
+    /// The decompressor, given the frame `wire` of `pkt`: rebuilds the
+    /// header, writing what it rebuilt into `pkt`.
+    fn decompress(&mut self, pkt: &mut Packet, wire: &Wire) -> Outcome;
+
+    /// The decompressor never gets the frame `wire` (lost below PPP, or
+    /// dropped by a queue between the two ends): it learns only that a
+    /// frame is missing, so it needs no packet.
+    fn lose(&mut self, wire: &Wire);
 
     /// Both ends at once (a frame crossing a link): what the tests tell.
     fn carry(&mut self, pkt: &mut Packet, lost: bool) -> Frame {
         let wire = self.compress(pkt);
-        Frame { header_bytes: wire.header_bytes, outcome: self.decompress(pkt, &wire, lost) }
+        let outcome = if lost {
+            self.lose(&wire);
+            Outcome::Intact
+        } else {
+            self.decompress(pkt, &wire)
+        };
+        Frame { header_bytes: wire.header_bytes, outcome }
     }
 }
 
@@ -222,26 +232,29 @@ impl Ppp {
     /// out, if it does not (lost below PPP, or discarded by the
     /// decompressor). A packet rebuilt wrong comes out, marked `corrupt`.
     pub fn receive(&mut self, pkt: &mut Packet, wire: &Wire, lost: bool) -> Option<DropReason> {
+        if lost {
+            if let Some(s) = self.scheme.as_mut() {
+                s.lose(wire);
+            }
+            self.stats.lost += 1;
+            return Some(DropReason::RandomLoss);
+        }
         let outcome = match self.scheme.as_mut() {
-            Some(s) => s.decompress(pkt, wire, lost),
+            Some(s) => s.decompress(pkt, wire),
             None => Outcome::Intact,
         };
         let s = &mut self.stats;
-        if lost {
-            s.lost += 1;
-            return Some(DropReason::RandomLoss);
-        }
         s.corrupted += (outcome == Outcome::Corrupted) as u64;
         s.discarded += (outcome == Outcome::Discarded) as u64;
         (outcome == Outcome::Discarded).then_some(DropReason::Decompression)
     }
 
-    /// The receiving end misses the frame `wire` of `pkt`, which a queue
-    /// between the compressor and the link dropped: to the decompressor it
-    /// is a lost frame, counted apart from those lost below PPP.
-    pub fn miss(&mut self, pkt: &mut Packet, wire: &Wire) {
+    /// The receiving end misses the frame `wire`, which a queue between
+    /// the compressor and the link dropped: to the decompressor it is a
+    /// lost frame, counted apart from those lost below PPP.
+    pub fn miss(&mut self, wire: &Wire) {
         if let Some(s) = self.scheme.as_mut() {
-            s.decompress(pkt, wire, true);
+            s.lose(wire);
         }
         self.stats.dropped_in_queue += 1;
     }

@@ -92,13 +92,15 @@ impl HeaderCompression for Rohc {
         Wire { header_bytes, body: WireBody::Rohc(Sent { context: i, known }) }
     }
 
-    fn decompress(&mut self, _pkt: &mut Packet, wire: &Wire, lost: bool) -> Outcome {
+    fn lose(&mut self, wire: &Wire) {
+        if let WireBody::Rohc(sent) = wire.body {
+            self.contexts.get(sent.context).lost_run += 1;
+        }
+    }
+
+    fn decompress(&mut self, _pkt: &mut Packet, wire: &Wire) -> Outcome {
         let WireBody::Rohc(sent) = wire.body else { return Outcome::Intact };
         let c = self.contexts.get(sent.context);
-        if lost {
-            c.lost_run += 1;
-            return Outcome::Intact;
-        }
         let run = std::mem::take(&mut c.lost_run);
         if sent.known && run > TOLERATED_RUN { Outcome::Discarded } else { Outcome::Intact }
     }

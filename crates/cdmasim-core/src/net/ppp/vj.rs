@@ -175,12 +175,13 @@ impl HeaderCompression for Vj {
         Wire { header_bytes, body: WireBody::Vj(Sent { slot: i, same_slot, delta }) }
     }
 
-    fn decompress(&mut self, pkt: &mut Packet, wire: &Wire, lost: bool) -> Outcome {
+    /// A lost frame teaches VJ's decompressor nothing: the frames after it
+    /// are rebuilt from a stale copy, which `decompress` finds.
+    fn lose(&mut self, _wire: &Wire) {}
+
+    fn decompress(&mut self, pkt: &mut Packet, wire: &Wire) -> Outcome {
         let WireBody::Vj(sent) = wire.body else { return Outcome::Intact };
         let Body::Tcp(h) = &mut pkt.body else { return Outcome::Intact };
-        if lost {
-            return Outcome::Intact;
-        }
         let (i, now) = (sent.slot, Held::of(h));
         let Some(d) = sent.delta else {
             self.slots.get(i).copy = Some(now);
