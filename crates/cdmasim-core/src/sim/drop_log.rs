@@ -76,8 +76,10 @@ impl DropLog {
     /// Log one drop; `place` and `flow` name it (asked only when streaming:
     /// in memory the record keeps indices).
     pub fn push(&mut self, d: DropRecord, place: impl FnOnce() -> String, flow: impl FnOnce() -> String) {
+        // What a row holds, taken from the record once for both stores.
+        let e = DropEntry::of(&d);
         match self {
-            DropLog::Memory(v) => v.push(DropEntry::of(&d)),
+            DropLog::Memory(v) => v.push(e),
             DropLog::File { out, error, .. } => {
                 if error.is_some() {
                     return;
@@ -86,15 +88,15 @@ impl DropLog {
                 let r = writeln!(
                     out,
                     "{},{},{},{},{},{}",
-                    secs(d.t),
+                    secs(e.t),
                     csv_field(&place()),
-                    d.reason.as_str(),
+                    e.reason.as_str(),
                     csv_field(&flow()),
-                    secs(d.pkt.created),
-                    seq_of(&d.pkt)
+                    secs(e.created),
+                    e.seq
                 );
-                if let Err(e) = r {
-                    *error = Some(e);
+                if let Err(err) = r {
+                    *error = Some(err);
                 }
             }
         }
