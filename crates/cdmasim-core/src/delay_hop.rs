@@ -8,7 +8,7 @@
 use crate::channel::ChannelError;
 use crate::engine::Time;
 use crate::net::hop::{BuildContext, Ends, Hop, HopConfig, HopEvent, HopKind, Port, Samples};
-use crate::net::Packet;
+use crate::net::{Headers, Packet};
 use crate::network::HopSpec;
 use crate::result::{HopRows, QueueResult};
 use crate::scenario::error::ScenarioError;
@@ -54,7 +54,7 @@ impl HopKind for DelayHop {
 }
 
 impl Hop for DelayHop {
-    fn offer(&mut self, now: Time, _port: Port, pkt: Packet) {
+    fn offer(&mut self, now: Time, _port: Port, pkt: Packet, _hd: &mut Headers) {
         self.taken += 1;
         self.bytes += pkt.size as u64;
         self.inside.push_back((now + self.cfg.delay, pkt));
@@ -73,7 +73,7 @@ impl Hop for DelayHop {
         self.inside.front().map(|e| e.0)
     }
 
-    fn on_timer(&mut self, now: Time) {
+    fn on_timer(&mut self, now: Time, _hd: &mut Headers) {
         self.released = now;
     }
 
@@ -113,7 +113,7 @@ impl Hop for DelayHop {
         });
     }
 
-    fn finish(&mut self, _now: Time) {}
+    fn finish(&mut self, _now: Time, _hd: &mut Headers) {}
 }
 
 struct RawDelay {

@@ -17,7 +17,7 @@ use crate::engine::{RngStreams, Time};
 use crate::channel::ChannelError;
 use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
 use crate::net::queue::{self, Queue};
-use crate::net::{Hop, HopEvent, Link, Packet, Port};
+use crate::net::{Headers, Hop, HopEvent, Link, Packet, Port};
 use crate::result::{CellResult, HopRows, Intervals, MobileResult};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -219,10 +219,10 @@ impl Cell {
     }
 
     /// Run everything due at or before `now`, earliest first.
-    fn run_due(&mut self, now: Time) {
+    fn run_due(&mut self, now: Time, hd: &mut Headers) {
         while let Some(t) = self.next_due().filter(|&t| t <= now) {
             self.dead.enter(t);
-            self.step(t);
+            self.step(t, hd);
             let busy = self.busy_until();
             self.dead.leave(t, busy);
         }
@@ -231,25 +231,25 @@ impl Cell {
     /// Everything due at `t`: SCH changes first (a packet that starts at the
     /// time of a grant goes at the new rate), then the shared buffer's
     /// arrivals at the BTSs, then the radio links.
-    fn step(&mut self, t: Time) {
+    fn step(&mut self, t: Time, hd: &mut Headers) {
         let mut g = std::mem::take(&mut self.grants);
         if self.sch.deadline().is_some_and(|d| d <= t) {
             self.sch.on_timer(t, &mut g);
         }
-        self.apply(t, &mut g);
+        self.apply(t, &mut g, hd);
         if self.bsc.deadline().is_some_and(|d| d <= t) {
-            self.bsc.on_timer(t);
-            self.drain_bsc(t, &mut g);
+            self.bsc.on_timer(t, hd);
+            self.drain_bsc(t, &mut g, hd);
         }
         while let Some(k) = self.index.pop_due(t) {
-            self.mobiles[k].link.on_timer(t);
-            self.drain_mobile(t, k, &mut g);
+            self.mobiles[k].link.on_timer(t, hd);
+            self.drain_mobile(t, k, &mut g, hd);
         }
         self.grants = g;
     }
 
     /// Apply SCH changes (and those they cause, until none is left).
-    fn apply(&mut self, t: Time, g: &mut Vec<Grant>) {
+    fn apply(&mut self, t: Time, g: &mut Vec<Grant>, hd: &mut Headers) {
         while let Some((k, sch_bps)) = g.pop() {
             let m = &mut self.mobiles[k];
             let st = &mut m.stats;
@@ -262,20 +262,20 @@ impl Cell {
                 _ => {}
             }
             m.sch_bps = sch_bps;
-            m.link.set_rate(t, self.fch_bps + sch_bps);
-            self.drain_mobile(t, k, g);
+            m.link.set_rate(t, self.fch_bps + sch_bps, hd);
+            self.drain_mobile(t, k, g, hd);
         }
     }
 
     /// Hand on what the shared buffer has: arrivals go into their mobile's
     /// link buffer, drops are reported at the shared buffer's port.
-    fn drain_bsc(&mut self, t: Time, g: &mut Vec<Grant>) {
+    fn drain_bsc(&mut self, t: Time, g: &mut Vec<Grant>, hd: &mut Headers) {
         while let Some(ev) = self.bsc.poll() {
             match ev {
                 HopEvent::Deliver { pkt, .. } => {
                     let k = self.port_of[pkt.dst as usize] as usize;
-                    self.mobiles[k].link.offer(t, 0, pkt);
-                    self.drain_mobile(t, k, g);
+                    self.mobiles[k].link.offer(t, 0, pkt, hd);
+                    self.drain_mobile(t, k, g, hd);
                 }
                 HopEvent::Drop { pkt, reason, .. } => self.outbox.push_back(HopEvent::Drop { port: self.bsc_port(), pkt, reason }),
                 HopEvent::Transmit { .. } => {}
@@ -284,7 +284,7 @@ impl Cell {
     }
 
     /// Hand on what mobile `k`'s link has, and tell the allocator.
-    fn drain_mobile(&mut self, t: Time, k: usize, g: &mut Vec<Grant>) {
+    fn drain_mobile(&mut self, t: Time, k: usize, g: &mut Vec<Grant>, hd: &mut Headers) {
         let port = k as Port;
         let m = &mut self.mobiles[k];
         while let Some(ev) = m.link.poll() {
@@ -295,7 +295,7 @@ impl Cell {
                     HopEvent::Deliver { port, pkt }
                 }
                 HopEvent::Drop { pkt, reason, .. } => HopEvent::Drop { port, pkt, reason },
-                HopEvent::Transmit { pkt, .. } => HopEvent::Transmit { port, pkt },
+                HopEvent::Transmit { pkt, header, .. } => HopEvent::Transmit { port, pkt, header },
             });
         }
         self.index.update(k, &m.link);
@@ -304,7 +304,7 @@ impl Cell {
             let before = g.len();
             self.sch.on_backlog(t, k, b, g);
             if g.len() > before {
-                self.apply(t, g);
+                self.apply(t, g, hd);
             }
         }
     }
@@ -318,14 +318,14 @@ impl HopKind for Cell {
 }
 
 impl Hop for Cell {
-    fn offer(&mut self, now: Time, _port: Port, pkt: Packet) {
+    fn offer(&mut self, now: Time, _port: Port, pkt: Packet, hd: &mut Headers) {
         // Wake-ups due by now come first (the world may offer before the
         // cell's timer at the same instant fires).
-        self.run_due(now);
+        self.run_due(now, hd);
         self.dead.enter(now);
-        self.bsc.offer(now, 0, pkt);
+        self.bsc.offer(now, 0, pkt, hd);
         let mut g = std::mem::take(&mut self.grants);
-        self.drain_bsc(now, &mut g);
+        self.drain_bsc(now, &mut g, hd);
         self.grants = g;
         let busy = self.busy_until();
         self.dead.leave(now, busy);
@@ -339,8 +339,8 @@ impl Hop for Cell {
         self.next_due()
     }
 
-    fn on_timer(&mut self, now: Time) {
-        self.run_due(now);
+    fn on_timer(&mut self, now: Time, hd: &mut Headers) {
+        self.run_due(now, hd);
     }
 
     fn ports(&self) -> Port {
@@ -409,10 +409,10 @@ impl Hop for Cell {
         });
     }
 
-    fn finish(&mut self, now: Time) {
-        self.bsc.finish(now);
+    fn finish(&mut self, now: Time, hd: &mut Headers) {
+        self.bsc.finish(now, hd);
         for m in &mut self.mobiles {
-            m.link.finish(now);
+            m.link.finish(now, hd);
             if let Some(s) = m.stats.sch_since.take() {
                 m.stats.sch_time += now - s;
             }

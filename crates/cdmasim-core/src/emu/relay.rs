@@ -21,8 +21,8 @@ use super::tun::Tun;
 use super::wire;
 use crate::engine::{RngStreams, Time};
 use crate::net::hop::BuildContext;
-use crate::net::packet::Packet;
-use crate::net::{DropReason, Hop};
+use crate::net::packet::{Body, Packet};
+use crate::net::DropReason;
 use crate::network::{DropRecord, Endpoints, Network};
 use crate::result::HopRows;
 use crate::scenario::ScenarioSpec;
@@ -206,18 +206,18 @@ impl Edge<'_> {
         d.packets_in += 1;
         d.bytes_in += bytes.len() as u64;
         self.log(tag, format_args!("{} + {}\n", now / 1_000_000, bytes.len()));
-        let pkt = wire::packet_of(bytes, uid, wire::connection_of(bytes, tag.user), tag.down, from, to, now);
-        net.forward(now, from, &pkt, self);
+        let (pkt, header) = wire::packet_of(bytes, uid, wire::connection_of(bytes, tag.user), tag.down, from, to, now);
+        net.send(now, from, pkt, header, self);
     }
 }
 
 impl Endpoints for Edge<'_> {
     /// The packet reached its user's node (or the server's): its bytes go
     /// out of that device.
-    fn arrive(&mut self, _net: &mut Network, now: Time, pkt: &Packet) {
+    fn arrive(&mut self, _net: &mut Network, now: Time, pkt: &Packet, header: &Body) {
         let Some((mut bytes, tag)) = self.stash.take(pkt.uid) else { return };
         if pkt.corrupt {
-            wire::write_rebuilt(&mut bytes, pkt);
+            wire::write_rebuilt(&mut bytes, header);
             self.dir(tag).corrupted += 1;
         }
         let dev = if tag.down { &self.users[tag.user] } else { self.server };
@@ -376,8 +376,8 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
     let end = start.elapsed().as_nanos() as Time;
     // Bring every hop up to the end (a sleeping sector runs its idle
     // slots) and close its statistics.
-    for h in &mut net.hops {
-        h.on_timer(end);
+    for h in 0..net.hops.len() as u32 {
+        net.hop_timer_at_end(end, h);
     }
     net.finish(end);
     let mut rep = edge.report;

@@ -88,11 +88,12 @@ fn tcp_header(t: &[u8], payload: u32) -> TcpHeader {
     h
 }
 
-/// The packet the hops see for the real datagram `b`: its TCP segment
-/// with its header if it is one, else a datagram of its size. `flow`
-/// names the connection for a compressor's table, `forward` its direction.
-pub fn packet_of(b: &[u8], uid: u64, flow: u32, forward: bool, from: u32, to: u32, now: Time) -> Packet {
-    let mut pkt = match tcp_offsets(b) {
+/// The packet the hops see for the real datagram `b`, and its header: its
+/// TCP segment with its header if it is one, else a datagram of its size.
+/// `flow` names the connection for a compressor's table, `forward` its
+/// direction.
+pub fn packet_of(b: &[u8], uid: u64, flow: u32, forward: bool, from: u32, to: u32, now: Time) -> (Packet, Body) {
+    let (mut pkt, body) = match tcp_offsets(b) {
         Some((ihl, thl)) => {
             let payload = (b.len() - ihl - thl) as u32;
             Packet::tcp(uid, flow, forward, from, to, now, tcp_header(&b[ihl..ihl + thl], payload))
@@ -101,7 +102,7 @@ pub fn packet_of(b: &[u8], uid: u64, flow: u32, forward: bool, from: u32, to: u3
         None => Packet::udp(uid, flow, from, to, now, uid, (b.len() as u32).max(IPV4_HEADER + 8) - IPV4_HEADER - 8),
     };
     pkt.size = b.len() as u32;
-    pkt
+    (pkt, body)
 }
 
 /// The connection a TCP segment belongs to, the same both ways, among one
@@ -114,14 +115,14 @@ pub fn connection_of(b: &[u8], user: usize) -> u32 {
     [user as u32, lo, hi].iter().flat_map(|x| x.to_be_bytes()).fold(0x811c_9dc5u32, |h, byte| (h ^ byte as u32).wrapping_mul(0x0100_0193))
 }
 
-/// `pkt` came out of the network `corrupt` (a decompressor rebuilt its
-/// header wrong): write what was rebuilt into its real bytes `b`, checksum
+/// A packet came out of the network corrupt (a decompressor rebuilt its
+/// header wrong, `rebuilt`): write what was rebuilt into its real bytes `b`, checksum
 /// untouched, so the receiver's check fails as it would on the real link.
 /// If the rebuilt fields happen to be the sent ones (the differences were
 /// applied to another connection's header), the checksum is inverted
 /// instead, which no correct segment carries.
-pub fn write_rebuilt(b: &mut [u8], pkt: &Packet) {
-    let (Some((ihl, _)), Body::Tcp(h)) = (tcp_offsets(b), &pkt.body) else { return };
+pub fn write_rebuilt(b: &mut [u8], rebuilt: &Body) {
+    let (Some((ihl, _)), Body::Tcp(h)) = (tcp_offsets(b), rebuilt) else { return };
     let t = &mut b[ihl..];
     let before: [u8; 16] = t[..16].try_into().expect("a TCP header");
     t[4..8].copy_from_slice(&(h.seq as u32).to_be_bytes());
@@ -164,9 +165,9 @@ mod tests {
     #[test]
     fn a_real_segment_becomes_a_packet_with_its_header() {
         let b = segment(3_000_000_000, 12345, 1448, true);
-        let p = packet_of(&b, 7, 9, true, 1, 2, 0);
+        let (p, body) = packet_of(&b, 7, 9, true, 1, 2, 0);
         assert_eq!(p.size as usize, b.len());
-        let Body::Tcp(h) = p.body else { panic!("not TCP") };
+        let Body::Tcp(h) = body else { panic!("not TCP") };
         assert_eq!((h.seq, h.ack, h.len, h.wnd), (3_000_000_000, 12345, 1448, 29200));
         assert_eq!(h.ts, Some((7, 9)));
         assert!(h.flags.has(TcpFlags::ACK) && !h.flags.has(TcpFlags::SYN));
@@ -174,7 +175,7 @@ mod tests {
         // Not TCP: a datagram of its size.
         let mut udp = b.clone();
         udp[9] = 17;
-        assert!(matches!(packet_of(&udp, 7, 0, true, 1, 2, 0).body, Body::Udp { .. }));
+        assert!(matches!(packet_of(&udp, 7, 0, true, 1, 2, 0).1, Body::Udp { .. }));
     }
 
     #[test]
@@ -190,17 +191,16 @@ mod tests {
     #[test]
     fn a_rebuilt_header_goes_into_the_bytes_and_the_checksum_no_longer_fits() {
         let mut b = segment(1000, 1, 100, false);
-        let mut p = packet_of(&b, 1, 0, true, 1, 2, 0);
-        let Body::Tcp(h) = &mut p.body else { panic!() };
+        let (_, mut rebuilt) = packet_of(&b, 1, 0, true, 1, 2, 0);
+        let Body::Tcp(h) = &mut rebuilt else { panic!() };
         h.seq = 900; // rebuilt one segment behind
-        p.corrupt = true;
-        write_rebuilt(&mut b, &p);
+        write_rebuilt(&mut b, &rebuilt);
         assert_eq!(be32(&b, 24), 900);
         assert_eq!(&b[36..38], &[0xab, 0xcd], "checksum as sent");
         // The same fields as sent: the checksum is changed by one.
         let mut c = segment(1000, 1, 100, false);
-        let q = Packet { corrupt: true, ..packet_of(&c, 1, 0, true, 1, 2, 0) };
-        write_rebuilt(&mut c, &q);
+        let (_, sent) = packet_of(&c, 1, 0, true, 1, 2, 0);
+        write_rebuilt(&mut c, &sent);
         assert_eq!(&c[36..38], &[0xab, 0xce]);
     }
 }

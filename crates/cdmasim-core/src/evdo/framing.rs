@@ -11,7 +11,7 @@
 //! of frames: before the first packet RLP sent after it.
 
 use crate::net::ppp::{Compression, Ppp, Wire};
-use crate::net::{DropReason, Packet};
+use crate::net::{Body, DropReason, Packet};
 use crate::result::PppResult;
 use std::collections::VecDeque;
 
@@ -31,9 +31,10 @@ impl Framing {
         Framing { ppp: Ppp::new(compression), queued: VecDeque::new(), missed: VecDeque::new() }
     }
 
-    /// `pkt` arrives at the base station: the PDSN writes its frame.
-    pub fn enter(&mut self, pkt: &Packet) {
-        let (size, wire) = self.ppp.send(pkt);
+    /// `pkt`, with its header `h`, arrives at the base station: the PDSN
+    /// writes its frame.
+    pub fn enter(&mut self, pkt: &Packet, h: &Body) {
+        let (size, wire) = self.ppp.send(pkt, h);
         self.queued.push_back((pkt.uid, size, wire));
     }
 
@@ -67,12 +68,12 @@ impl Framing {
     /// RLP hands up `pkt`, sequence number `seq`, its frame `wire` (or
     /// `lost` below PPP): the decompressor first misses the dropped frames
     /// written before it, then rebuilds it (`Ppp::receive`).
-    pub fn receive(&mut self, pkt: &mut Packet, wire: &Wire, lost: bool, seq: u64) -> Option<DropReason> {
+    pub fn receive(&mut self, pkt: &mut Packet, h: &mut Body, wire: &Wire, lost: bool, seq: u64) -> Option<DropReason> {
         while self.missed.front().is_some_and(|m| m.0 <= seq) {
             let (_, w) = self.missed.pop_front().expect("front exists");
             self.ppp.miss(&w);
         }
-        self.ppp.receive(pkt, wire, lost)
+        self.ppp.receive(pkt, h, wire, lost)
     }
 
     /// Its row of the `ppp` table.
@@ -84,7 +85,7 @@ impl Framing {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::ppp::testutil::{data, seq_of, MSS};
+    use crate::net::ppp::testutil::{data, seq_of, Seg, MSS};
 
     /// A bulk transfer through the PDSN and a queue of `limit` packets that
     /// drains one packet per arrival after the first `limit`: which
@@ -97,20 +98,20 @@ mod tests {
         let mut kept = Vec::new();
         for seg in 0..8u64 {
             let p = data(seg, seg, None);
-            f.enter(&p);
+            f.enter(&p.pkt, &p.h);
             if seg == 3 {
-                f.refused(p, 3);
+                f.refused(p.pkt, 3);
             } else {
                 kept.push(p);
             }
         }
         let mut out = Vec::new();
         for (seq, p) in kept.iter().enumerate() {
-            let (size, wire) = f.leave(p);
-            assert!(size < p.size || seq == 0, "compressed after the first");
+            let (size, wire) = f.leave(&p.pkt);
+            assert!(size < p.pkt.size || seq == 0, "compressed after the first");
             let mut q = *p;
-            let fate = f.receive(&mut q, &wire, false, seq as u64);
-            out.push((seq_of(&q), q.corrupt, fate));
+            let fate = f.receive(&mut q.pkt, &mut q.h, &wire, false, seq as u64);
+            out.push((seq_of(&q), q.pkt.corrupt, fate));
         }
         // 0, 1, 2 intact; 4 onwards rebuilt from segment 2's header plus
         // their own delta: one segment (MSS) behind, corrupted.
@@ -128,35 +129,35 @@ mod tests {
         let p0 = data(0, 0, None);
         let p1 = data(1, 1, None);
         let p2 = data(2, 2, None);
-        f.enter(&p0);
-        f.enter(&p1);
-        f.refused(p1, 1);
-        f.enter(&p2);
-        let (_, w0) = f.leave(&p0);
-        let (_, w2) = f.leave(&p2);
+        f.enter(&p0.pkt, &p0.h);
+        f.enter(&p1.pkt, &p1.h);
+        f.refused(p1.pkt, 1);
+        f.enter(&p2.pkt, &p2.h);
+        let (_, w0) = f.leave(&p0.pkt);
+        let (_, w2) = f.leave(&p2.pkt);
         let (mut a, mut b) = (p0, p2);
-        assert_eq!(f.receive(&mut a, &w0, false, 0), None);
-        assert!(!a.corrupt);
-        assert_eq!(f.receive(&mut b, &w2, false, 1), None);
-        assert!(b.corrupt, "segment 2's delta applied to segment 0's header");
+        assert_eq!(f.receive(&mut a.pkt, &mut a.h, &w0, false, 0), None);
+        assert!(!a.pkt.corrupt);
+        assert_eq!(f.receive(&mut b.pkt, &mut b.h, &w2, false, 1), None);
+        assert!(b.pkt.corrupt, "segment 2's delta applied to segment 0's header");
     }
 
     #[test]
     fn a_hand_off_flush_is_missed_before_the_next_packet_sent() {
         let mut f = Framing::new(Compression::Vj);
-        let ps: Vec<Packet> = (0..4).map(|s| data(s, s, None)).collect();
+        let ps: Vec<Seg> = (0..4).map(|s| data(s, s, None)).collect();
         for p in &ps {
-            f.enter(p);
+            f.enter(&p.pkt, &p.h);
         }
-        let (_, w0) = f.leave(&ps[0]);
+        let (_, w0) = f.leave(&ps[0].pkt);
         // A hand-off drops 1 and 2; 3 is sent next as RLP 1.
-        f.flushed(ps[1], 1);
-        f.flushed(ps[2], 1);
-        let (_, w3) = f.leave(&ps[3]);
+        f.flushed(ps[1].pkt, 1);
+        f.flushed(ps[2].pkt, 1);
+        let (_, w3) = f.leave(&ps[3].pkt);
         let (mut a, mut d) = (ps[0], ps[3]);
-        f.receive(&mut a, &w0, false, 0);
-        f.receive(&mut d, &w3, false, 1);
-        assert!(!a.corrupt && d.corrupt);
+        f.receive(&mut a.pkt, &mut a.h, &w0, false, 0);
+        f.receive(&mut d.pkt, &mut d.h, &w3, false, 1);
+        assert!(!a.pkt.corrupt && d.pkt.corrupt);
         assert_eq!(f.row("l".into()).dropped_in_queue, 2);
     }
 }

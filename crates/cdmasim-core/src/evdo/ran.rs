@@ -37,7 +37,7 @@ use crate::engine::time::secs;
 use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
 use crate::net::queue::QueueSpec;
 use crate::channel::DrcSpec;
-use crate::net::{DropReason, Hop, HopEvent, Packet, Port};
+use crate::net::{DropReason, Headers, Hop, HopEvent, Packet, Port};
 use crate::result::{HopRows, SectorResult, UserResult};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
@@ -320,22 +320,22 @@ impl EvdoRan {
     }
 
     /// Run every slot that starts at or before `now` (`inclusive`) or before it.
-    fn run_slots(&mut self, now: Time, inclusive: bool) {
+    fn run_slots(&mut self, now: Time, inclusive: bool, hd: &mut Headers) {
         loop {
             let t = slot_start(self.next_slot);
             if t > now || (!inclusive && t == now) {
                 break;
             }
-            self.run_slot(t);
+            self.run_slot(t, hd);
         }
     }
 
-    fn run_slot(&mut self, t: Time) {
+    fn run_slot(&mut self, t: Time, hd: &mut Headers) {
         let n = self.next_slot;
         self.next_slot += 1;
         for u in 0..self.users.len() {
             if self.users[u].next_handoff.is_some_and(|h| h <= t) {
-                self.scheduled_handoff(t, u);
+                self.scheduled_handoff(t, u, hd);
             }
             let user = &mut self.users[u];
             if let Some(a) = user.activity.as_mut() {
@@ -347,7 +347,7 @@ impl EvdoRan {
             if user.channel.handoff_now() {
                 if let HandoffPlan::Channel { sectors } = &self.plans[u] {
                     let to = next_in(sectors, user.sector);
-                    self.handoff(t, u, to);
+                    self.handoff(t, u, to, hd);
                 }
             }
         }
@@ -370,12 +370,12 @@ impl EvdoRan {
             self.users[o.user].stats.slots_served += 1;
             if o.new_packet {
                 let budget = self.air.payload_bytes(o.packet_bits);
-                self.fill(t, s, o.user, o.lane, budget);
+                self.fill(t, s, o.user, o.lane, budget, hd);
             }
             if o.last_slot {
                 if let Some((u, load)) = self.sectors[s].lanes[o.lane].take() {
                     self.users[u].rlp.ended(&load, slot_start(n + 1));
-                    self.hand_up(u);
+                    self.hand_up(u, hd);
                 }
             }
         }
@@ -383,13 +383,16 @@ impl EvdoRan {
 
     /// The packets user `u`'s RLP can hand up: PPP rebuilds each (or knows
     /// it lost), and it reaches the user the RAN's delay later, or is dropped.
-    fn hand_up(&mut self, u: usize) {
+    fn hand_up(&mut self, u: usize, hd: &mut Headers) {
         let user = &mut self.users[u];
         user.rlp.hand_up(|h| self.handed.push(h));
         for mut h in self.handed.drain(..) {
             let fate = match (user.ppp.as_mut(), h.wire) {
                 // The decompressor sees every frame sent, or learns it lost.
-                (Some(ppp), Some(wire)) => ppp.receive(&mut h.pkt, &wire, h.lost || h.dropped.is_some(), h.seq),
+                (Some(ppp), Some(wire)) => {
+                    let header = hd.get_mut(h.pkt.hdr);
+                    ppp.receive(&mut h.pkt, header, &wire, h.lost || h.dropped.is_some(), h.seq)
+                }
                 _ => h.lost.then_some(DropReason::RandomLoss),
             };
             if let Some(reason) = h.dropped.or(fate) {
@@ -405,7 +408,7 @@ impl EvdoRan {
     /// A new physical-layer packet for `u` on `lane` carries up to `budget`
     /// PPP octets: RLP's retransmissions first, then the head IP packet's
     /// remaining octets, then whole packets from the queue.
-    fn fill(&mut self, t: Time, s: usize, u: usize, lane: usize, mut budget: u64) {
+    fn fill(&mut self, t: Time, s: usize, u: usize, lane: usize, mut budget: u64, hd: &Headers) {
         let air = self.air;
         let user = &mut self.users[u];
         let mut load = Load::default();
@@ -422,7 +425,7 @@ impl EvdoRan {
                 user.touch(t);
                 let Some(pkt) = user.queue.dequeue(t) else { break };
                 if self.tap {
-                    self.outbox.push_back(HopEvent::Transmit { port: u as Port, pkt });
+                    self.outbox.push_back(HopEvent::Transmit { port: u as Port, pkt, header: Box::new(*hd.get(pkt.hdr)) });
                 }
                 let (seq, size) = user.send(pkt);
                 user.head = Some((seq, air.air_bytes(size)));
@@ -446,7 +449,7 @@ impl EvdoRan {
         }
     }
 
-    fn scheduled_handoff(&mut self, t: Time, u: usize) {
+    fn scheduled_handoff(&mut self, t: Time, u: usize, hd: &mut Headers) {
         let from = self.users[u].sector;
         let to = match &self.plans[u] {
             HandoffPlan::At(list) => {
@@ -462,14 +465,14 @@ impl EvdoRan {
             }
             HandoffPlan::Never | HandoffPlan::Channel { .. } => return,
         };
-        self.handoff(t, u, to);
+        self.handoff(t, u, to, hd);
     }
 
     /// Move user `u` to sector `to` at `t`. A packet already on the air
     /// finishes in the old sector; the queued data follows the user or is
     /// dropped as the new sector's `handoff_queue` says; the new sector
     /// resets or takes over the user's PF average.
-    fn handoff(&mut self, t: Time, u: usize, to: usize) {
+    fn handoff(&mut self, t: Time, u: usize, to: usize, hd: &mut Headers) {
         let from = self.users[u].sector;
         let user = &mut self.users[u];
         user.stats.handoffs += 1;
@@ -487,7 +490,7 @@ impl EvdoRan {
                 user.stats.queue.drop(DropReason::Handoff);
                 self.outbox.push_back(HopEvent::Drop { port: u as Port, pkt, reason: DropReason::Handoff });
             }
-            self.hand_up(u);
+            self.hand_up(u, hd);
         }
         let state = self.sectors[from].sched.user_state(u);
         let new = &mut self.sectors[to];
@@ -520,13 +523,13 @@ impl HopKind for EvdoRan {
 }
 
 impl Hop for EvdoRan {
-    fn offer(&mut self, now: Time, port: Port, pkt: Packet) {
+    fn offer(&mut self, now: Time, port: Port, pkt: Packet, hd: &mut Headers) {
         // Slots that started before the packet did not see it.
-        self.run_slots(now, false);
+        self.run_slots(now, false, hd);
         let user = &mut self.users[port as usize];
         user.touch(now);
         if let Some(ppp) = user.ppp.as_mut() {
-            ppp.enter(&pkt);
+            ppp.enter(&pkt, hd.get(pkt.hdr));
         }
         match user.queue.enqueue(now, pkt) {
             Ok(()) => {
@@ -553,8 +556,8 @@ impl Hop for EvdoRan {
         [slot, arrival, self.next_handoff()].into_iter().flatten().min()
     }
 
-    fn on_timer(&mut self, now: Time) {
-        self.run_slots(now, true);
+    fn on_timer(&mut self, now: Time, hd: &mut Headers) {
+        self.run_slots(now, true, hd);
         while self.arriving.peek().is_some_and(|r| r.0 .0 <= now) {
             let Reverse((_, _, u, PacketBox(pkt))) = self.arriving.pop().expect("peeked");
             let st = &mut self.users[u as usize].stats;
@@ -660,10 +663,10 @@ impl Hop for EvdoRan {
         queued + self.arriving.len() as u64
     }
 
-    fn finish(&mut self, now: Time) {
+    fn finish(&mut self, now: Time, hd: &mut Headers) {
         // Run the idle slots up to the end, so that every user's channel
         // statistics cover the whole run.
-        self.run_slots(now, false);
+        self.run_slots(now, false, hd);
         for u in &mut self.users {
             u.touch(now);
         }

@@ -260,7 +260,7 @@ mod tests {
     use super::*;
 
     fn pkt(uid: u64) -> Packet {
-        Packet::udp(uid, 0, 0, 1, 0, uid, 972)
+        Packet::udp(uid, 0, 0, 1, 0, uid, 972).0
     }
 
     fn rlp(fe: f64) -> Rlp {

@@ -27,7 +27,7 @@ use crate::engine::time::secs;
 use crate::engine::{Rng, RngStreams, Time};
 use crate::channel::ChannelError;
 use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
-use crate::net::{Hop, HopEvent, Packet, Port};
+use crate::net::{Headers, Hop, HopEvent, Packet, Port};
 use crate::result::{HopRows, Is2000Result};
 use crate::rlp::link::{RadioLinkConfig, RlpLink};
 use crate::rlp::meter::Meter;
@@ -130,7 +130,7 @@ impl Is2000Sector {
             self.outbox.push_back(match ev {
                 HopEvent::Deliver { port, pkt } => HopEvent::Deliver { port: shift(port), pkt },
                 HopEvent::Drop { port, pkt, reason } => HopEvent::Drop { port: shift(port), pkt, reason },
-                HopEvent::Transmit { port, pkt } => HopEvent::Transmit { port: shift(port), pkt },
+                HopEvent::Transmit { port, pkt, header } => HopEvent::Transmit { port: shift(port), pkt, header },
             });
         }
         let busy = u.link.dirs.iter().any(|d| d.arq.sender_busy());
@@ -269,9 +269,9 @@ impl HopKind for Is2000Sector {
 }
 
 impl Hop for Is2000Sector {
-    fn offer(&mut self, now: Time, port: Port, pkt: Packet) {
+    fn offer(&mut self, now: Time, port: Port, pkt: Packet, hd: &mut Headers) {
         let k = (port / 2) as usize;
-        self.users[k].link.offer(now, port % 2, pkt);
+        self.users[k].link.offer(now, port % 2, pkt, hd);
         self.after(now, k);
     }
 
@@ -288,13 +288,13 @@ impl Hop for Is2000Sector {
         links.into_iter().chain(self.mac.deadline()).chain(self.dormancy.deadline()).min()
     }
 
-    fn on_timer(&mut self, now: Time) {
+    fn on_timer(&mut self, now: Time, hd: &mut Headers) {
         self.dormancy.on_timer(now, &mut self.changes);
         self.mac.on_timer(now, &mut self.grants);
         self.apply(now);
         for k in 0..self.users.len() {
             if self.due[k] <= now {
-                self.users[k].link.on_timer(now);
+                self.users[k].link.on_timer(now, hd);
                 self.after(now, k);
             }
         }
@@ -344,9 +344,9 @@ impl Hop for Is2000Sector {
         rows.is2000.push(self.row());
     }
 
-    fn finish(&mut self, now: Time) {
+    fn finish(&mut self, now: Time, hd: &mut Headers) {
         for u in &mut self.users {
-            u.link.finish(now);
+            u.link.finish(now, hd);
             if let Some(t) = u.active_since.take() {
                 u.active_time += now - t;
             }

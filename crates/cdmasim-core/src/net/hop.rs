@@ -16,7 +16,7 @@
 //! simulator's sampler and collector, and the emulator's report, ask these
 //! and never look inside a hop.
 
-use super::{DropReason, Packet};
+use super::{Body, DropReason, Headers, Packet};
 use crate::channel::ChannelError;
 use crate::engine::{RngStreams, Time};
 use crate::result::HopRows;
@@ -33,24 +33,30 @@ pub struct Ends {
 }
 
 /// What a hop hands back to the network.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub enum HopEvent {
     /// The packet reached the node behind `port`: forward it from there.
     Deliver { port: Port, pkt: Packet },
     /// The hop dropped the packet for `reason`.
     Drop { port: Port, pkt: Packet, reason: DropReason },
     /// The packet's transmission started (reported only by hops that are
-    /// tapped for a capture: tcpdump stamps outgoing packets then).
-    Transmit { port: Port, pkt: Packet },
+    /// tapped for a capture: tcpdump stamps outgoing packets then), with
+    /// its header as sent: a decompressor may rewrite the one in the store
+    /// before the event is handed on (docs/packet.md). Boxed, as captures
+    /// are rare and every other event stays small.
+    Transmit { port: Port, pkt: Packet, header: Box<Body> },
 }
 
 /// Where a hop's sampled quantities go: (metric, the subject's name, asked
 /// for only when the series is first named, value).
 pub type Samples<'a> = dyn FnMut(&'static str, &dyn Fn() -> String, f64) + 'a;
 
+/// The calls that may run PPP take the network's headers (`net::Headers`):
+/// only PPP, on links and in the EV-DO RAN, reads or rewrites a header
+/// inside a hop; a hop made of others passes them on.
 pub trait Hop {
     /// A packet for `port` enters the hop at `now`.
-    fn offer(&mut self, now: Time, port: Port, pkt: Packet);
+    fn offer(&mut self, now: Time, port: Port, pkt: Packet, headers: &mut Headers);
 
     /// The next thing the hop hands on, oldest first.
     fn poll(&mut self) -> Option<HopEvent>;
@@ -60,7 +66,7 @@ pub trait Hop {
     fn deadline(&self) -> Option<Time>;
 
     /// Do everything due at or before `now`.
-    fn on_timer(&mut self, now: Time);
+    fn on_timer(&mut self, now: Time, headers: &mut Headers);
 
     /// How many ports it has: they are 0..ports().
     fn ports(&self) -> Port;
@@ -86,7 +92,7 @@ pub trait Hop {
     fn report(&self, horizon: Time, rows: &mut HopRows);
 
     /// Close the time-integrated statistics at the end of the run.
-    fn finish(&mut self, now: Time);
+    fn finish(&mut self, now: Time, headers: &mut Headers);
 
     /// Whether it runs its idle time only when woken (a sleeping radio
     /// network): it is then woken before every sample, so that what it

@@ -11,7 +11,7 @@
 use super::hop::{BuildContext, Ends, Hop, HopConfig, HopEvent, HopKind, Port, Samples};
 use super::queue::{self, AnyQueue, Queue, QueueMeter, QueueSpec};
 use super::ppp::{Compression, Ppp};
-use super::{DropReason, Packet};
+use super::{DropReason, Headers, Packet};
 use crate::channel::{link_rate, ChannelError, DrcSpec};
 use crate::engine::time::bits_in;
 use crate::engine::{Rng, Time, NS_PER_SEC};
@@ -310,24 +310,24 @@ impl Link {
     /// is not zero. Its arrival time is known at once, so the end of its
     /// service needs a wake-up only if another packet waits behind it.
     /// Returns whether a packet started (the wake-up is then asked for).
-    fn start_next(&mut self, now: Time) -> bool {
+    fn start_next(&mut self, now: Time, hd: &mut Headers) -> bool {
         if self.service.is_some() || self.rate_bps == 0 {
             return false;
         }
         let Some(pkt) = self.queue.dequeue(now) else { return false };
-        self.start(now, pkt);
+        self.start(now, pkt, hd);
         true
     }
 
     /// Start `pkt` on the free transmitter: through the loss module, then
     /// onto the wire (as a PPP frame on a PPP link).
     #[inline(always)]
-    fn start(&mut self, now: Time, pkt: Packet) {
+    fn start(&mut self, now: Time, pkt: Packet, hd: &mut Headers) {
         let lost = self.loss_rng.bernoulli(self.loss);
         if self.ppp.is_some() {
-            self.start_frame(now, pkt, lost);
+            self.start_frame(now, pkt, lost, hd);
         } else {
-            self.serve(now, pkt, pkt.size, lost.then_some(DropReason::RandomLoss), self.tap);
+            self.serve(now, pkt, pkt.size, lost.then_some(DropReason::RandomLoss), self.tap, hd);
         }
     }
 
@@ -335,7 +335,7 @@ impl Link {
     /// (`dropped`: the loss module or a decompressor took it); `tap`: report
     /// it to a capture.
     #[inline(always)]
-    fn serve(&mut self, now: Time, pkt: Packet, bytes: u32, dropped: Option<DropReason>, tap: bool) {
+    fn serve(&mut self, now: Time, pkt: Packet, bytes: u32, dropped: Option<DropReason>, tap: bool, hd: &Headers) {
         let bits = bytes as u64 * 8;
         // A link carries a few packet sizes at one rate (data one way, ACKs
         // the other): the last one's time saves a division per packet.
@@ -346,14 +346,13 @@ impl Link {
         self.stats.pkts_sent += 1;
         self.stats.bytes_sent += bytes as u64;
         if let Some(reason) = dropped {
-            self.lose(pkt, reason, tap);
+            self.lose(pkt, reason, tap, hd);
         } else {
             // The packet goes straight onto the wire list (one copy on the
-            // per-packet path); a tap reports it from there.
+            // per-packet path).
             self.in_flight.push_back((finish + self.delay, pkt));
             if tap {
-                let pkt = self.in_flight.back().expect("just pushed").1;
-                self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
+                self.transmitted(pkt, hd);
             }
         }
         self.service = Some(Service { remaining_bits: bits, since: now, finish: Some(finish), lost: dropped.is_some() });
@@ -371,35 +370,42 @@ impl Link {
     /// The loss module (or a header decompressor) took the packet that
     /// starts service: it is reported (as sent, to a tap) and dropped.
     #[cold]
-    fn lose(&mut self, pkt: Packet, reason: DropReason, tap: bool) {
+    fn lose(&mut self, pkt: Packet, reason: DropReason, tap: bool, hd: &Headers) {
         if tap {
-            self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
+            self.transmitted(pkt, hd);
         }
         self.report_drop(pkt, reason);
+    }
+
+    /// Tell a capture that `pkt` is sent, with its header as it is now.
+    #[cold]
+    fn transmitted(&mut self, pkt: Packet, hd: &Headers) {
+        self.outbox.push_back(HopEvent::Transmit { port: 0, pkt, header: Box::new(*hd.get(pkt.hdr)) });
     }
 
     /// Start `pkt` as a PPP frame (lost below PPP or not): a tap sees it as
     /// it was sent, the far end as the decompressor rebuilt it, and the
     /// link serialises the frame's bytes.
     #[inline(never)]
-    fn start_frame(&mut self, now: Time, mut pkt: Packet, lost: bool) {
+    fn start_frame(&mut self, now: Time, mut pkt: Packet, lost: bool, hd: &mut Headers) {
         if self.tap {
-            self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
+            self.transmitted(pkt, hd);
         }
-        let (size, dropped) = self.ppp.as_mut().expect("a PPP link").carry(&mut pkt, lost);
-        self.serve(now, pkt, super::ppp::FRAMING_BYTES + size, dropped, false);
+        let header = hd.get_mut(pkt.hdr);
+        let (size, dropped) = self.ppp.as_mut().expect("a PPP link").carry(&mut pkt, header, lost);
+        self.serve(now, pkt, super::ppp::FRAMING_BYTES + size, dropped, false, hd);
     }
 
     /// The transmitter's rate becomes `rate` at `now` (a hop that owns the
     /// link, such as a cdma2000 cell granting a supplemental channel).
-    pub fn set_rate(&mut self, now: Time, rate: u64) {
+    pub fn set_rate(&mut self, now: Time, rate: u64, hd: &mut Headers) {
         self.touch(now);
         self.retire(now);
         let old = self.rate_bps;
         self.rate_bps = rate;
         self.queue.set_rate(rate);
         let Some(s) = self.service.as_mut() else {
-            self.start_next(now);
+            self.start_next(now, hd);
             return;
         };
         if self.rate_from_next_packet && s.finish.is_some() {
@@ -422,10 +428,10 @@ impl Link {
 
 impl Hop for Link {
     #[inline(always)]
-    fn offer(&mut self, now: Time, _port: Port, pkt: Packet) {
+    fn offer(&mut self, now: Time, _port: Port, pkt: Packet, hd: &mut Headers) {
         self.touch(now);
         if self.tap_entry {
-            self.outbox.push_back(HopEvent::Transmit { port: 0, pkt });
+            self.transmitted(pkt, hd);
         }
         let free = self.service.as_ref().is_none_or(|s| s.finish.is_some_and(|f| f <= now));
         if free && self.rate_bps != 0 && self.queue.len_packets() == 0 {
@@ -436,7 +442,7 @@ impl Hop for Link {
                 Ok(pkt) => {
                     self.stats.queue.enqueued += 1;
                     self.retire(now);
-                    self.start(now, pkt);
+                    self.start(now, pkt, hd);
                 }
                 Err((pkt, reason)) => self.report_drop(pkt, reason),
             }
@@ -450,7 +456,7 @@ impl Hop for Link {
         self.retire(now);
         // A packet that waits behind the one in service needs the wake-up at
         // the end of that service (a packet that starts asked for its own).
-        if !self.start_next(now) {
+        if !self.start_next(now, hd) {
             self.want_tx_done();
         }
         // Maximum of the waiting queue, after an idle transmitter took the packet.
@@ -489,18 +495,18 @@ impl Hop for Link {
     }
 
     #[inline(always)]
-    fn on_timer(&mut self, now: Time) {
+    fn on_timer(&mut self, now: Time, hd: &mut Headers) {
         // Rate steps first: a packet whose service ends at the very time of a
         // step is finished either way, and the next one starts at the new rate.
         while let Some((t, rate)) = self.next_step.filter(|s| s.0 <= now) {
             self.next_step = self.steps.next();
-            self.set_rate(t, rate);
+            self.set_rate(t, rate, hd);
         }
         if self.tx_done_at.is_some_and(|t| t <= now) {
             self.touch(now);
             self.service = None;
             self.tx_done_at = None;
-            self.start_next(now);
+            self.start_next(now, hd);
         }
         // Packets whose arrival time has come are handed on by `poll`.
         self.released = now;
@@ -541,7 +547,7 @@ impl Hop for Link {
         }
     }
 
-    fn finish(&mut self, now: Time) {
+    fn finish(&mut self, now: Time, _hd: &mut Headers) {
         self.touch(now);
     }
 

@@ -2,6 +2,7 @@
 //! rate schedule and random loss, and static routing.
 
 pub mod drop;
+pub mod headers;
 pub mod hop;
 pub mod link;
 pub mod packet;
@@ -12,5 +13,6 @@ pub mod routing;
 pub use drop::DropReason;
 pub use hop::{Hop, HopEvent, Port};
 pub use link::Link;
-pub use packet::{Body, Packet, SackBlocks, TcpFlags, TcpHeader};
+pub use headers::Headers;
+pub use packet::{Body, HeaderRef, Packet, SackBlocks, TcpFlags, TcpHeader};
 pub use queue::Queue;

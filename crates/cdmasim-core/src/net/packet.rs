@@ -15,10 +15,9 @@ pub const UDP_HEADER: u32 = 8;
 /// under 2^30 bytes, so the unwrapping is exact). Unused slots are empty
 /// blocks (start == end), which a SACK option never carries.
 ///
-/// Why not 64-bit blocks and a count: every packet is copied several times
-/// on its way through a hop (queue, wire list, hand-on), and 32-bit blocks
-/// keep a Packet at 120 bytes, small enough for the compiler to copy inline
-/// rather than through memcpy (bench/README.md, "The hop interface's cost").
+/// Why not 64-bit blocks and a count: a header is copied into the network's
+/// store when its packet is sent and out to the endpoint it reaches, and
+/// 32-bit blocks keep a `Body` at 80 bytes.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct SackBlocks {
     blocks: [(u32, u32); 4],
@@ -131,37 +130,75 @@ pub enum Body {
     Udp { seq: u64, len: u32 },
 }
 
+/// What crosses the hops: the fields a hop reads (addresses, size, times)
+/// and a reference to the packet's header, which the network keeps apart
+/// (`net::Headers`; docs/packet.md). Every hop copies a packet several
+/// times (into its queue, onto its wire list, into the event it hands on),
+/// so it is kept at 40 bytes; only PPP, the endpoints and captures read
+/// the header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Packet {
     /// Unique among the packets in the network at one time. The simulator
     /// numbers them per run in creation order (also the IPv4 id, truncated);
     /// the emulator uses its packet store's index, reused once a packet left.
     pub uid: u64,
+    /// When the packet entered the network, for one-way delays.
+    pub created: Time,
     pub flow: u32,
-    /// True for data towards the flow's receiver, false for ACKs back to its sender.
-    pub forward: bool,
     pub src: u32,
     pub dst: u32,
     /// Bytes on the wire at the IP layer (headers included).
     pub size: u32,
-    /// When the packet entered the network, for one-way delays.
-    pub created: Time,
+    /// Its header in the network's store (`HeaderRef::NONE` until sent).
+    pub hdr: HeaderRef,
+    /// True for data towards the flow's receiver, false for ACKs back to its sender.
+    pub forward: bool,
     /// Its TCP header was rebuilt wrong below IP (a header decompressor
     /// out of step after a lost frame: `net::ppp`): the checksum fails at
     /// the destination, whose stack discards it.
     pub corrupt: bool,
-    pub body: Body,
+}
+
+/// Where a packet's header is kept in the network's store (`net::Headers`).
+/// Debug builds also carry the slot's generation, to catch a read of a
+/// slot given back (and perhaps taken again by another packet).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeaderRef {
+    pub(crate) slot: u32,
+    #[cfg(debug_assertions)]
+    pub(crate) generation: u32,
+}
+
+impl HeaderRef {
+    /// Not in any store: a packet made but not yet sent.
+    pub const NONE: HeaderRef = HeaderRef {
+        slot: u32::MAX,
+        #[cfg(debug_assertions)]
+        generation: 0,
+    };
 }
 
 impl Packet {
-    pub fn tcp(uid: u64, flow: u32, forward: bool, src: u32, dst: u32, now: Time, h: TcpHeader) -> Self {
+    /// A TCP segment and its header, to be sent (`network::Network::send`).
+    pub fn tcp(uid: u64, flow: u32, forward: bool, src: u32, dst: u32, now: Time, h: TcpHeader) -> (Self, Body) {
         let size = IPV4_HEADER + h.header_len() + h.len;
-        Packet { uid, flow, forward, src, dst, size, created: now, corrupt: false, body: Body::Tcp(h) }
+        (Packet { uid, flow, forward, src, dst, size, created: now, corrupt: false, hdr: HeaderRef::NONE }, Body::Tcp(h))
     }
 
-    pub fn udp(uid: u64, flow: u32, src: u32, dst: u32, now: Time, seq: u64, len: u32) -> Self {
+    /// A UDP datagram and its header, to be sent.
+    pub fn udp(uid: u64, flow: u32, src: u32, dst: u32, now: Time, seq: u64, len: u32) -> (Self, Body) {
         let size = IPV4_HEADER + UDP_HEADER + len;
-        Packet { uid, flow, forward: true, src, dst, size, created: now, corrupt: false, body: Body::Udp { seq, len } }
+        (Packet { uid, flow, forward: true, src, dst, size, created: now, corrupt: false, hdr: HeaderRef::NONE }, Body::Udp { seq, len })
+    }
+}
+
+impl Body {
+    /// A TCP segment's sequence number or a datagram's number.
+    pub fn seq(&self) -> u64 {
+        match *self {
+            Body::Tcp(h) => h.seq,
+            Body::Udp { seq, .. } => seq,
+        }
     }
 }
 
@@ -172,10 +209,10 @@ mod tests {
     #[test]
     fn header_sizes_match_real_stacks() {
         let mut h = TcpHeader { len: 1448, ..Default::default() };
-        assert_eq!(Packet::tcp(0, 0, true, 0, 1, 0, h).size, 20 + 20 + 1448);
+        assert_eq!(Packet::tcp(0, 0, true, 0, 1, 0, h).0.size, 20 + 20 + 1448);
         h.ts = Some((1, 2));
         // NOP NOP TS(10) = 12 bytes of options: 1500-byte packets for MSS 1448.
-        assert_eq!(Packet::tcp(0, 0, true, 0, 1, 0, h).size, 1500);
+        assert_eq!(Packet::tcp(0, 0, true, 0, 1, 0, h).0.size, 1500);
         h.sack.push((10, 20));
         // + NOP NOP SACK(2 + 8) = 24 bytes of options with one block.
         assert_eq!(h.options_len(), 24);
@@ -188,7 +225,7 @@ mod tests {
         // MSS, SACK-permitted, TS, NOP, WS: 20 bytes as Linux sends.
         assert_eq!(syn.options_len(), 20);
         assert_eq!(syn.seq_len(), 1);
-        assert_eq!(Packet::udp(0, 0, 0, 1, 0, 0, 160).size, 188);
+        assert_eq!(Packet::udp(0, 0, 0, 1, 0, 0, 160).0.size, 188);
     }
 
     #[test]
@@ -203,11 +240,11 @@ mod tests {
         assert_eq!(s.wire().next(), Some(((base - 100) as u32, 200)));
     }
 
-    /// A packet is copied several times per hop: at 120 bytes (and 128 with
-    /// its arrival time on a link's wire list) the copies are inline moves,
-    /// not memcpy calls.
+    /// A packet is copied several times per hop: it holds only what the
+    /// hops read, 40 bytes (48 with a debug build's generation stamp).
     #[test]
     fn packet_stays_small() {
-        assert!(std::mem::size_of::<Packet>() <= 120, "{}", std::mem::size_of::<Packet>());
+        let limit = if cfg!(debug_assertions) { 48 } else { 40 };
+        assert!(std::mem::size_of::<Packet>() <= limit, "{}", std::mem::size_of::<Packet>());
     }
 }

@@ -21,7 +21,7 @@ use crate::is2000::config::Is2000Config;
 use crate::is2000::sector::Is2000Sector;
 use crate::net::hop::{BuildContext, Ends, HopConfig, HopKind, Samples};
 use crate::net::link::LinkSpec;
-use crate::net::{Hop, HopEvent, Link, Packet, Port};
+use crate::net::{Headers, Hop, HopEvent, Link, Packet, Port};
 use crate::result::HopRows;
 use crate::rlp::link::{RadioLinkConfig, RlpLink};
 use serde::{Deserialize, Serialize};
@@ -80,8 +80,8 @@ macro_rules! hop_kinds {
 
         impl AnyHop {
             #[inline(never)]
-            fn other_offer(&mut self, now: Time, port: Port, pkt: Packet) {
-                hop_kinds!(@others self, h => h.offer(now, port, pkt); $lv; $( [$(#[$a])*] $v )*)
+            fn other_offer(&mut self, now: Time, port: Port, pkt: Packet, hd: &mut Headers) {
+                hop_kinds!(@others self, h => h.offer(now, port, pkt, hd); $lv; $( [$(#[$a])*] $v )*)
             }
             #[inline(never)]
             fn other_poll(&mut self) -> Option<HopEvent> {
@@ -92,8 +92,8 @@ macro_rules! hop_kinds {
                 hop_kinds!(@others self, h => h.deadline(); $lv; $( [$(#[$a])*] $v )*)
             }
             #[inline(never)]
-            fn other_on_timer(&mut self, now: Time) {
-                hop_kinds!(@others self, h => h.on_timer(now); $lv; $( [$(#[$a])*] $v )*)
+            fn other_on_timer(&mut self, now: Time, hd: &mut Headers) {
+                hop_kinds!(@others self, h => h.on_timer(now, hd); $lv; $( [$(#[$a])*] $v )*)
             }
             #[inline(never)]
             fn other_ends(&self, port: Port) -> Ends {
@@ -105,10 +105,10 @@ macro_rules! hop_kinds {
         /// methods off the per-packet path by one plain `match`.
         impl Hop for AnyHop {
             #[inline(always)]
-            fn offer(&mut self, now: Time, port: Port, pkt: Packet) {
+            fn offer(&mut self, now: Time, port: Port, pkt: Packet, hd: &mut Headers) {
                 match self {
-                    AnyHop::$lv(h) => h.offer(now, port, pkt),
-                    _ => self.other_offer(now, port, pkt),
+                    AnyHop::$lv(h) => h.offer(now, port, pkt, hd),
+                    _ => self.other_offer(now, port, pkt, hd),
                 }
             }
             #[inline(always)]
@@ -126,10 +126,10 @@ macro_rules! hop_kinds {
                 }
             }
             #[inline(always)]
-            fn on_timer(&mut self, now: Time) {
+            fn on_timer(&mut self, now: Time, hd: &mut Headers) {
                 match self {
-                    AnyHop::$lv(h) => h.on_timer(now),
-                    _ => self.other_on_timer(now),
+                    AnyHop::$lv(h) => h.on_timer(now, hd),
+                    _ => self.other_on_timer(now, hd),
                 }
             }
             #[inline(always)]
@@ -157,8 +157,8 @@ macro_rules! hop_kinds {
             fn report(&self, horizon: Time, rows: &mut HopRows) {
                 hop_kinds!(@each self, h => h.report(horizon, rows); $lv; $( [$(#[$a])*] $v )*)
             }
-            fn finish(&mut self, now: Time) {
-                hop_kinds!(@each self, h => h.finish(now); $lv; $( [$(#[$a])*] $v )*)
+            fn finish(&mut self, now: Time, hd: &mut Headers) {
+                hop_kinds!(@each self, h => h.finish(now, hd); $lv; $( [$(#[$a])*] $v )*)
             }
             fn lazy(&self) -> bool {
                 hop_kinds!(@each self, h => h.lazy(); $lv; $( [$(#[$a])*] $v )*)

@@ -5,6 +5,11 @@
 //! emulator's devices and clock) implements `Endpoints` and is handed in
 //! with every call, so the network never owns what it reports to.
 //!
+//! An endpoint sends a packet with `send`, which keeps its header in the
+//! network's store (`net::Headers`) until the packet leaves: the hops pass
+//! only the small `Packet` (docs/packet.md), and the header is copied out
+//! to the endpoint the packet reaches or the one told of its drop.
+//!
 //! A packet at a node for another node enters the hop the router names, at
 //! the port the router names; whatever the hop hands on at once (a drop on
 //! a full queue) is handled before the call returns, and a delivery is
@@ -22,7 +27,7 @@ use crate::channel::ChannelError;
 use crate::engine::Time;
 use crate::net::hop::{BuildContext, Ends, Samples};
 use crate::net::routing::Routes;
-use crate::net::{DropReason, Hop, HopEvent, Packet, Port};
+use crate::net::{Body, DropReason, Headers, Hop, HopEvent, Packet, Port};
 use crate::result::HopRows;
 
 /// Where a packet was dropped: at a hop's port, or at a node (that has no
@@ -33,20 +38,21 @@ pub enum DropAt {
     Node(u32),
 }
 
-/// One dropped packet.
+/// One dropped packet, with its header (out of the network's store).
 #[derive(Clone, Copy, Debug)]
 pub struct DropRecord {
     pub t: Time,
     pub at: DropAt,
     pub reason: DropReason,
     pub pkt: Packet,
+    pub header: Body,
 }
 
 /// What lies at the network's edge and hears from it.
 pub trait Endpoints {
-    /// `pkt` reached its destination node at `now`. The endpoints may send
-    /// on through `net` from here (an ACK, a response).
-    fn arrive(&mut self, net: &mut Network, now: Time, pkt: &Packet);
+    /// `pkt`, with its header, reached its destination node at `now`. The
+    /// endpoints may send on through `net` from here (an ACK, a response).
+    fn arrive(&mut self, net: &mut Network, now: Time, pkt: &Packet, header: &Body);
 
     /// A packet left the network by a drop.
     fn dropped(&mut self, net: &mut Network, d: DropRecord);
@@ -61,7 +67,7 @@ pub trait Endpoints {
 
     /// Hop `h` handed `pkt` on at `port` (`arriving`), or started its
     /// transmission (a tapped hop: `Hop::tap`), for captures.
-    fn seen(&mut self, _net: &Network, _now: Time, _h: u32, _port: Port, _pkt: &Packet, _arriving: bool) {}
+    fn seen(&mut self, _net: &Network, _now: Time, _h: u32, _port: Port, _pkt: &Packet, _header: &Body, _arriving: bool) {}
 
     /// Call `Network::on_hop_timer(at, h)` at `at` (asked only when hop
     /// `h`'s deadline moved earlier than the wake-up pending).
@@ -74,6 +80,8 @@ pub struct Network {
     routes: Routes,
     /// Each hop's earliest wake-up asked for (Time::MAX: none).
     armed: Vec<Time>,
+    /// The headers of the packets inside.
+    headers: Headers,
 }
 
 impl Network {
@@ -86,7 +94,7 @@ impl Network {
             let ends: Vec<Ends> = (0..h.ports()).map(|p| h.ends(p)).collect();
             assert_eq!(ends, s.config().ports(), "a hop's ports differ from its spec's");
         }
-        Ok(Network { armed: vec![Time::MAX; hops.len()], hops, routes })
+        Ok(Network { armed: vec![Time::MAX; hops.len()], hops, routes, headers: Headers::default() })
     }
 
     /// Ask for every hop's first wake-up, in hop order.
@@ -96,27 +104,42 @@ impl Network {
         }
     }
 
-    /// A packet is at `node` at `now` (sent by an endpoint there, or handed
-    /// on to it by a hop): deliver it, or put it into the hop towards its
+    /// An endpoint at `node` sends `pkt` with its header at `now`.
+    #[inline]
+    pub fn send<E: Endpoints>(&mut self, now: Time, node: u32, mut pkt: Packet, header: Body, e: &mut E) {
+        pkt.hdr = self.headers.put(header);
+        self.forward(now, node, &pkt, e);
+    }
+
+    /// A packet is at `node` at `now` (sent from there, or handed on to it
+    /// by a hop): deliver it, or put it into the hop towards its
     /// destination.
     #[inline]
-    pub fn forward<E: Endpoints>(&mut self, now: Time, node: u32, pkt: &Packet, e: &mut E) {
+    fn forward<E: Endpoints>(&mut self, now: Time, node: u32, pkt: &Packet, e: &mut E) {
         if node == pkt.dst {
+            let header = self.headers.take(pkt.hdr);
             if pkt.corrupt && e.checks_checksums() {
                 // The destination's stack checks the TCP checksum first.
-                e.dropped(self, DropRecord { t: now, at: DropAt::Node(node), reason: DropReason::ChecksumFailure, pkt: *pkt });
+                e.dropped(self, DropRecord { t: now, at: DropAt::Node(node), reason: DropReason::ChecksumFailure, pkt: *pkt, header });
             } else {
-                e.arrive(self, now, pkt);
+                e.arrive(self, now, pkt, &header);
             }
             return;
         }
         let Some(edge) = self.routes.next(node, pkt.dst) else {
-            e.dropped(self, DropRecord { t: now, at: DropAt::Node(node), reason: DropReason::NoRoute, pkt: *pkt });
+            self.drop_at(now, DropAt::Node(node), DropReason::NoRoute, *pkt, e);
             return;
         };
         let (h, port) = (edge.hop, edge.port);
-        self.hops[h as usize].offer(now, port, *pkt);
+        self.hops[h as usize].offer(now, port, *pkt, &mut self.headers);
         self.drain(now, h, e);
+    }
+
+    /// `pkt` leaves the network by a drop: its endpoints hear of it, with
+    /// the header out of the store.
+    fn drop_at<E: Endpoints>(&mut self, now: Time, at: DropAt, reason: DropReason, pkt: Packet, e: &mut E) {
+        let header = self.headers.take(pkt.hdr);
+        e.dropped(self, DropRecord { t: now, at, reason, pkt, header });
     }
 
     /// Hop `h`'s wake-up at `now` has come.
@@ -124,7 +147,7 @@ impl Network {
         if self.armed[h as usize] == now {
             self.armed[h as usize] = Time::MAX;
         }
-        self.hops[h as usize].on_timer(now);
+        self.hops[h as usize].on_timer(now, &mut self.headers);
         self.drain(now, h, e);
     }
 
@@ -145,7 +168,7 @@ impl Network {
             if let Some(d) = self.hops[h as usize].deadline().filter(|&d| d <= now) {
                 late(now - d);
                 self.armed[h as usize] = Time::MAX;
-                self.hops[h as usize].on_timer(now);
+                self.hops[h as usize].on_timer(now, &mut self.headers);
                 self.drain(now, h, e);
             }
         }
@@ -185,12 +208,12 @@ impl Network {
     fn hand_on<E: Endpoints>(&mut self, now: Time, h: u32, ev: HopEvent, e: &mut E) {
         match ev {
             HopEvent::Deliver { port, pkt } => {
-                e.seen(self, now, h, port, &pkt, true);
+                e.seen(self, now, h, port, &pkt, self.headers.get(pkt.hdr), true);
                 let node = self.hops[h as usize].ends(port).to;
                 self.forward(now, node, &pkt, e);
             }
-            HopEvent::Drop { port, pkt, reason } => e.dropped(self, DropRecord { t: now, at: DropAt::Hop { hop: h, port }, reason, pkt }),
-            HopEvent::Transmit { port, pkt } => e.seen(self, now, h, port, &pkt, false),
+            HopEvent::Drop { port, pkt, reason } => self.drop_at(now, DropAt::Hop { hop: h, port }, reason, pkt, e),
+            HopEvent::Transmit { port, pkt, header } => e.seen(self, now, h, port, &pkt, &header, false),
         }
     }
 
@@ -202,10 +225,17 @@ impl Network {
         }
     }
 
-    /// Close every hop's statistics at `now` (the end of the run).
+    /// Run hop `h`'s timer at `now` outside the loop (the emulator's last
+    /// step): whatever it hands on is left in it.
+    pub fn hop_timer_at_end(&mut self, now: Time, h: u32) {
+        self.hops[h as usize].on_timer(now, &mut self.headers);
+    }
+
+    /// Close every hop's statistics at `now` (the end of the run). What a
+    /// hop hands on from here is never polled, and its headers stay held.
     pub fn finish(&mut self, now: Time) {
         for h in &mut self.hops {
-            h.finish(now);
+            h.finish(now, &mut self.headers);
         }
     }
 
@@ -217,6 +247,12 @@ impl Network {
     /// Packets inside the hops.
     pub fn packets_inside(&self) -> u64 {
         self.hops.iter().map(|h| h.packets_inside()).sum()
+    }
+
+    /// Headers held in the store: one per packet sent and not yet gone.
+    /// Between events (every hop drained) it equals `packets_inside`.
+    pub fn headers_held(&self) -> u64 {
+        self.headers.held()
     }
 
     /// Every hop's sampled quantities, in hop order.

@@ -48,11 +48,12 @@ impl<W: Write> PcapWriter<W> {
         Ok(PcapWriter { out, buf: Vec::with_capacity(256) })
     }
 
-    /// Write one packet seen at `now`. `wscale` is the shift to apply to this
-    /// packet's window field (0 for SYNs and for the direction that announced none).
-    pub fn write(&mut self, now: Time, p: &Packet, wscale: u8) -> io::Result<()> {
+    /// Write one packet seen at `now`, with its header `body`. `wscale` is
+    /// the shift to apply to this packet's window field (0 for SYNs and for
+    /// the direction that announced none).
+    pub fn write(&mut self, now: Time, p: &Packet, body: &Body, wscale: u8) -> io::Result<()> {
         self.buf.clear();
-        let (proto, l4_len) = match &p.body {
+        let (proto, l4_len) = match body {
             Body::Tcp(h) => (6u8, h.header_len() + h.len),
             Body::Udp { len, .. } => (17u8, UDP_HEADER + len),
         };
@@ -70,7 +71,7 @@ impl<W: Write> PcapWriter<W> {
         self.buf[ip_start + 10..ip_start + 12].copy_from_slice(&c.to_be_bytes());
         let l4_start = self.buf.len();
         let (sport, dport) = if p.forward { flow_ports(p.flow) } else { (flow_ports(p.flow).1, flow_ports(p.flow).0) };
-        match &p.body {
+        match body {
             Body::Tcp(h) => self.tcp(h, sport, dport, wscale),
             Body::Udp { len, .. } => {
                 self.buf.extend_from_slice(&sport.to_be_bytes());
@@ -163,8 +164,8 @@ mod tests {
             for i in 0..blocks {
                 h.sack.push((100 * i as u64, 100 * i as u64 + 50));
             }
-            let p = Packet::tcp(1, 0, true, 0, 1, 0, h);
-            w.write(0, &p, 5).unwrap();
+            let (p, body) = Packet::tcp(1, 0, true, 0, 1, 0, h);
+            w.write(0, &p, &body, 5).unwrap();
             assert_eq!(w.buf.len() as u32, 20 + h.header_len(), "ts={ts} blocks={blocks}");
             let syn = TcpHeader {
                 flags: TcpFlags(TcpFlags::SYN),
@@ -172,7 +173,8 @@ mod tests {
                 syn_opts: Some(SynOptions { mss: 1460, sack_permitted: sackp, wscale: 7 }),
                 ..Default::default()
             };
-            w.write(0, &Packet::tcp(2, 0, true, 0, 1, 0, syn), 0).unwrap();
+            let (p, body) = Packet::tcp(2, 0, true, 0, 1, 0, syn);
+            w.write(0, &p, &body, 0).unwrap();
             assert_eq!(w.buf.len() as u32, 20 + syn.header_len());
             // The IPv4 header checksum verifies to zero.
             assert_eq!(checksum(ones_sum(&w.buf[..20])), 0);

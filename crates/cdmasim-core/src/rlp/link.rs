@@ -21,7 +21,7 @@ use crate::engine::time::secs;
 use crate::engine::{RngStreams, Time, NS_PER_MS};
 use crate::channel::ChannelError;
 use crate::net::hop::{BuildContext, Ends, HopConfig, HopKind, Samples};
-use crate::net::{DropReason, Hop, HopEvent, Packet, Port};
+use crate::net::{DropReason, Headers, Hop, HopEvent, Packet, Port};
 use crate::result::{HopRows, RadioLinkResult};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
@@ -345,7 +345,7 @@ impl HopKind for RlpLink {
 }
 
 impl Hop for RlpLink {
-    fn offer(&mut self, now: Time, port: Port, pkt: Packet) {
+    fn offer(&mut self, now: Time, port: Port, pkt: Packet, _hd: &mut Headers) {
         let dir = &mut self.dirs[port as usize];
         dir.arq.push(pkt);
         dir.record(now);
@@ -368,7 +368,7 @@ impl Hop for RlpLink {
         }
     }
 
-    fn on_timer(&mut self, now: Time) {
+    fn on_timer(&mut self, now: Time, _hd: &mut Headers) {
         loop {
             // Arrivals before a slot at the same time: the slot's frame then
             // carries what they taught (a NAK, a newer V(N)).
@@ -429,7 +429,7 @@ impl Hop for RlpLink {
         rows.radio_links.extend(self.rows());
     }
 
-    fn finish(&mut self, now: Time) {
+    fn finish(&mut self, now: Time, _hd: &mut Headers) {
         for d in &mut self.dirs {
             d.record(now);
             d.new_data.finish(now);

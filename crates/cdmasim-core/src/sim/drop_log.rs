@@ -9,7 +9,6 @@ use crate::network::{DropAt, DropRecord};
 use crate::engine::time::secs;
 use crate::engine::Time;
 use crate::net::DropReason;
-use crate::net::packet::{Body, Packet};
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::PathBuf;
@@ -28,13 +27,13 @@ pub struct DropEntry {
     pub flow: u32,
     /// When the packet entered the network.
     pub created: Time,
-    /// Its TCP sequence number or datagram number (`seq_of`).
+    /// Its TCP sequence number or datagram number (`Body::seq`).
     pub seq: u64,
 }
 
 impl DropEntry {
     fn of(d: &DropRecord) -> Self {
-        DropEntry { t: d.t, at: d.at, reason: d.reason, flow: d.pkt.flow, created: d.pkt.created, seq: seq_of(&d.pkt) }
+        DropEntry { t: d.t, at: d.at, reason: d.reason, flow: d.pkt.flow, created: d.pkt.created, seq: d.header.seq() }
     }
 }
 
@@ -46,14 +45,6 @@ pub enum DropLog {
 impl Default for DropLog {
     fn default() -> Self {
         DropLog::Memory(Vec::new())
-    }
-}
-
-/// A TCP segment's sequence number or a datagram's number.
-pub fn seq_of(p: &Packet) -> u64 {
-    match p.body {
-        Body::Tcp(h) => h.seq,
-        Body::Udp { seq, .. } => seq,
     }
 }
 
@@ -133,8 +124,8 @@ mod tests {
     fn a_kept_drop_is_small_and_reads_as_its_record() {
         assert!(std::mem::size_of::<DropEntry>() <= 48, "{}", std::mem::size_of::<DropEntry>());
         assert!(3 * std::mem::size_of::<DropEntry>() <= std::mem::size_of::<DropRecord>());
-        let pkt = Packet::udp(9, 4, 1, 2, 1_500, 77, 100);
-        let d = DropRecord { t: 2_000, at: DropAt::Hop { hop: 3, port: 1 }, reason: DropReason::Overflow, pkt };
+        let (pkt, header) = Packet::udp(9, 4, 1, 2, 1_500, 77, 100);
+        let d = DropRecord { t: 2_000, at: DropAt::Hop { hop: 3, port: 1 }, reason: DropReason::Overflow, pkt, header };
         let mut log = DropLog::default();
         log.push(d, || unreachable!("named only when streamed"), || unreachable!());
         let e = log.records()[0];

@@ -174,13 +174,22 @@ pub fn run_world(
         }
     }
     let horizon = w.hosts.horizon;
-    w.net.finish(horizon);
+    finish(w, horizon);
     Ok(())
 }
 
 /// End the run at `at`: close every hop's statistics there.
 fn stop_at(w: &mut world::World, at: Time) -> RunError {
     w.hosts.horizon = at;
-    w.net.finish(at);
+    finish(w, at);
     RunError::Interrupted
+}
+
+/// Close every hop's statistics at `at`. Every hop has been drained, so a
+/// debug build first checks that the network holds a header for each
+/// packet inside its hops and for no other (none kept past its packet's
+/// delivery or drop).
+fn finish(w: &mut world::World, at: Time) {
+    debug_assert_eq!(w.net.headers_held(), w.net.packets_inside(), "headers held against packets inside the hops");
+    w.net.finish(at);
 }

@@ -25,7 +25,7 @@
 
 use crate::app::http::HttpClient;
 use crate::engine::Time;
-use crate::net::packet::{Body, Packet, TcpFlags};
+use crate::net::packet::{Body, TcpFlags, TcpHeader};
 use crate::scenario::TcpSpec;
 use std::collections::VecDeque;
 
@@ -326,17 +326,16 @@ pub fn step<S: Sockets>(s: &mut S, now: Time, owner: Owner) {
 
 /// Whether a packet for a connection half belongs to the closing exchange;
 /// if so it is handled here and not by the TCP endpoints.
-pub fn closing_packet<S: Sockets>(s: &mut S, now: Time, owner: Owner, half: u32, pkt: &Packet) -> bool {
+pub fn closing_packet<S: Sockets>(s: &mut S, now: Time, owner: Owner, half: u32, forward: bool, h: &TcpHeader) -> bool {
     let Some(c) = s.web(owner.web).conns[owner.conn as usize].as_ref() else { return true };
-    let Body::Tcp(h) = &pkt.body else { return false };
     match c.close {
         Close::Open | Close::Draining => false,
-        Close::FinSent if pkt.forward && h.flags.has(TcpFlags::FIN) => {
+        Close::FinSent if forward && h.flags.has(TcpFlags::FIN) => {
             conn(s, owner).close = Close::LastAck;
             s.send_control(now, half, false, TcpFlags::FIN | TcpFlags::ACK);
             true
         }
-        Close::LastAck if !pkt.forward && h.flags.has(TcpFlags::FIN) => {
+        Close::LastAck if !forward && h.flags.has(TcpFlags::FIN) => {
             s.send_control(now, half, true, TcpFlags::ACK);
             close_connection(s, owner);
             true
@@ -348,10 +347,10 @@ pub fn closing_packet<S: Sockets>(s: &mut S, now: Time, owner: Owner, half: u32,
 
 /// A packet of a connection half was dropped: a lost closing segment ends
 /// the exchange (see the module comment).
-pub fn dropped<S: Sockets>(s: &mut S, owner: Owner, pkt: &Packet) {
+pub fn dropped<S: Sockets>(s: &mut S, owner: Owner, header: &Body) {
     let Some(c) = s.web(owner.web).conns[owner.conn as usize].as_ref() else { return };
     let closing = matches!(c.close, Close::FinSent | Close::LastAck);
-    if closing && matches!(&pkt.body, Body::Tcp(h) if h.len == 0 && h.flags.has(TcpFlags::FIN)) {
+    if closing && matches!(header, Body::Tcp(h) if h.len == 0 && h.flags.has(TcpFlags::FIN)) {
         close_connection(s, owner);
     }
 }

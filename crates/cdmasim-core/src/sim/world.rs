@@ -170,8 +170,8 @@ impl Hosts {
 }
 
 impl Endpoints for Hosts {
-    fn arrive(&mut self, net: &mut Network, now: Time, pkt: &Packet) {
-        self.deliver(net, now, pkt);
+    fn arrive(&mut self, net: &mut Network, now: Time, pkt: &Packet, header: &Body) {
+        self.deliver(net, now, pkt, header);
     }
 
     /// Off the per-packet path: kept out of the network's loop.
@@ -185,14 +185,14 @@ impl Endpoints for Hosts {
             self.flows[fi as usize].checksum_failures += 1;
         }
         self.log_drop(net, d);
-        self.gone(net, &d.pkt);
+        self.gone(net, &d.pkt, &d.header);
     }
 
     /// Without captures (the usual run) one comparison.
     #[inline(always)]
-    fn seen(&mut self, net: &Network, now: Time, h: u32, port: Port, pkt: &Packet, arriving: bool) {
+    fn seen(&mut self, net: &Network, now: Time, h: u32, port: Port, pkt: &Packet, header: &Body, arriving: bool) {
         if !self.pcaps.is_empty() && self.captures(net, h, port, arriving) {
-            self.capture(now, h, port, pkt);
+            self.capture(now, h, port, pkt, header);
         }
     }
 
@@ -222,27 +222,27 @@ impl Hosts {
 
     /// A packet left the network by a drop: its flow has one fewer inside;
     /// a web connection hears of it.
-    fn gone(&mut self, net: &mut Network, pkt: &Packet) {
+    fn gone(&mut self, net: &mut Network, pkt: &Packet, header: &Body) {
         let f = &mut self.flows[pkt.flow as usize];
         f.inflight -= 1;
         if f.retired {
             self.free_if_done(pkt.flow);
         } else if let FlowKind::Tcp(t) = &f.kind {
             if let Some(o) = t.owner {
-                web::dropped(&mut Stack { hosts: self, net }, o, pkt);
+                web::dropped(&mut Stack { hosts: self, net }, o, header);
             }
         }
     }
 
-    fn deliver(&mut self, net: &mut Network, now: Time, pkt: &Packet) {
+    fn deliver(&mut self, net: &mut Network, now: Time, pkt: &Packet, header: &Body) {
         self.counters.delivered += 1;
         let fi = pkt.flow;
         let f = &mut self.flows[fi as usize];
         f.inflight -= 1;
-        match (&mut f.kind, &pkt.body) {
+        match (&mut f.kind, header) {
             (FlowKind::Tcp(t), Body::Tcp(h)) => {
                 if let Some(o) = t.owner {
-                    return self.deliver_to_connection(net, now, o, pkt);
+                    return self.deliver_to_connection(net, now, o, pkt, h);
                 }
                 t.on_packet(now, pkt, h);
                 self.pump(net, now, fi);
@@ -255,16 +255,16 @@ impl Hosts {
     /// A packet of a web connection's half (out of line: the bulk path
     /// above stays one branch longer than it was).
     #[inline(never)]
-    fn deliver_to_connection(&mut self, net: &mut Network, now: Time, o: Owner, pkt: &Packet) {
+    fn deliver_to_connection(&mut self, net: &mut Network, now: Time, o: Owner, pkt: &Packet, h: &TcpHeader) {
         let fi = pkt.flow;
         if self.flows[fi as usize].retired {
             // A late packet of a closed connection.
             return self.free_if_done(fi);
         }
-        if web::closing_packet(&mut Stack { hosts: self, net }, now, o, fi, pkt) {
+        if web::closing_packet(&mut Stack { hosts: self, net }, now, o, fi, pkt.forward, h) {
             return;
         }
-        let (FlowKind::Tcp(t), Body::Tcp(h)) = (&mut self.flows[fi as usize].kind, &pkt.body) else { unreachable!() };
+        let FlowKind::Tcp(t) = &mut self.flows[fi as usize].kind else { unreachable!() };
         t.on_packet(now, pkt, h);
         self.pump(net, now, fi);
         web::step(&mut Stack { hosts: self, net }, now, o);
@@ -277,7 +277,7 @@ impl Hosts {
         // packet on a link, so the endpoints are polled again unchanged.
         loop {
             let FlowKind::Tcp(t) = &mut self.flows[fi as usize].kind else { return };
-            let (pkt, node) = if let Some(h) = t.sender.poll(now) {
+            let ((pkt, header), node) = if let Some(h) = t.sender.poll(now) {
                 (Packet::tcp(self.counters.created, fi, true, from, to, now, h), from)
             } else if let Some(h) = t.receiver.poll(now) {
                 (Packet::tcp(self.counters.created, fi, false, to, from, now, h), to)
@@ -288,7 +288,7 @@ impl Hosts {
             let f = &mut self.flows[fi as usize];
             f.packets_sent += 1;
             f.inflight += 1;
-            net.forward(now, node, &pkt, self);
+            net.send(now, node, pkt, header, self);
         }
         let FlowKind::Tcp(t) = &mut self.flows[fi as usize].kind else { return };
         let deadlines = [t.sender.deadline(), t.receiver.deadline()];
@@ -335,7 +335,7 @@ impl Hosts {
     }
 
     #[inline(never)]
-    fn capture(&mut self, now: Time, h: u32, port: Port, pkt: &Packet) {
+    fn capture(&mut self, now: Time, h: u32, port: Port, pkt: &Packet, header: &Body) {
         let wscale = match &self.flows[pkt.flow as usize].kind {
             FlowKind::Tcp(t) if !pkt.forward => t.rcv_wscale,
             _ => 0,
@@ -343,7 +343,7 @@ impl Hosts {
         // A failed capture write must not change the simulation; the error
         // surfaces when the file is flushed at the end.
         let c = self.capture_of(h, port).expect("a captured port") as usize;
-        let _ = self.pcaps[c].writer.write(now, pkt, wscale);
+        let _ = self.pcaps[c].writer.write(now, pkt, header, wscale);
     }
 
     fn on_flow_start(&mut self, net: &mut Network, now: Time, fi: u32) {
@@ -383,7 +383,8 @@ impl Hosts {
         self.q.schedule(now + interval, Event::CbrSend { flow: fi });
         let uid = self.counters.created;
         self.counters.created += 1;
-        net.forward(now, from, &Packet::udp(uid, fi, from, to, now, seq, len), self);
+        let (pkt, header) = Packet::udp(uid, fi, from, to, now, seq, len);
+        net.send(now, from, pkt, header, self);
     }
 
     fn tcp(&mut self, fi: u32) -> &mut TcpFlow {
@@ -485,7 +486,8 @@ impl Sockets for Stack<'_> {
         let f = &mut h.flows[half as usize];
         f.packets_sent += 1;
         f.inflight += 1;
-        self.net.forward(now, src, &Packet::tcp(uid, half, forward, src, dst, now, header), h);
+        let (pkt, header) = Packet::tcp(uid, half, forward, src, dst, now, header);
+        self.net.send(now, src, pkt, header, h);
     }
 
     fn close(&mut self, half: u32) -> HalfTotals {

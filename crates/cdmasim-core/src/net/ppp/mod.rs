@@ -21,7 +21,7 @@
 mod rohc;
 mod vj;
 
-use super::{DropReason, Packet};
+use super::{Body, DropReason, Packet};
 use crate::result::PppResult;
 use serde::{Deserialize, Serialize};
 
@@ -102,19 +102,20 @@ enum WireBody {
 }
 
 impl Wire {
-    fn plain(pkt: &Packet) -> Wire {
-        Wire { header_bytes: full_header(pkt), body: WireBody::Plain }
+    fn plain(h: &Body) -> Wire {
+        Wire { header_bytes: full_header(h), body: WireBody::Plain }
     }
 }
 
 /// One header-compression scheme: a compressor at the link's sending end
 /// and a decompressor at its receiving end, each fed every frame in order.
 pub trait HeaderCompression: Send {
-    /// The compressor: the frame that carries `pkt`.
-    fn compress(&mut self, pkt: &Packet) -> Wire;
+    /// The compressor: the frame that carries `pkt`, whose header is `h`.
+    fn compress(&mut self, pkt: &Packet, h: &Body) -> Wire;
     /// The decompressor, given the frame `wire` of `pkt`: rebuilds the
-    /// header, writing what it rebuilt into `pkt`.
-    fn decompress(&mut self, pkt: &mut Packet, wire: &Wire) -> Outcome;
+    /// header, writing what it rebuilt into `h` (and marking `pkt` corrupt
+    /// if it rebuilt it wrong).
+    fn decompress(&mut self, pkt: &mut Packet, h: &mut Body, wire: &Wire) -> Outcome;
 
     /// The decompressor never gets the frame `wire` (lost below PPP, or
     /// dropped by a queue between the two ends): it learns only that a
@@ -122,13 +123,13 @@ pub trait HeaderCompression: Send {
     fn lose(&mut self, wire: &Wire);
 
     /// Both ends at once (a frame crossing a link): what the tests tell.
-    fn carry(&mut self, pkt: &mut Packet, lost: bool) -> Frame {
-        let wire = self.compress(pkt);
+    fn carry(&mut self, pkt: &mut Packet, h: &mut Body, lost: bool) -> Frame {
+        let wire = self.compress(pkt, h);
         let outcome = if lost {
             self.lose(&wire);
             Outcome::Intact
         } else {
-            self.decompress(pkt, &wire)
+            self.decompress(pkt, h, &wire)
         };
         Frame { header_bytes: wire.header_bytes, outcome }
     }
@@ -136,10 +137,10 @@ pub trait HeaderCompression: Send {
 
 /// The headers a packet carries whole: IPv4 and TCP with options, or IPv4
 /// and UDP.
-pub fn full_header(pkt: &Packet) -> u32 {
-    match pkt.body {
-        super::Body::Tcp(h) => super::packet::IPV4_HEADER + h.header_len(),
-        super::Body::Udp { .. } => super::packet::IPV4_HEADER + super::packet::UDP_HEADER,
+pub fn full_header(h: &Body) -> u32 {
+    match h {
+        Body::Tcp(h) => super::packet::IPV4_HEADER + h.header_len(),
+        Body::Udp { .. } => super::packet::IPV4_HEADER + super::packet::UDP_HEADER,
     }
 }
 
@@ -210,13 +211,14 @@ impl Ppp {
         Ppp { scheme, stats: PppResult { compression: compression.as_str().into(), ..Default::default() } }
     }
 
-    /// The sending end: the size of the frame carrying `pkt` (headers as
-    /// compressed, framing not included) and what it tells the receiving end.
-    pub fn send(&mut self, pkt: &Packet) -> (u32, Wire) {
-        let full = full_header(pkt);
+    /// The sending end: the size of the frame carrying `pkt` with its
+    /// header `h` (headers as compressed, framing not included) and what it
+    /// tells the receiving end.
+    pub fn send(&mut self, pkt: &Packet, h: &Body) -> (u32, Wire) {
+        let full = full_header(h);
         let wire = match self.scheme.as_mut() {
-            Some(s) => s.compress(pkt),
-            None => Wire::plain(pkt),
+            Some(s) => s.compress(pkt, h),
+            None => Wire::plain(h),
         };
         let s = &mut self.stats;
         s.frames += 1;
@@ -231,7 +233,7 @@ impl Ppp {
     /// The receiving end, frames in the order sent: why `pkt` does not come
     /// out, if it does not (lost below PPP, or discarded by the
     /// decompressor). A packet rebuilt wrong comes out, marked `corrupt`.
-    pub fn receive(&mut self, pkt: &mut Packet, wire: &Wire, lost: bool) -> Option<DropReason> {
+    pub fn receive(&mut self, pkt: &mut Packet, h: &mut Body, wire: &Wire, lost: bool) -> Option<DropReason> {
         if lost {
             if let Some(s) = self.scheme.as_mut() {
                 s.lose(wire);
@@ -240,7 +242,7 @@ impl Ppp {
             return Some(DropReason::RandomLoss);
         }
         let outcome = match self.scheme.as_mut() {
-            Some(s) => s.decompress(pkt, wire),
+            Some(s) => s.decompress(pkt, h, wire),
             None => Outcome::Intact,
         };
         let s = &mut self.stats;
@@ -261,9 +263,9 @@ impl Ppp {
 
     /// Both ends at once, as a link carries a frame: its size and why it
     /// does not come out, if so.
-    pub fn carry(&mut self, pkt: &mut Packet, lost: bool) -> (u32, Option<DropReason>) {
-        let (size, wire) = self.send(pkt);
-        (size, self.receive(pkt, &wire, lost))
+    pub fn carry(&mut self, pkt: &mut Packet, h: &mut Body, lost: bool) -> (u32, Option<DropReason>) {
+        let (size, wire) = self.send(pkt, h);
+        (size, self.receive(pkt, h, &wire, lost))
     }
 
     /// Its row of the `ppp` table.
@@ -272,27 +274,45 @@ impl Ppp {
     }
 }
 
-/// Test packets: a bulk transfer's data segments and ACKs.
+/// Test packets: a bulk transfer's data segments and ACKs, each with its
+/// header beside it as a hop sees them.
 #[cfg(test)]
 pub(crate) mod testutil {
-    use crate::net::{Packet, TcpFlags, TcpHeader};
+    use super::{Frame, HeaderCompression};
+    use crate::net::{Body, Packet, TcpFlags, TcpHeader};
 
     pub const MSS: u32 = 1448;
 
-    pub fn data(uid: u64, seg: u64, ts: Option<(u32, u32)>) -> Packet {
-        let h = TcpHeader { seq: 1 + seg * MSS as u64, ack: 1, len: MSS, flags: TcpFlags(TcpFlags::ACK), wnd: 65535, ts, ..Default::default() };
-        Packet::tcp(uid, 0, true, 0, 1, 0, h)
+    /// A packet and its header.
+    #[derive(Clone, Copy, Debug)]
+    pub struct Seg {
+        pub pkt: Packet,
+        pub h: Body,
     }
 
-    pub fn ack(uid: u64, upto_seg: u64) -> Packet {
+    fn seg((pkt, h): (Packet, Body)) -> Seg {
+        Seg { pkt, h }
+    }
+
+    pub fn data(uid: u64, seg_no: u64, ts: Option<(u32, u32)>) -> Seg {
+        let h = TcpHeader { seq: 1 + seg_no * MSS as u64, ack: 1, len: MSS, flags: TcpFlags(TcpFlags::ACK), wnd: 65535, ts, ..Default::default() };
+        seg(Packet::tcp(uid, 0, true, 0, 1, 0, h))
+    }
+
+    pub fn ack(uid: u64, upto_seg: u64) -> Seg {
         let h = TcpHeader { seq: 1, ack: 1 + upto_seg * MSS as u64, flags: TcpFlags(TcpFlags::ACK), wnd: 65535, ..Default::default() };
-        Packet::tcp(uid, 0, false, 1, 0, 0, h)
+        seg(Packet::tcp(uid, 0, false, 1, 0, 0, h))
     }
 
-    pub fn seq_of(p: &Packet) -> u64 {
-        match p.body {
-            crate::net::Body::Tcp(h) => h.seq,
+    pub fn seq_of(s: &Seg) -> u64 {
+        match s.h {
+            Body::Tcp(h) => h.seq,
             _ => unreachable!(),
         }
+    }
+
+    /// `HeaderCompression::carry` of a test segment.
+    pub fn carry(c: &mut impl HeaderCompression, s: &mut Seg, lost: bool) -> Frame {
+        c.carry(&mut s.pkt, &mut s.h, lost)
     }
 }

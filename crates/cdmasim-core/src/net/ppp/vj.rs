@@ -153,10 +153,10 @@ pub(super) struct Sent {
 }
 
 impl HeaderCompression for Vj {
-    fn compress(&mut self, pkt: &Packet) -> Wire {
-        let Body::Tcp(h) = &pkt.body else { return Wire::plain(pkt) };
+    fn compress(&mut self, pkt: &Packet, body: &Body) -> Wire {
+        let Body::Tcp(h) = body else { return Wire::plain(body) };
         if h.flags.has(TcpFlags::SYN) || h.flags.has(TcpFlags::FIN) || !h.flags.has(TcpFlags::ACK) {
-            return Wire::plain(pkt); // TYPE_IP
+            return Wire::plain(body); // TYPE_IP
         }
         let now = Held::of(h);
         let (i, known) = self.slots.entry((pkt.flow, pkt.forward), || Slot { sent: now, copy: None });
@@ -166,7 +166,7 @@ impl HeaderCompression for Vj {
         self.slots.get(i).sent = now;
         let header_bytes = match delta {
             // UNCOMPRESSED_TCP: the slot number rides in the IP protocol field.
-            None => full_header(pkt),
+            None => full_header(body),
             Some(Delta::Fields { seq, ack, win }) => {
                 1 + (!same_slot) as u32 + 2 + delta_bytes(seq) + delta_bytes(ack) + delta_bytes(win as u32)
             }
@@ -179,9 +179,9 @@ impl HeaderCompression for Vj {
     /// are rebuilt from a stale copy, which `decompress` finds.
     fn lose(&mut self, _wire: &Wire) {}
 
-    fn decompress(&mut self, pkt: &mut Packet, wire: &Wire) -> Outcome {
+    fn decompress(&mut self, pkt: &mut Packet, body: &mut Body, wire: &Wire) -> Outcome {
         let WireBody::Vj(sent) = wire.body else { return Outcome::Intact };
-        let Body::Tcp(h) = &mut pkt.body else { return Outcome::Intact };
+        let Body::Tcp(h) = body else { return Outcome::Intact };
         let (i, now) = (sent.slot, Held::of(h));
         let Some(d) = sent.delta else {
             self.slots.get(i).copy = Some(now);
@@ -212,7 +212,7 @@ impl HeaderCompression for Vj {
 
 #[cfg(test)]
 mod tests {
-    use super::super::testutil::{ack, data, seq_of, MSS};
+    use super::super::testutil::{ack, carry, data, seq_of, MSS};
     use super::*;
 
     /// Segments 0..n of a bulk transfer through one VJ link; `lose` the
@@ -222,7 +222,7 @@ mod tests {
         (0..n)
             .map(|k| {
                 let mut p = data(k, k, ts(k));
-                let f = vj.carry(&mut p, lose.contains(&k));
+                let f = carry(&mut vj, &mut p, lose.contains(&k));
                 (k, if lose.contains(&k) { Outcome::Discarded } else { f.outcome }, f.header_bytes)
             })
             .collect()
@@ -246,7 +246,7 @@ mod tests {
         let mut got = Vec::new();
         for k in 0..10 {
             let mut p = data(k, k, None);
-            let f = vj.carry(&mut p, k == 3);
+            let f = carry(&mut vj, &mut p, k == 3);
             if k != 3 {
                 got.push((k, f.outcome, seq_of(&p)));
             }
@@ -261,11 +261,11 @@ mod tests {
         // goes backwards, so it goes uncompressed and resets the slot; the
         // segments after it are rebuilt right again.
         let mut r = data(100, 3, None);
-        assert_eq!(vj.carry(&mut r, false), Frame { header_bytes: 40, outcome: Outcome::Intact });
+        assert_eq!(carry(&mut vj, &mut r, false), Frame { header_bytes: 40, outcome: Outcome::Intact });
         for k in 4..8 {
             let mut p = data(101 + k, k, None);
-            assert_eq!(vj.carry(&mut p, false).outcome, Outcome::Intact);
-            assert!(!p.corrupt && seq_of(&p) == 1 + k * MSS as u64);
+            assert_eq!(carry(&mut vj, &mut p, false).outcome, Outcome::Intact);
+            assert!(!p.pkt.corrupt && seq_of(&p) == 1 + k * MSS as u64);
         }
     }
 
@@ -294,14 +294,14 @@ mod tests {
         let mut out = Vec::new();
         for (uid, upto) in [(0, 2), (1, 4), (2, 6), (3, 8), (4, 10)] {
             let mut p = ack(uid, upto);
-            out.push(vj.carry(&mut p, uid == 1).outcome);
+            out.push(carry(&mut vj, &mut p, uid == 1).outcome);
         }
         assert_eq!(out[2..], [Outcome::Corrupted; 3]);
         // A duplicate ACK changes nothing, so it goes whole and resets the slot.
         let mut dup = ack(5, 10);
-        assert_eq!(vj.carry(&mut dup, false).header_bytes, 40);
+        assert_eq!(carry(&mut vj, &mut dup, false).header_bytes, 40);
         let mut next = ack(6, 12);
-        let f = vj.carry(&mut next, false);
+        let f = carry(&mut vj, &mut next, false);
         // Change mask, checksum, a 3-byte ACK difference (2 x 1448).
         assert_eq!(f, Frame { header_bytes: 6, outcome: Outcome::Intact });
     }
@@ -316,17 +316,17 @@ mod tests {
         let mut vj = Vj::default();
         let a = |uid: u64, seg: u64| {
             let mut p = data(uid, seg, None);
-            p.flow = 1;
+            p.pkt.flow = 1;
             p
         };
         let b = |uid: u64, seg: u64| data(uid, seg, None);
-        assert_eq!(vj.carry(&mut a(0, 0), false).outcome, Outcome::Intact);
-        assert_eq!(vj.carry(&mut a(1, 1), false).outcome, Outcome::Intact);
-        assert_eq!(vj.carry(&mut b(2, 0), false).header_bytes, 40);
-        assert_eq!(vj.carry(&mut b(3, 1), false), Frame { header_bytes: 3, outcome: Outcome::Intact });
-        assert_eq!(vj.carry(&mut a(4, 2), true).header_bytes, 4, "A's slot number rides in the lost frame");
-        assert_eq!(vj.carry(&mut a(5, 3), false), Frame { header_bytes: 3, outcome: Outcome::Corrupted });
-        assert_eq!(vj.carry(&mut b(6, 2), false), Frame { header_bytes: 4, outcome: Outcome::Corrupted });
+        assert_eq!(carry(&mut vj, &mut a(0, 0), false).outcome, Outcome::Intact);
+        assert_eq!(carry(&mut vj, &mut a(1, 1), false).outcome, Outcome::Intact);
+        assert_eq!(carry(&mut vj, &mut b(2, 0), false).header_bytes, 40);
+        assert_eq!(carry(&mut vj, &mut b(3, 1), false), Frame { header_bytes: 3, outcome: Outcome::Intact });
+        assert_eq!(carry(&mut vj, &mut a(4, 2), true).header_bytes, 4, "A's slot number rides in the lost frame");
+        assert_eq!(carry(&mut vj, &mut a(5, 3), false), Frame { header_bytes: 3, outcome: Outcome::Corrupted });
+        assert_eq!(carry(&mut vj, &mut b(6, 2), false), Frame { header_bytes: 4, outcome: Outcome::Corrupted });
     }
 
     #[test]
@@ -334,12 +334,12 @@ mod tests {
         let mut vj = Vj::default();
         for flow in 0..17u32 {
             let mut p = data(flow as u64, 0, None);
-            p.flow = flow;
-            assert_eq!(vj.carry(&mut p, false).header_bytes, 40);
+            p.pkt.flow = flow;
+            assert_eq!(carry(&mut vj, &mut p, false).header_bytes, 40);
         }
         assert_eq!(vj.slots.len(), super::super::CONNECTIONS);
         // Flow 0 lost its slot to flow 16: its next segment goes whole.
         let mut p = data(99, 1, None);
-        assert_eq!(vj.carry(&mut p, false).header_bytes, 40);
+        assert_eq!(carry(&mut vj, &mut p, false).header_bytes, 40);
     }
 }

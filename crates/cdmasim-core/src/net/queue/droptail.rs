@@ -53,7 +53,7 @@ mod tests {
     use crate::net::packet::Packet;
 
     fn pkt(size: u32) -> Packet {
-        let mut p = Packet::udp(0, 0, 0, 1, 0, 0, 0);
+        let (mut p, _) = Packet::udp(0, 0, 0, 1, 0, 0, 0);
         p.size = size;
         p
     }

@@ -254,7 +254,7 @@ mod tests {
     }
 
     fn pkt() -> Packet {
-        let mut p = Packet::udp(0, 0, 0, 1, 0, 0, 0);
+        let (mut p, _) = Packet::udp(0, 0, 0, 1, 0, 0, 0);
         p.size = 500;
         p
     }
