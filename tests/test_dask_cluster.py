@@ -58,10 +58,16 @@ def cluster(tmp_path):
         pytest.skip("the dask command is not installed beside this Python")
     procs = []
 
+    # A killed worker cannot remove its run's files: they stay in the
+    # test's folder, not in the machine's temporary folder.
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = dict(os.environ, TMPDIR=str(scratch))
+
     def start(*args, name):
         log = open(tmp_path / f"{name}.log", "w")
         p = subprocess.Popen([str(DASK), *args], stdout=log, stderr=subprocess.STDOUT, cwd=tmp_path,
-                             start_new_session=True)
+                             start_new_session=True, env=env)
         procs.append(p)
         return p
 

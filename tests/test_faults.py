@@ -316,8 +316,15 @@ def test_a_run_that_kills_its_worker_is_recorded_as_failed_and_the_sweep_goes_on
     # of the allocation (in the core before series streamed, in Python now);
     # the other point runs.
     sw = _write(tmp_path, CELL_SWEEP)
-    p = cdmasim_cli("sweep", sw, "--store", "st", "--jobs", "2", "--worker-memory", "600MB", "--json", cwd=tmp_path)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = dict(os.environ, TMPDIR=str(scratch))
+    p = cdmasim_cli("sweep", sw, "--store", "st", "--jobs", "2", "--worker-memory", "600MB", "--json", cwd=tmp_path,
+                    env=env)
     assert p.returncode == 0, p.stderr
+    # The dead worker's run could not remove its files; the pool removed
+    # the worker's folder with them.
+    assert os.listdir(scratch) == []
     r = json.loads(p.stdout)
     assert (r["runs_done"], r["runs_failed"]) == (1, 1)
     df = cdmasim.load_sweep(tmp_path / "st").set_index("simulation.sample_interval")
@@ -354,8 +361,10 @@ def _workers_of(pid):
 
 def test_sigkill_of_a_sweep_leaves_no_worker_behind(tmp_path):
     sw = _write(tmp_path, SWEEP.replace('"2s"', '"600s"').replace('["reno", "cubic"]', '["reno", "cubic", "vegas"]'))
+    # Its workers' folders stay with the killed sweep: in the test's folder.
+    env = dict(os.environ, TMPDIR=str(tmp_path))
     proc = subprocess.Popen([PY, "-m", "cdmasim.cli", "sweep", str(sw), "--store", "st", "--jobs", "2", "--quiet"],
-                            cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                            cwd=tmp_path, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
     deadline = time.monotonic() + 60
     while len(_workers_of(proc.pid)) < 2 and time.monotonic() < deadline and proc.poll() is None:
         time.sleep(0.05)

@@ -192,9 +192,14 @@ def test_sigkill_halfway_then_resume_gives_one_row_per_point(tmp_path):
     total = 12
     cmd = [sys.executable, "-m", "cdmasim.cli", "sweep", str(sw), "--store", str(store), "--jobs", "1", "--json"]
     killed_at = []
+    # The kill takes the sweep and its workers: their folders stay in the
+    # test's folder, not in the machine's temporary folder.
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = dict(os.environ, TMPDIR=str(scratch))
     for stop_after in (3, 7):
         proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                start_new_session=True)
+                                start_new_session=True, env=env)
         while _manifest_rows(store) < stop_after and proc.poll() is None:
             time.sleep(0.02)
         os.killpg(proc.pid, signal.SIGKILL)

@@ -56,3 +56,21 @@ def test_workers_run_numerical_libraries_on_one_thread_unless_told_otherwise(mon
     with WorkerPool(1) as pool:
         out = dict(pool.map_unordered([("os:getenv", ("OPENBLAS_NUM_THREADS",)), ("os:getenv", ("OMP_NUM_THREADS",))]))
     assert out == {("os:getenv", ("OPENBLAS_NUM_THREADS",)): ("ok", "1"), ("os:getenv", ("OMP_NUM_THREADS",)): ("ok", "3")}
+
+
+def test_a_worker_keeps_its_files_in_a_folder_of_its_own_that_goes_with_it(tmp_path, monkeypatch):
+    # A run keeps its drop log and series spool in the temporary folder and
+    # removes them itself, but a worker that dies mid-run cannot: the pool
+    # removes the worker's own folder, whatever is in it, once it is gone.
+    import tempfile
+
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    with WorkerPool(1) as pool:
+        out = list(pool.map_unordered([("tempfile:mkdtemp", ()), ("tempfile:gettempdir", ()), ("os:_exit", (3,))]))
+        (_, (_, left)), (_, (_, scratch)), (_, (died, _)) = out
+        assert died == "died"
+        assert os.path.dirname(left) == scratch and os.path.dirname(scratch) == str(tmp_path)
+        assert not os.path.exists(scratch), "a dead worker's folder outlived it"
+        (_, (_, second)), = pool.map_unordered([("tempfile:gettempdir", ())])
+        assert os.path.isdir(second) and second != scratch
+    assert os.listdir(tmp_path) == [], "a closed pool left a worker's folder"

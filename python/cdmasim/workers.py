@@ -14,12 +14,21 @@ exhaust the machine fails alone.
 
 Tasks and results cross a pipe pickled (multiprocessing.connection); the
 worker's stderr goes to a temporary file whose last line explains a death
-(e.g. Rust's "memory allocation of N bytes failed")."""
+(e.g. Rust's "memory allocation of N bytes failed").
+
+Each worker gets a scratch folder of its own, made by the pool and given
+to it as TMPDIR, where its runs keep their drop logs, series spools and
+pcap folders. A run cleans up after itself, but a worker that dies cannot:
+the pool removes the folder, with whatever the worker left in it, once the
+worker is gone, so a run that kills its worker leaves nothing behind
+(only a `kill -9` of the pool's own process, which takes its workers with
+it, leaves their folders)."""
 
 from __future__ import annotations
 
 import gc
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -61,7 +70,8 @@ class _Worker:
         task_r, task_w = os.pipe()
         result_r, result_w = os.pipe()
         self.stderr = tempfile.TemporaryFile(prefix="cdmasim-worker-")
-        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        self.scratch = tempfile.mkdtemp(prefix="cdmasim-worker-")
+        env = dict(os.environ, PYTHONUNBUFFERED="1", TMPDIR=self.scratch)
         # The pool gives each core a worker already: numpy's BLAS threads
         # would only contend with the other workers (their busy-waiting was
         # 5 % of a liu Fig. 6 task's CPU). A user's own setting is kept.
@@ -72,6 +82,9 @@ class _Worker:
         try:
             self.proc = subprocess.Popen(args, pass_fds=(task_r, result_w), stdin=subprocess.DEVNULL,
                                          stdout=subprocess.DEVNULL, stderr=self.stderr, env=env)
+        except BaseException:
+            shutil.rmtree(self.scratch, ignore_errors=True)
+            raise
         finally:
             os.close(task_r)
             os.close(result_w)
@@ -114,6 +127,9 @@ class _Worker:
                 self.proc.kill()
                 self.proc.wait()
         self.stderr.close()
+        # The worker is gone: what it left in its own folder goes too (a
+        # run it died in could not remove its files).
+        shutil.rmtree(self.scratch, ignore_errors=True)
 
 
 class WorkerPool:
