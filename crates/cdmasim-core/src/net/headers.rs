@@ -57,7 +57,8 @@ impl Headers {
         self.check(r);
         #[cfg(debug_assertions)]
         {
-            self.generations[r.slot as usize] += 1;
+            let g = &mut self.generations[r.slot as usize];
+            *g = g.wrapping_add(1);
         }
         self.free.push(r.slot);
         self.slots[r.slot as usize]

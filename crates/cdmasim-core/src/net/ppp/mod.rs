@@ -12,8 +12,9 @@
 //! PPP. The compressor sees every frame, the decompressor every frame not
 //! lost, in the order they cross, so a lost frame leaves them out of step
 //! exactly as it would on the wire. A link does both at once as it starts
-//! a transmission (`Ppp::carry`); the EV-DO base station sends when a
-//! packet leaves its queue and receives when the radio link has delivered
+//! a transmission (`Ppp::carry`); in EV-DO the PDSN sends when a packet
+//! enters the base station's queue (`evdo::framing`) and the terminal
+//! receives when the radio link has delivered
 //! the packet's octets or given them up (RLP, `evdo::ran`). What crosses is
 //! the frame: the packet with its headers compressed or whole, inside the
 //! PPP framing (`FRAMING_BYTES`, added by the link).
@@ -305,10 +306,7 @@ pub(crate) mod testutil {
     }
 
     pub fn seq_of(s: &Seg) -> u64 {
-        match s.h {
-            Body::Tcp(h) => h.seq,
-            _ => unreachable!(),
-        }
+        s.h.seq()
     }
 
     /// `HeaderCompression::carry` of a test segment.
