@@ -376,9 +376,7 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
     let end = start.elapsed().as_nanos() as Time;
     // Bring every hop up to the end (a sleeping sector runs its idle
     // slots) and close its statistics.
-    for h in 0..net.hops.len() as u32 {
-        net.hop_timer_at_end(end, h);
-    }
+    net.timers_at_end(end);
     net.finish(end);
     let mut rep = edge.report;
     rep.hops = net.report(end);

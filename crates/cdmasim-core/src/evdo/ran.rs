@@ -425,7 +425,7 @@ impl EvdoRan {
                 user.touch(t);
                 let Some(pkt) = user.queue.dequeue(t) else { break };
                 if self.tap {
-                    self.outbox.push_back(HopEvent::Transmit { port: u as Port, pkt, header: Box::new(*hd.get(pkt.hdr)) });
+                    self.outbox.push_back(HopEvent::transmit(u as Port, pkt, hd));
                 }
                 let (seq, size) = user.send(pkt);
                 user.head = Some((seq, air.air_bytes(size)));

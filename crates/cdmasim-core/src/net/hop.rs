@@ -47,6 +47,14 @@ pub enum HopEvent {
     Transmit { port: Port, pkt: Packet, header: Box<Body> },
 }
 
+impl HopEvent {
+    /// `pkt`'s transmission at `port` started, its header as it is in
+    /// `headers` now (a copy: see `Transmit`).
+    pub fn transmit(port: Port, pkt: Packet, headers: &Headers) -> HopEvent {
+        HopEvent::Transmit { port, pkt, header: Box::new(*headers.get(pkt.hdr)) }
+    }
+}
+
 /// Where a hop's sampled quantities go: (metric, the subject's name, asked
 /// for only when the series is first named, value).
 pub type Samples<'a> = dyn FnMut(&'static str, &dyn Fn() -> String, f64) + 'a;

@@ -380,7 +380,7 @@ impl Link {
     /// Tell a capture that `pkt` is sent, with its header as it is now.
     #[cold]
     fn transmitted(&mut self, pkt: Packet, hd: &Headers) {
-        self.outbox.push_back(HopEvent::Transmit { port: 0, pkt, header: Box::new(*hd.get(pkt.hdr)) });
+        self.outbox.push_back(HopEvent::transmit(0, pkt, hd));
     }
 
     /// Start `pkt` as a PPP frame (lost below PPP or not): a tap sees it as

@@ -117,13 +117,12 @@ impl Network {
     #[inline]
     fn forward<E: Endpoints>(&mut self, now: Time, node: u32, pkt: &Packet, e: &mut E) {
         if node == pkt.dst {
-            let header = self.headers.take(pkt.hdr);
             if pkt.corrupt && e.checks_checksums() {
                 // The destination's stack checks the TCP checksum first.
-                e.dropped(self, DropRecord { t: now, at: DropAt::Node(node), reason: DropReason::ChecksumFailure, pkt: *pkt, header });
-            } else {
-                e.arrive(self, now, pkt, &header);
+                return self.drop_at(now, DropAt::Node(node), DropReason::ChecksumFailure, *pkt, e);
             }
+            let header = self.headers.take(pkt.hdr);
+            e.arrive(self, now, pkt, &header);
             return;
         }
         let Some(edge) = self.routes.next(node, pkt.dst) else {
@@ -225,10 +224,13 @@ impl Network {
         }
     }
 
-    /// Run hop `h`'s timer at `now` outside the loop (the emulator's last
-    /// step): whatever it hands on is left in it.
-    pub fn hop_timer_at_end(&mut self, now: Time, h: u32) {
-        self.hops[h as usize].on_timer(now, &mut self.headers);
+    /// Bring every hop up to `now` outside the loop (the emulator's last
+    /// step: a sleeping sector runs its idle slots); whatever they hand on
+    /// is left in them.
+    pub fn timers_at_end(&mut self, now: Time) {
+        for h in &mut self.hops {
+            h.on_timer(now, &mut self.headers);
+        }
     }
 
     /// Close every hop's statistics at `now` (the end of the run). What a
