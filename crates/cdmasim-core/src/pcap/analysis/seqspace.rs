@@ -107,6 +107,11 @@ impl SeqSpace {
         let qs = q << QBITS;
         let qe = (q + 1) << QBITS;
         let n = self.segs.len();
+        // Most often the whole list lies in the quadrant.
+        match (self.segs.front(), self.segs.back()) {
+            (Some(f), Some(b)) if f.first >= qs && b.first < qe => return (0, n),
+            _ => {}
+        }
         // Nearly always at most the collapsed ACKed head lies before the
         // quadrant and nothing after it: scan a few from each end before
         // falling back to binary search.
@@ -146,6 +151,15 @@ impl SeqSpace {
         }
         let last = seq + len - 1;
         self.forget_before(seq >> QBITS);
+        // Expected case first: new data beyond everything recorded, in the
+        // last recorded segment's quadrant or a later one (addseg's first
+        // test, made here for the segment whole).
+        if let Some(b) = self.segs.back() {
+            if seq > b.last && b.first >> QBITS <= seq >> QBITS && seq >> QBITS == last >> QBITS {
+                self.segs.push_back(Seg { first: seq, last, time: now, retrans: 0, acked: 0 });
+                return (0, false);
+            }
+        }
         let rex = if seq >> QBITS != last >> QBITS {
             // Straddles a quadrant boundary: two pieces, one per list.
             let b = (last >> QBITS) << QBITS;
@@ -229,6 +243,16 @@ impl SeqSpace {
     /// data outstanding.
     pub fn ack_in(&mut self, ack: u64, dup_ok: bool, now: u64, acc: &mut RttAcc) -> AckKind {
         let q = ack >> QBITS;
+        // The usual case of an ACK riding on data: the list is one ACKed
+        // segment in the ACK's quadrant (the other side's collapsed data),
+        // which the steps below would leave as it is but for its count.
+        if self.segs.len() == 1 && self.segs[0].acked > 0 && self.segs[0].first >> QBITS == q {
+            let s = &mut self.segs[0];
+            if ack <= s.first {
+                return AckKind::None;
+            }
+            return dup_ack(acc, s, ack, dup_ok, AckKind::None);
+        }
         self.forget_before(q);
         let mut ret = AckKind::None;
         let mut last_xmit = 0u64;
@@ -250,32 +274,20 @@ impl SeqSpace {
         }
         let (lo, hi) = self.quad_range(q);
         let mut changed = false;
-        for i in lo..hi {
-            let s = &mut self.segs[i];
+        for s in self.segs.range_mut(lo..hi) {
             if ack <= s.first {
                 break;
             }
             last_xmit = last_xmit.max(s.time);
             if s.acked > 0 {
-                if ack == s.last + 1 && dup_ok {
-                    acc.rtt_dupack += 1;
-                    ret = AckKind::Cumulative;
-                    s.acked += 1;
-                    if s.acked == 4 {
-                        acc.rtt_triple_dupack += 1;
-                        ret = AckKind::Triple;
-                    }
-                } else {
-                    s.acked = 1;
-                }
+                ret = dup_ack(acc, s, ack, dup_ok, ret);
                 continue;
             }
             s.acked += 1;
             changed = true;
             if ack == s.last + 1 {
                 let intervening = last_xmit > s.time;
-                let seg = *s;
-                ret = rtt_ackin(acc, &seg, intervening, now);
+                ret = rtt_ackin(acc, s, intervening, now);
             } else {
                 acc.rtt_cumack += 1;
                 ret = AckKind::Cumulative;
@@ -287,48 +299,51 @@ impl SeqSpace {
         ret
     }
 
-    /// Merge contiguous ACKed segments at the head of a quadrant's list.
+    /// Merge contiguous ACKed segments at the head of a quadrant's list:
+    /// each run of them becomes its first member, spanning the run, with
+    /// the run's latest transmission time and its last member's ACK count
+    /// (an ACKed segment's retransmission count is never read again).
     fn collapse(&mut self, lo: usize, mut hi: usize) {
-        // Common case, the run at the very front: merge it into its last
-        // member and drop the others from the front (O(1) each) instead of
-        // removing them one by one behind the head.
-        if lo == 0 && hi > 1 && self.segs[0].acked > 0 {
-            let mut k = 0;
-            let mut time = self.segs[0].time;
-            while k + 1 < hi {
-                let (a, b) = (&self.segs[k], &self.segs[k + 1]);
+        let mut i = lo;
+        while i < hi && self.segs[i].acked > 0 {
+            let (mut k, mut time) = (i, self.segs[i].time);
+            for (a, b) in self.segs.range(i..hi).zip(self.segs.range(i + 1..hi)) {
                 if b.acked == 0 || a.last + 1 != b.first {
                     break;
                 }
                 time = time.max(b.time);
                 k += 1;
             }
-            if k > 0 {
-                let first = self.segs[0].first;
-                let m = &mut self.segs[k];
-                m.first = first;
-                m.time = time;
-                self.segs.drain(..k);
-                hi -= k;
-            }
-        }
-        let mut i = lo;
-        while i + 1 < hi {
-            let (a, b) = (self.segs[i], self.segs[i + 1]);
-            if a.acked == 0 {
-                break;
-            }
-            if b.acked > 0 && a.last + 1 == b.first {
+            if k > i {
+                let (last, acked) = (self.segs[k].last, self.segs[k].acked);
                 let m = &mut self.segs[i];
-                m.last = b.last;
-                m.acked = b.acked;
-                m.time = m.time.max(b.time);
-                self.segs.remove(i + 1);
-                hi -= 1;
-            } else {
-                i += 1;
+                m.last = last;
+                m.acked = acked;
+                m.time = time;
+                // One move of the shorter side for the whole run.
+                self.segs.drain(i + 1..=k);
+                hi -= k - i;
             }
+            i += 1;
         }
+    }
+}
+
+/// An ACK of a segment already ACKed: a duplicate under the BSD rule when
+/// it ACKs exactly the segment's end (tcptrace counts the fourth ACK as the
+/// triple duplicate); any other ACK restarts the count.
+fn dup_ack(acc: &mut RttAcc, s: &mut Seg, ack: u64, dup_ok: bool, ret: AckKind) -> AckKind {
+    if ack == s.last + 1 && dup_ok {
+        acc.rtt_dupack += 1;
+        s.acked += 1;
+        if s.acked == 4 {
+            acc.rtt_triple_dupack += 1;
+            return AckKind::Triple;
+        }
+        AckKind::Cumulative
+    } else {
+        s.acked = 1;
+        ret
     }
 }
 
@@ -435,5 +450,39 @@ mod tests {
         assert_eq!(ss.ack_in(B + 150, false, 5, &mut acc), AckKind::Cumulative);
         assert_eq!(acc.rtt.count, 0);
         assert_eq!(acc.rtt_cumack, 2);
+    }
+
+    #[test]
+    fn acked_runs_collapse_behind_a_previous_quadrants_segment() {
+        // One segment ends the first quadrant; the rest lie in the next, so
+        // the ACKed run to merge does not start at the list's front.
+        const Q: u64 = 1 << QBITS;
+        let mut ss = SeqSpace::default();
+        let mut acc = RttAcc::default();
+        ss.rexmit(B + Q - 100, 100, 0, &mut acc);
+        for k in 0..5 {
+            ss.rexmit(B + Q + 100 * k, 100, 10 + k, &mut acc);
+        }
+        // An ACK in the next quadrant takes the previous one as ACKed
+        // (tcptrace's rule): no sample.
+        assert_eq!(ss.ack_in(B + Q, false, 20, &mut acc), AckKind::None);
+        assert_eq!((acc.rtt.count, acc.rtt_cumack, ss.len()), (0, 1, 6));
+        // Exactly the end of the third: one sample, the earlier two
+        // cumulative, and the three become one ACKed segment.
+        assert_eq!(ss.ack_in(B + Q + 300, false, 30, &mut acc), AckKind::Normal);
+        assert_eq!((acc.rtt.count, acc.rtt_cumack), (1, 3));
+        assert_eq!(ss.len(), 4);
+        let merged = ss.segs[1];
+        assert_eq!((merged.first, merged.last, merged.time, merged.acked), (B + Q, B + Q + 299, 12, 1));
+        // A duplicate of the merged run's end counts, and the fourth one
+        // is the triple duplicate.
+        for _ in 0..3 {
+            ss.ack_in(B + Q + 300, true, 31, &mut acc);
+        }
+        assert_eq!((acc.rtt_dupack, acc.rtt_triple_dupack), (3, 1));
+        // The rest, ACKed exactly: sent after the merged run, so sampled.
+        assert_eq!(ss.ack_in(B + Q + 500, false, 40, &mut acc), AckKind::Normal);
+        assert_eq!(ss.len(), 2);
+        assert_eq!((acc.rtt.count, acc.rtt.max), (2, 26));
     }
 }
