@@ -156,35 +156,37 @@ fn analyze_impl(buf: &[u8], opts: &AnalyzeOptions, release: &dyn Fn(usize)) -> R
             }
         };
         an.tcp_packets += 1;
-        // Fast path: the same connection as the previous packet (compared
-        // as integers, either direction); else the hash table.
+        // Fast path: the same connection as the previous packet, its
+        // endpoints compared as integers in either direction (which is the
+        // packet's direction); else the hash table.
         let (s, d) = (u128::from_ne_bytes(p.src), u128::from_ne_bytes(p.dst));
         let hit = match last {
-            Some((a, ap, b, bp, i)) if (s, p.sport, d, p.dport) == (a, ap, b, bp) || (d, p.dport, s, p.sport) == (a, ap, b, bp) => Some(i),
+            Some((a, ap, b, bp, i)) if s == a && d == b && p.sport == ap && p.dport == bp => Some((i, 0)),
+            Some((a, ap, b, bp, i)) if s == b && d == a && p.sport == bp && p.dport == ap => Some((i, 1)),
             _ => None,
         };
-        let mut idx = hit.or_else(|| table.get(&conn_key(&p)).copied());
-        if let Some(i) = idx {
-            let c = &an.conns[i];
-            if c.is_new_connection(c.dir_of(&p), &p, now) {
-                an.conns[i].inactive = true;
-                an.conns[i].release();
-                idx = None;
+        let mut found = hit.or_else(|| table.get(&conn_key(&p)).map(|&i| (i, an.conns[i].dir_of(&p))));
+        if let Some((i, dir)) = found {
+            let c = &mut an.conns[i];
+            if c.is_new_connection(dir, &p, now) {
+                c.inactive = true;
+                c.release();
+                found = None;
             }
         }
-        let i = match idx {
-            Some(i) => i,
+        let (i, dir) = match found {
+            Some(f) => f,
             None => {
                 an.conns.push(Conn::new(&p, opts.series));
                 let i = an.conns.len() - 1;
                 table.insert(conn_key(&p), i);
-                i
+                (i, 0)
             }
         };
-        let c0 = &an.conns[i];
-        last = Some((u128::from_ne_bytes(c0.a.0), c0.a.1, u128::from_ne_bytes(c0.b.0), c0.b.1, i));
         let c = &mut an.conns[i];
-        let dir = c.dir_of(&p);
+        if hit.is_none_or(|(h, _)| h != i) {
+            last = Some((u128::from_ne_bytes(c.a.0), c.a.1, u128::from_ne_bytes(c.b.0), c.b.1, i));
+        }
         c.on_packet(dir, &p, now, opts.checksums);
     }
     an.warnings.append(&mut reader.warnings);
