@@ -74,3 +74,60 @@ def test_a_worker_keeps_its_files_in_a_folder_of_its_own_that_goes_with_it(tmp_p
         (_, (_, second)), = pool.map_unordered([("tempfile:gettempdir", ())])
         assert os.path.isdir(second) and second != scratch
     assert os.listdir(tmp_path) == [], "a closed pool left a worker's folder"
+
+
+def test_pools_sharing_slots_keep_no_more_workers_busy_than_slots(tmp_path, monkeypatch):
+    # Two pools of two workers each, one slot between them: every task waits
+    # a while for another to be busy beside it, and none may ever see one.
+    import threading
+
+    from cdmasim.workers import Slots
+
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([os.path.dirname(__file__), os.environ.get("PYTHONPATH", "")]))
+    folder = tmp_path / "busy"
+    folder.mkdir()
+    slots = Slots(1)
+    seen = []
+
+    def drive(name):
+        with WorkerPool(2, slots=slots) as pool:
+            tasks = [("pool_probe:busy_beside", (str(folder), f"{name}{i}", 0.3)) for i in range(2)]
+            seen.extend(pool.map_unordered(tasks))
+
+    threads = [threading.Thread(target=drive, args=(n,)) for n in "ab"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(kind for _, (kind, _) in seen) == ["ok"] * 4
+    assert max(most for _, (_, most) in seen) == 1
+    # Every slot is back: one to take, then none.
+    assert slots.take() and not slots.take()
+    slots.close()
+
+
+def test_without_slots_the_probe_sees_tasks_side_by_side(tmp_path, monkeypatch):
+    # The probe above can fail: two workers of one pool, no slots, are seen
+    # busy together.
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([os.path.dirname(__file__), os.environ.get("PYTHONPATH", "")]))
+    folder = tmp_path / "busy"
+    folder.mkdir()
+    with WorkerPool(2) as pool:
+        out = list(pool.map_unordered([("pool_probe:busy_beside", (str(folder), f"t{i}", 30)) for i in range(2)]))
+    assert [most for _, (_, most) in out] == [2, 2]
+
+
+def test_a_pool_stopped_early_gives_its_slots_back():
+    from cdmasim.workers import Slots
+
+    slots = Slots(1)
+    pool = WorkerPool(1, slots=slots)
+    try:
+        it = pool.map_unordered([("time:sleep", (0,)), ("time:sleep", (60,))])
+        next(it)
+        assert not slots.take()  # the second task holds the one slot
+        it.close()
+        assert slots.take()
+    finally:
+        pool.close()
+        slots.close()

@@ -235,13 +235,16 @@ class Ahead:
     def __init__(self, plans, store, jobs, tasks=()):
         import threading
 
-        from ..workers import WorkerPool
+        from ..workers import Slots, WorkerPool
 
         self.store = store
         tasks = [(p, list(c)) for p, c in tasks if c]
         self._stop = threading.Event()
-        self.pool = WorkerPool(jobs)
-        self.task_pool = WorkerPool(jobs) if tasks else None
+        # The two pools share one slot per job: no more workers busy at
+        # once than the user asked for (workers.Slots).
+        self.slots = Slots(jobs) if tasks else None
+        self.pool = WorkerPool(jobs, slots=self.slots)
+        self.task_pool = WorkerPool(jobs, slots=self.slots) if tasks else None
         self.calls = _Stage("cdmasim-reproduce-tasks", tasks, self._calls, self._stop) if tasks else None
         self.sweeps = _Stage("cdmasim-reproduce-ahead", plans, self._sweeps, self._stop)
         self.thread = self.sweeps.thread
@@ -295,6 +298,8 @@ class Ahead:
             alive[0].join(timeout=0.1)
         for pool in pools:
             pool.close()
+        if self.slots is not None:
+            self.slots.close()
 
 
 def plans(papers, out, quick=False, jobs=None, pcaps=None, sensitivity=False):
