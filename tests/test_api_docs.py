@@ -30,8 +30,9 @@ PUBLIC = [
                                          "dead_periods", "objects", "pages", "radio_links", "rlp_cdf", "is2000",
                                          "is2000_cdf")),
 ]
+# Names the modules import only for type checkers (TYPE_CHECKING blocks).
 NAMES = {"pandas": pandas, "numpy": numpy, "Result": Result, "PcapResult": PcapResult, "SweepSpec": SweepSpec,
-         "WorkerPool": WorkerPool}
+         "WorkerPool": WorkerPool, "Any": typing.Any}
 
 
 @pytest.mark.parametrize("f", PUBLIC, ids=lambda f: f.__qualname__)

@@ -3,6 +3,7 @@ worker that dies takes only its own task with it, workers are reused across
 calls, and a caller that stops early leaves no worker holding a stale result."""
 
 import os
+import time
 
 from cdmasim.workers import WorkerPool, describe_exit
 
@@ -91,14 +92,15 @@ def test_pools_sharing_slots_keep_no_more_workers_busy_than_slots(tmp_path, monk
 
     def drive(name):
         with WorkerPool(2, slots=slots) as pool:
-            tasks = [("pool_probe:busy_beside", (str(folder), f"{name}{i}", 0.3)) for i in range(2)]
+            tasks = [("pool_probe:busy_beside", (str(folder), f"{name}{i}", 1.0)) for i in range(2)]
             seen.extend(pool.map_unordered(tasks))
 
-    threads = [threading.Thread(target=drive, args=(n,)) for n in "ab"]
+    threads = [threading.Thread(target=drive, args=(n,), daemon=True) for n in "ab"]
     for t in threads:
         t.start()
     for t in threads:
-        t.join()
+        t.join(timeout=120)
+        assert not t.is_alive(), "the pools sharing one slot are stuck"
     assert sorted(kind for _, (kind, _) in seen) == ["ok"] * 4
     assert max(most for _, (_, most) in seen) == 1
     # Every slot is back: one to take, then none.
@@ -128,6 +130,40 @@ def test_a_pool_stopped_early_gives_its_slots_back():
         assert not slots.take()  # the second task holds the one slot
         it.close()
         assert slots.take()
+    finally:
+        pool.close()
+        slots.close()
+
+
+def test_a_worker_that_died_waiting_for_a_slot_gives_it_back_and_is_replaced():
+    # The test holds the one slot while the pool's two workers wait for it,
+    # kills them, then gives the slot back: the pool must notice the dead
+    # worker when it hands it a task, return the slot and go on.
+    import threading
+
+    from cdmasim.workers import Slots
+
+    slots = Slots(1)
+    assert slots.take()
+    pool = WorkerPool(2, slots=slots)
+    out = []
+    t = threading.Thread(target=lambda: out.extend(pool.map_unordered([("os:getpid", ())] * 3)), daemon=True)
+    t.start()
+    try:
+        for _ in range(2000):
+            if len(pool.workers) == 2:
+                break
+            time.sleep(0.01)
+        dead = [w.proc.pid for w in pool.workers]
+        for w in list(pool.workers):
+            w.proc.kill()
+            w.proc.wait()
+        slots.give()
+        t.join(timeout=120)
+        assert not t.is_alive(), "the pool is stuck"
+        assert [kind for _, (kind, _) in out] == ["ok"] * 3
+        assert not {pid for _, (_, pid) in out} & set(dead)
+        assert slots.take() and not slots.take()
     finally:
         pool.close()
         slots.close()

@@ -137,8 +137,8 @@ class Slots:
     pipe holding one byte per free slot. `cdmasim reproduce all` runs its
     sweeps and liu's channel traces on two pools at once; with a slot per
     core, no more workers than cores run at a time (two pools of two on 2
-    cores spent 9 % more CPU on the same work, their processes taking turns
-    on each core and each other's caches)."""
+    cores spent 5 % more CPU and 4 % more time on the same work, their
+    processes taking turns on each core and each other's caches)."""
 
     def __init__(self, n: int):
         self._r, self._w = os.pipe()
@@ -174,7 +174,7 @@ class WorkerPool:
     `map_unordered` yields (task, ("ok", result)) or (task, ("died",
     reason)) as tasks finish; `close` stops every worker. With `slots`
     (shared with other pools), a worker gets a task only with a free slot,
-    held until its result is back."""
+    held until the pool reads the task's result."""
 
     def __init__(self, jobs: int, memory: int | None = None, slots: Slots | None = None):
         self.jobs, self.memory, self.slots = jobs, memory, slots
@@ -187,21 +187,36 @@ class WorkerPool:
 
         def assign(w: _Worker):
             if pending and (slots is None or slots.take()):
-                w.give(pending.popleft())
+                task = pending.popleft()
+                try:
+                    w.give(task)
+                except OSError:
+                    # It died idle (killed from outside, between calls or
+                    # while waiting for a slot): the task and the slot go
+                    # back, and a new worker takes its place.
+                    pending.appendleft(task)
+                    if slots is not None:
+                        slots.give()
+                    self.workers.remove(w)
+                    w.close(kill=True)
+                    fresh = _Worker(self.memory)
+                    self.workers.append(fresh)
+                    assign(fresh)
+                    return
                 busy[w.results] = w
 
         def assign_idle():
-            for w in self.workers:
+            for w in list(self.workers):
                 if w.results not in busy:
                     assign(w)
 
-        # Workers left from an earlier call first, then new ones as needed.
-        assign_idle()
-        while pending and len(self.workers) < self.jobs:
-            w = _Worker(self.memory)
-            self.workers.append(w)
-            assign(w)
         try:
+            # Workers left from an earlier call first, then new ones as needed.
+            assign_idle()
+            while pending and len(self.workers) < self.jobs:
+                w = _Worker(self.memory)
+                self.workers.append(w)
+                assign(w)
             while busy or (pending and slots is not None and self.workers):
                 # Idle workers wait for a slot another pool gives back.
                 waiting = slots is not None and pending and len(busy) < len(self.workers)
@@ -231,7 +246,8 @@ class WorkerPool:
             # task would hand its result to the next call; it goes instead,
             # and its slot goes back.
             for w in busy.values():
-                self.workers.remove(w)
+                if w in self.workers:  # not if the pool was closed meanwhile
+                    self.workers.remove(w)
                 w.close(kill=True)
                 if slots is not None:
                     slots.give()

@@ -298,7 +298,9 @@ class Ahead:
             alive[0].join(timeout=0.1)
         for pool in pools:
             pool.close()
-        if self.slots is not None:
+        # A thread past the deadline may still give a slot back: its pipe
+        # is then left open rather than closed under it.
+        if self.slots is not None and not any(t.is_alive() for t in threads):
             self.slots.close()
 
 
