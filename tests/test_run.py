@@ -155,6 +155,31 @@ def test_tables_written_from_the_records_read_back_as_the_dataframes(example, mo
             pd.testing.assert_frame_equal(got, expected, check_dtype=True, obj=f"{example}.{name}")
 
 
+def test_an_empty_tables_file_is_made_once_and_is_what_pyarrow_writes_for_any_key(tmp_path):
+    """write_table_parquet keeps one file per empty table, since no row
+    holds the run key: its bytes are those pyarrow writes for each key."""
+    import io
+
+    import pyarrow.parquet as pq
+
+    from cdmasim.result import _parquet_table
+
+    r = cdmasim.run(SHORT)
+    fields, rows = r._rows("users")
+    assert rows == []
+    written = {}
+    for key in ("a" * 32, "b" * 32, None):
+        fresh = io.BytesIO()
+        pq.write_table(_parquet_table(fields, rows, key), fresh)
+        cached = io.BytesIO()
+        r.write_table_parquet("users", cached, run_key=key)
+        assert cached.getvalue() == fresh.getvalue(), key
+        written[key] = cached.getvalue()
+    assert written["a" * 32] != written[None]  # the run column is there or not
+    r.write_table_parquet("users", tmp_path / "users.parquet", run_key="c" * 32)
+    assert (tmp_path / "users.parquet").read_bytes() == written["a" * 32]
+
+
 def test_progress_callback_can_stop_the_run():
     calls = []
 

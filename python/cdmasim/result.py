@@ -209,6 +209,8 @@ def wide_table(table: str, records: list[dict]):
 
 
 _SCHEMAS = {}
+#: Parquet bytes of empty tables, by (fields, with a run column).
+_EMPTY_FILES: dict = {}
 
 
 def _parquet_table(fields, rows, run_key=None):
@@ -375,7 +377,24 @@ class Result:
         import pyarrow.parquet as pq
 
         fields, rows = self._rows(name)
-        pq.write_table(_parquet_table(fields, rows, run_key), dest)
+        if rows:
+            pq.write_table(_parquet_table(fields, rows, run_key), dest)
+            return
+        # An empty table's file does not depend on the run key (no rows
+        # hold it): made once. Most of a run's fifteen tables are empty
+        # (a cdma2000 cell has no web users, sectors or IS-2000 links).
+        key = (tuple(fields), run_key is not None)
+        if key not in _EMPTY_FILES:
+            import io
+
+            buf = io.BytesIO()
+            pq.write_table(_parquet_table(fields, rows, run_key), buf)
+            _EMPTY_FILES[key] = buf.getvalue()
+        if hasattr(dest, "write"):
+            dest.write(_EMPTY_FILES[key])
+        else:
+            with open(dest, "wb") as f:
+                f.write(_EMPTY_FILES[key])
 
     def dead_fraction(self, cell: str | None = None, start_s: float = 0.0, end_s: float | None = None) -> float:
         """rho_dead of `cell` (the only one if None) over [start_s, end_s)."""
