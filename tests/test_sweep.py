@@ -344,6 +344,31 @@ def test_empty_tables_are_typed_files_whatever_the_run():
     assert pd.read_parquet(io.BytesIO(other["flows.parquet"]))["run"].unique().tolist() == ["key-b"]
 
 
+def test_load_runs_reads_only_the_figures_asked_for(tmp_path):
+    """store.load_runs(figures=...) (what reproduce's Table II reads: the
+    cells' figures of 100-mobile cell runs): those tables' columns, equal to
+    the full frame's; a table that has no figures is refused."""
+    import pandas as pd
+
+    from cdmasim.store import Store, load_runs
+
+    spec = {"sweep": {"name": "cells", "seeds": [1, 2],
+                      "scenario": {"preset": "cdma2000", "simulation": {"duration": "4s"},
+                                   "cdma2000": {"m": 2, "n": 2}}}}
+    cdmasim.sweep(spec, tmp_path / "st", jobs=1)
+    runs = [(r["run"], r["point"], r["seed"]) for r in Store(tmp_path / "st", mode="r").rows()]
+    full = load_runs(tmp_path / "st", runs)
+    cells = load_runs(tmp_path / "st", runs, figures=("cells",))
+    figure = [c for c in full.columns if c.split(".")[0] in ("flow", "queue", "user", "sector", "cell", "mobile")]
+    assert {c.split(".")[0] for c in figure} >= {"flow", "queue", "cell", "mobile"}
+    kept = [c for c in cells.columns if c not in full.columns or c in figure]
+    assert kept and all(c.startswith("cell.") for c in kept)
+    assert kept == [c for c in figure if c.startswith("cell.")]
+    pd.testing.assert_frame_equal(cells, full[[c for c in full.columns if c not in figure or c in kept]])
+    with pytest.raises(ValueError, match="series"):
+        load_runs(tmp_path / "st", runs, figures=("cells", "series"))
+
+
 def test_run_keys_are_the_documented_hash():
     """A run key is SHA-256 of the canonical JSON of {scenario, seed,
     version} (docs/sweeps.md): the key a sweep composes from a point's text

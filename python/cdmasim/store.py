@@ -40,7 +40,7 @@ import shutil
 import sqlite3
 import threading
 import zlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from . import InputError, __version__
@@ -637,20 +637,27 @@ def _file_list(text):
     return files if ok else None
 
 
-def _figures(st: Store, key: str) -> dict:
+#: The tables whose numeric columns become a run's figures: (table, the
+#: column naming each row, the figures' prefix).
+FIGURE_TABLES = (("flows", "name", "flow"), ("queues", "link", "queue"), ("users", "name", "user"),
+                 ("sectors", "name", "sector"), ("cells", "name", "cell"), ("mobiles", "name", "mobile"))
+
+
+def _figures(st: Store, key: str, tables: Collection[str] | None = None) -> dict:
     """A done run's flow and queue figures as flow.NAME.COL / queue.LINK.COL
-    (numeric columns; users, sectors, cells and mobiles likewise). Read with
-    pyarrow alone, columns at once, empty tables skipped on their metadata:
-    a sweep of a few hundred 100-mobile cells is read in seconds."""
+    (numeric columns; users, sectors, cells and mobiles likewise), of the
+    tables named in `tables` (default all). Read with pyarrow alone,
+    columns at once, empty tables skipped on their metadata: a sweep of a
+    few hundred 100-mobile cells is read in seconds."""
     import io
 
     import pyarrow as pa
     import pyarrow.parquet as pq
 
     row = {}
-    for table, label, prefix in (("flows", "name", "flow"), ("queues", "link", "queue"), ("users", "name", "user"),
-                                 ("sectors", "name", "sector"), ("cells", "name", "cell"),
-                                 ("mobiles", "name", "mobile")):
+    for table, label, prefix in FIGURE_TABLES:
+        if tables is not None and table not in tables:
+            continue
         name = f"{table}.parquet"
         data = st.read_bytes(key, name)
         try:
@@ -703,11 +710,20 @@ def load_sweep(path: str | os.PathLike, sweep: str | None = None) -> pandas.Data
         return _runs_frame(st, [(r, r["point"], r["seed"]) for r in st.rows(sweep)], typed_point)
 
 
-def load_runs(path: str | os.PathLike, runs: Iterable[tuple[str, dict, int]]) -> pandas.DataFrame:
+def load_runs(path: str | os.PathLike, runs: Iterable[tuple[str, dict, int]],
+              figures: Collection[str] | None = None) -> pandas.DataFrame:
     """Like load_sweep, for given (key, point, seed) triples: the point
     labels are the caller's (a run shared by two sweeps is stored once,
-    under the labels of the sweep that ran it first)."""
+    under the labels of the sweep that ran it first). `figures`: the
+    tables whose figures to read (of flows, queues, users, sectors, cells,
+    mobiles; default all): a 100-mobile cell has some 5000, and an
+    analysis that needs one reads a table instead of six."""
     from .sweep_spec import typed_point
+
+    unknown = set(figures or ()) - {t for t, _, _ in FIGURE_TABLES}
+    if unknown:
+        raise ValueError(f"no figures in table(s) {sorted(unknown)}; tables: "
+                         f"{', '.join(t for t, _, _ in FIGURE_TABLES)}")
 
     with _open(path) as st:
         stored = {r["run"]: r for r in st.rows()}
@@ -716,10 +732,10 @@ def load_runs(path: str | os.PathLike, runs: Iterable[tuple[str, dict, int]]) ->
             if key not in stored:
                 raise InputError(f"{st.path}: no run {key} in the store")
             picked.append((stored[key], point, seed))
-        return _runs_frame(st, picked, typed_point, with_sweep=False)
+        return _runs_frame(st, picked, typed_point, with_sweep=False, figures=figures)
 
 
-def _runs_frame(st: Store, picked, typed_point, with_sweep=True):
+def _runs_frame(st: Store, picked, typed_point, with_sweep=True, figures=None):
     import pandas as pd
 
     rows = []
@@ -729,6 +745,6 @@ def _runs_frame(st: Store, picked, typed_point, with_sweep=True):
         row = {k: (seed if k == "seed" else r[k]) for k in head}
         row.update(typed_point(point))
         if r["status"] == "done":
-            row.update(_figures(st, r["run"]))
+            row.update(_figures(st, r["run"], figures))
         rows.append(row)
     return pd.DataFrame(rows)

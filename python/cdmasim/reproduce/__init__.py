@@ -70,9 +70,10 @@ class Context:
             for spec, report in zip(specs, reports):
                 self._done[_spec_key(spec)] = report
 
-    def sweep(self, spec, pcap=False):
+    def sweep(self, spec, pcap=False, figures=None):
         """Run a sweep spec (dict) into the shared store (or find it there);
-        returns one row per run of it (as load_sweep) and the store."""
+        returns one row per run of it (as load_sweep; `figures`: only those
+        tables' figures, as store.load_runs) and the store."""
         from ..store import Store, load_runs
         from ..sweeps import sweep_many
 
@@ -82,7 +83,7 @@ class Context:
                 self.ahead.wait_all()    # one writer of the store at a time
             report = sweep_many([(spec, pcap)], self.store, jobs=self.jobs, dask=self.dask, pool=self.pool,
                                 repair=False)[0]
-        df = load_runs(self.store, report["runs"])
+        df = load_runs(self.store, report["runs"], figures)
         failed = df[df.status != "done"]
         if len(failed):
             raise RuntimeError(f"{self.paper}: {len(failed)} run(s) of {report['sweep']} failed: {failed.error.iloc[0]}")
