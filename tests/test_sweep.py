@@ -369,6 +369,28 @@ def test_load_runs_reads_only_the_figures_asked_for(tmp_path):
         load_runs(tmp_path / "st", runs, figures=("cells", "series"))
 
 
+def test_a_stored_table_read_with_filters_is_the_matching_rows(tmp_path):
+    """Store.table(filters=...) (what reproduce reads one series with):
+    the rows the filters match, in the file's order, as from the whole
+    table."""
+    import pandas as pd
+
+    from cdmasim.store import Store
+
+    spec = {"sweep": {"name": "sampled", "seeds": [1],
+                      "scenario": BASE.replace('seed = 1', 'seed = 1\nsample_interval = "50ms"')}}
+    cdmasim.sweep(spec, tmp_path / "st", jobs=1)
+    st = Store(tmp_path / "st", mode="r")
+    key = st.rows()[0]["run"]
+    whole = st.table(key, "series")
+    assert whole.metric.nunique() > 1 and whole.subject.nunique() > 1
+    metric, subject = whole.metric.iloc[-1], whole.subject.iloc[-1]
+    got = st.table(key, "series", filters=[("metric", "==", metric), ("subject", "==", subject)])
+    want = whole[(whole.metric == metric) & (whole.subject == subject)].reset_index(drop=True)
+    assert len(got) > 1
+    pd.testing.assert_frame_equal(got, want)
+
+
 def test_run_keys_are_the_documented_hash():
     """A run key is SHA-256 of the canonical JSON of {scenario, seed,
     version} (docs/sweeps.md): the key a sweep composes from a point's text

@@ -292,8 +292,8 @@ def _during_pages(store, key, series):
     """The samples of `series` (subject air.down) taken while a page downloads."""
     import numpy as np
 
-    s = store.table(key, "series")
-    s = s[(s.metric == series) & (s.subject == "air.down")].sort_values("t_s")
+    s = store.table(key, "series", filters=[("metric", "==", series), ("subject", "==", "air.down")])
+    s = s.sort_values("t_s")
     pages = store.table(key, "pages")
     pages = pages[pages.finish_s.notna()]
     t = s.t_s.to_numpy()

@@ -57,8 +57,8 @@ def _first_episode_drops(store, key):
     """Packets dropped at the shared buffer that were sent before the
     sender's first reaction to a loss after the switch (its first ssthresh
     change): the model's single episode; later ones follow window regrowth."""
-    s = store.table(key, "series")
-    ss = s[(s.metric == "ssthresh") & (s.subject == "ftp")].sort_values("t_s")
+    ss = store.table(key, "series", filters=[("metric", "==", "ssthresh"), ("subject", "==", "ftp")])
+    ss = ss.sort_values("t_s")
     before = ss[ss.t_s < SWITCH_S].value
     last = before.iloc[-1] if len(before) else None
     after = ss[(ss.t_s >= SWITCH_S) & (ss.value != last)]
@@ -159,8 +159,8 @@ def _switch_spec():
 def _switch(ctx):
     df, store = ctx.sweep(_switch_spec())
     key = df.run.iloc[0]
-    s = store.table(key, "series")
-    q = s[s.metric == "queue_pkts"].pivot_table(index="t_s", columns="subject", values="value")
+    q = store.table(key, "series", filters=[("metric", "==", "queue_pkts")])
+    q = q.pivot_table(index="t_s", columns="subject", values="value")
     switch = 50.0
     empty = ((q["bsc-bts"] == 0) & (q["bts-mobile"] == 0))[q.index >= switch]
     # The dead period: the first stretch after the switch in which both the

@@ -90,8 +90,8 @@ def _dead_within(store, key, t0, t1):
 
 def _window_pkts(store, key, at_s, rwnd_pkts=32):
     """Sum over flows of min(cwnd, receiver window) just before `at_s`, in packets."""
-    s = store.table(key, "series")
-    c = s[(s.metric == "cwnd") & (s.t_s < at_s)].sort_values("t_s")
+    s = store.table(key, "series", filters=[("metric", "==", "cwnd")])
+    c = s[s.t_s < at_s].sort_values("t_s")
     last = c.groupby("subject").value.last()
     return float((last / MSS).clip(upper=rwnd_pkts).sum())
 
@@ -126,8 +126,7 @@ def _worst_case(store, key, duration):
     out = {"window": window, "drops": episode, "start": start, "end": end,
            "dead": (end - start) if start is not None else 0.0}
     if start is not None:
-        s = store.table(key, "series")
-        red = s[(s.metric == "red_avg") & (s.subject == "cell.bsc")]
+        red = store.table(key, "series", filters=[("metric", "==", "red_avg"), ("subject", "==", "cell.bsc")])
         frozen = red[(red.t_s > start + 0.5) & (red.t_s < end - 0.5)].value
         if len(frozen):
             out["red_avg"], out["red_move"] = float(frozen.mean()), float(frozen.max() - frozen.min())
