@@ -367,6 +367,9 @@ def test_load_runs_reads_only_the_figures_asked_for(tmp_path):
     pd.testing.assert_frame_equal(cells, full[[c for c in full.columns if c not in figure or c in kept]])
     with pytest.raises(ValueError, match="series"):
         load_runs(tmp_path / "st", runs, figures=("cells", "series"))
+    # One name alone, or any iterable of names, read once.
+    pd.testing.assert_frame_equal(load_runs(tmp_path / "st", runs, figures="cells"), cells)
+    pd.testing.assert_frame_equal(load_runs(tmp_path / "st", runs, figures=(t for t in ["cells"])), cells)
 
 
 def test_a_stored_table_read_with_filters_is_the_matching_rows(tmp_path):
@@ -389,6 +392,10 @@ def test_a_stored_table_read_with_filters_is_the_matching_rows(tmp_path):
     want = whole[(whole.metric == metric) & (whole.subject == subject)].reset_index(drop=True)
     assert len(got) > 1
     pd.testing.assert_frame_equal(got, want)
+    # A filter on a column the table lacks is the caller's mistake, not a
+    # damaged file.
+    with pytest.raises(ValueError, match="do not apply"):
+        st.table(key, "series", filters=[("metrc", "==", metric)])
 
 
 def test_run_keys_are_the_documented_hash():

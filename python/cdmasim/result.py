@@ -112,7 +112,7 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# Empty tables by (columns, float columns): most of a run's fifteen tables are
+# Empty tables by (columns, float columns): most of a run's sixteen tables are
 # empty (a cell scenario has no web objects, a dumbbell no cells), and pandas
 # takes milliseconds to make even an empty frame, more than a small run's
 # simulation; each is made once per process and copied.
@@ -381,8 +381,9 @@ class Result:
             pq.write_table(_parquet_table(fields, rows, run_key), dest)
             return
         # An empty table's file does not depend on the run key (no rows
-        # hold it): made once. Most of a run's fifteen tables are empty
-        # (a cdma2000 cell has no web users, sectors or IS-2000 links).
+        # hold it): made once. Most of a run's sixteen tables are empty (a
+        # cdma2000 cell has no EV-DO users or sectors, no web objects or
+        # pages, no IS-2000 links).
         key = (tuple(fields), run_key is not None)
         if key not in _EMPTY_FILES:
             import io

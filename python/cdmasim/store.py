@@ -509,6 +509,13 @@ class Store:
         try:
             return pd.read_parquet(io.BytesIO(data), filters=filters)
         except Exception as e:  # noqa: BLE001 - pyarrow raises several types for a bad file
+            if filters is not None:
+                try:
+                    pd.read_parquet(io.BytesIO(data))
+                except Exception:  # noqa: BLE001 - the file itself is bad
+                    pass
+                else:
+                    raise ValueError(f"{name}: filters {filters!r} do not apply: {_why(e)}") from None
             raise self._damaged(path, _why(e)) from None
 
     def summary(self, key: str) -> dict:
@@ -716,16 +723,18 @@ def load_sweep(path: str | os.PathLike, sweep: str | None = None) -> pandas.Data
 
 
 def load_runs(path: str | os.PathLike, runs: Iterable[tuple[str, dict, int]],
-              figures: Collection[str] | None = None) -> pandas.DataFrame:
+              figures: Iterable[str] | str | None = None) -> pandas.DataFrame:
     """Like load_sweep, for given (key, point, seed) triples: the point
     labels are the caller's (a run shared by two sweeps is stored once,
     under the labels of the sweep that ran it first). `figures`: the
-    tables whose figures to read (of flows, queues, users, sectors, cells,
-    mobiles; default all): a 100-mobile cell has some 5000, and an
+    table or tables whose figures to read (of flows, queues, users,
+    sectors, cells, mobiles; default all): a 100-mobile cell has some 5000, and an
     analysis that needs one reads a table instead of six."""
     from .sweep_spec import typed_point
 
-    unknown = set(figures or ()) - {t for t, _, _ in FIGURE_TABLES}
+    if figures is not None:
+        figures = frozenset((figures,) if isinstance(figures, str) else figures)
+    unknown = (figures or frozenset()) - {t for t, _, _ in FIGURE_TABLES}
     if unknown:
         raise ValueError(f"no figures in table(s) {sorted(unknown)}; tables: "
                          f"{', '.join(t for t, _, _ in FIGURE_TABLES)}")
