@@ -151,14 +151,10 @@ impl SeqSpace {
         }
         let last = seq + len - 1;
         self.forget_before(seq >> QBITS);
-        // Expected case first: new data beyond everything recorded, in the
-        // last recorded segment's quadrant or a later one (addseg's first
-        // test, made here for the segment whole).
-        if let Some(b) = self.segs.back() {
-            if seq > b.last && b.first >> QBITS <= seq >> QBITS && seq >> QBITS == last >> QBITS {
-                self.segs.push_back(Seg { first: seq, last, time: now, retrans: 0, acked: 0 });
-                return (0, false);
-            }
+        // Expected case first, for the segment whole (addseg's first test).
+        if seq >> QBITS == last >> QBITS && self.goes_last(seq) {
+            self.segs.push_back(Seg { first: seq, last, time: now, retrans: 0, acked: 0 });
+            return (0, false);
         }
         let rex = if seq >> QBITS != last >> QBITS {
             // Straddles a quadrant boundary: two pieces, one per list.
@@ -170,20 +166,20 @@ impl SeqSpace {
         (rex, out_order)
     }
 
+    /// The expected case: new data from `first` lies beyond everything
+    /// recorded, and the last recorded segment is in its quadrant or an
+    /// earlier one, so it goes at the back of the list.
+    #[inline]
+    fn goes_last(&self, first: u64) -> bool {
+        self.segs.back().is_some_and(|b| first > b.last && b.first >> QBITS <= first >> QBITS)
+    }
+
     fn addseg(&mut self, mut first: u64, mut len: u64, now: u64, acc: &mut RttAcc, out_order: &mut bool) -> u64 {
         let last_total = first + len - 1;
-        // Expected case first: new data beyond everything recorded, and the
-        // last recorded segment is in this quadrant or an earlier one.
-        match self.segs.back() {
-            Some(b) if first > b.last && b.first >> QBITS <= first >> QBITS => {
-                self.segs.push_back(Seg { first, last: last_total, time: now, retrans: 0, acked: 0 });
-                return 0;
-            }
-            None => {
-                self.segs.push_back(Seg { first, last: last_total, time: now, retrans: 0, acked: 0 });
-                return 0;
-            }
-            _ => {}
+        // The first segment, or the expected case.
+        if self.segs.is_empty() || self.goes_last(first) {
+            self.segs.push_back(Seg { first, last: last_total, time: now, retrans: 0, acked: 0 });
+            return 0;
         }
         let (lo, mut hi) = self.quad_range(first >> QBITS);
         let new = |f: u64, l: u64| Seg { first: f, last: l, time: now, retrans: 0, acked: 0 };
