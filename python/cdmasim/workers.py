@@ -185,6 +185,16 @@ class WorkerPool:
         busy: dict[Connection, _Worker] = {}
         slots = self.slots
 
+        def spawn() -> _Worker:
+            w = _Worker(self.memory)
+            self.workers.append(w)
+            return w
+
+        def retire(w: _Worker):
+            if w in self.workers:  # not if the pool was closed meanwhile
+                self.workers.remove(w)
+            w.close(kill=True)
+
         def assign(w: _Worker):
             if pending and (slots is None or slots.take()):
                 task = pending.popleft()
@@ -197,11 +207,8 @@ class WorkerPool:
                     pending.appendleft(task)
                     if slots is not None:
                         slots.give()
-                    self.workers.remove(w)
-                    w.close(kill=True)
-                    fresh = _Worker(self.memory)
-                    self.workers.append(fresh)
-                    assign(fresh)
+                    retire(w)
+                    assign(spawn())
                     return
                 busy[w.results] = w
 
@@ -214,9 +221,7 @@ class WorkerPool:
             # Workers left from an earlier call first, then new ones as needed.
             assign_idle()
             while pending and len(self.workers) < self.jobs:
-                w = _Worker(self.memory)
-                self.workers.append(w)
-                assign(w)
+                assign(spawn())
             while busy or (pending and slots is not None and self.workers):
                 # Idle workers wait for a slot another pool gives back.
                 waiting = slots is not None and pending and len(busy) < len(self.workers)
@@ -232,12 +237,8 @@ class WorkerPool:
                         outcome = ("ok", conn.recv())
                     except (EOFError, OSError):
                         outcome = ("died", w.death())
-                        self.workers.remove(w)
-                        w.close(kill=True)
-                        w = None
-                        if pending:
-                            w = _Worker(self.memory)
-                            self.workers.append(w)
+                        retire(w)
+                        w = spawn() if pending else None
                     if w is not None:
                         assign(w)
                     yield task, outcome
@@ -246,9 +247,7 @@ class WorkerPool:
             # task would hand its result to the next call; it goes instead,
             # and its slot goes back.
             for w in busy.values():
-                if w in self.workers:  # not if the pool was closed meanwhile
-                    self.workers.remove(w)
-                w.close(kill=True)
+                retire(w)
                 if slots is not None:
                     slots.give()
 
