@@ -133,18 +133,26 @@ def _frame(rows, columns, dtypes=None):
     return _EMPTY[key].copy()
 
 
+#: Arrow schemas made by `_parquet_schema`, by (fields, with a run column).
+_SCHEMAS: dict = {}
+
+
 def _parquet_schema(fields, run_key=None):
     """The Arrow schema, pandas metadata included, that DataFrame.to_parquet
     gives a table of `fields` ((column, kind) pairs, kinds str, float, int;
     with `run_key`, a first column `run`): a table written in pieces reads
-    back as the whole table would."""
-    import pandas as pd
-    import pyarrow as pa
+    back as the whole table would. Made once per shape (a DataFrame and its
+    metadata cost milliseconds; the run key's value is in no part of it)."""
+    key = (tuple(fields), run_key is not None)
+    if key not in _SCHEMAS:
+        import pandas as pd
+        import pyarrow as pa
 
-    like = {c: [{"str": "", "float": 0.0, "int": 0}[kind]] for c, kind in fields}
-    if run_key is not None:
-        like = {"run": [run_key], **like}
-    return pa.Schema.from_pandas(pd.DataFrame(like), preserve_index=False)
+        like = {c: [{"str": "", "float": 0.0, "int": 0}[kind]] for c, kind in fields}
+        if run_key is not None:
+            like = {"run": [""], **like}
+        _SCHEMAS[key] = pa.Schema.from_pandas(pd.DataFrame(like), preserve_index=False)
+    return _SCHEMAS[key]
 
 
 def _floats(*names):
@@ -163,44 +171,50 @@ def _stored(cols):
     return [(c, _STORED[k]) for c, k in cols]
 
 
-def _typed_frame(fields, rows):
-    """A DataFrame of `rows` with `fields` ((column, stored kind)): numbers
-    as int64 / float64, text as pandas infers it."""
-    return _frame(rows, [c for c, _ in fields], {c: _STORED_DTYPES[k] for c, k in fields if k in _STORED_DTYPES})
+def _typed_frame(fields, columns):
+    """A DataFrame of `columns` (one list per field) with `fields` ((column,
+    stored kind)): numbers as int64 / float64, text as pandas infers it."""
+    names = [c for c, _ in fields]
+    dtypes = {c: _STORED_DTYPES[k] for c, k in fields if k in _STORED_DTYPES}
+    if not columns or not columns[0]:
+        return _frame([], names, dtypes)
+    import pandas as pd
+
+    return pd.DataFrame(dict(zip(names, columns)), columns=names).astype(dtypes)
+
+
+def _columns(rows, width):
+    """Row tuples as `width` column lists."""
+    return [list(col) for col in zip(*rows)] if rows else [[] for _ in range(width)]
 
 
 def _wide(table: str, records: list[dict]):
     """One of the core's tables (`schema`) from its records (the summary's
-    list of dicts): ([(column, stored kind)], rows as dicts). A column per
-    field; a counts field as its total and one column per reason seen
-    (`drops`, `drops_overflow`, ...); intervals as their number;
-    distributions left to the long tables."""
-    cols = schema()[table]
-    reasons = {c: sorted({r for x in records for r in (x.get(c) or {})}) for c, kind in cols if kind == "counts"}
-    fields = []
-    for c, kind in cols:
+    list of dicts): ([(column, stored kind)], one list of values per
+    column). A column per field; a counts field as its total and one column
+    per reason seen (`drops`, `drops_overflow`, ...); intervals as their
+    number; distributions left to the long tables. Built a column at a
+    time: a 100-mobile cell's tables are a few hundred records of dozens of
+    fields, and a row of dicts per record cost more than the run's Parquet."""
+    fields, columns = [], []
+    for c, kind in schema()[table]:
         if kind == "cdf":
             continue
-        fields.append((c, _STORED[kind]))
+        values = [x.get(c) for x in records]
         if kind == "counts":
-            fields.extend((f"{c}_{r}", "int") for r in reasons[c])
-    rows = []
-    for x in records:
-        row = {}
-        for c, kind in cols:
-            v = x.get(c)
-            if kind == "cdf":
-                continue
-            if kind == "counts":
-                v = v or {}
-                row[c] = sum(v.values())
-                row.update({f"{c}_{r}": v.get(r, 0) for r in reasons[c]})
-            elif kind == "intervals":
-                row[c] = len(v or [])
-            else:
-                row[c] = v
-        rows.append(row)
-    return fields, rows
+            counts = [v or {} for v in values]
+            fields.append((c, "int"))
+            columns.append([sum(v.values()) for v in counts])
+            for r in sorted({r for v in counts for r in v}):
+                fields.append((f"{c}_{r}", "int"))
+                columns.append([v.get(r, 0) for v in counts])
+        elif kind == "intervals":
+            fields.append((c, _STORED[kind]))
+            columns.append([len(v or []) for v in values])
+        else:
+            fields.append((c, _STORED[kind]))
+            columns.append(values)
+    return fields, columns
 
 
 def wide_table(table: str, records: list[dict]):
@@ -208,28 +222,20 @@ def wide_table(table: str, records: list[dict]):
     return _typed_frame(*_wide(table, records))
 
 
-_SCHEMAS = {}
 #: Parquet bytes of empty tables, by (fields, with a run column).
 _EMPTY_FILES: dict = {}
 
 
-def _parquet_table(fields, rows, run_key=None):
-    """An Arrow table of `rows` (dicts or tuples) with `fields` ((column,
-    int | float | str)), typed as `_frame` types the DataFrame and with its
-    pandas metadata, so that read back it is that DataFrame; built without
-    pandas (a DataFrame costs milliseconds, more than a small run)."""
+def _parquet_table(fields, columns, run_key=None):
+    """An Arrow table of `columns` (one list per field) with `fields`
+    ((column, int | float | str)), typed as `_typed_frame` types the
+    DataFrame and with its pandas metadata, so that read back it is that
+    DataFrame; built without pandas (a DataFrame costs milliseconds, more
+    than a small run)."""
     import pyarrow as pa
 
-    key = (tuple(fields), run_key is not None)
-    if key not in _SCHEMAS:
-        _SCHEMAS[key] = _parquet_schema(fields, run_key)
-    schema = _SCHEMAS[key]
-    n = len(rows)
-    names = [c for c, _ in fields]
-    if rows and isinstance(rows[0], dict):
-        columns = [[r.get(c) for r in rows] for c in names]
-    else:
-        columns = [list(col) for col in zip(*rows)] if rows else [[] for _ in names]
+    schema = _parquet_schema(fields, run_key)
+    n = len(columns[0]) if columns else 0
     arrays = [] if run_key is None else [pa.array([run_key] * n, pa.string())]
     for (c, kind), col in zip(fields, columns):
         if kind == "float":
@@ -276,7 +282,7 @@ class Result:
         return self._cache[key]
 
     def _table(self, key):
-        return self._cached(key, lambda: _typed_frame(*self._rows(key)))
+        return self._cached(key, lambda: _typed_frame(*self._columns(key)))
 
     @property
     def flows(self) -> pandas.DataFrame:
@@ -335,22 +341,23 @@ class Result:
         frames cost (seed 001 §3.3), one row per link direction."""
         return self._table("ppp")
 
-    def _rows(self, name):
-        """Table `name`'s ([(column, stored kind)], rows): a wide table of
-        the core's schema, or one of the long tables built from it."""
+    def _columns(self, name):
+        """Table `name`'s ([(column, stored kind)], one list of values per
+        column): a wide table of the core's schema, or one of the long
+        tables built from it."""
         if name == "rlp_cdf":
             keys = (("new_data_cdf", "new_data_bytes"), ("rtx_cdf", "rtx_bytes"), ("on_time_cdf", "on_time_s"))
             rows = [(r["name"], r["direction"], q, x, c)
                     for r in self.summary.get("radio_links", []) for key, q in keys for x, c in r.get(key, [])]
-            return list(zip(RLP_CDF_COLUMNS, ("str", "str", "str", "float", "float"))), rows
+            return list(zip(RLP_CDF_COLUMNS, ("str", "str", "str", "float", "float"))), _columns(rows, 5)
         if name == "is2000_cdf":
             keys = (("power_cdf", "power_fraction"), ("on_time_cdf", "on_time_s"))
             rows = [(r["name"], q, x, c) for r in self.summary.get("is2000", []) for key, q in keys
                     for x, c in r.get(key, [])]
-            return list(zip(IS2000_CDF_COLUMNS, ("str", "str", "float", "float"))), rows
+            return list(zip(IS2000_CDF_COLUMNS, ("str", "str", "float", "float"))), _columns(rows, 4)
         if name == "dead_periods":
             rows = [(c["name"], a, b) for c in self.summary.get("cells", []) for a, b in c.get("dead_periods", [])]
-            return list(zip(DEAD_COLUMNS, ("str", "float", "float"))), rows
+            return list(zip(DEAD_COLUMNS, ("str", "float", "float"))), _columns(rows, 3)
         return _wide(name, self.summary.get(name, []))
 
     @property
@@ -376,9 +383,9 @@ class Result:
         `run` first)."""
         import pyarrow.parquet as pq
 
-        fields, rows = self._rows(name)
-        if rows:
-            pq.write_table(_parquet_table(fields, rows, run_key), dest)
+        fields, columns = self._columns(name)
+        if columns and columns[0]:
+            pq.write_table(_parquet_table(fields, columns, run_key), dest)
             return
         # An empty table's file does not depend on the run key (no rows
         # hold it): made once. Most of a run's sixteen tables are empty (a
@@ -389,7 +396,7 @@ class Result:
             import io
 
             buf = io.BytesIO()
-            pq.write_table(_parquet_table(fields, rows, run_key), buf)
+            pq.write_table(_parquet_table(fields, columns, run_key), buf)
             _EMPTY_FILES[key] = buf.getvalue()
         if hasattr(dest, "write"):
             dest.write(_EMPTY_FILES[key])
