@@ -146,6 +146,12 @@ impl Network {
         if self.armed[h as usize] == now {
             self.armed[h as usize] = Time::MAX;
         }
+        self.run_hop(now, h, e);
+    }
+
+    /// Run hop `h`'s timer at `now` and hand on what it has.
+    #[inline(always)]
+    fn run_hop<E: Endpoints>(&mut self, now: Time, h: u32, e: &mut E) {
         self.hops[h as usize].on_timer(now, &mut self.headers);
         self.drain(now, h, e);
     }
@@ -167,8 +173,7 @@ impl Network {
             if let Some(d) = self.hops[h as usize].deadline().filter(|&d| d <= now) {
                 late(now - d);
                 self.armed[h as usize] = Time::MAX;
-                self.hops[h as usize].on_timer(now, &mut self.headers);
-                self.drain(now, h, e);
+                self.run_hop(now, h, e);
             }
         }
     }
