@@ -97,7 +97,7 @@ def _window_pkts(store, key, at_s, rwnd_pkts=32):
 
 
 def _queue_panel(ax, store, key, title, dead_after=None):
-    s = store.table(key, "series")
+    s = store.table(key, "series", filters=[("subject", "==", "cell.bsc"), ("metric", "in", ["queue_pkts", "red_avg"])])
     q = s[(s.metric == "queue_pkts") & (s.subject == "cell.bsc")]
     ax.step(q.t_s, q.value, where="post", linewidth=0.8, label="shared buffer B_cum")
     r = s[(s.metric == "red_avg") & (s.subject == "cell.bsc")]
@@ -269,7 +269,7 @@ def fig5_sensitivity(ctx, base):
 def _aggregate_panel(ax, store, key, title):
     import numpy as np
 
-    s = store.table(key, "series")
+    s = store.table(key, "series", filters=[("metric", "in", ["link_queue_pkts", "cwnd"])])
     lq = s[(s.metric == "link_queue_pkts") & (s.subject == "cell")]
     ax.step(lq.t_s, lq.value, where="post", linewidth=0.8, label="aggregate link queue")
     c = s[s.metric == "cwnd"]
