@@ -421,18 +421,37 @@ def test_out_of_range_numbers_are_one_line_before_anything_runs(args, tmp_path):
 
 
 def test_cli_run_imports_neither_typing_nor_tempfile(tmp_path):
-    """`cdmasim run` starts without typing, tempfile, random, pandas or
-    pyarrow (start-up is a third of a small run's time)."""
+    """`cdmasim run` starts without typing, tempfile, random, shutil, pandas
+    or pyarrow (start-up is a third of a small run's time)."""
     import os
 
     code = ("import sys; from cdmasim.cli import main; rc = main(['run', sys.argv[1], '--json', '--quiet']); "
-            "print(sorted(m for m in ('typing', 'tempfile', 'random', 'pandas', 'pyarrow') if m in sys.modules), "
+            "print(sorted(m for m in ('typing', 'tempfile', 'random', 'shutil', 'pandas', 'pyarrow') "
+            "if m in sys.modules), "
             "file=sys.stderr)")
     p = subprocess.run([sys.executable, "-c", code, str(EXAMPLES / "dumbbell.toml")], capture_output=True, text=True,
                        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT / "python")})
     assert p.returncode == 0, p.stderr
     assert p.stderr.strip().splitlines()[-1] == "[]"
     assert json.loads(p.stdout)["events"] > 0
+
+
+@pytest.mark.parametrize("columns", [None, "60", "200", "0", "x"])
+def test_help_is_as_wide_as_argparse_makes_it(columns, monkeypatch):
+    """The parser finds the terminal's width without shutil: its help is
+    argparse's own, line for line, for any $COLUMNS."""
+    import argparse
+
+    from cdmasim.cli import OneLineParser, build_parser
+
+    if columns is None:
+        monkeypatch.delenv("COLUMNS", raising=False)
+    else:
+        monkeypatch.setenv("COLUMNS", columns)
+    run = build_parser("run")._subparsers._group_actions[0].choices["run"]
+    ours = run.format_help()
+    monkeypatch.setattr(OneLineParser, "_get_formatter", argparse.ArgumentParser._get_formatter)
+    assert ours == run.format_help()
 
 
 def test_run_s_annotations_resolve():
