@@ -176,7 +176,7 @@ def _typed_frame(fields, columns):
     stored kind)): numbers as int64 / float64, text as pandas infers it."""
     names = [c for c, _ in fields]
     dtypes = {c: _STORED_DTYPES[k] for c, k in fields if k in _STORED_DTYPES}
-    if not columns or not columns[0]:
+    if not _row_count(columns):
         return _frame([], names, dtypes)
     import pandas as pd
 
@@ -186,6 +186,11 @@ def _typed_frame(fields, columns):
 def _columns(rows, width):
     """Row tuples as `width` column lists."""
     return [list(col) for col in zip(*rows)] if rows else [[] for _ in range(width)]
+
+
+def _row_count(columns) -> int:
+    """Rows in a table given as one list per field."""
+    return len(columns[0]) if columns else 0
 
 
 def _wide(table: str, records: list[dict]):
@@ -235,7 +240,7 @@ def _parquet_table(fields, columns, run_key=None):
     import pyarrow as pa
 
     schema = _parquet_schema(fields, run_key)
-    n = len(columns[0]) if columns else 0
+    n = _row_count(columns)
     arrays = [] if run_key is None else [pa.array([run_key] * n, pa.string())]
     for (c, kind), col in zip(fields, columns):
         if kind == "float":
@@ -349,16 +354,18 @@ class Result:
             keys = (("new_data_cdf", "new_data_bytes"), ("rtx_cdf", "rtx_bytes"), ("on_time_cdf", "on_time_s"))
             rows = [(r["name"], r["direction"], q, x, c)
                     for r in self.summary.get("radio_links", []) for key, q in keys for x, c in r.get(key, [])]
-            return list(zip(RLP_CDF_COLUMNS, ("str", "str", "str", "float", "float"))), _columns(rows, 5)
-        if name == "is2000_cdf":
+            fields = list(zip(RLP_CDF_COLUMNS, ("str", "str", "str", "float", "float")))
+        elif name == "is2000_cdf":
             keys = (("power_cdf", "power_fraction"), ("on_time_cdf", "on_time_s"))
             rows = [(r["name"], q, x, c) for r in self.summary.get("is2000", []) for key, q in keys
                     for x, c in r.get(key, [])]
-            return list(zip(IS2000_CDF_COLUMNS, ("str", "str", "float", "float"))), _columns(rows, 4)
-        if name == "dead_periods":
+            fields = list(zip(IS2000_CDF_COLUMNS, ("str", "str", "float", "float")))
+        elif name == "dead_periods":
             rows = [(c["name"], a, b) for c in self.summary.get("cells", []) for a, b in c.get("dead_periods", [])]
-            return list(zip(DEAD_COLUMNS, ("str", "float", "float"))), _columns(rows, 3)
-        return _wide(name, self.summary.get(name, []))
+            fields = list(zip(DEAD_COLUMNS, ("str", "float", "float")))
+        else:
+            return _wide(name, self.summary.get(name, []))
+        return fields, _columns(rows, len(fields))
 
     @property
     def rlp_cdf(self) -> pandas.DataFrame:
@@ -384,7 +391,7 @@ class Result:
         import pyarrow.parquet as pq
 
         fields, columns = self._columns(name)
-        if columns and columns[0]:
+        if _row_count(columns):
             pq.write_table(_parquet_table(fields, columns, run_key), dest)
             return
         # An empty table's file does not depend on the run key (no rows
