@@ -98,9 +98,9 @@ def _window_pkts(store, key, at_s, rwnd_pkts=32):
 
 def _queue_panel(ax, store, key, title, dead_after=None):
     s = store.table(key, "series", filters=[("subject", "==", "cell.bsc"), ("metric", "in", ["queue_pkts", "red_avg"])])
-    q = s[(s.metric == "queue_pkts") & (s.subject == "cell.bsc")]
+    q = s[s.metric == "queue_pkts"]
     ax.step(q.t_s, q.value, where="post", linewidth=0.8, label="shared buffer B_cum")
-    r = s[(s.metric == "red_avg") & (s.subject == "cell.bsc")]
+    r = s[s.metric == "red_avg"]
     if len(r):
         ax.plot(r.t_s, r.value, linewidth=0.8, label="RED average")
     d = store.table(key, "dead_periods")
