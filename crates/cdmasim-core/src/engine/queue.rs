@@ -12,6 +12,12 @@
 //! the one heap's (tested). Same-run best of 25, whole process: the Table
 //! II cell 82.3 -> 77.7 ms, the dumbbell at N = 100 44.1 -> 39.9 ms, at
 //! N = 1 25.5 -> 26.3 ms (one more comparison a pop on a heap of a few).
+//!
+//! The event `pop` hands out stays at the fast heap's front until the next
+//! `schedule`, which takes its place: a handler that schedules a wake-up
+//! (most do) costs one sift down instead of a pop and a push. Callgrind:
+//! the dumbbell at N = 1 / 10 / 100 -4.2 / -4.3 / -4.1 % instructions, the
+//! Table II cell -8.4 %; the order of events is unchanged.
 
 use super::time::Time;
 use std::cmp::Ordering;
@@ -63,15 +69,20 @@ pub struct EventQueue<E> {
     next_seq: u64,
     now: Time,
     popped: u64,
+    /// The fast heap's front is the event `pop` handed out last, left in
+    /// place: the next fast `schedule` overwrites it (one sift down instead
+    /// of a pop's and a push's), and the next `peek_time` or `pop` removes
+    /// it if no schedule did. Most events schedule a hop's next wake-up.
+    held: bool,
 }
 
-impl<E: Slow> Default for EventQueue<E> {
+impl<E: Slow + Copy> Default for EventQueue<E> {
     fn default() -> Self {
         Self::new()
     }
 }
 
-impl<E: Slow> EventQueue<E> {
+impl<E: Slow + Copy> EventQueue<E> {
     pub fn new() -> Self {
         Self {
             heap: BinaryHeap::with_capacity(1024),
@@ -80,6 +91,7 @@ impl<E: Slow> EventQueue<E> {
             next_seq: 0,
             now: 0,
             popped: 0,
+            held: false,
         }
     }
 
@@ -94,11 +106,20 @@ impl<E: Slow> EventQueue<E> {
     }
 
     pub fn len(&self) -> usize {
-        self.heap.len() + self.slow.len()
+        self.heap.len() - self.held as usize + self.slow.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.heap.is_empty() && self.slow.is_empty()
+        self.len() == 0
+    }
+
+    /// Remove the front `pop` handed out, if no schedule took its place.
+    #[inline]
+    fn settle(&mut self) {
+        if self.held {
+            self.held = false;
+            self.heap.pop();
+        }
     }
 
     /// Schedule `event` at absolute time `at` (never in the past).
@@ -111,6 +132,11 @@ impl<E: Slow> EventQueue<E> {
         if event.slow() {
             self.slow_front = self.slow_front.min(key);
             self.slow.push(Entry { key, event });
+        } else if self.held {
+            // The key is later than the front's (a later time, or the same
+            // time and a later insertion), so it sifts down from there.
+            self.held = false;
+            *self.heap.peek_mut().expect("the held front") = Entry { key, event };
         } else {
             self.heap.push(Entry { key, event });
         }
@@ -123,7 +149,8 @@ impl<E: Slow> EventQueue<E> {
     }
 
     /// Time of the next event, if any.
-    pub fn peek_time(&self) -> Option<Time> {
+    pub fn peek_time(&mut self) -> Option<Time> {
+        self.settle();
         if self.next_is_slow() {
             self.slow.peek().map(|e| e.time())
         } else {
@@ -133,16 +160,19 @@ impl<E: Slow> EventQueue<E> {
 
     /// Pop the earliest event and advance the clock to it.
     pub fn pop(&mut self) -> Option<(Time, E)> {
-        let e = if self.next_is_slow() {
+        self.settle();
+        let (time, event) = if self.next_is_slow() {
             let e = self.slow.pop()?;
             self.slow_front = self.slow.peek().map_or(u128::MAX, |f| f.key);
-            e
+            (e.time(), e.event)
         } else {
-            self.heap.pop()?
+            let e = self.heap.peek()?;
+            self.held = true;
+            (e.time(), e.event)
         };
-        self.now = e.time();
+        self.now = time;
         self.popped += 1;
-        Some((self.now, e.event))
+        Some((time, event))
     }
 }
 
@@ -184,6 +214,29 @@ mod tests {
             assert_eq!(q.len(), pending.len());
         }
         assert!(slow_pops > 1000, "{slow_pops}");
+    }
+
+    /// The front `pop` leaves in place is gone from every count and order:
+    /// a schedule at the same time goes behind what was pending there, and
+    /// a pop with no schedule between removes it first.
+    #[test]
+    fn the_held_front_is_gone() {
+        let mut q = EventQueue::new();
+        for (at, ev) in [(1, 'a'), (1, 'b'), (2, 'c')] {
+            q.schedule(at, ev);
+        }
+        assert_eq!(q.pop(), Some((1, 'a')));
+        assert_eq!(q.len(), 2);
+        q.schedule(1, 'd');
+        assert_eq!(q.len(), 3);
+        assert_eq!(q.pop(), Some((1, 'b')));
+        assert_eq!(q.pop(), Some((1, 'd')));
+        assert_eq!(q.peek_time(), Some(2));
+        assert_eq!(q.pop(), Some((2, 'c')));
+        assert!(q.is_empty());
+        assert_eq!(q.pop(), None);
+        q.schedule(3, 'e');
+        assert_eq!(q.pop(), Some((3, 'e')));
     }
 
     #[test]
