@@ -22,6 +22,9 @@
 //! a bound 16 times the worst case worked out there — so a frame whose
 //! power is farther than that from the threshold is decided by the
 //! phasors, and only the rare frame within it by the cosines (`power`).
+//! The turn takes four phasors at a time on a CPU with AVX (found at run
+//! time; the same arithmetic bit for bit, tested): a 900-s, 60-user
+//! IS-2000 sector 4.95 -> 4.26 G instructions.
 
 use super::frame_errors::FrameErrors;
 use crate::engine::Rng;
@@ -61,9 +64,28 @@ impl Phasors {
         (self.re[j], self.im[j]) = (c, s);
     }
 
-    /// Multiply each by its `turn`.
+    /// Multiply each by its `turn`: four at a time where the CPU has AVX
+    /// (asked once and remembered by the standard library), else two.
+    /// Element by element the same products and sums, never fused, so the
+    /// phasors are the same bit for bit either way.
     #[inline]
     fn turn(&mut self, turn: &Phasors) {
+        #[cfg(target_arch = "x86_64")]
+        if std::arch::is_x86_feature_detected!("avx") {
+            // SAFETY: the CPU has AVX, checked just above.
+            return unsafe { self.turn_avx(turn) };
+        }
+        self.turn_each(turn)
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "avx")]
+    unsafe fn turn_avx(&mut self, turn: &Phasors) {
+        self.turn_each(turn)
+    }
+
+    #[inline(always)]
+    fn turn_each(&mut self, turn: &Phasors) {
         for j in 0..2 * PATHS {
             let (p, q, c, s) = (self.re[j], self.im[j], turn.re[j], turn.im[j]);
             self.re[j] = p * c - q * s;
@@ -186,6 +208,34 @@ mod tests {
         fn clone_phasor_power(&self, slot: u64) -> f64 {
             let mut c = Rayleigh { phasor: self.phasor, at: self.at, synced: self.synced, ..*self };
             c.power_by_phasors(slot)
+        }
+    }
+
+    /// The AVX turn gives every phasor the portable turn's bits, over the
+    /// turns of many channels' paths, many times over.
+    #[test]
+    #[cfg(target_arch = "x86_64")]
+    fn avx_turn_is_the_portable_turn() {
+        if !std::arch::is_x86_feature_detected!("avx") {
+            eprintln!("SKIPPED avx_turn_is_the_portable_turn: this CPU has no AVX");
+            return;
+        }
+        let s = RngStreams::new(5);
+        for c in 0..20 {
+            let r = Rayleigh::new(0.01, KMH3 * (1 + c) as f64, 1.9e9, s.stream(&format!("ch{c}")));
+            let mut a = r.phasor;
+            for n in 0..PATHS {
+                a.set_angle(2 * n, r.paths[n].1);
+                a.set_angle(2 * n + 1, r.paths[n].3);
+            }
+            let mut b = a;
+            for _ in 0..1000 {
+                a.turn_each(&r.turn);
+                // SAFETY: AVX is there (checked above).
+                unsafe { b.turn_avx(&r.turn) };
+            }
+            let bits = |p: &Phasors| p.re.iter().chain(&p.im).map(|x| x.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&a), bits(&b), "channel {c}");
         }
     }
 
