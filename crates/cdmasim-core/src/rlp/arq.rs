@@ -23,7 +23,7 @@
 //! are given up and the IP packets with them are dropped.
 
 use crate::net::Packet;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::VecDeque;
 
 /// What one 20 ms frame carries.
 #[derive(Clone, Debug, PartialEq)]
@@ -89,13 +89,17 @@ pub struct Arq {
     // The receiver.
     vr: u64,
     highest: u64,
-    /// Bytes at and above `vr` that arrived: start → end, neither
-    /// overlapping nor touching (`insert` merges, `advance` takes from the
-    /// front; `insert`'s walk from the back relies on it).
-    got: BTreeMap<u64, u64>,
+    /// Bytes at and above `vr` that arrived: (start, end) ranges in order,
+    /// neither overlapping nor touching (`insert` merges, `advance` takes
+    /// from the front; `insert`'s walk from the back relies on it). A few
+    /// ranges at most, so a sorted deque: a map allocated and freed a node
+    /// for nearly every frame, when in-order data emptied it.
+    got: VecDeque<(u64, u64)>,
     /// Bytes below this were checked for holes.
     scanned: u64,
     holes: Vec<Hole>,
+    /// `fill_holes`' scratch list, kept for its allocation.
+    spare_holes: Vec<Hole>,
     /// Ranges given up, not yet passed by the delivery of their packets.
     aborted: VecDeque<(u64, u64)>,
     pub stats: ArqStats,
@@ -113,9 +117,10 @@ impl Arq {
             rtx: VecDeque::new(),
             vr: 0,
             highest: 0,
-            got: BTreeMap::new(),
+            got: VecDeque::new(),
             scanned: 0,
             holes: Vec::new(),
+            spare_holes: Vec::new(),
             aborted: VecDeque::new(),
             stats: ArqStats::default(),
         }
@@ -260,15 +265,22 @@ impl Arq {
         // reach a (a lower `a` after a merge reaches no further back: the
         // range before ends below the merged one's start). No allocation:
         // this runs for every frame received.
-        while let Some((&s, &e)) = self.got.range(..=b).next_back() {
+        let mut at = self.got.partition_point(|&(s, _)| s <= b);
+        while let Some(&(s, e)) = at.checked_sub(1).map(|i| &self.got[i]) {
             if e < a {
                 break;
             }
-            self.got.remove(&s);
+            at -= 1;
+            self.got.remove(at);
             a = a.min(s);
             b = b.max(e);
         }
-        self.got.insert(a, b);
+        self.got.insert(at, (a, b));
+    }
+
+    /// How many of the received ranges start below `end`.
+    fn got_below(&self, end: u64) -> usize {
+        self.got.partition_point(|&(s, _)| s < end)
     }
 
     /// Gaps between `scanned` and `highest` become holes (round 0).
@@ -278,8 +290,8 @@ impl Arq {
             self.scanned = self.scanned.max(self.highest);
             return;
         }
-        let ranges: Vec<(u64, u64)> = self.got.range(..self.highest).map(|(&s, &e)| (s, e)).collect();
-        for (s, e) in ranges {
+        for i in 0..self.got_below(self.highest) {
+            let (s, e) = self.got[i];
             if e <= at {
                 continue;
             }
@@ -310,10 +322,10 @@ impl Arq {
 
     /// Shrink or close holes that arrivals filled (a hole may split).
     fn fill_holes(&mut self) {
-        let mut out = Vec::with_capacity(self.holes.len());
-        for h in std::mem::take(&mut self.holes) {
+        let mut out = std::mem::take(&mut self.spare_holes);
+        for &h in &self.holes {
             let mut at = h.start;
-            for (&s, &e) in self.got.range(..h.end) {
+            for &(s, e) in self.got.range(..self.got_below(h.end)) {
                 if e <= at {
                     continue;
                 }
@@ -329,7 +341,8 @@ impl Arq {
                 out.push(Hole { start: at, ..h });
             }
         }
-        self.holes = out;
+        self.spare_holes = std::mem::replace(&mut self.holes, out);
+        self.spare_holes.clear();
     }
 
     /// Rounds whose timer ran out: the next round, or the abort.
@@ -363,9 +376,9 @@ impl Arq {
     /// Move V(N) over what is in or given up; hand over whole packets.
     fn advance(&mut self) -> Arrival {
         loop {
-            if let Some((&s, &e)) = self.got.iter().next() {
+            if let Some(&(s, e)) = self.got.front() {
                 if s <= self.vr {
-                    self.got.remove(&s);
+                    self.got.pop_front();
                     self.vr = self.vr.max(e);
                     continue;
                 }
@@ -442,7 +455,7 @@ mod tests {
                         i += 1;
                     }
                 }
-                assert_eq!(a.got.iter().map(|(&s, &e)| (s, e)).collect::<Vec<_>>(), runs);
+                assert_eq!(a.got.iter().copied().collect::<Vec<_>>(), runs);
             }
         }
     }
