@@ -23,7 +23,7 @@
 //! power is farther than that from the threshold is decided by the
 //! phasors, and only the rare frame within it by the cosines (`power`).
 //! The turn takes four phasors at a time on a CPU with AVX (found at run
-//! time; the same arithmetic bit for bit, tested): a 900-s, 60-user
+//! time; the same arithmetic bit for bit, tested): a 1200-s, 60-user
 //! IS-2000 sector 4.95 -> 4.26 G instructions.
 
 use super::frame_errors::FrameErrors;
