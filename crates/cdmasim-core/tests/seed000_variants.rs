@@ -17,8 +17,8 @@
 //! ended one ACK before Linux's, so a window of four or five segments
 //! acknowledged every second segment had two RTT samples per round, never
 //! decided, and froze (vegas.rs). And the paper puts Westwood+'s stream
-//! delay just above Vegas's; here it sits with Reno's (both fill the 64 KB
-//! buffer between losses).
+//! delay just above Vegas's; here it is 10 % below Reno's and six times
+//! Vegas's (Westwood+ and Reno both fill the 64 KB buffer between losses).
 
 mod common;
 use cdmasim_core::channel::{self, link_rate, presets};
@@ -28,8 +28,9 @@ use common::*;
 
 const DURATION_S: f64 = 120.0;
 /// Each figure is the mean over these channel seeds (independent mobile
-/// DRC sequences), as the paper averages repeated downloads.
-const SEEDS: [u64; 5] = [11, 12, 13, 14, 15];
+/// DRC sequences), as the paper averages repeated downloads: twenty, since
+/// one seed's stream delay spreads by tens of percent.
+const SEEDS: [u64; 20] = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30];
 
 /// The DRC schedule and its time-average rate (bit/s).
 fn drc_schedule(seed: u64) -> (Vec<(u64, u64)>, f64) {
@@ -142,17 +143,17 @@ fn section_7_3_utilisation_and_queueing_by_variant() {
 #[test]
 fn section_7_4_stream_delay_and_download_throughput_are_ordered_oppositely() {
     let out: Vec<Outcome> = variants().into_iter().map(|(n, cc)| outcome(n, cc, true)).collect();
-    // Fig. 11: the stream waits least behind Vegas and most behind Cubic
-    // (the paper's Vegas < Westwood+ < Reno < Cubic; Westwood+ and Reno are
-    // within 3 % of each other here, both filling the buffer, see above).
+    // Fig. 11: the stream waits least behind Vegas and most behind Cubic,
+    // in the paper's order Vegas < Westwood+ < Reno < Cubic. Over these 20
+    // seeds Westwood+ is 10 % below Reno (633 and 703 ms) and Cubic 3 %
+    // above it (721 ms); seeds 11-15 alone put Westwood+ 2 % above Reno.
     let delay = |n: &str| by_name(&out, n).stream_delay_ms;
-    for n in ["westwood", "reno"] {
-        assert!(delay("vegas") < delay(n) / 4.0 && delay(n) < delay("cubic"), "{n}: {:.1} ms", delay(n));
-        assert!((delay(n) / delay("reno") - 1.0).abs() < 0.03, "{n}: {:.1} ms against Reno's", delay(n));
-    }
+    let order = ["vegas", "westwood", "reno", "cubic"];
+    assert!(order.windows(2).all(|w| delay(w[0]) < delay(w[1])), "{:?}", order.map(delay));
+    assert!(delay("vegas") < delay("westwood") / 4.0, "Vegas {:.1} ms", delay("vegas"));
     // The download's throughput: the three loss-based variants all fill
-    // the link, within a few percent of each other (measured: Reno 1152,
-    // Westwood+ 1134, Cubic 1116 kb/s; the paper: Westwood+ about 90 % of
+    // the link, within a few percent of each other (measured: Reno 1144,
+    // Westwood+ 1138, Cubic 1122 kb/s; the paper: Westwood+ about 90 % of
     // Cubic), what separates them being the retransmissions Cubic's larger
     // queue causes. The paper's spread needs idle link time after losses,
     // which only timeouts give on this path.
