@@ -273,8 +273,7 @@ impl RlpLink {
         }
         let out = self.dirs[d].arq.on_frame(&f.frame);
         self.dirs[1 - d].arq.on_control(f.frame.vn, f.frame.nak);
-        for (d2, dir) in self.dirs.iter_mut().enumerate() {
-            let _ = d2;
+        for dir in &mut self.dirs {
             dir.record(f.arrive);
         }
         let port = d as Port;
