@@ -17,8 +17,9 @@
 //! ended one ACK before Linux's, so a window of four or five segments
 //! acknowledged every second segment had two RTT samples per round, never
 //! decided, and froze (vegas.rs). And the paper puts Westwood+'s stream
-//! delay just above Vegas's; here it is 10 % below Reno's and six times
-//! Vegas's (Westwood+ and Reno both fill the 64 KB buffer between losses).
+//! delay just above Vegas's; here it is 10 % below Reno's and about 5.5
+//! times Vegas's (Westwood+ and Reno both fill the 64 KB buffer between
+//! losses).
 
 mod common;
 use cdmasim_core::channel::{self, link_rate, presets};
@@ -143,14 +144,18 @@ fn section_7_3_utilisation_and_queueing_by_variant() {
 #[test]
 fn section_7_4_stream_delay_and_download_throughput_are_ordered_oppositely() {
     let out: Vec<Outcome> = variants().into_iter().map(|(n, cc)| outcome(n, cc, true)).collect();
-    // Fig. 11: the stream waits least behind Vegas and most behind Cubic,
-    // in the paper's order Vegas < Westwood+ < Reno < Cubic. Over these 20
-    // seeds Westwood+ is 10 % below Reno (633 and 703 ms) and Cubic 3 %
-    // above it (721 ms); seeds 11-15 alone put Westwood+ 2 % above Reno.
+    // Fig. 11: the paper's order is Vegas < Westwood+ < Reno < Cubic.
+    // Here the stream waits least behind Vegas (116 ms over these 20 seeds),
+    // then Westwood+ (633 ms, 10 % below Reno; 5-10 % below on each 20-seed
+    // set tried, 11-30 to 91-110; seeds 11-15 alone put it 2 % above), then
+    // Reno and Cubic together (703 and 721 ms here: Cubic - Reno is +18 ±
+    // 18 ms a seed, and two of those five sets put Cubic below Reno).
     let delay = |n: &str| by_name(&out, n).stream_delay_ms;
-    let order = ["vegas", "westwood", "reno", "cubic"];
-    assert!(order.windows(2).all(|w| delay(w[0]) < delay(w[1])), "{:?}", order.map(delay));
     assert!(delay("vegas") < delay("westwood") / 4.0, "Vegas {:.1} ms", delay("vegas"));
+    for n in ["reno", "cubic"] {
+        assert!(delay("westwood") < delay(n), "Westwood+ {:.1} ms against {n}'s {:.1}", delay("westwood"), delay(n));
+    }
+    assert!((delay("cubic") / delay("reno") - 1.0).abs() < 0.1, "Cubic {:.1} ms, Reno {:.1}", delay("cubic"), delay("reno"));
     // The download's throughput: the three loss-based variants all fill
     // the link, within a few percent of each other (measured: Reno 1144,
     // Westwood+ 1138, Cubic 1122 kb/s; the paper: Westwood+ about 90 % of

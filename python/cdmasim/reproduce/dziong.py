@@ -431,9 +431,10 @@ def _sector_docs(ctx):
 #: 0.68); runs half as long as the sector's.
 EBNT_OFFSETS_DB = (-2, -1, 0, 1, 2)
 OTHER_CELL = (0.3, 0.5, 0.9)
-#: The layout's own mean Ioc/Ior with the defaults (pinned by the Rust test
-#: the_layouts_own_other_cell_fraction_is_the_documented_one): where the
-#: default point sits on the other-cell axis.
+#: The layout's own mean Ioc/Ior with the defaults, 0.684 (pinned to
+#: ±0.003 by the Rust test
+#: the_layouts_own_other_cell_fraction_is_the_documented_one), to two
+#: figures: where the default point sits on the other-cell axis.
 LAYOUT_OTHER_CELL = 0.68
 
 
