@@ -148,8 +148,8 @@ fn section_7_4_stream_delay_and_download_throughput_are_ordered_oppositely() {
     // Here the stream waits least behind Vegas (116 ms over these 20 seeds),
     // then Westwood+ (633 ms, 10 % below Reno; 5-10 % below on each 20-seed
     // set tried, 11-30 to 91-110; seeds 11-15 alone put it 2 % above), then
-    // Reno and Cubic together (703 and 721 ms here: Cubic - Reno is +18 ±
-    // 18 ms a seed, and two of those five sets put Cubic below Reno).
+    // Reno and Cubic together (703 and 721 ms here; Cubic - Reno is +18,
+    // -14, +29, +16 and -3 ms over the five sets).
     let delay = |n: &str| by_name(&out, n).stream_delay_ms;
     assert!(delay("vegas") < delay("westwood") / 4.0, "Vegas {:.1} ms", delay("vegas"));
     for n in ["reno", "cubic"] {
