@@ -138,8 +138,12 @@ impl LinkBudgetModel {
     /// The layout's own mean Ioc/Ior over places (before `other_cell`'s
     /// scaling), by Monte Carlo on a fixed stream.
     pub fn layout_other_cell(&self) -> f64 {
-        let mut rng = Rng::from_seed(0x15_2000);
-        (0..LAYOUT_DRAWS).map(|_| self.draw_place(&mut rng)).map(|p| p.others / p.own).sum::<f64>() / LAYOUT_DRAWS as f64
+        self.mean_other_cell(&mut Rng::from_seed(0x15_2000), LAYOUT_DRAWS)
+    }
+
+    /// The mean Ioc/Ior (unscaled) over `places` places drawn from `rng`.
+    fn mean_other_cell(&self, rng: &mut Rng, places: usize) -> f64 {
+        (0..places).map(|_| self.draw_place(rng)).map(|p| p.others / p.own).sum::<f64>() / places as f64
     }
 
     /// A point uniform over the own site's hexagon (inradius D/2, its
@@ -282,9 +286,7 @@ mod tests {
         // sd / sqrt(20 000), about 0.005) is held within four of its own.
         let layout_is = |cfg: &LinkBudget, documented: f64, sd: f64| {
             let m = LinkBudgetModel::new(cfg);
-            let mut rng = Rng::from_seed(2000);
-            let n = 1_000_000;
-            let precise = (0..n).map(|_| m.draw_place(&mut rng)).map(|p| p.others / p.own).sum::<f64>() / n as f64;
+            let precise = m.mean_other_cell(&mut Rng::from_seed(2000), 1_000_000);
             assert!((precise - documented).abs() < 0.003, "{precise} against {documented}");
             let own = m.layout_other_cell();
             assert!((own - precise).abs() < 4.0 * sd / (LAYOUT_DRAWS as f64).sqrt(), "{own} against {precise}");
@@ -311,9 +313,7 @@ mod tests {
     fn the_other_cell_fraction_can_be_imposed() {
         let base = LinkBudgetModel::new(&LinkBudget::default());
         let m = LinkBudgetModel::new(&LinkBudget { other_cell: Some(0.3), ..LinkBudget::default() });
-        let mut rng = Rng::from_seed(7);
-        let n = 20_000;
-        let f = (0..n).map(|_| m.draw_place(&mut rng)).map(|p| m.scale * p.others / p.own).sum::<f64>() / n as f64;
+        let f = m.scale * m.mean_other_cell(&mut Rng::from_seed(7), 20_000);
         assert!((f - 0.3).abs() < 0.03, "{f} (layout {})", base.layout_other_cell());
     }
 }
