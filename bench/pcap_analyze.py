@@ -84,6 +84,9 @@ def main():
         if shutil.which("capinfos") else a.packets
     print(f"capture: {cap}: {npk} packets, {size / 1e6:.1f} MB")
 
+    from sims import compile_cdmasim
+
+    compile_cdmasim(sys.executable)
     results = {}
     ours_cmd = [sys.executable, "-c", CLI, "pcap", "analyze", cap, "--json"]
     tt_cmd = ["tcptrace", "-l", "-r", "-n", cap]

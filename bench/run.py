@@ -131,6 +131,8 @@ def main(argv=None) -> int:
         if not ok:
             print(f"bench: ns-3 unavailable: {why}", file=sys.stderr)
     cli = sims.find_cdmasim(args.cdmasim)
+    if cli is not None:
+        sims.compile_cdmasim(sims.cdmasim_python(cli))
 
     out_dir = Path(args.out)
     workdir = out_dir / "scenarios"

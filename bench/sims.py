@@ -312,7 +312,17 @@ def find_cdmasim(explicit: Optional[str]) -> Optional[str]:
     return shutil.which("cdmasim")
 
 
-def _cdmasim_python(cli: str) -> str:
+def compile_cdmasim(python: str) -> None:
+    """Bring cdmasim's bytecode up to date, as `pip install` leaves it: a
+    checkout run with PYTHONDONTWRITEBYTECODE=1 (or read-only
+    __pycache__) recompiles every edited module at each start, and
+    result.py alone costs 8-11 ms of the N = 1 dumbbell's whole process."""
+    subprocess.run([python, "-c", "import compileall, os, cdmasim; "
+                    "compileall.compile_dir(os.path.dirname(cdmasim.__file__), quiet=1)"],
+                   capture_output=True, check=False)
+
+
+def cdmasim_python(cli: str) -> str:
     """The interpreter that belongs to the cdmasim CLI (same venv)."""
     cand = Path(cli).resolve().parent / "python"
     return str(cand) if cand.exists() else sys.executable
@@ -366,7 +376,7 @@ def run_cdmasim(sc: Dumbbell, cli: Optional[str], workdir: Path, engine: bool = 
 def _cdmasim_engine(cli: str, path: Path) -> dict:
     """Engine-only time: a separate process imports cdmasim and times the
     run call alone (bench/cdmasim_engine.py)."""
-    p = subprocess.run([_cdmasim_python(cli), str(ENGINE_PROBE), str(path)],
+    p = subprocess.run([cdmasim_python(cli), str(ENGINE_PROBE), str(path)],
                        capture_output=True, text=True)
     if p.returncode != 0:
         return {"error": _last_line(p.stderr) or f"exit {p.returncode}"}

@@ -326,3 +326,16 @@ def test_paliwal_plot_matrices_are_rows_td_columns_tb():
     assert ns2[g.index(5)][g.index(8)] == 1.5 and cdm[g.index(5)][g.index(8)] == 0.1
     assert ratio[g.index(10)][g.index(0.02)] == pytest.approx(4.0)
     assert ratio[g.index(8)][g.index(5)] is None     # 5x8 was not run
+
+
+def test_compile_cdmasim_leaves_fresh_bytecode_as_pip_would():
+    import importlib.util
+
+    import cdmasim
+
+    sims.compile_cdmasim(sys.executable)
+    pkg = os.path.dirname(cdmasim.__file__)
+    for name in ("cli.py", "result.py", "simulate.py"):
+        src = os.path.join(pkg, name)
+        pyc = importlib.util.cache_from_source(src)
+        assert os.path.exists(pyc) and os.stat(pyc).st_mtime >= os.stat(src).st_mtime, name
