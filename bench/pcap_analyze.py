@@ -74,7 +74,7 @@ def main():
     os.makedirs(outdir, exist_ok=True)
     cap = a.capture or os.path.join(outdir, "bench_pcap_analyze.pcap")
     if a.capture and not os.path.isfile(a.capture):
-        ap.error(f"--capture {a.capture}: no such file (run without --capture, with --keep, to make one)")
+        ap.error(f"--capture {a.capture}: not a file (run without --capture, with --keep, to make one)")
     if not a.capture:
         print(f"making a capture of {a.packets} packets ...", flush=True)
         msg = make_capture(cap, a.packets)

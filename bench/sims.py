@@ -317,9 +317,13 @@ def compile_cdmasim(python: str) -> None:
     checkout run with PYTHONDONTWRITEBYTECODE=1 (or read-only
     __pycache__) recompiles every edited module at each start, and
     result.py alone costs 8-11 ms of the N = 1 dumbbell's whole process."""
-    subprocess.run([python, "-c", "import compileall, os, cdmasim; "
-                    "compileall.compile_dir(os.path.dirname(cdmasim.__file__), quiet=1)"],
-                   capture_output=True, check=False)
+    p = subprocess.run([python, "-c", "import compileall, os, sys, cdmasim; "
+                        "sys.exit(0 if compileall.compile_dir(os.path.dirname(cdmasim.__file__), quiet=1) else 1)"],
+                       capture_output=True, text=True, check=False)
+    if p.returncode != 0:
+        why = (p.stderr.strip().splitlines() or p.stdout.strip().splitlines() or ["no output"])[-1]
+        print(f"bench: warning: cdmasim's bytecode could not be brought up to date ({why}); "
+              "its start-up will include compiling", file=sys.stderr)
 
 
 def cdmasim_python(cli: str) -> str:
