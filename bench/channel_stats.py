@@ -40,7 +40,9 @@ def main():
     import numpy as np
 
     from cdmasim import channel
+    from sims import compile_cdmasim
 
+    compile_cdmasim(sys.executable)
     with tempfile.TemporaryDirectory() as d:
         path = os.path.join(d, "day.drc")
         t0 = time.perf_counter()
