@@ -313,10 +313,11 @@ def find_cdmasim(explicit: Optional[str]) -> Optional[str]:
 
 
 def compile_cdmasim(python: str) -> None:
-    """Bring cdmasim's bytecode up to date, as `pip install` leaves it: a
-    checkout run with PYTHONDONTWRITEBYTECODE=1 (or read-only
-    __pycache__) recompiles every edited module at each start, and
-    result.py alone costs 8-11 ms of the N = 1 dumbbell's whole process."""
+    """Bring cdmasim's bytecode up to date, as `pip install` leaves it.
+    scripts/setup compiles the checkout once, but a module edited since is
+    recompiled at every start under PYTHONDONTWRITEBYTECODE=1 (or a
+    read-only __pycache__): result.py alone costs 8-11 ms of the N = 1
+    dumbbell's whole process. `python`: the interpreter that runs cdmasim."""
     p = subprocess.run([python, "-c", "import compileall, os, sys, cdmasim; "
                         "sys.exit(0 if compileall.compile_dir(os.path.dirname(cdmasim.__file__), quiet=1) else 1)"],
                        capture_output=True, text=True, check=False)

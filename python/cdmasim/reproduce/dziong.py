@@ -427,8 +427,8 @@ def _sector_docs(ctx):
 
 #: The sensitivity study (docs/is2000_power.md): 60 users under the link
 #: budget with every required Eb/Nt shifted by these dB, and with the other
-#: sites' interference scaled to these mean Ioc/Ior (the layout's own is
-#: 0.68); runs half as long as the sector's.
+#: sites' interference scaled to these mean Ioc/Ior (the layout's own:
+#: LAYOUT_OTHER_CELL); runs half as long as the sector's.
 EBNT_OFFSETS_DB = (-2, -1, 0, 1, 2)
 OTHER_CELL = (0.3, 0.5, 0.9)
 #: The layout's own mean Ioc/Ior with the defaults, 0.684 (pinned to
