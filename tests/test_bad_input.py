@@ -62,7 +62,7 @@ def test_directory_instead_of_file_is_one_line_exit_2():
     p = run_cli("tests")
     assert p.returncode == 2
     assert len(p.stderr.splitlines()) == 1 and "Traceback" not in p.stderr
-    assert p.stderr.startswith("cdmasim: error: tests: cannot read")
+    assert p.stderr == "cdmasim: error: tests: a folder, not a regular file\n"
 
 
 def test_python_api_raises_input_error_with_parts():
@@ -148,7 +148,7 @@ def test_reproduce_lee_with_a_missing_capture(tmp_path):
 def test_channel_fit_checks_out_before_fitting(tmp_path):
     trace = tmp_path / "t.txt"
     trace.write_text("".join(f"{i % 3}\n" for i in range(600)))
-    for out, why in ((tmp_path / "missing" / "m.json", "no such directory"), (tmp_path, "is a directory")):
+    for out, why in ((tmp_path / "missing" / "m.json", "no such folder"), (tmp_path, "is a folder")):
         one_error_line(run_any("channel", "fit", trace, "--order", "1", "--out", out), "--out", why)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["t.txt"]
 
@@ -156,4 +156,4 @@ def test_channel_fit_checks_out_before_fitting(tmp_path):
 def test_channel_generate_checks_out_before_drawing(tmp_path):
     out = tmp_path / "missing" / "x.drc"
     one_error_line(run_any("channel", "generate", "constant:5", "--slots", "1000000", "--out", out),
-                   "--out", "no such directory")
+                   "--out", "no such folder")

@@ -8,16 +8,17 @@ import pytest
 
 from cdmasim import channel
 
-# ../shared beside the repository root (as in CI and a developer's checkout).
+# The real traces: CDMASIM_TRACES, or ../shared/data/traces beside the
+# checkout (as in CI and a developer's checkout); never in the repository.
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-TRACES = os.path.join(REPO, "..", "shared", "data", "traces")
+TRACES = os.environ.get("CDMASIM_TRACES") or os.path.join(REPO, "..", "shared", "data", "traces")
 VERIZON = os.path.normpath(os.path.join(TRACES, "Verizon-EVDO-driving.down"))
 
 
 @pytest.fixture(scope="module")
 def verizon():
-    if not os.path.exists(VERIZON):
-        pytest.skip(f"real traces absent ({VERIZON}): skipping the Verizon checks")
+    if not os.path.isfile(VERIZON):
+        pytest.skip(f"the real traces are absent ({VERIZON}; set CDMASIM_TRACES=DIR): the Verizon checks did not run")
     return VERIZON
 
 

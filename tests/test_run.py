@@ -72,7 +72,7 @@ def test_cli_pcap_folder_that_cannot_be_created_is_one_line(tmp_path):
     blocker.write_text("")
     p = cli("run", str(EXAMPLES / "generic.toml"), "--pcap", str(blocker / "pcaps"), "--quiet")
     assert p.returncode == 2 and "Traceback" not in p.stderr
-    assert p.stderr.startswith(f"cdmasim: error: {blocker / 'pcaps'}: cannot create pcap folder") and len(p.stderr.splitlines()) == 1
+    assert p.stderr == f"cdmasim: error: --pcap: {blocker / 'pcaps'}: cannot be created ({blocker} is not a writable folder)\n"
 
 
 def test_same_seed_same_results_from_python():
@@ -230,7 +230,10 @@ def test_cli_out_writes_files(tmp_path, fmt):
     assert p.returncode == 0, p.stderr
     assert p.stdout == "" and p.stderr == ""
     names = sorted(x.name for x in out.iterdir())
-    assert names == sorted(["summary.json"] + [f"{t}.{fmt}" for t in TABLES])
+    # With the record of what this write put there (the next one removes
+    # what it does not write again).
+    assert names == sorted([".cdmasim-files", "summary.json"] + [f"{t}.{fmt}" for t in TABLES])
+    assert (out / ".cdmasim-files").read_text().split() == names[1:]
     summary = json.loads((out / "summary.json").read_text())
     assert summary["seed"] == 7 and summary["duration_s"] == 30.0
     import pandas as pd
@@ -354,8 +357,8 @@ def test_cli_plot_draws_the_recorded_series(tmp_path):
     p = cli("run", "examples/evdo_testbed.toml", "--quiet", "--plot", str(tmp_path / "a"))
     assert p.returncode == 0, p.stderr
     names = sorted(f.name for f in (tmp_path / "a").iterdir())
-    assert names == ["cwnd_ftp.png", "drops.png", "goodput.png", "owd_voip.png", "queues.png"]
-    for f in (tmp_path / "a").iterdir():
+    assert names == [".cdmasim-files", "cwnd_ftp.png", "drops.png", "goodput.png", "owd_voip.png", "queues.png"]
+    for f in (tmp_path / "a").glob("*.png"):
         assert f.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and f.stat().st_size > 5000
     assert "note" not in p.stderr
     toml = (EXAMPLES / "dumbbell.toml").read_text().replace('duration = "60s"', 'duration = "2s"')
@@ -367,7 +370,7 @@ def test_cli_plot_draws_the_recorded_series(tmp_path):
     p = cli("run", str(tmp_path / "d.toml"), "--quiet", "--plot", str(tmp_path / "b"))
     assert p.returncode == 0 and p.stderr == "" and p.stdout == "", p.stderr
     drops = ["drops.png"] if cdmasim.run(str(tmp_path / "d.toml")).summary["conservation"]["dropped"] else []
-    assert sorted(f.name for f in (tmp_path / "b").iterdir()) == sorted(["goodput.png", "queues.png"] + drops)
+    assert sorted(f.name for f in (tmp_path / "b").glob("*.png")) == sorted(["goodput.png", "queues.png"] + drops)
 
 
 def test_usage_errors_are_one_line_exit_2():

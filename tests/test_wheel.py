@@ -22,7 +22,10 @@ def installed(tmp_path_factory):
     maturin = shutil.which("maturin", path=os.path.dirname(sys.executable))
     if maturin is None:
         pytest.skip("maturin is not installed beside this Python (scripts/setup installs it)")
-    build = subprocess.run([maturin, "build", "--release", "-q", "-o", str(work / "dist")], cwd=ROOT,
+    # `-i` this interpreter: the one scripts/setup builds for, so the build
+    # reuses its compiled bindings (another interpreter, or none, changes
+    # PyO3's configuration and recompiles them, here and at the next setup).
+    build = subprocess.run([maturin, "build", "--release", "-q", "-i", sys.executable, "-o", str(work / "dist")], cwd=ROOT,
                            capture_output=True, text=True, timeout=900)
     assert build.returncode == 0, build.stderr[-3000:]
     wheel = next((work / "dist").glob("cdmasim-*.whl"))
@@ -54,6 +57,8 @@ def test_the_wheel_carries_the_readme_docs_examples_and_types(installed):
         assert need in names, need
     meta = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("METADATA"))).decode()
     assert "Description-Content-Type: text/markdown" in meta and "## Set-up on a fresh machine" in meta
+    # Tagged for the Pythons it supports (requires-python >= 3.11), not 3.9.
+    assert "-cp311-abi3-" in wheel.name and "Requires-Python: >=3.11" in meta, wheel.name
 
 
 def test_version_examples_and_docs_from_anywhere(installed, tmp_path):

@@ -91,7 +91,17 @@ def channel_generate(source: str, slots: int, seed: int, out: str, drc_only: boo
 def channel_sample(source: str, slots: int, seed: int) -> tuple[bytes, bytes | None, list[int]]: ...
 def channel_presets() -> list[str]: ...
 
+#: Slots a trace drawn into memory may have (channel generate/sample, a study's users x slots).
+MAX_SLOTS_IN_MEMORY: int
+#: The largest lag d of the lag entropies.
+MAX_LAG: int
+#: The highest order of a Markov model.
+MAX_MARKOV_ORDER: int
+
 # --- 1xEV-DO scheduling (crates/cdmasim-py/src/evdo.rs) ---
+
+#: Users a scheduler study takes at most.
+MAX_STUDY_USERS: int
 
 def evdo_drc_table() -> list[tuple[int, int, int, int]]:
     """(DRC index, rate bit/s, slots, packet bits) per DRC."""
@@ -115,3 +125,12 @@ def emulate_finish() -> str:
     """Stop the relay; its report as JSON."""
 def emulate_attachment(text: str, path: str = "<string>") -> tuple[str, list[str]]:
     """(network-side node, user names): the terminals of the scenario's radio hops."""
+
+# --- files users name (crates/cdmasim-py/src/files.rs) ---
+MAX_TRACE_BYTES: int
+MAX_SMALL_INPUT_BYTES: int
+
+def read_input(path: str, limit: int, what: str) -> bytes:
+    """The whole of a regular file of at most `limit` bytes; ValueError with the reason otherwise."""
+def file_component(name: str) -> str:
+    """A scenario's name as one file name: letters, digits, - and _ kept, every other byte %XX."""

@@ -63,6 +63,64 @@ def count(value, what, lo=0, hi=2**64 - 1):
     return n
 
 
+def path(value, what):
+    """A file or folder path argument of the Python API (str, bytes or
+    os.PathLike; not None, a number or an empty string), as text."""
+    import os
+
+    if isinstance(value, bool) or not isinstance(value, (str, bytes, os.PathLike)):
+        raise InputError(f"{what} must be a path, got {value!r}")
+    text = os.fsdecode(os.fspath(value))
+    if not text:
+        raise InputError(f"{what} must be a path, got an empty one")
+    if "\x00" in text:
+        raise InputError(f"{what}: a path cannot hold a NUL character")
+    return text
+
+
+def flag(value, what):
+    """A yes/no argument: True or False (numpy's too), nothing else (a
+    string 'no' would be true)."""
+    if value is True or value is False:
+        return value
+    if type(value).__name__ == "bool_":
+        return bool(value)
+    raise InputError(f"{what} must be True or False, got {value!r}")
+
+
+def choice(value, what, choices):
+    """One of `choices` (strings)."""
+    if not isinstance(value, str) or value not in choices:
+        raise InputError(f"{what} must be one of {', '.join(choices)}, got {value!r}")
+    return value
+
+
+def trace_format(value, what="format"):
+    """A trace format for the core: None (detect it) or text, binary, mahimahi ('auto' = None)."""
+    if value is None or value == "auto":
+        return None
+    return choice(value, what, ("auto", "text", "binary", "mahimahi"))
+
+
+def number(value, what, lo=None, hi=None, lo_open=False, hi_open=False):
+    """A finite real number within its bounds (None: unbounded; open or
+    closed); not a bool or a string."""
+    import math
+
+    lo = -math.inf if lo is None else lo
+    hi = math.inf if hi is None else hi
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        x = None
+    if isinstance(value, (bool, str, bytes)) or x is None or not math.isfinite(x):
+        raise InputError(f"{what} must be a finite number, got {value!r}")
+    if x < lo or x > hi or (lo_open and x == lo) or (hi_open and x == hi):
+        lb, hb = "(" if lo_open else "[", ")" if hi_open else "]"
+        raise InputError(f"{what} must be in {lb}{lo:g}, {hi:g}{hb}, got {value!r}")
+    return x
+
+
 def positive(value, what):
     """A finite positive number."""
     import math

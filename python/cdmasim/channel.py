@@ -62,7 +62,8 @@ def read(path: str | os.PathLike, format: str | None = None, mahimahi_window_ms:
     """Read a trace: {'drc': uint8 array, 'sinr': float32 array or None, 'handoffs': list}."""
     import numpy as np
 
-    drc, sinr, ho = _call(_core().channel_read, str(path), format, _units.mahimahi_window(mahimahi_window_ms))
+    drc, sinr, ho = _call(_core().channel_read, _units.path(path, "path"), _units.trace_format(format),
+                          _units.mahimahi_window(mahimahi_window_ms))
     return {
         "drc": np.frombuffer(drc, dtype=np.uint8),
         "sinr": None if sinr is None else np.frombuffer(sinr, dtype="<f4"),
@@ -89,6 +90,7 @@ def stats(source: str | os.PathLike | Iterable[int], sinr: Iterable[float] | Non
     (d = 1..max_lag), sinr_mean_db and sinr_rate_corr.
     """
     c = _core()
+    max_order, max_lag = _stats_depths(max_order, max_lag)
     if slots is not None or seed is not None:
         for name, given in (("sinr", sinr is not None), ("format", format is not None),
                             ("mahimahi_window_ms", mahimahi_window_ms != 100)):
@@ -98,11 +100,19 @@ def stats(source: str | os.PathLike | Iterable[int], sinr: Iterable[float] | Non
     if _units.integer_value(window_slots) is None:
         raise InputError("window_slots: a list of window lengths is for a drawn source (slots, seed); "
                          f"a trace takes one length, got {window_slots!r}")
-    if isinstance(source, (str, os.PathLike)):
-        out = _call(c.channel_stats_file, str(source), format, _units.mahimahi_window(mahimahi_window_ms), window_slots, max_order, max_lag)
+    window_slots = _units.count(window_slots, "window_slots")
+    if isinstance(source, (str, bytes, os.PathLike)):
+        out = _call(c.channel_stats_file, _units.path(source, "source"), _units.trace_format(format),
+                    _units.mahimahi_window(mahimahi_window_ms), window_slots, max_order, max_lag)
     else:
         import numpy as np
 
+        for name, given in (("format", format is not None), ("mahimahi_window_ms", mahimahi_window_ms != 100)):
+            if given:
+                raise InputError(f"{name}: it describes a trace file; a DRC array has none")
+        if source is None or isinstance(source, (bool, int, float)):
+            raise InputError(f"source must be a trace file's path, a DRC array or a preset with slots and seed, "
+                             f"got {source!r}")
         values = np.asarray(source)
         if values.dtype.kind not in "iu" or (values.size and (values.min() < 0 or values.max() > 14)):
             raise InputError("a DRC array holds integer DRC indices 0-14")
@@ -110,6 +120,12 @@ def stats(source: str | os.PathLike | Iterable[int], sinr: Iterable[float] | Non
         sb = None if sinr is None else np.ascontiguousarray(sinr, dtype="<f4").tobytes()
         out = _call(c.channel_stats_bytes, drc.tobytes(), sb, window_slots, max_order, max_lag)
     return _stats_result(out)
+
+
+def _stats_depths(max_order, max_lag):
+    """max_order (1 to 4) and max_lag (1 to the core's MAX_LAG) as ints."""
+    return (_units.count(max_order, "max_order", 1, 4),
+            _units.count(max_lag, "max_lag", 1, _core().MAX_LAG))
 
 
 def _stats_result(text):
@@ -121,7 +137,7 @@ def _stats_result(text):
 
 def _stats_drawn(source, slots, seed, window_slots, max_order, max_lag):
     count = _units.count
-    if not isinstance(source, (str, os.PathLike)):
+    if not isinstance(source, (str, bytes, os.PathLike)):
         raise InputError("slots, seed: they draw from a preset, 'constant:N' or a model file; a DRC array is a trace already")
     if slots is None or seed is None:
         raise InputError("slots, seed: a drawn source needs both")
@@ -132,16 +148,26 @@ def _stats_drawn(source, slots, seed, window_slots, max_order, max_lag):
         windows = [count(w, "window_slots") for w in (window_slots if many else [window_slots])]
     except TypeError:
         raise InputError(f"window_slots must be an integer or a non-empty list of integers, got {window_slots!r}") from None
-    outs = _call(_core().channel_stats_source, os.fspath(source), count(slots, "slots"), count(seed, "seed"), windows,
-                    count(max_order, "max_order"), count(max_lag, "max_lag"))
+    outs = _call(_core().channel_stats_source, _units.path(source, "source"), count(slots, "slots"),
+                 count(seed, "seed"), windows, max_order, max_lag)
     results = [_stats_result(o) for o in outs]
     return results if many else results[0]
+
+
+def _check_results(results):
+    if not isinstance(results, Mapping) or not results:
+        raise InputError(f"results must be a non-empty dict of name -> stats() result, got {results!r}")
+    for name, r in results.items():
+        if not isinstance(r, Mapping) or not isinstance(r.get("whole"), Mapping) or "windows" not in r:
+            raise InputError(f"results[{name!r}]: not a stats() result of a trace (a drawn source with a list of "
+                             "window lengths gives a list: take one of its items)")
 
 
 def summary(results: Mapping[str, dict]) -> pandas.DataFrame:
     """One row per trace (dict name -> stats() result): the headline numbers."""
     import pandas as pd
 
+    _check_results(results)
     rows = []
     for name, r in results.items():
         w = r["whole"]
@@ -177,18 +203,31 @@ def fit(path: str | os.PathLike, order: int, out: str | os.PathLike | None = Non
     into that many regimes, and each regime gets its own chain; the model
     also holds the window-to-window regime transitions (docs/channel.md,
     "Long-term variation")."""
-    if order < 0:
-        raise InputError(f"order: {order} is negative")
-    if int(regimes) < 1:
-        raise InputError(f"regimes: {regimes} is below 1")
-    window = _units.slots(regime_window, "regime window", allow_bare=isinstance(regime_window, int))
+    from ._files import check_output_file, write_file
+
+    path = _units.path(path, "path")
+    order = _units.count(order, "order", 0, _core().MAX_MARKOV_ORDER)
+    regimes = _units.count(regimes, "regimes", 1, 64)
+    if _units.integer_value(regime_window) is not None:
+        window = _units.count(regime_window, "regime_window", 1)
+    else:
+        window = _units.slots(regime_window, "regime_window")
     if window < 1:
-        raise InputError("regime window: must be at least one slot")
-    text = _call(_core().channel_fit, str(path), int(order), format, _units.mahimahi_window(mahimahi_window_ms),
-                 int(regimes), int(window))
+        raise InputError("regime_window: must be at least one slot")
     if out is not None:
-        with open(out, "w") as fh:
-            fh.write(text)
+        # Before the fit: a long fit is not lost to a path that cannot be written.
+        out = check_output_file("out", out)
+    text = _call(_core().channel_fit, path, order, _units.trace_format(format),
+                 _units.mahimahi_window(mahimahi_window_ms), regimes, window)
+    if out is not None:
+        def save(tmp):
+            with open(tmp, "w", encoding="utf-8") as fh:
+                fh.write(text)
+
+        try:
+            write_file(out, save)
+        except OSError as e:
+            raise InputError(f"out: {out}: cannot write: {e.strerror or e}") from None
     return json.loads(text)
 
 
@@ -201,20 +240,28 @@ def generate(source: str | os.PathLike, slots: int, seed: int, out: str | os.Pat
              drc_only: bool = False) -> dict[str, Any]:
     """Write `slots` slots from a preset, 'constant:N' or a model file to `out`
     (binary if it ends in .drc). Returns {'slots', 'sinr', 'handoffs'}."""
-    from ._units import count
+    from ._files import check_output_file
 
-    n, has_sinr, ho = _call(_core().channel_generate, str(source), count(slots, "slots"), count(seed, "seed"), str(out),
-                            bool(drc_only))
+    source, slots, seed = _drawn(source, slots, seed)
+    out = check_output_file("out", out)
+    n, has_sinr, ho = _call(_core().channel_generate, source, slots, seed, out, _units.flag(drc_only, "drc_only"))
     return {"slots": n, "sinr": has_sinr, "handoffs": ho}
+
+
+def _drawn(source, slots, seed):
+    """A source to draw from (a preset, 'constant:N' or a model file) and
+    how much: `slots` at most the core's MAX_SLOTS_IN_MEMORY."""
+    if isinstance(source, bool) or not isinstance(source, (str, bytes, os.PathLike)):
+        raise InputError(f"source must be a preset name, 'constant:N' or a model file, got {source!r}")
+    return (_units.path(source, "source"), _units.count(slots, "slots", 0, _core().MAX_SLOTS_IN_MEMORY),
+            _units.count(seed, "seed"))
 
 
 def sample(source: str | os.PathLike, slots: int, seed: int) -> dict[str, Any]:
     """Draw from a preset / 'constant:N' / model file into memory (same shape as read())."""
     import numpy as np
 
-    from ._units import count
-
-    drc, sinr, ho = _call(_core().channel_sample, str(source), count(slots, "slots"), count(seed, "seed"))
+    drc, sinr, ho = _call(_core().channel_sample, *_drawn(source, slots, seed))
     return {
         "drc": np.frombuffer(drc, dtype=np.uint8),
         "sinr": None if sinr is None else np.frombuffer(sinr, dtype="<f4"),
@@ -239,7 +286,13 @@ def reference_stats(drc: Iterable[int], sinr: Iterable[float] | None = None, max
     """The same statistics as `stats()['whole']`, computed the obvious way."""
     import numpy as np
 
-    x = np.asarray(drc, dtype=np.int64)
+    max_order, max_lag = _stats_depths(max_order, max_lag)
+    if drc is None or isinstance(drc, (str, bytes)):
+        raise InputError(f"drc must be a sequence of DRC indices 0-14, got {drc!r}")
+    x = np.asarray(drc)
+    if x.ndim != 1 or x.dtype.kind not in "iu" or (x.size and (x.min() < 0 or x.max() > 14)) or x.size <= max(4, max_lag):
+        raise InputError(f"drc must be a sequence of more than max(4, max_lag) DRC indices 0-14")
+    x = x.astype(np.int64)
     n = len(x)
     rates = rates_bps()
     cnt = np.bincount(x, minlength=STATE_COUNT).astype(np.float64)
@@ -306,17 +359,23 @@ def reference_stats(drc: Iterable[int], sinr: Iterable[float] | None = None, max
 
 
 def plot(results: Mapping[str, dict], outdir: str | os.PathLike) -> list[str]:
-    """Write PNG figures for {name: stats() result} into outdir; return the paths."""
+    """Write PNG figures for {name: stats() result} into outdir, all
+    together (they replace the figures an earlier call wrote there); return
+    the paths."""
+    from ._files import check_output_dir, write_into
+
+    _check_results(results)
+    outdir = check_output_dir("outdir", outdir)
+    return [os.path.join(outdir, n) for n in write_into(outdir, lambda tmp: _draw(results, tmp))]
+
+
+def _draw(results, outdir):
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
     import numpy as np
 
-    from .commands.outputs import check_output_dir
-
-    check_output_dir("outdir", outdir)
-    os.makedirs(outdir, exist_ok=True)
     files = []
 
     def save(fig, name):

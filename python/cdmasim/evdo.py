@@ -37,16 +37,31 @@ def schedule(users: int, slots: int, seed: int = 1, preset: str | None = None,
     their own. `pf_initial_avg_bps`: PF's A for a user that starts or
     (reset policy) hands off; 1 b/s = a brand-new user. Returns a dict with 'runs' (one per scheduler and hand-off
     policy) and 'gain' (T_PF / T_RR per policy)."""
+    u = _units
+    if traces is not None and (isinstance(traces, (str, bytes, os.PathLike)) or not _iterable(traces)):
+        raise InputError(f"traces must be a list of trace files, got {traces!r}")
+    traces = [u.path(t, "traces") for t in traces] if traces is not None else []
     if (preset is None) == (not traces):
         raise InputError("give either a preset or trace files")
-    if isinstance(schedulers, str) or not list(schedulers):
+    if preset is not None and not isinstance(preset, str):
+        raise InputError(f"preset must be a preset's name, got {preset!r}")
+    if isinstance(schedulers, (str, bytes)) or not _iterable(schedulers) or not list(schedulers):
         raise InputError("schedulers: give a list of one or more of pf, rr, maxci")
-    from ._units import count
-
+    schedulers = [u.choice(x, "schedulers", ("pf", "rr", "maxci")) for x in schedulers]
+    users = u.count(users, "users", 1, _core().MAX_STUDY_USERS)
+    slots = u.count(slots, "slots", 1, _core().MAX_SLOTS_IN_MEMORY // users)
+    if handoff_every is not None:
+        if isinstance(handoff_every, (str, bytes)) or not _iterable(handoff_every) or len(list(handoff_every)) != 2:
+            raise InputError(f"handoff_every must be (lo, hi) slots, got {handoff_every!r}")
+        lo, hi = (u.count(x, "handoff_every", 1) for x in handoff_every)
+        if lo > hi:
+            raise InputError(f"handoff_every: ({lo}, {hi}): lo is above hi")
+        handoff_every = (lo, hi)
     out = _call(
-        _core().evdo_schedule, count(users, "users", 1), count(slots, "slots"), count(seed, "seed"), preset,
-        [str(t) for t in traces] if traces else None, list(schedulers), float(alpha), int(interlace), handoff,
-        tuple(handoff_every) if handoff_every else None, format, _units.mahimahi_window(mahimahi_window_ms), float(pf_initial_avg_bps),
+        _core().evdo_schedule, users, slots, u.count(seed, "seed"), preset, traces or None, schedulers,
+        u.number(alpha, "alpha", 0, 1, lo_open=True, hi_open=True), u.count(interlace, "interlace", 0, 4),
+        u.choice(handoff, "handoff", ("keep", "reset", "both")), handoff_every, u.trace_format(format),
+        u.mahimahi_window(mahimahi_window_ms), u.positive(pf_initial_avg_bps, "pf_initial_avg_bps"),
     )
     r = json.loads(out)
     rr = next((x["result"]["system_bps"] for x in r["runs"] if x["result"]["scheduler"] == "rr"), None)
@@ -58,10 +73,20 @@ def schedule(users: int, slots: int, seed: int = 1, preset: str | None = None,
     return r
 
 
+def _iterable(x):
+    try:
+        iter(x)
+    except TypeError:
+        return False
+    return True
+
+
 def summary(result: dict[str, Any]) -> pandas.DataFrame:
     """One row per run: scheduler, hand-off policy, system throughput, gain, Jain's indices."""
     import pandas as pd
 
+    if not isinstance(result, dict) or not isinstance(result.get("runs"), list):
+        raise InputError(f"result must be what schedule() returned, got {result!r:.80}")
     rr = next((x["result"]["system_bps"] for x in result["runs"] if x["result"]["scheduler"] == "rr"), None)
     rows = []
     for x in result["runs"]:
@@ -84,6 +109,9 @@ def fig6(preset: str, users: Iterable[int] = (1, 2, 3, 4, 8), slots: int = 1_000
     """PF/RR system gain vs number of users (Liu et al. Fig. 6), keep and reset."""
     import pandas as pd
 
+    for name, v in (("users", users), ("seeds", seeds)):
+        if isinstance(v, (str, bytes)) or not _iterable(v):
+            raise InputError(f"{name} must be a list of integers, got {v!r}")
     rows = []
     for n in users:
         for s in seeds:

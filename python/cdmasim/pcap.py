@@ -18,7 +18,7 @@ import json
 import os
 from collections.abc import Iterable
 
-from . import InputError
+from . import InputError, _units
 
 # typing.TYPE_CHECKING without importing typing (3 ms of `cdmasim pcap
 # analyze`'s start-up), as in result.py.
@@ -78,10 +78,12 @@ class PcapResult:
 
 
 def _check_file(path, what="capture"):
-    if not os.path.exists(path):
+    """A capture's path, checked before the work: it exists (the core
+    reads only a regular file, and says so of anything else)."""
+    path = _units.path(path, what)
+    if not os.path.lexists(path):
         raise InputError(f"{path}: no such {what} file")
-    if os.path.isdir(path):
-        raise InputError(f"{path}: is a directory, not a {what} file")
+    return path
 
 
 def analyze_raw(path: str | os.PathLike, peer: str | os.PathLike | None = None, series: bool = False,
@@ -91,20 +93,21 @@ def analyze_raw(path: str | os.PathLike, peer: str | os.PathLike | None = None, 
     """The core's report dicts: (report, owd report or None)."""
     from . import _core
 
-    from ._units import count, positive
+    from ._units import count, flag, positive
 
-    path = os.fspath(path)
+    path = _check_file(path)
+    peer = None if peer is None else _check_file(peer, "peer capture")
     mtu, b = positive(mtu, "mtu"), positive(b, "b (packets per ACK)")
+    series, checksums = flag(series, "series"), flag(checksums, "checksums")
     if fit_connections is not None:
+        if isinstance(fit_connections, (str, bytes, int)) or not hasattr(fit_connections, "__iter__"):
+            raise InputError(f"fit_connections must be a list of connection numbers, got {fit_connections!r}")
         fit_connections = [count(i, "fit_connections", 0, 2**32) for i in fit_connections]
     fit_min_packets = count(fit_min_packets, "fit_min_packets", 0, 2**63)
-    _check_file(path)
     try:
         report = json.loads(_core.pcap_analyze_json(path, series, checksums, mtu, b, fit_connections, fit_min_packets))
         owd = None
         if peer is not None:
-            peer = os.fspath(peer)
-            _check_file(peer, "peer capture")
             owd = json.loads(_core.pcap_owd_json(path, peer))
     except ValueError as e:
         raise InputError(str(e)) from None

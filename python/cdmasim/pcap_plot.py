@@ -11,11 +11,16 @@ from ._plot import pyplot
 
 
 def plot_all(result, outdir):
-    from .commands.outputs import check_output_dir
+    """Write the figures into `outdir`, all together (they replace the
+    figures an earlier call wrote there); returns their paths."""
+    from ._files import check_output_dir, write_into
 
+    outdir = check_output_dir("outdir", outdir)
+    return [os.path.join(outdir, n) for n in write_into(outdir, lambda tmp: _draw(result, tmp))]
+
+
+def _draw(result, outdir):
     plt = pyplot()
-    check_output_dir("outdir", outdir)
-    os.makedirs(outdir, exist_ok=True)
     written = []
     series = result.series or []
     t0 = result.report["first_us"]

@@ -166,13 +166,12 @@ def write_report(out):
         + _index(reports) + "\n" + body + "\n</body></html>\n")
     # Written beside and renamed into place: a reader never sees half a
     # report, and a link at report.html is replaced, not followed.
-    path = os.path.join(out, "report.html")
-    tmp = os.path.join(out, f".report.html.{os.getpid()}.tmp")
-    try:
+    from ._files import write_file
+
+    def save(tmp):
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(doc)
-        os.replace(tmp, path)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
+
+    path = os.path.join(out, "report.html")
+    write_file(path, save)
     return path

@@ -590,7 +590,7 @@ class Result:
         failure leaves `out` as it was. Returns the paths written;
         InputError if `out` cannot be written."""
         from . import InputError
-        from .commands.outputs import check_output_dir, write_into
+        from ._files import check_output_dir, write_into
 
         if fmt not in ("parquet", "csv"):
             raise InputError(f"unknown output format '{fmt}' (expected parquet or csv)")

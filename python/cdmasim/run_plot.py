@@ -19,13 +19,29 @@ MAX_PER_FLOW = 12
 
 
 def _safe(name):
-    return "".join(c if c.isalnum() or c in "-_." else "_" for c in name)
+    """A flow's or cell's name in a file name: the core's escaping, so two
+    names never share a figure (`x/y` and `x_y`)."""
+    from . import _core
+
+    return _core.file_component(name)
 
 
 def plot_run(result, outdir):
-    """Write the figures; returns (files written, hints for series the run lacks)."""
+    """Write the figures into `outdir`, all together (they replace the
+    figures an earlier run wrote there); returns (files written, hints for
+    series the run lacks)."""
+    from ._files import check_output_dir, write_into
+
+    check_output_dir("outdir", outdir)
+    hints = []
+    names = write_into(outdir, lambda tmp: hints.extend(_draw(result, tmp)))
+    return [os.path.join(outdir, n) for n in names], hints
+
+
+def _draw(result, outdir):
+    """Draw every figure the run's series allow into `outdir`; returns the
+    hints for series the run lacks."""
     plt = pyplot()
-    os.makedirs(outdir, exist_ok=True)
     by_metric = {}
     for metric, subject, t, v in result.series_arrays():
         by_metric.setdefault(metric, []).append((subject, t, v))
@@ -118,7 +134,7 @@ def plot_run(result, outdir):
         hints.append(HINTS["cwnd"])
     if "queue_pkts" not in by_metric:
         hints.append(HINTS["queue_pkts"])
-    return written, hints
+    return hints
 
 
 #: Goodput is smoothed over this many seconds: a sample interval's delivery

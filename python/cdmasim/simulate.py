@@ -177,13 +177,9 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     if not (progress is None or isinstance(progress, bool) or callable(progress)):
         raise InputError(f"progress: expected True, False or a callable, got {progress!r}")
     if pcap_dir is not None:
-        if not isinstance(pcap_dir, (str, os.PathLike)):
-            raise InputError(f"pcap_dir: expected a folder path, got {pcap_dir!r}")
-        pcap_dir = os.fspath(pcap_dir)
-        try:
-            os.makedirs(pcap_dir, exist_ok=True)
-        except OSError as e:
-            raise InputError(f"{pcap_dir}: cannot create pcap folder: {e.strerror or e}") from None
+        from ._files import check_output_dir
+
+        pcap_dir = check_output_dir("pcap_dir", pcap_dir)
     bar = None
     if progress is True:
         from .progress import ProgressBar
@@ -192,10 +188,20 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     elif progress is False:
         progress = None
     core = _core()
-    tmp = _private_dir("cdmasim-drops-")
+    tmp = _private_dir("cdmasim-run-")
     drops, spool = (os.path.join(tmp, name) for name in _RUN_FILES)
     try:
-        summary_json, series = core.run_scenario(text, shown, seed, pcap_dir, progress, drops, every_ns, spool)
+        if pcap_dir is None:
+            summary_json, series = core.run_scenario(text, shown, seed, None, progress, drops, every_ns, spool)
+        else:
+            # The captures take their places together once the run is
+            # complete; an interrupted run leaves the folder as it was.
+            from ._files import write_into
+
+            ran = []
+            write_into(pcap_dir, lambda into: ran.append(
+                core.run_scenario(text, shown, seed, into, progress, drops, every_ns, spool)))
+            summary_json, series = ran[0]
     except core.ScenarioError as e:
         _remove_run_files(tmp)
         raise _translate(e, shown) from None
@@ -221,22 +227,26 @@ _RUN_FILES = ("drops.csv", "series.spool")
 
 def _private_dir(prefix):
     """A new folder for a run's drop log and series spool, readable only by
-    this user (as tempfile.mkdtemp makes). tempfile itself is used when a
-    program has it loaded already (it may have set tempfile.tempdir) or
-    when the usual place fails; otherwise the folder is made here, so that
-    `cdmasim run` does not import it."""
+    this user, in the temporary folder (TMPDIR, TEMP, TMP, else /tmp; as
+    tempfile's, which is used when a program has set tempfile.tempdir):
+    `PREFIX<pid>-<random>`, so that the next run removes what a killed one
+    left. Not tempfile itself otherwise, so that `cdmasim run` does not
+    import it."""
+    from ._files import temp_dir
+
     loaded = sys.modules.get("tempfile")
-    if loaded is None:
-        # Absolute, as tempfile's: the Result reads and removes these files
-        # later, perhaps from another working directory.
-        base = os.path.abspath(next((os.environ[v] for v in ("TMPDIR", "TEMP", "TMP") if os.environ.get(v)), "/tmp"))
-        try:
-            path = os.path.join(base, prefix + os.urandom(8).hex())
-            os.mkdir(path, 0o700)
-            return path
-        except OSError:
-            import tempfile as loaded
-    return loaded.mkdtemp(prefix=prefix)
+    # Absolute: the Result reads and removes these files later, perhaps
+    # from another working directory.
+    if loaded is not None and loaded.tempdir:
+        base = loaded.tempdir
+    else:
+        base = next((os.environ[v] for v in ("TMPDIR", "TEMP", "TMP") if os.environ.get(v)), "/tmp")
+    try:
+        return temp_dir(os.path.abspath(base), prefix)
+    except OSError:
+        import tempfile
+
+        return temp_dir(tempfile.gettempdir(), prefix)
 
 
 def _remove_run_files(tmp):

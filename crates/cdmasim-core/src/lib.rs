@@ -7,6 +7,7 @@
 //! simulator is checked against; `pcap` reads and writes captures.
 
 pub mod engine;
+pub mod files;
 pub mod models;
 pub mod net;
 pub mod network;

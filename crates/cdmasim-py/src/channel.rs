@@ -47,11 +47,9 @@ fn stats_json((whole, windows): (stats::Stats, Vec<stats::Stats>), window: u64) 
     .unwrap()
 }
 
-fn check_cfg(max_order: usize) -> PyResult<()> {
-    if max_order > 4 {
-        return Err(PyValueError::new_err(format!("max-order: {max_order} above 4 (conditional entropies are computed up to depth 4)")));
-    }
-    Ok(())
+/// The statistics' limits (channel::stats::check_limits) for `slots` slots.
+fn check_limits(slots: u64, windows: &[u64], cfg: &stats::StatsConfig) -> PyResult<()> {
+    stats::check_limits(slots, windows, cfg).map_err(PyValueError::new_err)
 }
 
 /// Statistics of a trace file as JSON: {"whole": {...}, "windows": [...]}.
@@ -66,9 +64,10 @@ fn channel_stats_file(
     max_order: usize,
     max_lag: usize,
 ) -> PyResult<String> {
-    check_cfg(max_order)?;
     let fmt = parse_format(format)?;
     let cfg = stats::StatsConfig { max_order, max_lag };
+    // The trace's length is known only once it is read: checked there.
+    check_limits(0, &[window_slots], &cfg)?;
     py.allow_threads(|| Ok(stats_json(channel::stats_of_file(path, fmt, mahimahi_window_ms, window_slots, &cfg)?, window_slots)))
         .map_err(err)
 }
@@ -77,7 +76,8 @@ fn channel_stats_file(
 #[pyfunction]
 #[pyo3(signature = (drc, sinr=None, window_slots=0, max_order=4, max_lag=200))]
 fn channel_stats_bytes(py: Python<'_>, drc: &[u8], sinr: Option<&[u8]>, window_slots: u64, max_order: usize, max_lag: usize) -> PyResult<String> {
-    check_cfg(max_order)?;
+    let cfg = stats::StatsConfig { max_order, max_lag };
+    check_limits(drc.len() as u64, &[window_slots], &cfg)?;
     if let Some(bad) = drc.iter().position(|&d| d as usize >= cdmasim_core::channel::drc::NUM_DRC) {
         return Err(PyValueError::new_err(format!("drc[{bad}]: {} out of range 0-14", drc[bad])));
     }
@@ -86,7 +86,6 @@ fn channel_stats_bytes(py: Python<'_>, drc: &[u8], sinr: Option<&[u8]>, window_s
         Some(b) => Some(b.chunks_exact(4).map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect::<Vec<f32>>()),
         None => None,
     };
-    let cfg = stats::StatsConfig { max_order, max_lag };
     Ok(py.allow_threads(|| {
         let mut acc = stats::TraceStats::new(window_slots, &cfg);
         acc.push(drc, sinr.as_deref());
@@ -109,8 +108,8 @@ fn channel_stats_source(
     max_order: usize,
     max_lag: usize,
 ) -> PyResult<Vec<String>> {
-    check_cfg(max_order)?;
     let cfg = stats::StatsConfig { max_order, max_lag };
+    check_limits(slots, &windows, &cfg)?;
     // Ctrl-C stops the drawing; nothing is returned then.
     let (whole, per_window) = crate::interrupt::allow_threads_interruptible(py, || {
         let mut s = make_source(source, seed)?;
@@ -168,7 +167,7 @@ fn make_source(src: &str, seed: u64) -> Result<Box<dyn channel::ChannelSource>, 
         let drc: u8 = d.parse().ok().filter(|&v: &u8| (v as usize) < 15).ok_or_else(|| ChannelError::new(src, "constant:N needs N in 0-14"))?;
         return Ok(Box::new(channel::constant::Constant { drc }));
     }
-    if !std::path::Path::new(src).exists() {
+    if !std::path::Path::new(src).exists() && !std::path::Path::new(src).is_symlink() {
         return Err(ChannelError::new(
             src,
             format!("neither a preset ({}, constant:N) nor an existing model file", presets::PRESETS.join(", ")),
@@ -183,6 +182,7 @@ fn make_source(src: &str, seed: u64) -> Result<Box<dyn channel::ChannelSource>, 
 #[pyfunction]
 #[pyo3(signature = (source, slots, seed, out, drc_only=false))]
 fn channel_generate(py: Python<'_>, source: &str, slots: u64, seed: u64, out: &str, drc_only: bool) -> PyResult<(u64, bool, usize)> {
+    channel::check_slots_in_memory(slots, "slots").map_err(PyValueError::new_err)?;
     // Ctrl-C stops the drawing; nothing is written then.
     let t = crate::interrupt::allow_threads_interruptible(py, || {
         let mut s = make_source(source, seed)?;
@@ -203,6 +203,7 @@ fn channel_generate(py: Python<'_>, source: &str, slots: u64, seed: u64, out: &s
 /// Draw from a source in memory: (drc bytes, sinr bytes or None, hand-offs).
 #[pyfunction]
 fn channel_sample(py: Python<'_>, source: &str, slots: u64, seed: u64) -> PyResult<PyObject> {
+    channel::check_slots_in_memory(slots, "slots").map_err(PyValueError::new_err)?;
     let t = py
         .allow_threads(|| {
             let mut s = make_source(source, seed)?;
@@ -218,6 +219,9 @@ fn channel_presets() -> Vec<&'static str> {
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("MAX_SLOTS_IN_MEMORY", channel::MAX_SLOTS_IN_MEMORY)?;
+    m.add("MAX_LAG", stats::MAX_LAG)?;
+    m.add("MAX_MARKOV_ORDER", markov::MAX_ORDER)?;
     m.add_function(wrap_pyfunction!(channel_read, m)?)?;
     m.add_function(wrap_pyfunction!(channel_stats_file, m)?)?;
     m.add_function(wrap_pyfunction!(channel_stats_bytes, m)?)?;

@@ -56,6 +56,12 @@ fn evdo_schedule(
     if users == 0 || slots == 0 {
         return Err(PyValueError::new_err("users and slots must be positive"));
     }
+    if users > study::MAX_USERS {
+        return Err(PyValueError::new_err(format!("users: {users} is above {}", study::MAX_USERS)));
+    }
+    // Every user's channel is held for the whole run.
+    channel::check_slots_in_memory((users as u64).saturating_mul(slots), "users x slots")
+        .map_err(PyValueError::new_err)?;
     if !(alpha > 0.0 && alpha < 1.0) {
         return Err(PyValueError::new_err(format!("alpha: {alpha} not in (0, 1)")));
     }
@@ -108,6 +114,7 @@ fn evdo_schedule(
 }
 
 pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("MAX_STUDY_USERS", study::MAX_USERS)?;
     m.add_function(wrap_pyfunction!(evdo_drc_table, m)?)?;
     m.add_function(wrap_pyfunction!(evdo_schedule, m)?)?;
     Ok(())

@@ -4,6 +4,7 @@ use pyo3::prelude::*;
 mod channel;
 mod emu;
 mod evdo;
+mod files;
 mod interrupt;
 mod models;
 mod pcap;
@@ -18,5 +19,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     pcap::register(m)?;
     models::register(m)?;
     emu::register(m)?;
+    files::register(m)?;
     Ok(())
 }

@@ -19,8 +19,13 @@ fn pcap_analyze_json(
     fit_min_packets: u64,
 ) -> PyResult<String> {
     let opts = cdmasim_core::pcap::AnalyzeOptions { series, checksums, mtu, b, fit_connections, fit_min_packets };
-    py.allow_threads(|| cdmasim_core::pcap::analyze_file_json(&path, &opts))
-        .map_err(|e| PyValueError::new_err(format!("{}: {e}", path.display())))
+    py.allow_threads(|| cdmasim_core::pcap::analyze_file_json(&path, &opts)).map_err(|e| {
+        // Every error names the file (an I/O error's own text does already).
+        PyValueError::new_err(match e {
+            cdmasim_core::pcap::PcapError::Io { .. } => e.to_string(),
+            e => format!("{}: {e}", path.display()),
+        })
+    })
 }
 
 #[pyfunction]

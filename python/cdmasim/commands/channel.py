@@ -4,30 +4,33 @@ import sys
 
 from .._units import integer, seed
 
-#: Slots held in memory at once: `generate` keeps the trace (5 bytes a slot
-#: with SINR, so 5 GB at the bound); `stats` keeps lag tables per lag.
-MAX_TRACE_SLOTS = 10**9
-MAX_LAG_SLOTS = 100_000
+# The limits are the core's (`cdmasim._core.MAX_*`), shared with the Python
+# API: generate holds the trace it draws (5 bytes a slot with SINR), stats a
+# lag table per lag.
 
 
 def register(sub):
+    from .. import _core
+
     p = sub.add_parser("channel", help="analyse, fit and generate per-slot DRC channels")
     cs = p.add_subparsers(dest="channel_cmd", required=True)
 
     s = cs.add_parser("stats", help="statistics of DRC traces (mean, std, modal fraction, entropy, sojourn, memory)")
-    s.add_argument("files", nargs="+", metavar="FILE")
+    s.add_argument("files", nargs="+", metavar="FILE",
+                   help="DRC traces: text (one DRC index or rate per line), binary (.drc) or Mahimahi (.up/.down)")
     _fmt_args(s)
     s.add_argument("--window", default="1h", help="window for per-window statistics (default 1h; 0s for none)")
     s.add_argument("--max-order", type=integer(1, 4, "--max-order"), default=4, help="deepest history n of H(X_i | past n) (1 to 4)")
-    s.add_argument("--max-lag", default="200", help="largest lag d in slots (default 200)")
+    s.add_argument("--max-lag", default="200", help="largest lag d in slots or a duration (default 200; at most 100000)")
     s.add_argument("--json", action="store_true", help="print all results as JSON")
     s.add_argument("--plot", metavar="DIR", help="write figures like Liu et al. Figs. 1-5 into DIR")
     s.set_defaults(func=_stats)
 
     f = cs.add_parser("fit", help="fit a Markov chain of order K to a trace (optionally one per hidden regime)")
-    f.add_argument("file", metavar="FILE")
-    f.add_argument("--order", type=integer(0, 64, "--order"), required=True)
-    f.add_argument("--out", required=True, metavar="MODEL")
+    f.add_argument("file", metavar="FILE", help="the DRC trace to fit (text, binary or Mahimahi)")
+    f.add_argument("--order", type=integer(0, _core.MAX_MARKOV_ORDER, "--order"), required=True,
+                   help=f"slots of history the chain conditions on (0 to {_core.MAX_MARKOV_ORDER}; 1: a first-order chain)")
+    f.add_argument("--out", required=True, metavar="MODEL", help="where to write the model (JSON; replaced whole)")
     f.add_argument("--regimes", type=integer(1, 64, "--regimes"), default=1,
                    help="group windows of the trace by mean rate into N regimes, a chain each (default 1: one chain)")
     f.add_argument("--regime-window", default="10s", help="the regimes' window (default 10s; a duration or N slots)")
@@ -35,16 +38,18 @@ def register(sub):
     f.set_defaults(func=_fit)
 
     g = cs.add_parser("generate", help="generate a trace from a model file, a preset or constant:N")
-    g.add_argument("source", metavar="MODEL|PRESET")
-    g.add_argument("--slots", required=True, help="number of slots, or a duration (24h, 20s)")
-    g.add_argument("--seed", type=seed, default=1)
+    g.add_argument("source", metavar="MODEL|PRESET",
+                   help="a model file from `channel fit`, a preset (stationary, mobile, location1-3) or constant:N")
+    g.add_argument("--slots", required=True, help="number of slots, or a duration (24h, 20s); at most 10^9 slots")
+    g.add_argument("--seed", type=seed, default=1, help="random seed of the draw (default 1)")
     g.add_argument("--out", required=True, metavar="FILE", help="output: binary if it ends in .drc, Mahimahi delivery opportunities (mm-link's format) if in .down or .up, else text")
     g.add_argument("--drc-only", action="store_true", help="leave out the SINR column")
     g.set_defaults(func=_generate)
 
 
 def _fmt_args(p):
-    p.add_argument("--format", choices=["auto", "text", "binary", "mahimahi"], default="auto")
+    p.add_argument("--format", choices=["auto", "text", "binary", "mahimahi"], default="auto",
+                   help="trace format (default auto: binary by its magic, Mahimahi for .up/.down, else text)")
     p.add_argument("--mahimahi-window", default="100ms", help="window mapping Mahimahi deliveries to a DRC (multiple of 5ms)")
 
 
@@ -61,12 +66,14 @@ def _stats(args):
     from .. import channel
     from .._units import slots
 
-    if args.plot:
-        from .outputs import check_output_dir
+    from .. import _core
+
+    if args.plot is not None:
+        from .._files import check_output_dir
 
         check_output_dir("--plot", args.plot)
     window = slots(args.window, "--window")
-    max_lag = slots(args.max_lag, "--max-lag", allow_bare=True, at_most=MAX_LAG_SLOTS)
+    max_lag = slots(args.max_lag, "--max-lag", allow_bare=True, at_most=_core.MAX_LAG)
     if max_lag < 1:
         from .. import InputError
 
@@ -76,7 +83,7 @@ def _stats(args):
         results[f] = channel.stats(f, window_slots=window, max_order=args.max_order, max_lag=max_lag,
                                    format=None if args.format == "auto" else args.format,
                                    mahimahi_window_ms=_mm(args))
-    if args.plot:
+    if args.plot is not None:
         for p in channel.plot(results, args.plot):
             print(f"wrote {p}", file=sys.stderr)
     if args.json:
@@ -102,7 +109,7 @@ def _stats(args):
 
 def _fit(args):
     from .. import channel
-    from .outputs import check_output_file
+    from .._files import check_output_file
 
     # Before the fit: a long fit is not lost to a path that cannot be written.
     check_output_file("--out", args.out)
@@ -123,10 +130,12 @@ def _fit(args):
 def _generate(args):
     from .. import channel
     from .._units import slots
-    from .outputs import check_output_file
+    from .._files import check_output_file
 
     check_output_file("--out", args.out)
-    n = slots(args.slots, "--slots", allow_bare=True, at_most=MAX_TRACE_SLOTS)
+    from .. import _core
+
+    n = slots(args.slots, "--slots", allow_bare=True, at_most=_core.MAX_SLOTS_IN_MEMORY)
     r = channel.generate(args.source, n, args.seed, args.out, drc_only=args.drc_only)
     print(f"{r['slots']} slots{' with SINR' if r['sinr'] else ''}, {r['handoffs']} hand-offs -> {args.out}")
     return 0

@@ -64,7 +64,7 @@ def write_tables(out, log_dir):
 def main(args):
     from .. import InputError
     from ..emulate import emulate
-    from .outputs import check_output_dir, write_into
+    from .._files import check_output_dir, write_into
 
     users = {}
     for u in args.user:

@@ -2,15 +2,13 @@
 
 from .._units import integer, seed
 
-#: A 1xEV-DO Rev. 0 sector addresses at most 59 users (MAC indices 5-63);
-#: 1000 leaves room for studies beyond it while refusing a mistyped count.
-MAX_USERS = 1000
-#: 10^9 slots is 19 days of channel: a mistyped count is refused rather
-#: than run until memory or patience runs out.
-MAX_SLOTS = 10**9
-
 
 def register(sub):
+    # The core's limits, which the Python API checks too: users, and users x
+    # slots (every user's channel is held for the run).
+    from .. import _core
+
+    most = _core.MAX_STUDY_USERS
     p = sub.add_parser("evdo", help="1xEV-DO forward link: DRC table, scheduler study")
     cs = p.add_subparsers(dest="evdo_cmd", required=True)
     t = cs.add_parser("drc-table", help="print the C.S0024-A DRC table")
@@ -20,9 +18,11 @@ def register(sub):
     src = s.add_mutually_exclusive_group(required=True)
     src.add_argument("--preset", help="channel preset for every user (stationary, mobile, location1, location2, location3)")
     src.add_argument("--trace", nargs="+", metavar="FILE", help="trace per user (shared with random starts if fewer)")
-    s.add_argument("--users", type=integer(1, MAX_USERS, "--users"), default=4)
-    s.add_argument("--slots", default="1000000", help="slots or a duration (e.g. 1000000, 30min)")
-    s.add_argument("--seed", type=seed, default=1)
+    s.add_argument("--users", type=integer(1, most, "--users"), default=4,
+                   help=f"full-buffer users in the sector (default 4; at most {most})")
+    s.add_argument("--slots", default="1000000",
+                   help="slots or a duration (e.g. 1000000, 30min); users x slots at most 10^9")
+    s.add_argument("--seed", type=seed, default=1, help="random seed of the channels (default 1)")
     s.add_argument("--scheduler", default="pf,rr,maxci", help="comma-separated: pf, rr, maxci (default all three)")
     s.add_argument("--alpha", type=float, default=1e-3, help="PF averaging constant (default 1/1000)")
     s.add_argument("--interlace", type=int, choices=[0, 1, 4], default=4,
@@ -33,8 +33,9 @@ def register(sub):
                    help="synthetic hand-offs for sources without their own, e.g. 20s-30s")
     s.add_argument("--pf-start-avg", default="1bps",
                    help="PF average A of a new or handed-off user (default 1bps: a brand-new user)")
-    s.add_argument("--format", choices=["auto", "text", "binary", "mahimahi"], default="auto")
-    s.add_argument("--json", action="store_true")
+    s.add_argument("--format", choices=["auto", "text", "binary", "mahimahi"], default="auto",
+                   help="format of --trace files (default auto)")
+    s.add_argument("--json", action="store_true", help="print the whole result as JSON")
     s.set_defaults(func=_schedule)
 
 
@@ -52,7 +53,9 @@ def _schedule(args):
     from .. import InputError, evdo
     from .._units import rate, slots
 
-    n = slots(args.slots, "--slots", allow_bare=True, at_most=MAX_SLOTS)
+    from .. import _core
+
+    n = slots(args.slots, "--slots", allow_bare=True, at_most=_core.MAX_SLOTS_IN_MEMORY // args.users)
     schedulers = [x.strip() for x in args.scheduler.split(",") if x.strip()]
     if not schedulers:
         raise InputError(f"--scheduler: '{args.scheduler}' names no scheduler (give pf, rr and/or maxci)")

@@ -18,7 +18,7 @@ def register(sub):
 
 def main(args):
     from .. import examples_data as ex
-    from .outputs import check_output_dir
+    from .._files import check_output_dir
 
     cmd = args.examples_cmd or "list"
     if cmd == "path":

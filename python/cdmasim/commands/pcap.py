@@ -98,7 +98,7 @@ def run(args):
     from .. import pcap
 
     if args.plot:
-        from .outputs import check_output_dir
+        from .._files import check_output_dir
 
         check_output_dir("--plot", args.plot)
     report, owd = pcap.analyze_raw(args.file, peer=args.peer, series=bool(args.plot),

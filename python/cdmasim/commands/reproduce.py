@@ -63,7 +63,7 @@ def main(args):
     from .. import reproduce as rp
     from ..report import write_report
     from ..workers import collect_less
-    from .outputs import check_output_dir
+    from .._files import check_output_dir
 
     collect_less()
 

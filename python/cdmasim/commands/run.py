@@ -24,23 +24,22 @@ def register(subparsers):
 def main(args):
     from .. import InputError
     from ..simulate import run
-    from .outputs import check_output_dir
+    from .._files import check_output_dir
 
-    if args.format and not args.out:
+    if args.format and args.out is None:
         raise InputError("--format: it sets the table format of --out; give --out DIR too")
     # Output places are checked before the run, so that a long simulation is
-    # not lost to a path that cannot be written (the core creates --pcap's
-    # folder before it starts, and says so itself).
-    for flag, path in (("--out", args.out), ("--plot", args.plot)):
-        if path:
+    # not lost to a path that cannot be written.
+    for flag, path in (("--out", args.out), ("--pcap", args.pcap), ("--plot", args.plot)):
+        if path is not None:
             check_output_dir(flag, path)
     progress = not args.quiet and sys.stderr.isatty()
     result = run(args.file, seed=args.seed, pcap_dir=args.pcap, progress=progress)
-    if args.out:
+    if args.out is not None:
         # The tables take the place of an earlier run's, all together; the
         # folder's other files stay.
         result.to_dir(args.out, fmt=args.format or "parquet")
-    if args.plot:
+    if args.plot is not None:
         from ..run_plot import plot_run
 
         try:

@@ -159,8 +159,10 @@ class Context:
         model passes."""
         import matplotlib.pyplot as plt
 
+        from .._files import write_file
+
         name = f"{id}.png"
-        fig.savefig(os.path.join(self.dir, name), dpi=90, bbox_inches="tight")
+        write_file(os.path.join(self.dir, name), lambda tmp: fig.savefig(tmp, format="png", dpi=90, bbox_inches="tight"))
         plt.close(fig)
         shown = [self._by_id[i] for i in items if i in self._by_id]
         self.figures.append({"id": id, "title": title, "file": f"{self.paper}/{name}", "items": list(items),
@@ -418,10 +420,13 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
         "aliases": dict(ctx._aliases),
         "citation": mod.CITATION, "pending": list(mod.PENDING), "notes": ctx.notes, "quick": quick,
     }
-    path = os.path.join(ctx.dir, "report.json")
-    with open(path + ".tmp", "w", encoding="utf-8") as f:
-        json.dump(report, f, indent=1)
-    os.replace(path + ".tmp", path)
+    from .._files import write_file
+
+    def dump(tmp):
+        with open(tmp, "w", encoding="utf-8") as f:
+            json.dump(report, f, indent=1)
+
+    write_file(os.path.join(ctx.dir, "report.json"), dump)
     return report
 
 

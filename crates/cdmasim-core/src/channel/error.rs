@@ -19,7 +19,7 @@ impl ChannelError {
         Self { file: file.into(), line: Some(line), field: Some(field.to_string()), msg: msg.into() }
     }
     pub fn io(file: &str, e: std::io::Error) -> Self {
-        Self::new(file, e.to_string())
+        Self::new(file, crate::files::reason(&e.to_string()))
     }
 }
 

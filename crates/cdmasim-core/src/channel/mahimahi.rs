@@ -100,14 +100,15 @@ pub fn write(path: &str, t: &DrcTrace) -> Result<()> {
     if text.is_empty() {
         return Err(ChannelError::new(path, "no delivery opportunity: every slot's rate is 0 (Mahimahi needs at least one)"));
     }
-    std::fs::write(path, text).map_err(|e| ChannelError::io(path, e))
+    crate::files::write_output(std::path::Path::new(path), text.as_bytes()).map_err(|e| ChannelError::io(path, e))
 }
 
 pub fn read(path: &str, window_ms: u32) -> Result<DrcTrace> {
     if window_ms == 0 || !window_ms.is_multiple_of(5) {
         return Err(ChannelError::new(path, format!("Mahimahi window {window_ms} ms is not a positive multiple of 5 ms")));
     }
-    let text = std::fs::read_to_string(path).map_err(|e| ChannelError::io(path, e))?;
+    let text = crate::files::read_input_text(std::path::Path::new(path), crate::files::MAX_TRACE_BYTES, "Mahimahi trace")
+        .map_err(|e| ChannelError::io(path, e))?;
     Ok(map_to_slots(&parse_ms(path, &text)?, window_ms))
 }
 

@@ -171,7 +171,8 @@ impl MarkovModel {
     }
 
     pub fn read(path: &str) -> Result<MarkovModel> {
-        let t = std::fs::read_to_string(path).map_err(|e| ChannelError::io(path, e))?;
+        let t = crate::files::read_input_text(std::path::Path::new(path), crate::files::MAX_SMALL_INPUT_BYTES, "channel model")
+            .map_err(|e| ChannelError::io(path, e))?;
         Self::from_json(path, &t)
     }
 }

@@ -88,6 +88,20 @@ fn draw(src: &mut dyn ChannelSource, n: u64, mut take: impl FnMut(&[u8], Option<
     at
 }
 
+/// The most slots a trace drawn into memory may have (`collect`, and the
+/// users' channels of the scheduler study together): 10^9 slots, 19 days,
+/// 5 GB with SINR. Callers check a count a user typed against it before
+/// drawing, so a mistyped count is one line, not an aborted allocation.
+pub const MAX_SLOTS_IN_MEMORY: u64 = 1_000_000_000;
+
+/// `n` slots as a count to hold in memory, or why not.
+pub fn check_slots_in_memory(n: u64, what: &str) -> std::result::Result<(), String> {
+    if n > MAX_SLOTS_IN_MEMORY {
+        return Err(format!("{what}: {n} slots is more than the {MAX_SLOTS_IN_MEMORY} held in memory at once"));
+    }
+    Ok(())
+}
+
 /// Draw `n` slots from a source into an in-memory trace (SINR kept when the
 /// source has it, hand-offs kept).
 pub fn collect(src: &mut dyn ChannelSource, n: u64) -> DrcTrace {
@@ -141,7 +155,8 @@ impl Format {
     pub fn detect(path: &str) -> Format {
         use std::io::Read;
         let mut magic = [0u8; 8];
-        if let Ok(mut fh) = std::fs::File::open(path) {
+        // Not a regular file: the reader that follows says so.
+        if let Ok((mut fh, _)) = crate::files::open_input(std::path::Path::new(path)) {
             if fh.read_exact(&mut magic).is_ok() && &magic == trace_binary::MAGIC {
                 return Format::Binary;
             }
@@ -173,15 +188,24 @@ pub fn stats_of_file(
     window: u64,
     cfg: &stats::StatsConfig,
 ) -> Result<(stats::Stats, Vec<stats::Stats>)> {
-    let mut acc = stats::TraceStats::new(window, cfg);
+    let limits = |slots: u64| stats::check_limits(slots, &[window], cfg).map_err(|m| ChannelError::new(path, m));
     match format.unwrap_or_else(|| Format::detect(path)) {
-        Format::Binary => trace_binary::stream(path, trace_binary::STREAM_SLOTS, |d, s| acc.push(d, s))?,
+        Format::Binary => {
+            // A binary trace has at most a slot per byte.
+            let (_, len) = crate::files::open_input(std::path::Path::new(path)).map_err(|e| ChannelError::io(path, e))?;
+            limits(len)?;
+            let mut acc = stats::TraceStats::new(window, cfg);
+            trace_binary::stream(path, trace_binary::STREAM_SLOTS, |d, s| acc.push(d, s))?;
+            Ok(acc.finish())
+        }
         _ => {
             let t = read_trace(path, format, mahimahi_window_ms)?;
+            limits(t.len() as u64)?;
+            let mut acc = stats::TraceStats::new(window, cfg);
             acc.push(&t.drc, t.sinr.as_deref());
+            Ok(acc.finish())
         }
     }
-    Ok(acc.finish())
 }
 
 /// Write a trace: binary for `.drc` (or when asked), Mahimahi delivery

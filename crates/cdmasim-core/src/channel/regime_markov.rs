@@ -219,7 +219,8 @@ impl ChannelSource for RegimeMarkovSource {
 
 /// Read a model file: a plain chain or a regime model, by its "format".
 pub fn read_source(path: &str, rng: impl Fn(&str) -> Rng) -> Result<Box<dyn ChannelSource>> {
-    let text = std::fs::read_to_string(path).map_err(|e| ChannelError::io(path, e))?;
+    let text = crate::files::read_input_text(std::path::Path::new(path), crate::files::MAX_SMALL_INPUT_BYTES, "channel model")
+        .map_err(|e| ChannelError::io(path, e))?;
     let v: serde_json::Value =
         serde_json::from_str(&text).map_err(|e| ChannelError::at(path, e.line() as u64, "json", e.to_string()))?;
     if v.get("format").and_then(|f| f.as_str()) == Some("cdmasim-regime-markov") {

@@ -110,8 +110,8 @@ pub fn stream(path: &str, piece: usize, mut f: impl FnMut(&[u8], Option<&[f32]>)
     use std::os::unix::fs::FileExt;
 
     let io = |e| ChannelError::io(path, e);
-    let file = std::fs::File::open(path).map_err(io)?;
-    let total = usize::try_from(file.metadata().map_err(io)?.len()).unwrap_or(usize::MAX);
+    let (file, len) = crate::files::open_input(std::path::Path::new(path)).map_err(io)?;
+    let total = usize::try_from(len).unwrap_or(usize::MAX);
     let mut head = [0u8; HEADER];
     let got = file.read_at(&mut head, 0).map_err(io)?;
     let read_u64 = |at: usize| -> Result<u64> {
@@ -168,12 +168,13 @@ pub fn encode(t: &DrcTrace) -> Vec<u8> {
 }
 
 pub fn read(path: &str) -> Result<DrcTrace> {
-    let bytes = std::fs::read(path).map_err(|e| ChannelError::io(path, e))?;
+    let bytes = crate::files::read_input(std::path::Path::new(path), crate::files::MAX_TRACE_BYTES, "binary DRC trace read whole")
+        .map_err(|e| ChannelError::io(path, e))?;
     decode(path, &bytes)
 }
 
 pub fn write(path: &str, t: &DrcTrace) -> Result<()> {
-    std::fs::write(path, encode(t)).map_err(|e| ChannelError::io(path, e))
+    crate::files::write_output(std::path::Path::new(path), &encode(t)).map_err(|e| ChannelError::io(path, e))
 }
 
 #[cfg(test)]

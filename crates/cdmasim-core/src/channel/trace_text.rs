@@ -10,7 +10,9 @@
 use super::error::{ChannelError, Result};
 use super::DrcTrace;
 use crate::channel::drc::{index_of_rate, NUM_DRC};
+use crate::files;
 use std::io::Write;
+use std::path::Path;
 
 fn parse_drc(tok: &str) -> std::result::Result<u8, String> {
     if let Ok(v) = tok.parse::<u64>() {
@@ -89,14 +91,13 @@ pub fn parse(name: &str, text: &str) -> Result<DrcTrace> {
 }
 
 pub fn read(path: &str) -> Result<DrcTrace> {
-    let bytes = std::fs::read(path).map_err(|e| ChannelError::io(path, e))?;
+    let bytes = files::read_input(Path::new(path), files::MAX_TRACE_BYTES, "DRC trace").map_err(|e| ChannelError::io(path, e))?;
     let text = std::str::from_utf8(&bytes).map_err(|e| ChannelError::new(path, format!("not UTF-8 text ({e})")))?;
     parse(path, text)
 }
 
 pub fn write(path: &str, t: &DrcTrace) -> Result<()> {
-    let fh = std::fs::File::create(path).map_err(|e| ChannelError::io(path, e))?;
-    let mut w = std::io::BufWriter::new(fh);
+    let mut w = files::Output::create(Path::new(path)).map_err(|e| ChannelError::io(path, e))?;
     let r: std::io::Result<()> = (|| {
         writeln!(w, "# cdmasim DRC trace: one slot (1/600 s) per line: DRC index{}", if t.sinr.is_some() { ", SINR dB" } else { "" })?;
         match &t.sinr {
@@ -111,9 +112,9 @@ pub fn write(path: &str, t: &DrcTrace) -> Result<()> {
                 }
             }
         }
-        w.flush()
+        Ok(())
     })();
-    r.map_err(|e| ChannelError::io(path, e))
+    r.and_then(|()| w.commit()).map_err(|e| ChannelError::io(path, e))
 }
 
 #[cfg(test)]

@@ -297,7 +297,9 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
     let mut logs = Vec::new();
     for (n, _) in &attached {
         let open = |d: &str| -> std::io::Result<Option<BufWriter<File>>> {
-            log_dir.map(|dir| File::create(dir.join(format!("{n}.{d}.log"))).map(BufWriter::new)).transpose()
+            // The user's name escaped as one file name (no `/`, no `..`).
+            let name = format!("{}.{d}.log", crate::files::file_component(n));
+            log_dir.map(|dir| File::create(dir.join(name)).map(BufWriter::new)).transpose()
         };
         logs.push([open("down")?, open("up")?]);
     }

@@ -6,7 +6,7 @@ use std::fmt;
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum PcapError {
-    /// The file could not be opened or mapped.
+    /// The file could not be opened or read.
     Io { path: String, msg: String },
     /// The file is shorter than a file header.
     TooShort { len: u64 },

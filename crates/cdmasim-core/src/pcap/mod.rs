@@ -16,4 +16,4 @@ pub mod write;
 
 pub use analysis::{analyze_bytes, analyze_file, analyze_file_json, owd_files_json, AnalyzeOptions, Analysis};
 pub use error::PcapError;
-pub use reader::{Capture, Reader, Record};
+pub use reader::{FileReader, Reader, Record, Records};

@@ -148,6 +148,15 @@ impl<W: Write> PcapWriter<W> {
     pub fn flush(&mut self) -> io::Result<()> {
         self.out.flush()
     }
+
+    pub fn get_ref(&self) -> &W {
+        self.out.get_ref()
+    }
+
+    /// The underlying writer, everything written to it.
+    pub fn into_inner(self) -> io::Result<W> {
+        self.out.into_inner().map_err(|e| e.into_error())
+    }
 }
 
 #[cfg(test)]

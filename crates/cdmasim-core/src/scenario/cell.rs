@@ -223,7 +223,8 @@ fn read_sch_file(path: &str, scenario_file: &str, at: &At, mobiles: &HashMap<&st
     let dir = Path::new(scenario_file).parent().unwrap_or(Path::new(""));
     let full = dir.join(path);
     let shown = full.display().to_string();
-    let text = std::fs::read_to_string(&full).map_err(|e| err(scenario_file, at, format!("cannot read the SCH schedule '{shown}': {e}")))?;
+    let text = crate::files::read_input_text(&full, crate::files::MAX_SMALL_INPUT_BYTES, "SCH schedule")
+        .map_err(|e| err(scenario_file, at, format!("cannot read the SCH schedule '{shown}': {e}")))?;
     let mut out = Vec::new();
     let mut last = 0;
     for (i, raw_line) in text.lines().enumerate() {

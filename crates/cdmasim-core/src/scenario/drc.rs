@@ -130,7 +130,7 @@ pub(crate) fn resolve(d: &RawDrc, scenario_file: &str, default_seed: u64) -> Res
             }
             let window = window_ms.unwrap_or(MAHIMAHI_WINDOW_MS);
             let t = channel::read_trace(&full, Some(fmt), window)
-                .map_err(|e| (d.at.clone(), format!("cannot use DRC trace: {}", without_os_error(&e.to_string()))))?;
+                .map_err(|e| (d.at.clone(), format!("cannot use DRC trace: {}", crate::files::reason(&e.to_string()))))?;
             if t.is_empty() {
                 return Err((d.at.clone(), format!("DRC trace '{full}' holds no slots")));
             }
@@ -142,11 +142,4 @@ pub(crate) fn resolve(d: &RawDrc, scenario_file: &str, default_seed: u64) -> Res
     }
 }
 
-/// An I/O message without Rust's " (os error N)" suffix, as scenario files'
-/// own read errors are shown.
-fn without_os_error(m: &str) -> &str {
-    match m.find(" (os error ") {
-        Some(i) if m.ends_with(')') => &m[..i],
-        _ => m,
-    }
-}
+

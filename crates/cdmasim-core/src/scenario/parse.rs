@@ -90,22 +90,13 @@ pub fn parse_str_seeded(text: &str, path: &str, seed: Option<u64>) -> Result<Sce
 pub fn load(path: impl AsRef<std::path::Path>) -> Result<ScenarioSpec, ScenarioError> {
     let path = path.as_ref();
     let shown = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|e| ScenarioError {
+    let text = crate::files::read_input_text(path, crate::files::MAX_SMALL_INPUT_BYTES, "scenario file").map_err(|e| ScenarioError {
         file: shown.clone(),
         line: 0,
         field: String::new(),
-        message: format!("cannot read: {}", io_reason(&e)),
+        message: format!("cannot read: {}", crate::files::reason(&e.to_string())),
     })?;
     parse_str(&text, &shown)
-}
-
-/// The OS message without Rust's " (os error 2)" suffix.
-fn io_reason(e: &std::io::Error) -> String {
-    let s = e.to_string();
-    match s.find(" (os error") {
-        Some(i) => s[..i].to_string(),
-        None => s,
-    }
 }
 
 /// The elements of an array of tables (`[[link]]`), or none if absent.

@@ -63,10 +63,6 @@ impl std::error::Error for RunError {}
 /// to stop within a fraction of a second, rarely enough to cost nothing.
 const INTERRUPT_EVERY: u32 = 1 << 16;
 
-fn pcap_name(link: &str) -> String {
-    link.chars().map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' }).collect::<String>() + ".pcap"
-}
-
 /// Run a scenario to its horizon.
 pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError> {
     let mut w = build::build(spec).map_err(|e| RunError::Channel(e.to_string()))?;
@@ -76,7 +72,6 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
     if let Some(path) = &opts.series_spool {
         w.hosts.spool = Some(series_spool::SeriesSpool::create(path.clone()).map_err(|error| RunError::Io { path: path.clone(), error })?);
     }
-    let mut pcap_paths = Vec::new();
     if let Some(dir) = &opts.pcap_dir {
         // One capture per pair of nodes, both directions in it, as tcpdump on
         // a point-to-point interface would see them; each port of a hop
@@ -99,11 +94,12 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
                 let idx = match pairs.iter().position(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a)) {
                     Some(i) => i,
                     None => {
-                        let path = dir.join(pcap_name(&name));
-                        let f = std::fs::File::create(&path).map_err(|e| io(&path, e))?;
+                        // Named after the place, escaped so that no two
+                        // places share a file (`x/y` and `x_y`).
+                        let path = dir.join(crate::files::file_component(&name) + ".pcap");
+                        let f = crate::files::Output::create(&path).map_err(|e| io(&path, e))?;
                         let writer = crate::pcap::write::PcapWriter::new(f).map_err(|e| io(&path, e))?;
-                        hosts.pcaps.push(world::Capture { writer, node: a });
-                        pcap_paths.push(path);
+                        hosts.pcaps.push(world::Capture { writer, node: a, error: None });
                         pairs.push((a, b));
                         pairs.len() - 1
                     }
@@ -119,8 +115,14 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
         Err(RunError::Interrupted) => Some(w.hosts.horizon),
         Err(e) => return Err(e),
     };
-    for (c, path) in w.hosts.pcaps.iter_mut().zip(pcap_paths) {
-        c.writer.flush().map_err(|error| RunError::Io { path, error })?;
+    // Each capture takes its place whole, now that the run is complete.
+    for c in std::mem::take(&mut w.hosts.pcaps) {
+        let path = c.writer.get_ref().path().to_path_buf();
+        let put = match c.error {
+            Some(e) => Err(e),
+            None => c.writer.into_inner().and_then(crate::files::Output::commit),
+        };
+        put.map_err(|error| RunError::Io { path, error })?;
     }
     w.hosts.drop_log.finish().map_err(|(path, error)| RunError::Io { path, error })?;
     w.hosts.drain_series(true);

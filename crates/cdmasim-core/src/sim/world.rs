@@ -26,7 +26,6 @@ use crate::pcap::write::PcapWriter;
 use crate::scenario::TcpSpec;
 use crate::tcp::rwnd;
 use crate::tcp::{cc, TcpReceiver, TcpSender};
-use std::fs::File;
 
 #[derive(Clone, Copy, Debug)]
 pub enum Event {
@@ -57,8 +56,11 @@ impl Slow for Event {
 /// packets are written when their transmission starts, incoming ones when
 /// they have arrived, as tcpdump on that host would see them.
 pub struct Capture {
-    pub writer: PcapWriter<File>,
+    pub writer: PcapWriter<crate::files::Output>,
     pub node: u32,
+    /// The first write that failed (a full disk): the capture is then not
+    /// put in place, and the run says why.
+    pub error: Option<std::io::Error>,
 }
 
 pub struct World {
@@ -341,9 +343,12 @@ impl Hosts {
             _ => 0,
         };
         // A failed capture write must not change the simulation; the error
-        // surfaces when the file is flushed at the end.
-        let c = self.capture_of(h, port).expect("a captured port") as usize;
-        let _ = self.pcaps[c].writer.write(now, pkt, header, wscale);
+        // surfaces when the capture would be put in place, at the end.
+        let i = self.capture_of(h, port).expect("a captured port") as usize;
+        let c = &mut self.pcaps[i];
+        if let Err(e) = c.writer.write(now, pkt, header, wscale) {
+            c.error.get_or_insert(e);
+        }
     }
 
     fn on_flow_start(&mut self, net: &mut Network, now: Time, fi: u32) {

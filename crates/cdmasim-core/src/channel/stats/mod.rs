@@ -247,6 +247,42 @@ impl SinrSums {
     }
 }
 
+/// The largest lag d of H(X_{i+d} | X_i): a lag table counts the 15 x 15
+/// state pairs at every lag (about 1.9 kB a lag), so 10^5 lags take 190 MB.
+pub const MAX_LAG: usize = 100_000;
+/// Window lengths in one pass (each keeps its own lag table).
+pub const MAX_WINDOW_LENGTHS: usize = 16;
+/// The statistics of all windows together: each window keeps its lag
+/// entropies and a few hundred bytes more.
+const MAX_WINDOW_RESULT_BYTES: u64 = 1 << 30;
+
+/// Whether statistics of (at most) `slots` slots, per window of each
+/// length in `windows` (0: none), with `cfg`, fit the memory they are
+/// allowed: checked before any table is allocated.
+pub fn check_limits(slots: u64, windows: &[u64], cfg: &StatsConfig) -> Result<(), String> {
+    if cfg.max_order > 4 {
+        return Err(format!("max_order: {} is above 4 (conditional entropies are computed up to depth 4)", cfg.max_order));
+    }
+    if cfg.max_lag == 0 || cfg.max_lag > MAX_LAG {
+        return Err(format!("max_lag: {} slots is outside 1 .. {MAX_LAG}", cfg.max_lag));
+    }
+    if windows.len() > MAX_WINDOW_LENGTHS {
+        return Err(format!("window_slots: {} window lengths; at most {MAX_WINDOW_LENGTHS} in one pass", windows.len()));
+    }
+    let each = (cfg.max_lag as u64 + 64) * 8;
+    for &w in windows.iter().filter(|&&w| w > 0) {
+        let n = slots / w + 1;
+        if n.saturating_mul(each) > MAX_WINDOW_RESULT_BYTES {
+            return Err(format!(
+                "window_slots: {n} windows of {w} slots would hold more than {} MiB of results at max_lag {}; give longer windows",
+                MAX_WINDOW_RESULT_BYTES >> 20,
+                cfg.max_lag
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Consecutive windows of `window` slots, fed in pieces like `Accumulator`:
 /// one window's accumulator at a time.
 pub struct Windows {
@@ -335,13 +371,13 @@ impl TraceStats {
 
     /// The whole sequence's statistics and, per window length given, in
     /// order, its windows' (none for a length of 0, or when the sequence
-    /// is not longer than one window).
+    /// is shorter than one window).
     pub fn finish_windows(self) -> (Stats, Vec<Vec<Stats>>) {
         let n = self.whole.slots();
         let windows = self
             .windows
             .into_iter()
-            .map(|w| w.filter(|w| n > w.window).map_or_else(Vec::new, Windows::finish))
+            .map(|w| w.filter(|w| n >= w.window).map_or_else(Vec::new, Windows::finish))
             .collect();
         (self.whole.finish(), windows)
     }

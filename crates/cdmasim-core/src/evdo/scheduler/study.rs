@@ -12,6 +12,11 @@ use super::rr::RoundRobin;
 use super::{by_name, Scheduler, SlotServer};
 use serde::Serialize;
 
+/// The most users a study takes: a 1xEV-DO Rev. 0 sector addresses at most
+/// 59 (MAC indices 5-63); 1000 leaves room for studies beyond it while
+/// refusing a mistyped count.
+pub const MAX_USERS: usize = 1000;
+
 /// Per-slot DRCs of all users, slot-major (slot n's users are contiguous,
 /// which is what the scheduler reads each slot).
 pub struct UserChannels {

@@ -15,7 +15,7 @@ pub mod series;
 
 use super::decode::{decode, Decoded, TcpPacket};
 use super::error::PcapError;
-use super::reader::Capture;
+use super::reader::{FileReader, Reader, Records};
 use conn::Conn;
 use serde::Serialize;
 use std::collections::HashMap;
@@ -106,31 +106,21 @@ pub struct Report {
 }
 
 pub fn analyze_file(path: &Path, opts: &AnalyzeOptions) -> Result<Analysis, PcapError> {
-    let cap = Capture::open(path)?;
-    analyze_impl(cap.bytes(), opts, &|off| cap.release_before(off))
+    analyze_records(FileReader::open(path)?, opts)
 }
 
 pub fn analyze_bytes(buf: &[u8], opts: &AnalyzeOptions) -> Result<Analysis, PcapError> {
-    analyze_impl(buf, opts, &|_| {})
+    analyze_records(Reader::new(buf)?, opts)
 }
 
-/// Bytes read between two calls of the release hook.
-const RELEASE_EVERY: u64 = 2 << 20;
-
-fn analyze_impl(buf: &[u8], opts: &AnalyzeOptions, release: &dyn Fn(usize)) -> Result<Analysis, PcapError> {
-    let mut next_release = RELEASE_EVERY;
-    let mut reader = super::reader::Reader::new(buf)?;
+fn analyze_records(mut reader: impl Records, opts: &AnalyzeOptions) -> Result<Analysis, PcapError> {
     let mut an = Analysis::default();
     let mut table: HashMap<Key, usize, BuildHasherDefault<Fnv>> = HashMap::default();
     let mut last: Option<(u128, u16, u128, u16, usize)> = None;
     let mut unknown_link_warned = false;
-    for rec in &mut reader {
+    while let Some(rec) = reader.next_record() {
         let rec = rec?;
         an.packets_seen += 1;
-        if rec.offset >= next_release {
-            release(rec.offset as usize);
-            next_release = rec.offset + RELEASE_EVERY;
-        }
         // tcptrace works in microseconds (struct timeval): truncate.
         let now = rec.ts_ns / 1000;
         if an.first_us == 0 {
@@ -189,7 +179,7 @@ fn analyze_impl(buf: &[u8], opts: &AnalyzeOptions, release: &dyn Fn(usize)) -> R
         }
         c.on_packet(dir, &p, now, opts.checksums);
     }
-    an.warnings.append(&mut reader.warnings);
+    an.warnings.append(&mut reader.take_warnings());
     let end = an.last_us;
     for c in &mut an.conns {
         c.finish(end);
@@ -239,14 +229,17 @@ pub fn analyze_file_json(path: &Path, opts: &AnalyzeOptions) -> Result<String, P
 /// One-way delay report of two captures of the same connections, as JSON.
 /// Errors name the file they concern.
 pub fn owd_files_json(a: &Path, b: &Path) -> Result<String, String> {
-    let open = |p: &Path| Capture::open(p).map_err(|e| format!("{}: {e}", p.display()));
-    let (ca, cb) = (open(a)?, open(b)?);
+    fn named(p: &Path) -> impl Fn(PcapError) -> String + '_ {
+        move |e| format!("{}: {e}", p.display())
+    }
     // Check each file on its own first so an error names the right one.
-    for (p, c) in [(a, &ca), (b, &cb)] {
-        for r in super::reader::Reader::new(c.bytes()).map_err(|e| format!("{}: {e}", p.display()))? {
-            r.map_err(|e| format!("{}: {e}", p.display()))?;
+    for p in [a, b] {
+        let mut r = FileReader::open(p).map_err(named(p))?;
+        while let Some(rec) = r.next_record() {
+            rec.map_err(named(p))?;
         }
     }
-    let r = owd::one_way_delay(ca.bytes(), cb.bytes()).map_err(|e| e.to_string())?;
+    let r = owd::one_way_delay(FileReader::open(a).map_err(named(a))?, FileReader::open(b).map_err(named(b))?)
+        .map_err(|e| e.to_string())?;
     Ok(serde_json::to_string(&r).expect("report serialises"))
 }

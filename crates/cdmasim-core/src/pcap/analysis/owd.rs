@@ -16,7 +16,7 @@
 use super::{conn_key, Fnv, Key};
 use crate::pcap::decode::{decode, Decoded, TcpPacket};
 use crate::pcap::error::PcapError;
-use crate::pcap::reader::Reader;
+use crate::pcap::reader::Records;
 use serde::Serialize;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
@@ -71,8 +71,8 @@ pub struct OwdReport {
     pub ambiguous: u64,
 }
 
-fn tcp_packets<'a>(buf: &'a [u8], mut f: impl FnMut(u64, &TcpPacket<'a>)) -> Result<(), PcapError> {
-    for rec in Reader::new(buf)? {
+fn tcp_packets(mut records: impl Records, mut f: impl FnMut(u64, &TcpPacket<'_>)) -> Result<(), PcapError> {
+    while let Some(rec) = records.next_record() {
         let rec = rec?;
         if let Decoded::Tcp(p) = decode(rec.linktype, rec.data) {
             f(rec.ts_ns, &p);
@@ -89,7 +89,7 @@ struct Acc {
     pairs: Vec<(u64, u64)>,
 }
 
-pub fn one_way_delay(a: &[u8], b: &[u8]) -> Result<OwdReport, PcapError> {
+pub fn one_way_delay(a: impl Records, b: impl Records) -> Result<OwdReport, PcapError> {
     type H = BuildHasherDefault<Fnv>;
     // Packets of capture A by key; u64::MAX marks a duplicate key.
     let mut table: HashMap<PKey, u64, H> = HashMap::default();
