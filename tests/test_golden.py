@@ -1,7 +1,8 @@
 """Every shipped example gives, bit for bit, the results recorded in
-tests/golden/: the whole summary (every flow, queue, cell and page, every
-float as its shortest round-trip text), a SHA-256 of each time series' time
-and value arrays, and a SHA-256 of the drop log. A sweep example is pinned
+tests/golden/: the whole summary (every flow, queue and cell, every float
+as its shortest round-trip text), a SHA-256 of each time series' time and
+value arrays, and a SHA-256 of the drop log and of the web objects and
+pages tables (which, like the drops, stream out of the run). A sweep example is pinned
 by its first and last run.
 
 This is the guard for work that must not change results (speed work on the
@@ -53,9 +54,11 @@ def record(doc, seed):
 
     r = cdmasim.run(doc, seed=seed)
     series = {f"{metric}/{subject}": [len(t), _digest(t, v)] for metric, subject, t, v in r.series_arrays()}
-    drops = r.drops.to_csv(index=False, lineterminator="\n")
-    return {"summary": json.loads(r.summary_json()), "series": series,
-            "drops": [len(r.drops), hashlib.sha256(drops.encode()).hexdigest()]}
+    def table(df):
+        return [len(df), hashlib.sha256(df.to_csv(index=False, lineterminator="\n").encode()).hexdigest()]
+
+    return {"summary": json.loads(r.summary_json()), "series": series, "drops": table(r.drops),
+            "objects": table(r.objects), "pages": table(r.pages)}
 
 
 def _canonical(x):

@@ -121,7 +121,8 @@ def test_tables_take_their_columns_and_types_from_the_core(example, monkeypatch)
         for c, k in cols:
             if k in dtype:
                 assert str(df[c].dtype) == dtype[k], (table, c, df[c].dtype)
-        assert len(df) == len(r.summary.get(table, [])) or table == "drops"
+        # Drops, objects and pages stream to files during the run: not in the summary.
+        assert len(df) == len(r.summary.get(table, [])) or table in ("drops", "objects", "pages")
 
 
 @pytest.mark.parametrize("example", sorted(p.stem for p in EXAMPLES.glob("*.toml") if not p.stem.startswith("sweep_")))

@@ -32,6 +32,7 @@ def run_scenario(
     drop_log: str | None = None,
     progress_every_ns: int | None = None,
     series_spool: str | None = None,
+    web_log_dir: str | None = None,
 ) -> tuple[str, list[tuple[str, str, bytes, bytes]] | list[tuple[str, str, bytes]]]:
     """(pretty summary JSON, [(metric, subject, t f64 LE bytes, value f64 LE bytes)]).
     progress(now_s, horizon_s) -> bool | None is offered at every multiple of
@@ -40,7 +41,8 @@ def run_scenario(
     drops to this CSV file (t_s,place,reason,flow,sent_s,seq). series_spool:
     stream the series to this file in chunks; the list then holds
     (metric, subject, chunk index) per series, the index being (byte offset,
-    points) u64 LE pairs, each chunk the points' times then values (f64 LE)."""
+    points) u64 LE pairs, each chunk the points' times then values (f64 LE).
+    web_log_dir: stream web objects and pages to objects.csv and pages.csv there."""
 
 def parse_time_ns(text: str) -> int:
     """'37.5ms' -> nanoseconds (scenario unit rules); ValueError on bad input."""

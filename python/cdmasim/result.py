@@ -264,8 +264,11 @@ class Result:
     sizes bytes."""
 
     def __init__(self, summary: dict, series_raw=(), text: str | None = None, drops_path: str | None = None,
-                 series_path: str | None = None):
+                 series_path: str | None = None, web_dir: str | None = None):
         self.summary = summary
+        # Where the run streamed its web objects and pages (objects.csv,
+        # pages.csv); None: they are in the summary.
+        self._web_dir = web_dir
         # The run's drop log (CSV, streamed by the core); None: the drops
         # are in the summary (results of older versions, or none at all).
         self._drops_path = drops_path
@@ -363,9 +366,26 @@ class Result:
         elif name == "dead_periods":
             rows = [(c["name"], a, b) for c in self.summary.get("cells", []) for a, b in c.get("dead_periods", [])]
             fields = list(zip(DEAD_COLUMNS, ("str", "float", "float")))
+        elif name in ("objects", "pages") and self._web_dir is not None:
+            return _wide(name, self._web_records(name))
         else:
             return _wide(name, self.summary.get(name, []))
         return fields, _columns(rows, len(fields))
+
+    def _web_records(self, name):
+        """The objects or pages the run streamed to its CSV file, typed by
+        the schema, in the order the core keeps them in memory: by flow (as
+        the scenario lists them), page and object."""
+        import csv
+
+        convert = {"int": int, "float": float, "float?": lambda x: float(x) if x else None,
+                   "int?": lambda x: int(x) if x else None, "str": str, "str?": lambda x: x or None}
+        kinds = dict(schema()[name])
+        with open(os.path.join(self._web_dir, f"{name}.csv"), newline="", encoding="utf-8") as f:
+            rows = [{k: convert[kinds[k]](v) for k, v in r.items()} for r in csv.DictReader(f)]
+        order = {f["name"]: i for i, f in enumerate(self.summary.get("flows", []))}
+        rows.sort(key=lambda r: (order.get(r["flow"], len(order)), r["page"], r.get("index", 0)))
+        return rows
 
     @property
     def rlp_cdf(self) -> pandas.DataFrame:

@@ -189,22 +189,28 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
         progress = None
     core = _core()
     tmp = _private_dir("cdmasim-run-")
-    drops, spool = (os.path.join(tmp, name) for name in _RUN_FILES)
+    drops, spool = (os.path.join(tmp, name) for name in _RUN_FILES[:2])
     try:
+        def run_into(pcaps):
+            return core.run_scenario(text, shown, seed, pcaps, progress, drops, every_ns, spool, tmp)
+
         if pcap_dir is None:
-            summary_json, series = core.run_scenario(text, shown, seed, None, progress, drops, every_ns, spool)
+            summary_json, series = run_into(None)
         else:
             # The captures take their places together once the run is
             # complete; an interrupted run leaves the folder as it was.
             from ._files import write_into
 
             ran = []
-            write_into(pcap_dir, lambda into: ran.append(
-                core.run_scenario(text, shown, seed, into, progress, drops, every_ns, spool)))
+            write_into(pcap_dir, lambda into: ran.append(run_into(into)))
             summary_json, series = ran[0]
     except core.ScenarioError as e:
         _remove_run_files(tmp)
         raise _translate(e, shown) from None
+    except ValueError as e:
+        # The run outgrew a limit (a queue without a limit under a flood).
+        _remove_run_files(tmp)
+        raise InputError(f"{shown}: {e}") from None
     except OSError as e:
         _remove_run_files(tmp)
         # The engine could not write its pcap files (or the drop log).
@@ -216,13 +222,14 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     finally:
         if bar is not None:
             bar.close()
-    result = Result(json.loads(summary_json), series, text=summary_json, drops_path=drops, series_path=spool)
+    result = Result(json.loads(summary_json), series, text=summary_json, drops_path=drops, series_path=spool,
+                    web_dir=tmp)
     weakref.finalize(result, _remove_run_files, tmp)
     return result
 
 
 #: What the engine writes in a run's private folder.
-_RUN_FILES = ("drops.csv", "series.spool")
+_RUN_FILES = ("drops.csv", "series.spool", "objects.csv", "pages.csv")
 
 
 def _private_dir(prefix):

@@ -38,6 +38,7 @@ import os
 import re
 import shutil
 import sqlite3
+import stat
 import threading
 import zlib
 from collections.abc import Collection, Iterable, Mapping
@@ -131,6 +132,22 @@ _WRITING: dict[str, list[int]] = {}
 _WRITING_GUARD = threading.Lock()
 
 
+def _holds_a_store(path: str) -> bool:
+    """Whether a folder is (or was) a result store itself: its marker or a
+    manifest. Such a folder is never removed as a run folder, wherever it
+    sits (a user's store reached through a link, or made inside a store
+    written before the marker existed)."""
+    return any(os.path.lexists(os.path.join(path, n)) for n in (MARKER, MANIFEST))
+
+
+def _remove_run_folder(path: str):
+    """Remove a run folder this store wrote (tmp/KEY or runs/KEY): never a
+    link, and never a folder that holds a store of its own."""
+    if os.path.islink(path) or not os.path.isdir(path) or _holds_a_store(path):
+        return
+    shutil.rmtree(path, ignore_errors=True)
+
+
 def _why(e: BaseException) -> str:
     return " ".join(str(getattr(e, "strerror", None) or e).split()) or type(e).__name__
 
@@ -214,11 +231,13 @@ class Store:
             raise self._err(f"cannot read: {_why(e)}") from None
 
     def _not_inside_a_store(self):
-        """A new store must not sit inside another one: that store's
-        recovery would take it for a run folder left without a row."""
-        d = os.path.dirname(os.path.abspath(self.path))
+        """A new store must not sit inside another one (its marker, or the
+        manifest of one written before the marker existed), reached by
+        links or not: that store's recovery would take it for a run folder
+        left without a row."""
+        d = os.path.dirname(os.path.realpath(self.path))
         while True:
-            if os.path.isfile(os.path.join(d, MARKER)):
+            if os.path.isfile(os.path.join(d, MARKER)) or os.path.isfile(os.path.join(d, MANIFEST)):
                 raise self._err(f"is inside the result store {d}: give a folder outside it")
             parent = os.path.dirname(d)
             if parent == d:
@@ -266,7 +285,8 @@ class Store:
             return False
         for sub in ("runs", "tmp"):
             d = os.path.join(self.path, sub)
-            if sub in entries and (not os.path.isdir(d) or not all(KEY.match(n) for n in os.listdir(d))):
+            if sub in entries and (not os.path.isdir(d) or os.path.islink(d) or not all(
+                    KEY.match(n) and not _holds_a_store(os.path.join(d, n)) for n in os.listdir(d))):
                 return False
         if not self._manifest_valid():
             return False
@@ -428,9 +448,8 @@ class Store:
             except OSError as e:
                 raise self._err(f"cannot use {sub}/: {_why(e)}") from None
             for name in names:
-                path = os.path.join(d, name)
-                if KEY.match(name) and name not in keep and not os.path.islink(path):
-                    shutil.rmtree(path, ignore_errors=True)
+                if KEY.match(name) and name not in keep:
+                    _remove_run_folder(os.path.join(d, name))
 
     # -- reading -------------------------------------------------------------
 
@@ -439,6 +458,10 @@ class Store:
         return {k for (k,) in self._query(q, (status,) if status else ())}
 
     def run_dir(self, key: str) -> str:
+        """A run's folder; the key is checked to be a run key (32 hex
+        digits), never a path."""
+        if not isinstance(key, str) or not KEY.match(key):
+            raise InputError(f"not a run key: {key!r} (32 hexadecimal digits)")
         return os.path.join(self.path, "runs", key)
 
     def rows(self, sweep: str | None = None) -> list[dict]:
@@ -476,15 +499,32 @@ class Store:
 
     def read_bytes(self, key: str, name: str) -> bytes:
         """A file of a done run, checked against the size and CRC-32 the
-        manifest holds; InputError naming the file if it is missing or damaged."""
+        manifest holds; InputError naming the file if it is missing or
+        damaged, or if the run has no file of that name (only the files the
+        manifest lists are read: a name is never a path)."""
+        files = self._files(key)
+        if files is None:
+            # A run recorded without its file list (an older cdmasim): a
+            # plain name inside its folder, read up to the core's limit.
+            parts = name.split("/") if isinstance(name, str) else []
+            if not 1 <= len(parts) <= 2 or any(p in ("", ".", "..") or "\x00" in p for p in parts):
+                raise InputError(f"run {key}: {name!r} is not a file name of a run")
+            size = 1 << 40
+        elif name not in files:
+            known = ", ".join(sorted(files)) or "none"
+            raise InputError(f"run {key} has no file {name!r} (its files: {known})")
+        else:
+            size = files[name][0]
         path = os.path.join(self.run_dir(key), name)
         try:
-            with open(path, "rb") as f:
-                data = f.read()
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+            with os.fdopen(fd, "rb") as f:
+                if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                    raise self._damaged(path, "not a regular file")
+                data = f.read(size + 1)
         except OSError as e:
             raise self._damaged(path, _why(e)) from None
-        expected = (self._files(key) or {}).get(name)
-        if expected is not None and [len(data), zlib.crc32(data)] != list(expected):
+        if files is not None and [len(data), zlib.crc32(data)] != list(files[name]):
             raise self._damaged(path, "its size or checksum differs from when it was written")
         return data
 
@@ -592,7 +632,7 @@ class Store:
         except sqlite3.Error as e:
             raise self._err(f"cannot write {MANIFEST}: {_why(e)}") from None
         if KEY.match(key):
-            shutil.rmtree(self.run_dir(key), ignore_errors=True)
+            _remove_run_folder(self.run_dir(key))
 
     # -- writing -------------------------------------------------------------
 
@@ -608,7 +648,7 @@ class Store:
             if files:
                 sizes = {rel: [len(data), zlib.crc32(data)] for rel, data in sorted(files.items())}
                 tmp = os.path.join(self.path, "tmp", key)
-                shutil.rmtree(tmp, ignore_errors=True)
+                _remove_run_folder(tmp)
                 for rel, data in sorted(files.items()):
                     dest = os.path.join(tmp, rel)
                     os.makedirs(os.path.dirname(dest), exist_ok=True)
@@ -618,7 +658,7 @@ class Store:
                 final = self.run_dir(key)
                 # A folder here has no row (rows are committed after the
                 # rename, and _recover removed row-less ones): replace it.
-                shutil.rmtree(final, ignore_errors=True)
+                _remove_run_folder(final)
                 os.rename(tmp, final)
                 _fsync_dir(os.path.dirname(final))
         except OSError as e:

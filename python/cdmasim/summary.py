@@ -172,28 +172,26 @@ def _radio_lines(s):
     return _is2000_lines(s) + ["", "RLP radio links"] + _table(head, rows)
 
 
-def _mean(xs):
-    return sum(xs) / len(xs) if xs else None
-
-
 def _web_lines(s):
     """One row per browsing user (one row for all beyond MAX_ROWS): pages
-    and objects finished and their mean delays."""
-    names = [f["name"] for f in s.get("flows", []) if f.get("kind") == "http"]
-    if not names:
+    and objects finished and their mean delays (the flows' web columns)."""
+    flows = [f for f in s.get("flows", []) if f.get("kind") == "http"]
+    if not flows:
         return []
-    groups = {n: ([], []) for n in names} if len(names) <= MAX_ROWS else None
-    everyone = ([], [])
-    for key, i in (("objects", 0), ("pages", 1)):
-        for x in s.get(key, []):
-            (groups[x["flow"]] if groups is not None else everyone)[i].append(x)
+
+    def pooled(fs, key, done):
+        # The mean over every finished object or page of these flows.
+        n = sum(f.get(done) or 0 for f in fs)
+        return sum((f.get(key) or 0) * (f.get(done) or 0) for f in fs) / n if n else None
+
     fmt = lambda x, unit: "-" if x is None else f"{x:.3f} {unit}"  # noqa: E731
+    groups = [(f["name"], [f]) for f in flows] if len(flows) <= MAX_ROWS else [(f"all {len(flows)}", flows)]
     rows = []
-    for name, (objs, pages) in (groups.items() if groups is not None else [(f"all {len(names)}", everyone)]):
-        od = [o["delay_s"] for o in objs if o.get("delay_s") is not None]
-        pd_ = [p["delay_s"] for p in pages if p.get("delay_s") is not None]
-        norm = [o["normalized_s_per_kb"] for o in objs if o.get("normalized_s_per_kb") is not None]
-        rows.append([name, f"{len(pd_)}/{len(pages)}", f"{len(od)}/{len(objs)}", fmt(_mean(od), "s"),
-                     fmt(_mean(pd_), "s"), fmt(_mean(norm), "s/KB")])
+    for name, fs in groups:
+        total = lambda key: sum(f.get(key) or 0 for f in fs)  # noqa: E731
+        rows.append([name, f"{total('pages_done')}/{total('pages')}", f"{total('objects_done')}/{total('objects')}",
+                     fmt(pooled(fs, "object_delay_mean_s", "objects_done"), "s"),
+                     fmt(pooled(fs, "page_delay_mean_s", "pages_done"), "s"),
+                     fmt(pooled(fs, "object_s_per_kb_mean", "objects_done"), "s/KB")])
     head = ["web flow", "pages done", "objects done", "object delay", "page delay", "object s/KB"]
     return ["", "web browsing (means over finished objects and pages)"] + _table(head, rows)

@@ -42,10 +42,13 @@ pub struct RunResult {
     pub cells: Vec<CellResult>,
     #[serde(default)]
     pub mobiles: Vec<MobileResult>,
-    /// Web objects and pages of `kind = "http"` flows (seed 004 §5.1).
-    #[serde(default)]
+    /// Web objects and pages of `kind = "http"` flows (Dziong et al.
+    /// §5.1); empty when the run streamed them to files
+    /// (`RunOptions::web_log_dir`), and then left out of the JSON (each
+    /// flow's totals are in `flows`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub objects: Vec<ObjectResult>,
-    #[serde(default)]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pages: Vec<PageResult>,
     /// IS-2000 radio links with RLP3: one row per link and direction.
     #[serde(default)]
@@ -399,6 +402,23 @@ pub struct FlowResult {
     pub connections_opened: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub connections_open: Option<u64>,
+    /// HTTP flows: pages begun and finished, objects requested or due and
+    /// finished, and the finished ones' mean delays (Dziong et al. §5.1).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pages_done: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objects: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub objects_done: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub page_delay_mean_s: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object_delay_mean_s: Option<f64>,
+    /// Mean over finished objects of delay / size, seconds per KB.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub object_s_per_kb_mean: Option<f64>,
 }
 
 /// One direction of a link that runs PPP (seed 001 §3.3).

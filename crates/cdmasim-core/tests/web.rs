@@ -149,7 +149,7 @@ fn memory_follows_open_connections_not_the_run() {
     let spec = parse_str(&text, "t.toml").unwrap();
     let mut w = sim::build::build(&spec).unwrap();
     sim::run_world(&mut w, None, None).unwrap();
-    let r = sim::collect::collect(&w, 5);
+    let r = sim::collect::collect(&mut w, 5);
     assert_conserved(&r);
     let done = r.objects.iter().filter(|o| o.finish_s.is_some()).count();
     assert!(done > 2_000, "only {done} objects");

@@ -101,8 +101,10 @@ fn scenario_toml_from_json(json: &str) -> PyResult<String> {
 /// the series list then holds `(metric, subject, chunks)` per series, chunks
 /// being (byte offset, points) pairs as little-endian u64 bytes (each chunk
 /// in the file: the points' times, then their values, f64 LE).
+/// `web_log_dir`: stream web objects and pages to objects.csv and pages.csv
+/// there instead of the summary.
 #[pyfunction]
-#[pyo3(signature = (text, path = "<string>", seed_override = None, pcap_dir = None, progress = None, drop_log = None, progress_every_ns = None, series_spool = None))]
+#[pyo3(signature = (text, path = "<string>", seed_override = None, pcap_dir = None, progress = None, drop_log = None, progress_every_ns = None, series_spool = None, web_log_dir = None))]
 #[allow(clippy::too_many_arguments)]
 fn run_scenario(
     py: Python<'_>,
@@ -114,6 +116,7 @@ fn run_scenario(
     drop_log: Option<PathBuf>,
     progress_every_ns: Option<u64>,
     series_spool: Option<PathBuf>,
+    web_log_dir: Option<PathBuf>,
 ) -> PyResult<(String, Py<PyList>)> {
     // The override acts during parsing: it also draws DRC preset sequences.
     let spec = parse(py, text, path, seed_override)?;
@@ -144,7 +147,9 @@ fn run_scenario(
             let hook = progress.map(|cb| {
                 Box::new(move |now: u64, horizon: u64| -> bool {
                     Python::with_gil(|py| {
-                        let step = cb.call1(py, (now as f64 * 1e-9, horizon as f64 * 1e-9)).map(|r| {
+                        // Seconds as the nearest double (60 s is 60.0, not 60.00000000000001).
+                        let secs = cdmasim_core::engine::time::secs;
+                        let step = cb.call1(py, (secs(now), secs(horizon))).map(|r| {
                             // Only an explicit False stops the run.
                             !r.bind(py).is(&*pyo3::types::PyBool::new_bound(py, false))
                         });
@@ -158,7 +163,7 @@ fn run_scenario(
                     })
                 }) as Box<dyn FnMut(u64, u64) -> bool>
             });
-            let opts = RunOptions { pcap_dir, progress: hook, progress_every: progress_every_ns, drop_log, series_spool };
+            let opts = RunOptions { pcap_dir, progress: hook, progress_every: progress_every_ns, drop_log, series_spool, web_log_dir };
             Ok(sim::run(&spec, opts))
         })
     })?;
@@ -170,6 +175,8 @@ fn run_scenario(
         Ok(r) => r,
         Err(RunError::Interrupted) => return Err(PyKeyboardInterrupt::new_err("run interrupted")),
         Err(e @ (RunError::Io { .. } | RunError::Channel(_))) => return Err(PyOSError::new_err(e.to_string())),
+        // What the scenario asks cannot be run within the limits (docs/files.md).
+        Err(e @ RunError::Overflow(_)) => return Err(PyValueError::new_err(e.to_string())),
     };
     convert(py, result)
 }

@@ -56,15 +56,30 @@ pub struct PageRecord {
     pub size: u64,
 }
 
+/// A page that has finished, with its objects: handed out once, so that a
+/// client holds only the page under way (memory follows what is open, not
+/// the run's length).
+#[derive(Clone, Debug, PartialEq)]
+pub struct FinishedPage {
+    /// Its number in the flow, from 0.
+    pub number: u32,
+    pub page: PageRecord,
+    pub objects: Vec<ObjectRecord>,
+}
+
 pub struct HttpClient {
     spec: HttpSpec,
     rng: Rng,
-    pub pages: Vec<PageRecord>,
-    pub objects: Vec<ObjectRecord>,
-    /// Objects of the current page not yet requested (indices into `objects`).
+    /// Pages begun so far.
+    pages_begun: u32,
+    /// The page under way (or finished and not yet begun again), and its
+    /// objects: object `o` is `objects[o - first]`.
+    page: Option<PageRecord>,
+    objects: Vec<ObjectRecord>,
+    first: u32,
+    /// Objects of the current page not yet requested (object numbers).
     next: std::collections::VecDeque<u32>,
-    /// First object of the current page, and its objects not yet finished.
-    page_first: usize,
+    /// Its objects not yet finished.
     unfinished: u32,
     main_done: bool,
     think_until: Option<Time>,
@@ -76,10 +91,11 @@ impl HttpClient {
         HttpClient {
             spec,
             rng,
-            pages: Vec::new(),
+            pages_begun: 0,
+            page: None,
             objects: Vec::new(),
+            first: 0,
             next: Default::default(),
-            page_first: 0,
             unfinished: 0,
             main_done: false,
             think_until: None,
@@ -93,7 +109,7 @@ impl HttpClient {
 
     /// The user starts browsing: the first page request.
     pub fn start(&mut self, now: Time) {
-        if self.pages.is_empty() && !self.stopped {
+        if self.pages_begun == 0 && !self.stopped {
             self.begin_page(now);
         }
     }
@@ -106,9 +122,11 @@ impl HttpClient {
 
     fn begin_page(&mut self, now: Time) {
         let w = &self.spec.workload;
-        let page = self.pages.len() as u32;
+        let page = self.pages_begun;
+        self.pages_begun += 1;
         let embedded = count(&w.objects_per_page, &mut self.rng);
-        self.page_first = self.objects.len();
+        self.first += self.objects.len() as u32;
+        self.objects.clear();
         let mut size = 0;
         for index in 0..=embedded {
             let request = bytes(&w.request_size, &mut self.rng);
@@ -116,9 +134,9 @@ impl HttpClient {
             size += obj_size;
             self.objects.push(ObjectRecord { page, index, request, size: obj_size, start: None, finish: None });
         }
-        self.pages.push(PageRecord { start: now, finish: None, objects: embedded + 1, size });
+        self.page = Some(PageRecord { start: now, finish: None, objects: embedded + 1, size });
         self.next.clear();
-        self.next.push_back(self.page_first as u32);
+        self.next.push_back(self.first);
         self.unfinished = embedded + 1;
         self.main_done = false;
     }
@@ -127,7 +145,7 @@ impl HttpClient {
     /// object first, the embedded ones only once it is in (Fig. 2).
     pub fn next_object(&mut self, now: Time) -> Option<u32> {
         let o = self.next.pop_front()?;
-        self.objects[o as usize].start = Some(now);
+        self.objects[(o - self.first) as usize].start = Some(now);
         Some(o)
     }
 
@@ -136,22 +154,35 @@ impl HttpClient {
         !self.next.is_empty()
     }
 
-    pub fn on_object_done(&mut self, now: Time, o: u32) {
-        self.objects[o as usize].finish = Some(now);
+    /// Object `o` is in; when it was the page's last, the finished page
+    /// with its objects (the client keeps them no longer).
+    pub fn on_object_done(&mut self, now: Time, o: u32) -> Option<FinishedPage> {
+        self.objects[(o - self.first) as usize].finish = Some(now);
         self.unfinished -= 1;
         if !self.main_done {
             self.main_done = true;
-            let end = self.objects.len() as u32;
-            self.next.extend(self.page_first as u32 + 1..end);
+            let end = self.first + self.objects.len() as u32;
+            self.next.extend(self.first + 1..end);
         }
-        if self.unfinished == 0 {
-            self.pages.last_mut().expect("a page is under way").finish = Some(now);
-            let more = self.spec.pages.is_none_or(|n| (self.pages.len() as u64) < n);
-            if more && !self.stopped {
-                let think = self.spec.workload.think_time.sample(&mut self.rng);
-                self.think_until = Some(now + from_secs(think));
-            }
+        if self.unfinished > 0 {
+            return None;
         }
+        let mut page = self.page.take().expect("a page is under way");
+        page.finish = Some(now);
+        let more = self.spec.pages.is_none_or(|n| (self.pages_begun as u64) < n);
+        if more && !self.stopped {
+            let think = self.spec.workload.think_time.sample(&mut self.rng);
+            self.think_until = Some(now + from_secs(think));
+        }
+        let objects = std::mem::take(&mut self.objects);
+        self.first += objects.len() as u32;
+        Some(FinishedPage { number: self.pages_begun - 1, page, objects })
+    }
+
+    /// The page still under way at the end of a run, with its objects
+    /// (unfinished ones have no finish time).
+    pub fn open_page(&self) -> Option<FinishedPage> {
+        self.page.clone().map(|page| FinishedPage { number: self.pages_begun - 1, page, objects: self.objects.clone() })
     }
 
     /// The end of the current think time.
@@ -167,7 +198,7 @@ impl HttpClient {
     }
 
     pub fn object(&self, o: u32) -> &ObjectRecord {
-        &self.objects[o as usize]
+        &self.objects[(o - self.first) as usize]
     }
 }
 
@@ -191,37 +222,64 @@ mod tests {
         let main = c.next_object(0).unwrap();
         assert_eq!(c.object(main).index, 0);
         assert!(c.next_object(0).is_none(), "embedded objects wait for the main one");
-        c.on_object_done(5, main);
+        assert_eq!(c.on_object_done(5, main), None);
         let got: Vec<u32> = std::iter::from_fn(|| c.next_object(6)).collect();
         assert_eq!(got.len(), 3);
+        let mut finished = None;
         for o in &got {
             assert_eq!(c.object(*o).start, Some(6));
-            c.on_object_done(9, *o);
+            finished = c.on_object_done(9, *o);
         }
-        assert_eq!(c.pages[0].finish, Some(9));
-        assert_eq!(c.pages[0].size, c.objects.iter().map(|o| o.size).sum::<u64>());
+        // The page is handed out whole once its last object is in, and the
+        // client keeps nothing of it.
+        let p = finished.expect("the page finished");
+        assert_eq!((p.number, p.page.finish, p.objects.len()), (0, Some(9), 4));
+        assert_eq!(p.page.size, p.objects.iter().map(|o| o.size).sum::<u64>());
+        assert!(p.objects.iter().all(|o| o.finish.is_some()));
+        assert!(c.open_page().is_none());
         assert_eq!(c.deadline(), Some(9 + 30_000_000_000));
         c.on_timer(9 + 30_000_000_000);
-        assert_eq!(c.pages.len(), 2);
         let m2 = c.next_object(40).unwrap();
         assert_eq!((c.object(m2).page, c.object(m2).index), (1, 0));
+        let open = c.open_page().expect("page 1 is under way");
+        assert_eq!((open.number, open.page.finish, open.objects[0].start), (1, None, Some(40)));
     }
 
     #[test]
     fn page_limit_ends_browsing() {
         let mut c = client(1.0);
         c.start(0);
+        let mut pages = 0;
         for _ in 0..2 {
             let m = c.next_object(0).unwrap();
-            c.on_object_done(1, m);
+            assert!(c.on_object_done(1, m).is_none());
             let e = c.next_object(1).unwrap();
-            c.on_object_done(2, e);
+            pages += c.on_object_done(2, e).is_some() as u32;
             if let Some(t) = c.deadline() {
                 c.on_timer(t);
             }
         }
-        assert_eq!(c.pages.len(), 2);
+        assert_eq!(pages, 2);
         assert_eq!(c.deadline(), None);
         assert!(!c.has_next());
+    }
+
+    #[test]
+    fn a_client_holds_only_the_page_under_way() {
+        let mut c = client(5.0);
+        c.spec.pages = None;
+        c.start(0);
+        let mut now = 0;
+        for _ in 0..1000 {
+            while let Some(o) = c.next_object(now) {
+                now += 1;
+                c.on_object_done(now, o);
+            }
+            if let Some(t) = c.deadline() {
+                now = t;
+                c.on_timer(t);
+            }
+        }
+        assert!(c.objects.capacity() <= 16, "{}", c.objects.capacity());
     }
 }

@@ -190,6 +190,9 @@ fn parse_mobile(v: &Val) -> Res<RawMobile> {
         None => 0,
         Some(b) => match b.count_u32()? {
             0 => return Err(b.err("BTSs are numbered from 1 (the paper's i)")),
+            n if n > super::limits::MAX_BTS_PER_CELL => {
+                return Err(b.err(format!("BTS {n}: a cell's BTSs are numbered 1 to {}", super::limits::MAX_BTS_PER_CELL)))
+            }
             n => n - 1,
         },
     };

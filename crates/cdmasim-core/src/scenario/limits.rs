@@ -5,6 +5,16 @@
 /// nodes (4·N² bytes, 400 MB here), found before anything is built.
 pub const MAX_NODES: usize = 10_000;
 
+/// Most BTSs in one cdmasim cell: each keeps a slot of the demand-driven
+/// SCH's per-BTS budget, indexed by number (a cdma2000 BSC serves tens).
+pub const MAX_BTS_PER_CELL: u32 = 1000;
+
+/// Most packets inside the network at once: each holds its small packet and
+/// its header in the network's store (about 150 bytes), so the bound keeps a
+/// run within a few GB. Only a queue without a limit under a flood reaches
+/// it; the run then stops with a one-line error naming the fullest hop.
+pub const MAX_PACKETS_IN_NETWORK: usize = 10_000_000;
+
 /// Most samples per series a run may take.
 pub const MAX_SAMPLES: u64 = 10_000_000;
 /// Most sampled values (samples x series) a run may take: they stream to

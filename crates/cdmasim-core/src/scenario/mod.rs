@@ -11,7 +11,7 @@ mod drc;
 pub(crate) mod error;
 mod flow;
 mod json;
-mod limits;
+pub mod limits;
 mod parse;
 mod presets;
 mod queue;

@@ -29,6 +29,7 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
         free_flows: Vec::new(),
         counters: Counters::default(),
         drop_log: DropLog::default(),
+        web_log: Default::default(),
         pcaps: Vec::new(),
         pcap_of_port: Vec::new(),
         pcap_base: Vec::new(),

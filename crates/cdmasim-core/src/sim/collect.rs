@@ -20,11 +20,23 @@ fn set_owd(r: &mut FlowResult, d: &DelayStats) {
     r.excess_owd_std_s = d.std_s();
 }
 
-pub fn collect(world: &World, seed: u64) -> RunResult {
+pub fn collect(world: &mut World, seed: u64) -> RunResult {
+    // The pages still under way go to the web log too (unfinished), then
+    // its rows (kept in memory) come out in flow order.
+    let w = &mut world.hosts;
+    for fi in 0..w.spec_flows {
+        if let FlowKind::Web(web) = &w.flows[fi].kind {
+            if let Some(p) = web.client.open_page() {
+                let name = w.flows[fi].name.clone();
+                w.web_log.push(fi as u32, &name, &p);
+            }
+        }
+    }
+    let (objects, pages) = w.web_log.rows();
+    let world: &World = world;
     let w = &world.hosts;
     let horizon = w.horizon;
     let mut series = Vec::new();
-    let (mut objects, mut pages) = (Vec::new(), Vec::new());
     let flows = w.flows[..w.spec_flows]
         .iter()
         .enumerate()
@@ -83,7 +95,8 @@ pub fn collect(world: &World, seed: u64) -> RunResult {
                     if f.stop.is_some_and(|st| st < horizon) { sink.last_arrival } else { horizon }
                 }
                 FlowKind::Web(web) => {
-                    web_results(w, f, web.as_ref(), &mut r, &mut objects, &mut pages);
+                    web_results(w, f, web.as_ref(), &mut r);
+                    w.web_log.totals(i as u32).fill(&mut r);
                     horizon
                 }
                 FlowKind::Free => unreachable!("the scenario's flows are never freed"),
@@ -171,9 +184,9 @@ fn spooled_index(w: &Hosts, sp: &super::series_spool::SeriesSpool) -> Vec<super:
     order.into_iter().filter_map(|(m, s)| sp.find(m, s)).map(|id| sp.spooled(id)).collect()
 }
 
-/// A browsing user's row (its connections summed: the closed ones' totals
-/// and the halves still open) and its objects and pages.
-fn web_results(w: &Hosts, f: &Flow, web: &WebFlow, r: &mut FlowResult, objects: &mut Vec<ObjectResult>, pages: &mut Vec<PageResult>) {
+/// A browsing user's row: its connections summed (the closed ones' totals
+/// and the halves still open).
+fn web_results(w: &Hosts, f: &Flow, web: &WebFlow, r: &mut FlowResult) {
     r.kind = "http".into();
     let s = &web.stats;
     let (mut segs, mut rtx, mut tos, mut frs, mut pkts) = (s.segments_sent, s.retransmits, s.timeouts, s.fast_recoveries, s.packets_sent);
@@ -195,32 +208,4 @@ fn web_results(w: &Hosts, f: &Flow, web: &WebFlow, r: &mut FlowResult, objects: 
     r.retransmitted_fraction = if segs > 0 { rtx as f64 / segs as f64 } else { 0.0 };
     r.timeouts = tos;
     r.fast_recoveries = frs;
-    let per_kb = |d: f64, bytes: u64| d / (bytes as f64 / 1000.0);
-    for o in &web.client.objects {
-        let delay = o.finish.zip(o.start).map(|(f, s)| secs(f - s));
-        objects.push(ObjectResult {
-            flow: f.name.clone(),
-            page: o.page,
-            index: o.index,
-            request_bytes: o.request,
-            size_bytes: o.size,
-            start_s: o.start.map(secs),
-            finish_s: o.finish.map(secs),
-            delay_s: delay,
-            normalized_s_per_kb: delay.map(|d| per_kb(d, o.size)),
-        });
-    }
-    for (i, p) in web.client.pages.iter().enumerate() {
-        let delay = p.finish.map(|t| secs(t - p.start));
-        pages.push(PageResult {
-            flow: f.name.clone(),
-            page: i as u32,
-            objects: p.objects,
-            size_bytes: p.size,
-            start_s: secs(p.start),
-            finish_s: p.finish.map(secs),
-            delay_s: delay,
-            normalized_s_per_kb: delay.map(|d| per_kb(d, p.size)),
-        });
-    }
 }

@@ -49,7 +49,7 @@ impl Default for DropLog {
 }
 
 /// Quote a name for CSV if it needs it (names are the scenario's: they may hold commas).
-fn csv_field(s: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn csv_field(s: &str) -> std::borrow::Cow<'_, str> {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\"")).into()
     } else {

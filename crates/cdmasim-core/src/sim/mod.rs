@@ -8,11 +8,13 @@ pub mod flows;
 pub mod sampler;
 pub mod series_spool;
 pub mod web;
+pub mod web_log;
 pub mod world;
 pub use crate::result::{self, *};
 
 use crate::engine::Time;
 use crate::net::Hop;
+use crate::scenario::limits::MAX_PACKETS_IN_NETWORK;
 use crate::scenario::ScenarioSpec;
 use std::path::PathBuf;
 
@@ -37,6 +39,10 @@ pub struct RunOptions {
     /// Stream every series to this file in chunks (`series_spool`) instead of
     /// keeping them for `RunResult.series`; `RunResult.spooled` indexes them.
     pub series_spool: Option<PathBuf>,
+    /// Stream web pages and objects to `objects.csv` and `pages.csv` in this
+    /// folder (`web_log`) as pages finish, instead of keeping them for
+    /// `RunResult.objects` and `.pages`.
+    pub web_log_dir: Option<PathBuf>,
 }
 
 #[derive(Debug)]
@@ -44,6 +50,9 @@ pub enum RunError {
     Io { path: PathBuf, error: std::io::Error },
     /// A channel (DRC trace) could not be opened when the world was built.
     Channel(String),
+    /// The network holds more packets than a run may (a queue without a
+    /// limit under a flood): what filled it.
+    Overflow(String),
     Interrupted,
 }
 
@@ -51,7 +60,7 @@ impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RunError::Io { path, error } => write!(f, "{}: {}", path.display(), error),
-            RunError::Channel(m) => write!(f, "{m}"),
+            RunError::Channel(m) | RunError::Overflow(m) => write!(f, "{m}"),
             RunError::Interrupted => write!(f, "interrupted"),
         }
     }
@@ -68,6 +77,9 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
     let mut w = build::build(spec).map_err(|e| RunError::Channel(e.to_string()))?;
     if let Some(path) = &opts.drop_log {
         w.hosts.drop_log = drop_log::DropLog::to_file(path.clone()).map_err(|error| RunError::Io { path: path.clone(), error })?;
+    }
+    if let Some(dir) = &opts.web_log_dir {
+        w.hosts.web_log = web_log::WebLog::to_dir(dir).map_err(|error| RunError::Io { path: dir.clone(), error })?;
     }
     if let Some(path) = &opts.series_spool {
         w.hosts.spool = Some(series_spool::SeriesSpool::create(path.clone()).map_err(|error| RunError::Io { path: path.clone(), error })?);
@@ -129,7 +141,8 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
     if let Some(s) = w.hosts.spool.as_mut() {
         s.finish().map_err(|(path, error)| RunError::Io { path, error })?;
     }
-    let mut r = collect::collect(&w, spec.seed);
+    let mut r = collect::collect(&mut w, spec.seed);
+    w.hosts.web_log.finish().map_err(|(path, error)| RunError::Io { path, error })?;
     r.stopped_at_s = stopped.map(crate::engine::time::secs);
     Ok(r)
 }
@@ -173,11 +186,36 @@ pub fn run_world(
             if crate::engine::interrupt::requested() {
                 return Err(stop_at(w, now));
             }
+            if w.net.headers_held() as usize > MAX_PACKETS_IN_NETWORK {
+                return Err(overflow(w, now));
+            }
         }
     }
     let horizon = w.hosts.horizon;
     finish(w, horizon);
+    // The run is done: the horizon is offered last (a progress bar ends at
+    // 100 %; a callback that says stop changes nothing now).
+    if let Some(p) = progress.as_mut() {
+        p(horizon, horizon);
+    }
     Ok(())
+}
+
+/// The network is full: which hop holds the most packets, and what to do.
+fn overflow(w: &world::World, now: Time) -> RunError {
+    let (packets, place) = w
+        .net
+        .hops
+        .iter()
+        .map(|h| (h.packets_inside(), h.place(0)))
+        .max_by_key(|(n, _)| *n)
+        .unwrap_or((0, String::new()));
+    RunError::Overflow(format!(
+        "at {:.3} s the network holds more than {MAX_PACKETS_IN_NETWORK} packets ({packets} of them in '{place}'): \
+         a queue without a limit takes more than its link can carry; give it a limit (queue = {{ limit = ... }}) \
+         or a lower offered load",
+        crate::engine::time::secs(now)
+    ))
 }
 
 /// End the run at `at`: close every hop's statistics there.

@@ -57,6 +57,9 @@ pub trait Sockets {
     fn endpoints(&self, web: u32) -> (u32, u32);
     /// A flow's name.
     fn name(&self, flow: u32) -> String;
+    /// Web flow `web` finished a page: its record and its objects' leave
+    /// the client for the run's web log.
+    fn page_done(&mut self, web: u32, page: crate::app::http::FinishedPage);
     /// A new connection half from `from` to `to` that will carry `bytes`
     /// (with the SYN exchange if `handshake`), not yet sending.
     #[allow(clippy::too_many_arguments)]
@@ -293,7 +296,9 @@ pub fn step<S: Sockets>(s: &mut S, now: Time, owner: Owner) {
             }
             let o = c.objects[c.done].0;
             c.done += 1;
-            s.web(owner.web).client.on_object_done(now, o);
+            if let Some(page) = s.web(owner.web).client.on_object_done(now, o) {
+                s.page_done(owner.web, page);
+            }
             finished = true;
         }
     }

@@ -79,6 +79,8 @@ pub struct Hosts {
     pub free_flows: Vec<u32>,
     pub counters: Counters,
     pub drop_log: DropLog,
+    /// Finished web pages and their objects (`web_log`).
+    pub web_log: super::web_log::WebLog,
     pub pcaps: Vec<Capture>,
     /// Capture of each hop's ports (index into `pcaps`, u32::MAX: none):
     /// hop h's port p at `pcap_of_port[pcap_base[h] + p]`.
@@ -446,6 +448,11 @@ impl Sockets for Stack<'_> {
 
     fn name(&self, flow: u32) -> String {
         self.hosts.flows[flow as usize].name.clone()
+    }
+
+    fn page_done(&mut self, web: u32, page: crate::app::http::FinishedPage) {
+        let hosts = &mut *self.hosts;
+        hosts.web_log.push(web, &hosts.flows[web as usize].name, &page);
     }
 
     fn open(&mut self, now: Time, owner: Owner, name: String, from: u32, to: u32, tcp: &TcpSpec, bytes: u64, handshake: bool) -> u32 {
