@@ -439,6 +439,7 @@ def test_reports_go_out_in_the_papers_order_and_an_error_flushes_the_done_ones(c
     import argparse
 
     from cdmasim.commands.reproduce import Printer
+    from cdmasim.progress import StatusLine
 
     def report(paper):
         return {"paper": paper, "title": "", "items": [{"id": "x"}], "figures": [], "wall_s": 1.0, "summary": {},
@@ -447,13 +448,13 @@ def test_reports_go_out_in_the_papers_order_and_an_error_flushes_the_done_ones(c
     def printed():
         return [json.loads(line)["paper"] for line in capsys.readouterr().out.splitlines()]
 
-    p = Printer(["liu", "lee", "jung"], argparse.Namespace(json=True))
+    p = Printer(["liu", "lee", "jung"], argparse.Namespace(json=True, quiet=False), StatusLine(str, enabled=False))
     p.done(report("lee"))
     out = capsys.readouterr()
     assert out.out == "" and "cdmasim: lee: 1 items, 1.0 s; reported after liu" in out.err
     p.done(report("liu"))
     assert printed() == ["liu", "lee"]
-    p = Printer(["liu", "lee", "jung"], argparse.Namespace(json=True))
+    p = Printer(["liu", "lee", "jung"], argparse.Namespace(json=True, quiet=False), StatusLine(str, enabled=False))
     p.done(report("jung"))
     capsys.readouterr()
     p.flush()               # liu failed: what is done still goes out, in order

@@ -20,6 +20,8 @@ def parse_scenario(text: str, path: str = "<string>") -> str:
 
 def result_schema() -> str:
     """The result tables' columns as JSON: {table: [[column, kind], ...]}."""
+def scenario_tables() -> list[str]:
+    """The top-level keys and tables a scenario file may hold."""
 def scenario_toml_from_json(json: str) -> str:
     """A JSON object rendered as scenario TOML text; raises ValueError."""
 

@@ -418,6 +418,7 @@ def _draw(results, outdir):
     ):
         a.bar(xs, [results[n]["whole"][key] * scale for n in names])
         a.set_xticks(xs, [label[n] for n in names], rotation=30, ha="right", fontsize=7)
+        a.set_xlabel("trace")
         a.set_ylabel(lab)
     save(fig, "fig3_mean_std_modal.png")
     # Fig. 4 middle/right: sojourn time and eq. 4 RMSE.
@@ -435,6 +436,7 @@ def _draw(results, outdir):
     ax[1].set(ylabel="RMSE (eq. 4)", title="Observed vs one-step Markov sojourn")
     for a in ax:
         a.set_xticks(xs, [label[n] for n in names], rotation=30, ha="right", fontsize=7)
+        a.set_xlabel("trace")
     save(fig, "fig4_sojourn.png")
     # Fig. 5: normalised conditional entropy vs depth n and vs lag d.
     fig, ax = plt.subplots(1, 2, figsize=(10, 3.6))

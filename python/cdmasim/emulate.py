@@ -174,19 +174,99 @@ def _check_command(what, cmd):
         raise InputError(f"{what}: program '{prog}' not found")
 
 
-def emulate(scenario, users, server=None, log_dir=None, on_start=None):
-    """Run the scenario's sector between a server namespace and one
+def _check_arguments(users, server, log_dir, on_start):
+    """The Python API's arguments, before anything starts: users a dict of
+    name -> shell command, server a command or None, log_dir a writable
+    folder or None, on_start a callable or None."""
+    from collections.abc import Mapping
+
+    if not isinstance(users, Mapping) or not users:
+        raise InputError(f"users must be a dict of user name -> shell command, got {users!r}")
+    for name, cmd in users.items():
+        if not isinstance(name, str) or not isinstance(cmd, str):
+            raise InputError(f"users[{name!r}]: expected a user's name and a shell command (text), got {cmd!r}")
+    if server is not None and not isinstance(server, str):
+        raise InputError(f"server must be a shell command (text) or None, got {server!r}")
+    if on_start is not None and not callable(on_start):
+        raise InputError(f"on_start must be a callable or None, got {on_start!r}")
+    if log_dir is not None:
+        from ._files import check_output_dir
+
+        return check_output_dir("log_dir", log_dir)
+    return None
+
+
+class _Output:
+    """Every program's output, line by line, each line prefixed with its
+    program's name (`ue1| ...`) on `stream` and kept as it was in
+    NAME.out in the log folder: lines of two programs never mix."""
+
+    def __init__(self, stream, log_dir):
+        import threading
+
+        self.stream, self.log_dir = stream, log_dir
+        self.lock = threading.Lock()
+        self.threads = []
+
+    def follow(self, name, pipe):
+        import threading
+
+        log = None
+        if self.log_dir is not None:
+            from . import _core
+
+            log = open(os.path.join(self.log_dir, _core.file_component(name) + ".out"), "wb")
+
+        def pump():
+            try:
+                for raw in iter(pipe.readline, b""):
+                    if log is not None:
+                        log.write(raw)
+                    if self.stream is not None:
+                        line = raw.decode("utf-8", "replace").rstrip("\n")
+                        with self.lock:
+                            self.stream.write(f"{name}| {line}\n")
+                            self.stream.flush()
+            except (OSError, ValueError):
+                pass   # the stream went away (a closed pipe): the program goes on
+            finally:
+                pipe.close()
+                if log is not None:
+                    log.close()
+
+        t = threading.Thread(target=pump, name=f"cdmasim-output-{name}", daemon=True)
+        t.start()
+        self.threads.append(t)
+
+    def close(self):
+        for t in self.threads:
+            t.join()
+
+
+def emulate(scenario, users, server=None, log_dir=None, on_start=None, until_done=False, output=None):
+    """Run the scenario's radio network between a server namespace and one
     namespace per user; run `server` (a shell command) in the server's and
-    users[name] in each user's; return when every user program has
-    finished: {"exit_codes": {name: code}, "report": relay report}."""
+    users[name] in each user's. Returns once every user program has
+    finished, or at the scenario's duration (the programs still running are
+    stopped then and listed in "stopped") unless `until_done`:
+    {"exit_codes": {name: code}, "stopped": [names], "report": relay
+    report}. Each program's output goes, line by line and prefixed with its
+    name, to `output` (a text stream; None: sys.stdout), and whole to
+    NAME.out in `log_dir`."""
+    import sys
+
     from . import _core
     from .simulate import parse, scenario_text
 
     check_root()
-    text, shown = scenario_text(parse(scenario))
+    log_dir = _check_arguments(users, server, log_dir, on_start)
+    until_done = _units_flag(until_done, "until_done")
+    spec = parse(scenario)
+    text, shown = scenario_text(spec)
     names = check(text, shown, users, server)
     if log_dir is not None:
         os.makedirs(log_dir, exist_ok=True)
+    shown_output = _Output(sys.stdout if output is None else output, log_dir)
     holders, procs = [], []
     env = dict(os.environ, CDMASIM_SERVER=SERVER_ADDR)
     started = False
@@ -200,6 +280,7 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None):
             user_ns.append(ns)
         _core.emulate_start(text, shown, server_ns, user_ns, "cdm0", os.fspath(log_dir) if log_dir else None)
         started = True
+        t0 = time.monotonic()
         _in_ns(server_ns, "ip", "link", "set", "lo", "up")
         _in_ns(server_ns, "ip", "addr", "add", f"{SERVER_ADDR}/16", "dev", "cdm0")
         _in_ns(server_ns, "ip", "link", "set", "cdm0", "up")
@@ -211,30 +292,53 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None):
         if on_start is not None:
             on_start({"server": server_ns, "users": dict(zip(names, user_ns))})
 
-        def run_in(ns, cmd, extra):
+        def run_in(name, ns, cmd, extra):
             # In its own PID namespace too: its first process dies with us
             # (--kill-child), and with it every process the command started.
-            return subprocess.Popen(["nsenter", f"--net={ns}", "unshare", "--pid", "--fork", "--kill-child=SIGKILL",
-                                     "sh", "-c", cmd], env={**env, **extra}, preexec_fn=_die_with_parent)
+            # A session of its own: Ctrl-C at the terminal reaches cdmasim
+            # alone, which stops the emulation and every program with it.
+            p = subprocess.Popen(["nsenter", f"--net={ns}", "unshare", "--pid", "--fork", "--kill-child=SIGKILL",
+                                  "sh", "-c", cmd], env={**env, **extra}, preexec_fn=_die_with_parent,
+                                 start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                 stderr=subprocess.STDOUT)
+            shown_output.follow(name, p.stdout)
+            return p
 
-        server_proc = run_in(server_ns, server, {}) if server else None
+        server_proc = run_in("server", server_ns, server, {}) if server else None
         if server_proc is not None:
             procs.append(server_proc)
             time.sleep(0.3)  # let it listen before the users connect
         mine = {}
         for k, name in enumerate(names):
             if name in users:
-                mine[name] = run_in(user_ns[k], users[name], {"CDMASIM_USER": name, "CDMASIM_ADDR": user_addr(k)})
+                mine[name] = run_in(name, user_ns[k], users[name], {"CDMASIM_USER": name, "CDMASIM_ADDR": user_addr(k)})
                 procs.append(mine[name])
-        codes = {name: p.wait() for name, p in mine.items()}
-        return {"exit_codes": codes, "report": json.loads(_core.emulate_finish())}
+        # The scenario's duration bounds the emulation (from the relay's
+        # start), unless asked to wait for the programs however long.
+        deadline = None if until_done else t0 + spec["duration"] / 1e9
+        codes, stopped = {}, []
+        for name, p in mine.items():
+            try:
+                codes[name] = p.wait(timeout=None if deadline is None else max(0.0, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                p.kill()
+                codes[name] = p.wait()
+                stopped.append(name)
+        return {"exit_codes": codes, "stopped": stopped, "report": json.loads(_core.emulate_finish())}
     finally:
         for p in procs + holders:
             if p.poll() is None:
                 p.kill()
                 p.wait()
+        shown_output.close()
         if started:
             try:
                 _core.emulate_finish()
             except RuntimeError:
                 pass  # already finished
+
+
+def _units_flag(value, what):
+    from ._units import flag
+
+    return flag(value, what)

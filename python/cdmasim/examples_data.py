@@ -31,15 +31,48 @@ def path(name: str) -> pathlib.Path:
     return EXAMPLES / f"{stem}.toml"
 
 
+def resolve(given: str | os.PathLike) -> str | os.PathLike:
+    """A scenario or sweep path as a user gives it: itself if it exists;
+    else, if it names a shipped example (`dumbbell`, `dumbbell.toml` or
+    `examples/dumbbell.toml`, as the README writes them), that example's
+    installed file, so the README's commands work from a wheel anywhere.
+    A local file of that name always wins."""
+    text = os.fsdecode(os.fspath(given))
+    if os.path.lexists(text):
+        return given
+    head, name = os.path.split(text)
+    if head not in ("", "examples") or name.removesuffix(".toml") not in names():
+        return given
+    return str(path(name))
+
+
 def summary(name: str) -> str:
-    """The first line of an example's opening comment."""
+    """An example's opening comment's first sentence (or its first
+    paragraph, if that holds no full stop), joined onto one line."""
+    words = []
     for line in path(name).read_text(encoding="utf-8").splitlines():
         line = line.strip()
-        if line.startswith("#") and line.strip("# "):
-            return line.lstrip("# ").strip()
-        if line and not line.startswith("#"):
+        if not line.startswith("#"):
             break
-    return ""
+        text = line.lstrip("#").strip()
+        if not text:
+            if words:
+                break
+            continue
+        words.append(text)
+    paragraph = " ".join(words)
+    # The first full stop that ends a sentence (not "Fig. 5", "et al.").
+    import re
+
+    for m in re.finditer(r"\. (?=[A-Z(])", paragraph):
+        word = paragraph[:m.start()].rsplit(" ", 1)[-1].lstrip("(")
+        if word not in _ABBREVIATIONS:
+            return paragraph[:m.start() + 1]
+    return paragraph
+
+
+#: Words before a full stop that does not end a sentence.
+_ABBREVIATIONS = {"Fig", "Figs", "al", "eq", "eqs", "Eq", "e.g", "i.e", "vs", "cf", "Sec", "No", "Tab"}
 
 
 def _needs(name: str) -> list[str]:

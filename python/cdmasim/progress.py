@@ -43,3 +43,74 @@ class ProgressBar:
             self.stream.write("\r" + " " * 100 + "\r")
             self.stream.flush()
             self.drawn = False
+
+
+class Tally:
+    """Runs to do and runs done, counted from any thread (sweeps running
+    ahead in a thread of their own), for a status line to read."""
+
+    def __init__(self):
+        import threading
+
+        self._lock = threading.Lock()
+        self.total = 0
+        self.done = 0
+
+    def expect(self, n):
+        with self._lock:
+            self.total += n
+
+    def count(self, n=1):
+        with self._lock:
+            self.done += n
+
+
+class StatusLine:
+    """One line on stderr, redrawn in place twice a second from `text()`
+    while work goes on (only on a terminal); `say` prints a line of its own
+    above it without the two mixing."""
+
+    EVERY_S = 0.5
+
+    def __init__(self, text, stream=None, enabled=None):
+        import threading
+
+        self.stream = stream or sys.stderr
+        self.text = text
+        self.enabled = (hasattr(self.stream, "isatty") and self.stream.isatty()) if enabled is None else enabled
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._drawn = 0
+        self._thread = None
+        if self.enabled:
+            self._thread = threading.Thread(target=self._loop, name="cdmasim-status", daemon=True)
+            self._thread.start()
+
+    def _clear(self):
+        if self._drawn:
+            self.stream.write("\r" + " " * self._drawn + "\r")
+            self._drawn = 0
+
+    def _loop(self):
+        while not self._stop.wait(self.EVERY_S):
+            with self._lock:
+                line = self.text()
+                self._clear()
+                self.stream.write(line)
+                self.stream.flush()
+                self._drawn = len(line)
+
+    def say(self, line, stream=None):
+        """Print `line` (to `stream`, stdout by default) on a line of its own."""
+        with self._lock:
+            self._clear()
+            self.stream.flush()
+            print(line, file=stream or sys.stdout, flush=True)
+
+    def close(self):
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join()
+        with self._lock:
+            self._clear()
+            self.stream.flush()

@@ -76,10 +76,25 @@ def _items_table(items):
     return "\n".join(rows)
 
 
+#: The largest figure embedded (a reproduce figure is 30-200 kB).
+MAX_FIGURE_BYTES = 16 << 20
+
+
 def _image(out, rel):
-    with open(os.path.join(out, rel), "rb") as f:
-        data = base64.b64encode(f.read()).decode()
-    return f'<img alt="{html.escape(rel)}" src="data:image/png;base64,{data}">'
+    """A figure as an embedded PNG: only a PNG file reproduce wrote inside
+    OUT (PAPER/ID.png, no link out of it); otherwise a note."""
+    path = os.path.join(out, rel)
+    inside = os.path.realpath(path).startswith(os.path.realpath(out) + os.sep)
+    try:
+        if not inside or os.path.islink(path) or not os.path.isfile(path) or os.path.getsize(path) > MAX_FIGURE_BYTES:
+            raise OSError
+        with open(path, "rb") as f:
+            data = f.read(MAX_FIGURE_BYTES + 1)
+        if not data.startswith(b"\x89PNG\r\n\x1a\n"):
+            raise OSError
+    except OSError:
+        return f'<p class="pending">Figure {html.escape(rel)} is missing (rerun reproduce to draw it).</p>'
+    return f'<img alt="{html.escape(rel)}" src="data:image/png;base64,{base64.b64encode(data).decode()}">'
 
 
 def _score_line(score):
@@ -123,10 +138,10 @@ def _index(reports):
     for r in reports:
         s = r["summary"]
         p = s["predictions"]
-        scored = p["total"] - p["no published value"]
+        judged = p["agrees"] + p["differs"] + p["inconclusive"]
         rows.append(
             f'<tr><td><a href="#{r["paper"]}">{html.escape(r["paper"])}</a></td>'
-            f'<td class="num">{p["agrees"]} of {scored}</td><td class="num">{p["differs"]}</td>'
+            f'<td class="num">{p["agrees"]} of {judged}</td><td class="num">{p["differs"]}</td>'
             f'<td class="num">{p["inconclusive"]}</td><td class="num">{p["not modelled"]}</td>'
             f'<td class="num">{p["no published value"]}</td><td class="num">{s["calibration"]}</td>'
             f'<td class="num">{s["input"]}</td>'
@@ -137,19 +152,69 @@ def _index(reports):
     return "\n".join(rows)
 
 
+def read_report(out, paper):
+    """OUT/PAPER/report.json as reproduce wrote it, or None (absent, or not
+    a report of this cdmasim: damaged, of another version, written by
+    hand). Everything the page shows is checked here, so that nothing read
+    back from disk is trusted: names, numbers, figure files."""
+    path = os.path.join(out, paper, "report.json")
+    try:
+        if os.path.islink(path) or not os.path.isfile(path) or os.path.getsize(path) > (64 << 20):
+            return None
+        with open(path, encoding="utf-8") as f:
+            r = json.load(f)
+    except (OSError, ValueError, RecursionError):
+        return None
+    return r if _well_formed(r, paper) else None
+
+
+def _well_formed(r, paper):
+    import re
+
+    def isnum(x, none=False):
+        return (x is None and none) or (isinstance(x, (int, float)) and not isinstance(x, bool))
+
+    def ints(d, keys):
+        return isinstance(d, dict) and all(isinstance(d.get(k), int) and not isinstance(d.get(k), bool) for k in keys)
+
+    text = lambda x: isinstance(x, str)  # noqa: E731
+    try:
+        s = r["summary"]
+        ok = (r["paper"] == paper and text(r["title"]) and text(r["citation"]) and isnum(r["wall_s"])
+              and ints(s["predictions"], ("agrees", "differs", "inconclusive", "not modelled", "no published value",
+                                          "total"))
+              and ints(s, ("calibration", "input")) and ints(s["null"], ("passes", "of")) and text(s["null"]["answer"])
+              and isinstance(s["uninformative_figures"], list) and all(map(text, s["uninformative_figures"]))
+              and all(text(x) for x in r.get("pending", []) + r.get("notes", [])))
+        for it in r["items"]:
+            ok = ok and all(text(it[k]) for k in ("id", "what", "unit", "tolerance", "verdict", "basis")) and all(
+                isnum(it[k], none=True) for k in ("published", "measured")) and (
+                it["spread"] is None or (len(it["spread"]) == 2 and all(map(isnum, it["spread"])))) and (
+                isinstance(it["seeds"], int))
+        for fig in r["figures"]:
+            ok = ok and text(fig["title"]) and re.fullmatch(r"[A-Za-z0-9_.-]+", fig["id"]) is not None and (
+                fig["file"] == f"{paper}/{fig['id']}.png") and ints(fig["score"], ("agree", "predictions", "null")) and (
+                text(fig["score"]["null_answer"])) and all(text(i) for i in fig.get("items", []))
+        return bool(ok)
+    except (KeyError, TypeError, AttributeError):
+        return False
+
+
 def write_report(out):
-    """Write OUT/report.html from every OUT/PAPER/report.json; returns its path."""
-    reports = []
+    """Write OUT/report.html from every OUT/PAPER/report.json reproduce
+    wrote (a damaged or foreign one is left out, and the page says so);
+    returns its path."""
+    reports, left_out = [], []
     for paper in PAPERS:
-        path = os.path.join(out, paper, "report.json")
-        try:
-            with open(path, encoding="utf-8") as f:
-                r = json.load(f)
-        except (OSError, ValueError, RecursionError):
-            continue                      # absent, or not one of ours
-        if isinstance(r, dict) and "summary" in r and "items" in r:   # older versions' reports are not shown
+        r = read_report(out, paper)
+        if r is not None:
             reports.append(r)
+        elif os.path.lexists(os.path.join(out, paper, "report.json")):
+            left_out.append(paper)
     body = "\n".join(_paper_section(out, r) for r in reports)
+    if left_out:
+        body = (f'<p class="pending">Left out: {", ".join(left_out)} (its report.json is not one this cdmasim '
+                "wrote; rerun reproduce for it).</p>\n" + body)
     doc = (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         "<title>cdmasim: reproduced papers</title>"

@@ -173,7 +173,7 @@ def _drops_figure(plt, drops, path, written):
     ax.set_yticks(range(len(places)))
     ax.set_yticklabels(places, fontsize=8)
     ax.legend(loc="upper right", fontsize=8)
-    finish(plt, fig, ax, "", "drops: time, place and reason", path, written)
+    finish(plt, fig, ax, "where (queue or hop)", "drops: time, place and reason", path, written)
 
 
 def _cell_figure(plt, cell, by_metric, cwnds, path, written):
@@ -187,18 +187,26 @@ def _cell_figure(plt, cell, by_metric, cwnds, path, written):
     bsc = {s: (t, v) for s, t, v in by_metric.get("queue_pkts", [])}.get(f"{name}.bsc")
     red = {s: (t, v) for s, t, v in by_metric.get("red_avg", [])}.get(f"{name}.bsc")
     fig, axes = plt.subplots(2, 1, figsize=(9, 6.5), sharex=True)
+    handles = []
     if name in links:
         t, v = links[name]
-        axes[0].step(t, v, where="post", label="aggregate link queue (packets)", linewidth=0.9)
+        handles += axes[0].step(t, v, where="post", label="aggregate link queue (packets, left)", linewidth=0.9)
         if cwnds:
-            # Each flow's cwnd is a step function: read it at the sample times.
+            # Each flow's cwnd is a step function: read it at the sample
+            # times; in kB on an axis of its own (the queue is in packets).
             total = np.zeros(len(t))
             for _, ct, cv in cwnds:
                 i = np.searchsorted(ct, t, side="right") - 1
                 total += np.where(i >= 0, cv[np.clip(i, 0, None)], 0.0)
-            axes[0].step(t, total / 1000, where="post", label="aggregate cwnd (kB)", linewidth=0.9)
-    axes[0].legend(loc="upper right", fontsize=8)
-    axes[0].set_title(f"cell {name}: (a) aggregate window and link queue")
+            right = axes[0].twinx()
+            handles += right.step(t, total / 1000, where="post", color="#e67e22", label="aggregate cwnd (kB, right)",
+                                  linewidth=0.9)
+            right.set_ylabel("aggregate cwnd (kB)")
+    axes[0].set_ylabel("link queue (packets)")
+    axes[0].set_xlabel("time (s)")
+    if handles:
+        axes[0].legend(handles=handles, loc="upper right", fontsize=8)
+    axes[0].set_title(f"cdma2000 cell '{name}': (a) aggregate window and link queue")
     if bsc is not None:
         axes[1].step(bsc[0], bsc[1], where="post", label="shared buffer B_cum", linewidth=0.9)
     if red is not None:

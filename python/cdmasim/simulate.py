@@ -109,7 +109,9 @@ def scenario_text(scenario):
             raise ScenarioError(f"<dict>: {e}", file="<dict>", message=str(e)) from None
     if isinstance(scenario, os.PathLike) or (isinstance(scenario, str) and not _looks_like_toml(scenario)):
         from ._files import read_text, shown
+        from .examples_data import resolve
 
+        scenario = resolve(scenario)
         path = shown(os.fspath(scenario))
 
         def err(text):

@@ -58,6 +58,12 @@ def _tomllib():
 MAX_DOCUMENT_BYTES = 500 << 20
 
 
+def _scenario_tables():
+    from . import _core
+
+    return _core.scenario_tables()
+
+
 def _parse_toml(text, where):
     tomllib = _tomllib()
     try:
@@ -391,6 +397,9 @@ def load(sweep, base_dir=None):
     elif isinstance(sweep, str) and ("\n" in sweep or "=" in sweep):
         doc = _parse_toml(sweep, source)
     elif isinstance(sweep, (str, os.PathLike)):
+        from .examples_data import resolve
+
+        sweep = resolve(sweep) if os.fsdecode(os.fspath(sweep)) else sweep
         source = shown(os.fspath(sweep))
         if not os.fsdecode(os.fspath(sweep)):
             raise SweepError("sweep: empty file name")
@@ -404,6 +413,9 @@ def load(sweep, base_dir=None):
     if not isinstance(doc, dict):
         raise SweepError(f"{source}: a sweep is a table of sections (sweep, scenario, set, grid, zip)")
     unknown = set(doc) - _SECTIONS
+    if unknown and "sweep" not in doc and unknown <= set(_scenario_tables()):
+        raise SweepError(f"{source}: this is a scenario, not a sweep (it has no [sweep] table): run it with "
+                         "`cdmasim run`, or name it in a sweep file's sweep.scenario (docs/sweeps.md)")
     if unknown:
         raise SweepError(f"{source}: unknown section '{sorted(unknown)[0]}' (expected sweep, scenario, set, grid, zip)")
     head = doc.get("sweep", {})

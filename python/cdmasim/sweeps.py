@@ -282,22 +282,23 @@ def sweep(spec: str | os.PathLike | dict | SweepSpec, store: str | os.PathLike, 
                       verify=verify, worker_memory=worker_memory, pool=pool)[0]
 
 
-#: What a worker may be held to: Python with pandas and pyarrow needs about
-#: 200 MB before a run starts.
-MIN_WORKER_MEMORY = 256 << 20
-MAX_WORKER_MEMORY = 1 << 50
+#: What a worker may be held to, in the units a size is written in: Python
+#: with pandas and pyarrow needs about 200 MB before a run starts; 1000 GB is
+#: far above any machine a sweep runs on (and RLIMIT_DATA's range).
+MIN_WORKER_MEMORY = 256_000_000
+MAX_WORKER_MEMORY = 1000_000_000_000
 
 
 def worker_memory_bytes(value, what="--worker-memory"):
     """None, or bytes from an integer or a size such as '4GB', in
-    [256 MB, 1 PB]."""
+    [256MB, 1000GB]."""
     from ._units import count, size_bytes
 
     if value is None:
         return None
     n = size_bytes(value, what) if isinstance(value, str) else count(value, what)
     if not MIN_WORKER_MEMORY <= n <= MAX_WORKER_MEMORY:
-        raise InputError(f"{what}: {n} bytes is outside 256 MB .. 1 PB (a worker needs about 200 MB to start)")
+        raise InputError(f"{what}: {n} bytes is outside 256MB .. 1000GB (a worker needs about 200 MB to start)")
     return n
 
 
@@ -332,13 +333,14 @@ class Plan:
 
 
 def sweep_many(specs, store, jobs=None, dask=None, progress=False, pcap=False, retry_failed=False, verify=False,
-               worker_memory=None, pool=None, repair=True, stop=None):
+               worker_memory=None, pool=None, repair=True, stop=None, tally=None):
     """Several sweeps into one store at once, their runs sharing the
     workers (what `reproduce` uses to keep every core busy); one report per
     sweep, as `sweep` returns. A spec may be (spec, pcap) to set pcap per
     sweep. A run two sweeps share runs once, under the first one's labels.
     stop: a threading.Event; once it is set no further result is recorded
-    and [] is returned (for a sweep in a thread that another one stops)."""
+    and [] is returned (for a sweep in a thread that another one stops).
+    tally: a progress.Tally told the runs to do and each one done."""
     from ._units import count
 
     t0 = time.perf_counter()
@@ -376,6 +378,8 @@ def sweep_many(specs, store, jobs=None, dask=None, progress=False, pcap=False, r
         have = st.keys()
         todo = {k: pr for k, pr in union.items() if k not in have}
         bar = SweepProgress(len(union), len(union) - len(todo), enabled=None if progress else False)
+        if tally is not None:
+            tally.expect(len(todo))
         new_failed = set()
         if todo:
             workers = dask_pool or _LocalPool(min(jobs, len(todo)), worker_memory, pool)
@@ -393,6 +397,8 @@ def sweep_many(specs, store, jobs=None, dask=None, progress=False, pcap=False, r
                     if status == "failed":
                         new_failed.add(key)
                     bar.update(status == "failed")
+                    if tally is not None:
+                        tally.count()
                 interrupted = False
             finally:
                 if workers is not dask_pool:

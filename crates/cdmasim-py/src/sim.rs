@@ -80,6 +80,12 @@ fn result_schema() -> String {
     serde_json::Value::Object(tables).to_string()
 }
 
+/// The top-level keys and tables a scenario file may hold.
+#[pyfunction]
+fn scenario_tables() -> Vec<&'static str> {
+    cdmasim_core::scenario::top_level_tables()
+}
+
 /// A JSON object (e.g. `json.dumps(dict)`) rendered as scenario TOML text.
 #[pyfunction]
 fn scenario_toml_from_json(json: &str) -> PyResult<String> {
@@ -246,6 +252,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("DEFAULT_SEED", scenario::DEFAULT_SEED)?;
     m.add_function(wrap_pyfunction!(parse_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_toml_from_json, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_tables, m)?)?;
     m.add_function(wrap_pyfunction!(result_schema, m)?)?;
     m.add_function(wrap_pyfunction!(run_scenario, m)?)?;
     Ok(())

@@ -14,8 +14,13 @@ def register(sub):
     p.add_argument("--server", metavar="CMD", help="shell command run on the server side (10.77.0.1), e.g. 'iperf3 -s'")
     p.add_argument("--user", metavar="NAME=CMD", action="append", default=[],
                    help="shell command run as user NAME (repeat); $CDMASIM_SERVER is the server's address")
-    p.add_argument("--log", metavar="DIR", help="write per-user packet logs (Mahimahi's +/-/d lines) and report.json")
-    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--log", metavar="DIR", help="write per-user packet logs (Mahimahi's +/-/d lines), each program's "
+                                                "output (NAME.out), report.json, users.csv and throughput.png")
+    p.add_argument("--until-done", action="store_true",
+                   help="relay until every user's program has exited, however long; by default the scenario's "
+                        "duration ends the emulation and stops the programs still running")
+    p.add_argument("--json", action="store_true",
+                   help="print the report as JSON (the programs' output then goes to stderr)")
     p.set_defaults(func=main)
 
 
@@ -62,6 +67,11 @@ def write_tables(out, log_dir):
 
 
 def main(args):
+    """Exit status: 0 when every user's program exited 0 (or was stopped at
+    the scenario's duration), 1 when one failed, 2 for bad input, 130 after
+    Ctrl-C (docs/emulator.md)."""
+    import sys
+
     from .. import InputError
     from ..emulate import emulate
     from .._files import check_output_dir, write_into
@@ -74,7 +84,9 @@ def main(args):
         users[name] = cmd
     if not users:
         raise InputError("emulate: give at least one --user NAME=COMMAND")
-    if args.log:
+    output = sys.stderr if args.json else sys.stdout
+    run = dict(server=args.server, until_done=args.until_done, output=output)
+    if args.log is not None:
         check_output_dir("--log", args.log)
         # The logs are written into a fresh folder inside --log whose files
         # take their places only when the emulation is over and every table
@@ -83,7 +95,7 @@ def main(args):
         result = {}
 
         def write(tmp):
-            result["out"] = emulate(args.file, users, server=args.server, log_dir=tmp)
+            result["out"] = emulate(args.file, users, log_dir=tmp, **run)
             with open(os.path.join(tmp, "report.json"), "w", encoding="utf-8") as f:
                 json.dump(result["out"], f, indent=1)
             write_tables(result["out"], tmp)
@@ -94,7 +106,7 @@ def main(args):
             raise InputError(f"--log: {args.log}: cannot write: {e.strerror or e}") from None
         out = result["out"]
     else:
-        out = emulate(args.file, users, server=args.server)
+        out = emulate(args.file, users, **run)
     rep = out["report"]
     if args.json:
         print(json.dumps(out))
@@ -108,5 +120,11 @@ def main(args):
                   f"({d['bytes_delivered'] * 8 / max(rep['duration_s'], 1e-9) / 1000:.1f} kb/s), dropped "
                   f"{sum(d['dropped'].values())}, queued {d['queued_at_end']}; up {up['delivered']}/{up['packets_in']}; "
                   f"exit {out['exit_codes'].get(u['name'], '-')}")
-    bad = [c for c in out["exit_codes"].values() if c != 0]
-    return bad[0] if bad else 0
+    if out["stopped"]:
+        print(f"cdmasim: note: emulate: the scenario's duration ended the emulation; stopped: "
+              f"{', '.join(out['stopped'])} (--until-done waits for them)", file=sys.stderr)
+    failed = {n: c for n, c in out["exit_codes"].items() if c != 0 and n not in out["stopped"]}
+    for name, code in failed.items():
+        how = f"signal {-code}" if code < 0 else f"status {code}"
+        print(f"cdmasim: emulate: {name}'s program exited with {how}", file=sys.stderr)
+    return 1 if failed else 0

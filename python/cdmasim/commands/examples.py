@@ -12,7 +12,7 @@ def register(sub):
     c.add_argument("names", nargs="*", metavar="NAME", help="examples to copy (default: all)")
     c.add_argument("--to", metavar="DIR", default="cdmasim-examples", help="folder (default cdmasim-examples)")
     w = cs.add_parser("path", help="print the installed path of an example")
-    w.add_argument("name", metavar="NAME")
+    w.add_argument("name", metavar="NAME", help="an example's name, as `cdmasim examples` lists it")
     p.set_defaults(func=main)
 
 

@@ -26,22 +26,22 @@ def register(subparsers):
     q.add_argument("--rtt", required=True, metavar="TIME", help="round-trip propagation delay T, e.g. 300ms")
 
     q = add("mathis", "Mathis et al. 1997: MSS/RTT * sqrt(3/(2bp))")
-    q.add_argument("--mss", required=True, metavar="SIZE")
-    q.add_argument("--rtt", required=True, metavar="TIME")
+    q.add_argument("--mss", required=True, metavar="SIZE", help="maximum segment size, e.g. 1460B")
+    q.add_argument("--rtt", required=True, metavar="TIME", help="round-trip time, e.g. 300ms")
     q.add_argument("--loss", required=True, type=float, metavar="P", help="loss probability per packet")
     q.add_argument("--b", type=float, default=1.0, help="packets per ACK (default 1)")
 
     q = add("pftk", "Padhye et al. 1998 full model (eq. 33)")
-    q.add_argument("--mss", required=True, metavar="SIZE")
-    q.add_argument("--rtt", required=True, metavar="TIME")
+    q.add_argument("--mss", required=True, metavar="SIZE", help="maximum segment size, e.g. 1460B")
+    q.add_argument("--rtt", required=True, metavar="TIME", help="round-trip time, e.g. 300ms")
     q.add_argument("--rto", required=True, metavar="TIME", help="base retransmission timeout T0")
-    q.add_argument("--loss", required=True, type=float, metavar="P")
+    q.add_argument("--loss", required=True, type=float, metavar="P", help="loss probability per packet")
     q.add_argument("--wmax", required=True, type=float, metavar="SEGMENTS", help="receiver window, segments")
     q.add_argument("--b", type=float, default=1.0, help="packets per ACK (default 1)")
 
-    q = add("lee", "Lee et al. eq. 1: C * MTU / (RTT * sqrt(b p))")
-    q.add_argument("--rtt", required=True, metavar="TIME")
-    q.add_argument("--loss", required=True, type=float, metavar="P")
+    q = add("lee", "Lee eq. 1: C * MTU / (RTT * sqrt(b p))")
+    q.add_argument("--rtt", required=True, metavar="TIME", help="round-trip time, e.g. 400ms")
+    q.add_argument("--loss", required=True, type=float, metavar="P", help="loss probability per packet")
     q.add_argument("--c", type=float, default=2.0, help="constant C (paper: 2)")
     q.add_argument("--mtu", default="1500B", metavar="SIZE", help="MTU (paper: 1500B)")
     q.add_argument("--b", type=float, default=2.0, help="packets per ACK (paper: 2)")
@@ -56,7 +56,7 @@ def register(subparsers):
     q.add_argument("rows", nargs="+", metavar="ROW", help="one matrix row per argument, comma-separated: 0.9,0.1 0.2,0.8")
 
     q = add("jain", "Jain's fairness index (sum x)^2 / (n sum x^2)")
-    q.add_argument("values", nargs="+", type=float, metavar="X")
+    q.add_argument("values", nargs="+", type=float, metavar="X", help="each user's throughput (any one unit)")
     p.set_defaults(func=main)
 
 

@@ -13,7 +13,8 @@ def register(subparsers):
     p = subparsers.add_parser(
         "reproduce", help="run a paper's experiments and compare with its published numbers",
         description="Run a paper's experiments (cached in OUT/store) and compare every published number; papers "
-                    "by first author: liu, lee, paliwal, jung, dziong, or all. Writes OUT/report.html.")
+                    "by first author: liu, lee, paliwal, jung, dziong, or all. Prints a line per paper and writes "
+                    "every item to OUT/report.html (and to stdout with --json).")
     p.add_argument("paper", metavar="PAPER", help="liu | lee | paliwal | jung | dziong | all")
     p.add_argument("--out", metavar="DIR", default="reproduce-out", help="output directory (default reproduce-out)")
     p.add_argument("--quick", action="store_true", help="shorter experiments (under a minute for all papers)")
@@ -26,33 +27,24 @@ def register(subparsers):
     p.add_argument("--sensitivity", action="store_true",
                    help="paliwal: Table II's 169 cells under each setting the paper leaves unstated (17 settings, "
                         "2 seeds; about 15 min on 2 cores): items table2.sensitivity.*, figure table2_sensitivity")
-    p.add_argument("--json", action="store_true", help="print each paper's report as one JSON line on stdout")
+    p.add_argument("--json", action="store_true",
+                   help="print each paper's report (every item) as one JSON line on stdout")
+    p.add_argument("--quiet", action="store_true", help="no status line and no summary lines; errors only")
     p.set_defaults(func=main)
 
 
-def _fmt(v):
-    return "-" if v is None else f"{v:.4g}"
-
-
-def _print_text(report):
-    print(f"{report['paper']}: {report['title']}")
+def headline(report):
+    """A paper's result in one line: what the terminal says, and report.html's
+    first table in words (the same counts: agreement is of the predictions
+    judged against a published number)."""
     s = report["summary"]
     p = s["predictions"]
-    print(f"  predictions: {p['agrees']} agree of {p['total']} ({p['differs']} differ, {p['inconclusive']} "
-          f"inconclusive, {p['not modelled']} not modelled, {p['no published value']} without a published value); "
-          f"calibration {s['calibration']}, inputs {s['input']}; null model passes {s['null']['passes']} "
-          f"of {s['null']['of']} ({s['null']['answer']})")
-    for it in report["items"]:
-        spread = "" if it["spread"] is None else f" [{it['spread'][0]:.4g}, {it['spread'][1]:.4g}]"
-        ns2 = ""
-        if it.get("ns2") is not None:
-            sp = "" if it["ns2_spread"] is None else f" [{it['ns2_spread'][0]:.4g}, {it['ns2_spread'][1]:.4g}]"
-            ns2 = f"  ns-2 {_fmt(it['ns2'])}{sp}"
-        print(f"  {it['id']:<48} {_fmt(it['measured']):>10}{spread:<22} {it['unit']:<10} published "
-              f"{_fmt(it['published']):>8} {it['tolerance']:<14} {it['basis']:<11} {it['verdict']}{ns2}")
-    for line in report.get("pending", []):
-        print(f"  not built yet: {line}")
-    print(f"  {len(report['items'])} items, {len(report['figures'])} figures, {report['wall_s']:.1f} s")
+    judged = p["agrees"] + p["differs"] + p["inconclusive"]
+    return (f"{report['paper']}: {p['agrees']} of {judged} predictions agree ({p['differs']} differ, "
+            f"{p['inconclusive']} inconclusive); {p['not modelled']} not modelled, {p['no published value']} "
+            f"without a published value; calibration {s['calibration']}, inputs {s['input']}; the null model "
+            f"passes {s['null']['passes']} of {s['null']['of']}; {len(report['figures'])} figures, "
+            f"{report['wall_s']:.1f} s")
 
 
 def main(args):
@@ -87,9 +79,20 @@ def main(args):
         check_captures(args.pcap)
     check_output_dir("--out", args.out)
     papers = rp.PAPERS if args.paper == "all" else (args.paper,)
-    printed = Printer(papers, args)
     _check_outputs(args.out, papers)
     t0 = time.perf_counter()
+    from ..progress import StatusLine
+
+    now = {"paper": None}
+
+    def status():
+        tally = rp.TALLY
+        runs = f" · runs {tally.done}/{tally.total}" if tally.total else ""
+        doing = f"analysing {now['paper']}" if now["paper"] else "starting"
+        return f"reproduce {args.paper}: {doing}{runs} · {time.perf_counter() - t0:.0f} s"
+
+    line = StatusLine(status, enabled=False if args.quiet else None)
+    printed = Printer(papers, args, line)
     pool = dask = ahead = None
     if args.dask:
         from ..sweeps import _DaskPool
@@ -116,6 +119,7 @@ def main(args):
                                       sensitivity=args.sensitivity), os.path.join(args.out, "store"), pool.jobs,
                              tasks=rp.tasks(papers, args.out, quick=args.quick))
         for paper in papers:
+            now["paper"] = paper
             try:
                 r = rp.run(paper, args.out, quick=args.quick, jobs=args.jobs,
                            pcaps=args.pcap if paper == "lee" else None, dask=dask, pool=pool, ns2=args.ns2,
@@ -123,13 +127,14 @@ def main(args):
             except Ns2Error as e:
                 # ns-2 itself failed: one line, and the runs cached so far stay.
                 printed.flush()
-                print(f"cdmasim: error: {e}", file=sys.stderr)
+                line.say(f"cdmasim: error: {e}", sys.stderr)
                 return 1
             except BaseException:
                 printed.flush()     # the papers done so far, before the error (or Ctrl-C)
                 raise
             printed.done(r)
     finally:
+        line.close()
         if ahead is not None:
             ahead.close()
         if pool is not None:
@@ -137,8 +142,8 @@ def main(args):
         if dask is not None:
             dask.close()
     path = write_report(args.out)
-    if not args.json:
-        print(f"report: {path} ({time.perf_counter() - t0:.1f} s)")
+    if not args.json and not args.quiet:
+        print(f"report: {path}, every item beside the paper's number ({time.perf_counter() - t0:.1f} s)")
     return 0
 
 
@@ -169,40 +174,38 @@ def _check_outputs(out, papers):
 
 class Printer:
     """Reports go out in the papers' order (`papers`), whatever order they
-    are analysed in: a report waits for those before it, and stderr says
-    that it is done meanwhile."""
+    are analysed in: a report waits for those before it, and the status
+    line says that it is done meanwhile."""
 
-    def __init__(self, papers, args):
-        self.order, self.args, self.reports, self.next = list(papers), args, {}, 0
+    def __init__(self, papers, args, line):
+        self.order, self.args, self.line, self.reports, self.next = list(papers), args, line, {}, 0
 
     def done(self, r):
         self.reports[r["paper"]] = r
         while self.next < len(self.order) and self.order[self.next] in self.reports:
             self.next += 1      # first: a Ctrl-C inside the print does not print it twice
-            _said(self.reports[self.order[self.next - 1]], self.args)
-        if r["paper"] in self.order[self.next:]:
-            print(f"cdmasim: {r['paper']}: {len(r['items'])} items, {r['wall_s']:.1f} s; reported after "
-                  f"{self.order[self.next]}", file=sys.stderr, flush=True)
+            self._said(self.reports[self.order[self.next - 1]])
+        if r["paper"] in self.order[self.next:] and not self.line.enabled and not self.args.quiet:
+            # Off a terminal (no status line), progress as lines of their own.
+            self.line.say(f"cdmasim: {r['paper']}: {len(r['items'])} items, {r['wall_s']:.1f} s; reported after "
+                          f"{self.order[self.next]}", sys.stderr)
 
     def flush(self):
         """What is done, in order, skipping what is not (before an error)."""
         rest, self.next = self.order[self.next:], len(self.order)
         for paper in rest:
             if paper in self.reports:
-                _said(self.reports[paper], self.args)
+                self._said(self.reports[paper])
 
+    def _said(self, r):
+        """What a paper's run prints as it finishes: its report as a JSON
+        line (--json), else its headline (nothing with --quiet)."""
+        from ..reproduce import public
 
-def _said(r, args):
-    """What a paper's run prints as it finishes."""
-    from ..reproduce import public
-
-    paper = r["paper"]
-    if args.json:
-        print(json.dumps(public(r)), flush=True)
-    else:
-        _print_text(r)
-    if not r["items"]:
-        print(f"cdmasim: note: {paper}: no items: " + "; ".join(r["pending"]), file=sys.stderr)
-    elif args.json and r["pending"]:
-        # The text report lists what is pending; with --json say it here.
-        print(f"cdmasim: note: {paper}: not built yet: " + "; ".join(r["pending"]), file=sys.stderr)
+        paper = r["paper"]
+        if self.args.json:
+            self.line.say(json.dumps(public(r)))
+        elif not self.args.quiet:
+            self.line.say(headline(r))
+        if not r["items"]:
+            self.line.say(f"cdmasim: note: {paper}: no items: " + "; ".join(r["pending"]), sys.stderr)

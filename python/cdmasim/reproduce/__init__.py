@@ -2,12 +2,12 @@
 number beside the measured one.
 
 One module per paper (liu, lee, paliwal, jung, dziong). Each defines TITLE,
-CITATION, PENDING (what lands with other issues, in words), `plan(ctx)`
+CITATION, PENDING (claims not modelled, in words), `plan(ctx)`
 (every sweep the paper runs, so that they run together on every core) and
 `reproduce(ctx)`, which reads the sweeps back through `ctx.sweep` (from the
 store), adds items with `ctx.item` and figures with `ctx.figure`. Item ids
-are stable names `figure.quantity[.case]` and never change meaning; an id
-that an earlier issue spelled differently is kept as an alias.
+are stable names `figure.quantity[.case]` and never change meaning;
+alternative ids are kept as aliases.
 
 Every item says what the paper's number is to the model (`basis`:
 prediction, calibration or input; items.py) and comes from at least 5
@@ -23,10 +23,14 @@ import os
 import time
 
 from .. import InputError
+from ..progress import Tally
 from .items import Item, Tolerance, null_score
 
 PAPERS = ("liu", "lee", "paliwal", "jung", "dziong")
 COUNTED = ("agrees", "differs", "inconclusive", "not modelled", "no published value")
+#: Runs to do and done over every sweep reproduce runs in this process
+#: (what `cdmasim reproduce`'s status line shows).
+TALLY = Tally()
 
 
 class Context:
@@ -66,7 +70,7 @@ class Context:
 
         specs = list(specs)
         if specs:
-            reports = sweep_many(specs, self.store, jobs=self.jobs, dask=self.dask, pool=self.pool)
+            reports = sweep_many(specs, self.store, jobs=self.jobs, dask=self.dask, pool=self.pool, tally=TALLY)
             for spec, report in zip(specs, reports):
                 self._done[_spec_key(spec)] = report
 
@@ -82,7 +86,7 @@ class Context:
             if self.ahead is not None:
                 self.ahead.wait_all()    # one writer of the store at a time
             report = sweep_many([(spec, pcap)], self.store, jobs=self.jobs, dask=self.dask, pool=self.pool,
-                                repair=False)[0]
+                                repair=False, tally=TALLY)[0]
         df = load_runs(self.store, report["runs"], figures)
         failed = df[df.status != "done"]
         if len(failed):
@@ -256,7 +260,7 @@ class Ahead:
     def _sweeps(self, specs):
         from ..sweeps import sweep_many
 
-        reports = sweep_many(specs, self.store, pool=self.pool, stop=self._stop) if specs else []
+        reports = sweep_many(specs, self.store, pool=self.pool, stop=self._stop, tally=TALLY) if specs else []
         return {_spec_key(s): r for s, r in zip(specs, reports)}
 
     def _calls(self, calls):
@@ -365,6 +369,8 @@ def summary(items, figures):
            "calibration": sum(it.basis == "calibration" for it in items),
            "input": sum(it.basis == "input" for it in items)}
     out["predictions"]["total"] = len(preds)
+    # Judged: compared with a published number (the count agreement is "of").
+    out["predictions"]["judged"] = sum(out["predictions"][v] for v in ("agrees", "differs", "inconclusive"))
     null = null_score(items)
     out["null"] = {"passes": null["passes"], "of": null["of"], "answer": null["answer"]}
     out["uninformative_figures"] = [f["id"] for f in figures if f["score"]["uninformative"]]

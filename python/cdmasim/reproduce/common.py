@@ -47,11 +47,12 @@ def finish(ctx, fig, ax, id, title, xlabel, ylabel, items, axes_title=None, lege
     ctx.figure(id, title, fig, items)
 
 
-def comparison_figure(title, rows, unit=""):
+def comparison_figure(title, rows, unit, xlabel):
     """Bars of published (hatched) beside measured for (label, published,
     measured) rows; `measured` is a number or the per-seed values (drawn as
     their mean with the seeds' min-max as an error bar); a missing
-    published value draws no bar."""
+    published value draws no bar. `unit` labels the value axis, `xlabel`
+    what the bars are."""
     import numpy as np
 
     fig, ax = subplots(figsize=(max(4.5, 1.3 * len(rows)), 3.2))
@@ -64,8 +65,11 @@ def comparison_figure(title, rows, unit=""):
     ax.bar(x + 0.2, mean, 0.4, yerr=err, capsize=3, label="measured (cdmasim, seed min-max)", color="#3b75af")
     ax.set_xticks(x)
     ax.set_xticklabels([r[0] for r in rows], fontsize=8)
+    ax.set_xlabel(xlabel)
     ax.set_ylabel(unit)
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8)
+    # Above the bars, clear of them (a bar can reach any height).
+    ax.margins(y=0.25)
+    ax.legend(fontsize=8, loc="upper left", ncols=2)
     fig.tight_layout()
     return fig

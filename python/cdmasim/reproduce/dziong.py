@@ -172,7 +172,8 @@ def object_times(ctx):
                     "objects/pages.'")
     ids.append("sec5.1.3.small_objects_pay_more")
     ctx.figure("objects", "Section 5.1.1: object times, 1-10 KB objects at 38.4 kb/s",
-               comparison_figure("1-10 KB object time, 38.4 kb/s (mean of seeds)", rows, "s"), ids)
+               comparison_figure("1-10 KB object time, 38.4 kb/s (mean of seeds)", rows, "s",
+                                 "connections C and frame error rate"), ids)
 
 
 BINS_KB = (0.1, 1, 10, 100, 1000)
@@ -235,6 +236,9 @@ def fig6_fig7(ctx):
         ax.set_xscale("log")
         ax.set_yscale("log")
     axes[0].set_title("Fig. 6: normalized object delay", fontsize=10)
+    axes[0].set_xlabel("size (KB)")
+    axes[0].set_ylabel("delay per KB (s/KB)")
+    axes[0].legend(fontsize=8)
     finish(ctx, fig, axes[1], "fig6_fig7", "Figs. 6 and 7: normalized object and page delay, single user, C = 1",
            "size (KB)", "delay per KB (s/KB)", ids, axes_title="Fig. 7: normalized page delay")
 
@@ -376,6 +380,8 @@ def rlp_buffers(ctx):
     ids += [f"sec5.1.4.rtx_max_bytes.c{c}.fer_{f:g}" for c in (1, 4) for f in (0.0, 0.1)]
     axes[0].set_xlim(left=0)
     axes[0].set_title("Figs. 9-10: new-data buffer (during page downloads)", fontsize=10)
+    axes[0].set_xlabel("bytes (KB)")
+    axes[0].set_ylabel("fraction of time at or below")
     finish(ctx, fig, axes[1], "fig9_fig12", "Figs. 9-12: RLP buffer occupancy, 38.4 kb/s, W = 8 KB", "bytes (KB)",
            "fraction of time at or below", ids, axes_title="Figs. 11-12: retransmission buffer")
 

@@ -145,20 +145,27 @@ def _policies(ctx, which, duration_s):
 
 
 def _queue_figure(ctx, id, title, runs, store, items):
-    fig, axes = subplots(2, figsize=(9, 3.2))
-    for pol, color in (("reno64", "#c0392b"), ("rbsmq", "#3b75af")):
+    fig, axes = subplots(2, figsize=(9, 3.4))
+    # Distinct colour, line style and marker for each policy: where the two
+    # coincide (one flow: the same goodput) both stay visible.
+    styles = {"reno64": dict(color="#c0392b", linestyle="-", lw=1.6, label="Reno, window 64"),
+              "rbsmq": dict(color="#3b75af", linestyle="--", lw=1.2, marker="o", markevery=0.1, markersize=3,
+                            label="RBSMQ")}
+    for pol, style in styles.items():
         s = store.table(runs[pol]["run"], "series")
         q = s[(s.metric == "queue_pkts") & (s.subject == "radio")]
-        axes[0].plot(q.t_s, q.value, color=color, label="Reno, window 64" if pol == "reno64" else "RBSMQ")
+        axes[0].plot(q.t_s, q.value, **style)
         g = s[s.metric == "goodput_bps"]
-        for flow, part in g.groupby("subject"):
-            axes[1].plot(part.t_s, part.value / 1e3, color=color, alpha=0.8, lw=1)
+        for k, (flow, part) in enumerate(g.groupby("subject")):
+            axes[1].plot(part.t_s, part.value / 1e3, **{**style, "label": style["label"] if k == 0 else None},
+                         alpha=0.85)
     axes[0].set_xlabel("time (s)")
     axes[0].set_ylabel("packets queued at the radio link")
     axes[0].legend(fontsize=8)
     axes[1].set_xlabel("time (s)")
     axes[1].set_ylabel("per-flow goodput (kb/s)")
-    axes[1].set_title("red: Reno-64, blue: RBSMQ", fontsize=9)
+    axes[1].legend(fontsize=8)
+    axes[1].set_title("each flow's goodput", fontsize=9)
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     ctx.figure(id, title, fig, items)

@@ -413,7 +413,8 @@ def reproduce(ctx):
     rows = [(f"{d}\n{q}", PUBLISHED[d][q] / s, [f[q] / s for f in per_rep[d]])
             for d in ("downlink", "uplink") for q, s in (("throughput_kbps", 100), ("rtt_avg_ms", 100))]
     ctx.figure("table1", "Table 1: throughput (x100 kb/s) and average RTT (x100 ms)", comparison_figure(
-        "Table 1: published vs simulated (units of 100 kb/s and 100 ms)", rows, ""),
+        "Table 1: published vs simulated (units of 100 kb/s and 100 ms)", rows,
+        "throughput (100 kb/s) or RTT (100 ms)", "direction and quantity"),
         [f"table1.{d}_{q}" for d in ("downlink", "uplink") for q in
          ("throughput_kbps", "rtt_min_ms", "rtt_avg_ms", "rtt_max_ms", "rtt_avg_variance", "retrans_pct")] +
         ["fig2.uplink_steadier_than_downlink", "fig3.downlink_rtt_dominated_by_evdo",

@@ -302,7 +302,8 @@ def sec7_utilisation(ctx):
     ctx.figure("sec7_utilisation", "Section 7.3: utilisation of one download per variant", comparison_figure(
         "goodput / mean DRC (published vs measured)",
         [(cc, PUBLISHED_UTILISATION[cc], means[cc]) for cc in VARIANTS] +
-        [("excellent\n(3 variants)", 0.80, list(good) if len(good) else float("nan"))], "fraction"),
+        [("excellent\n(3 variants)", 0.80, list(good) if len(good) else float("nan"))], "fraction",
+        "TCP variant of the download (or the downloads on excellent channels)"),
         [f"sec7.utilisation.{cc}" for cc in VARIANTS] + ["sec7.utilisation_excellent",
                                                          "sec7.retransmissions_higher_on_excellent"])
 
@@ -364,7 +365,7 @@ def sec7_colo(ctx):
              source="§7.2: 'the channel loss rate in 1xEV-DO was consistently lower than 0.01%'")
     ctx.figure("sec7_colo", "Section 7.2 and Figs. 8, 10: four co-located variants", comparison_figure(
         "share of the sector's goodput (published vs measured)",
-        [(cc, published[cc][0], share[cc]) for cc in VARIANTS], "fraction"),
+        [(cc, published[cc][0], share[cc]) for cc in VARIANTS], "fraction", "laptop's TCP variant"),
         [f"sec7.colo.share.{cc}" for cc in VARIANTS] + ids + ["fig9.fer", "sec7.channel_loss_rate"])
 
 

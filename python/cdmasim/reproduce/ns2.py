@@ -1,9 +1,9 @@
-"""ns-2.35 beside cdmasim for Paliwal et al.'s cdma2000 cell (issue 24):
+"""ns-2.35 beside cdmasim for Paliwal et al.'s cdma2000 cell:
 `cdmasim reproduce paliwal --ns2` runs the same configurations with the
 same seeds in ns-2 (paliwal_ns2.tcl, the system of bench/paliwal.py) and
 puts ns-2's value and seed spread beside cdmasim's and the paper's.
 
-Dead time is measured in both simulators by one definition (seed 002
+Dead time is measured in both simulators by one definition (Paliwal et al.
 §IV-E; docs/reproduce.md): the system is dead while the shared buffer
 B_cum and every BTS -> mobile link are empty, nothing waiting and nothing
 being sent. In ns-2 that is read from a trace of those links: a packet
@@ -13,8 +13,10 @@ packet still inside at the end occupies its link to the end.
 
 Runs are cached in OUT/ns2/ (one JSON file per configuration and seed,
 keyed by the arguments and the script's text), so a second reproduce
-reads them back; files there are the only ones this module writes, each
-replaced atomically."""
+reads them back (a cached file that is not such a run is run again);
+files there are the only ones this module writes, each replaced
+atomically. Each `ns` runs in a process group of its own that dies with
+cdmasim (even killed by SIGKILL), for at most TIMEOUT_S."""
 
 from __future__ import annotations
 
@@ -25,7 +27,6 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 import time
 
 TCL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "paliwal_ns2.tcl")
@@ -34,6 +35,9 @@ LONG_S = 0.1
 #: Part of every cache key: bump it when what a cached run holds changes
 #: (the trace reading, LONG_S, which runs keep drop times).
 CACHE_FORMAT = 2
+#: The longest one ns-2 run may take, seconds (the runs here take 1-20 s):
+#: a hung `ns` is killed and named instead of waited for forever.
+TIMEOUT_S = 600
 
 
 class Ns2Error(RuntimeError):
@@ -87,6 +91,26 @@ def dead_periods(trace_path: str, links, duration: float) -> list[tuple[float, f
     return read_trace(trace_path, links, duration)[0]
 
 
+#: A cached run: its fields and their types (anything else is run again).
+_CACHED = {"args": dict, "rho_dead": (int, float), "dead": list, "bsc_drops": int, "goodput_bps": (int, float),
+           "timeouts": int}
+
+
+def _valid(run) -> bool:
+    return isinstance(run, dict) and all(isinstance(run.get(k), t) and not isinstance(run.get(k), bool)
+                                         for k, t in _CACHED.items()) and all(
+        isinstance(p, list) and len(p) == 2 and all(isinstance(x, (int, float)) for x in p) for p in run["dead"])
+
+
+def _die_with_parent():
+    """In the child, before exec: SIGKILL when cdmasim dies (even by
+    SIGKILL), so no `ns` outlives a killed reproduce."""
+    import ctypes
+    import signal
+
+    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
 def _script_digest() -> str:
     with open(TCL, "rb") as f:
         return hashlib.sha256(f.read()).hexdigest()[:16]
@@ -110,53 +134,82 @@ class Ns2:
         return os.path.join(self.cache_dir, hashlib.sha256(blob.encode()).hexdigest()[:32] + ".json")
 
     def _run_one(self, args: dict) -> dict:
+        from .._files import temp_dir, write_file
+
         path = self._path(args)
         try:
             with open(path, encoding="utf-8") as f:
-                return json.load(f)
-        except (OSError, ValueError):
+                cached = json.loads(f.read(1 << 24))
+            if _valid(cached) and cached["args"] == args:
+                return cached
+        except (OSError, ValueError, RecursionError):
             pass
         duration = float(args["duration"])
         os.makedirs(self.cache_dir, exist_ok=True)
-        # The trace (tens of MB) goes beside the cache, not to a small /tmp.
-        with tempfile.TemporaryDirectory(prefix="trace-", dir=self.cache_dir) as tmp:
+        # The trace (tens of MB) goes beside the cache, not to a small /tmp;
+        # a killed run's folder is removed by the next run.
+        tmp = temp_dir(self.cache_dir, ".trace-")
+        try:
             trace = os.path.join(tmp, "links.tr")
             cmd = [self.ns, TCL, *(f"{k}={v}" for k, v in args.items()), f"trace={trace}"]
-            p = subprocess.run(cmd, capture_output=True, text=True, cwd=tmp)
             what = " ".join(cmd[2:-1])
-            if p.returncode != 0:
-                last = (p.stderr or p.stdout).strip().splitlines()[-1:] or [""]
-                raise Ns2Error(f"ns-2 exited {p.returncode} for {what}: {last[0][:200]}")
-            start = p.stdout.find("{")
+            stdout, stderr, code = self._ns(cmd, tmp, what)
+            if code != 0:
+                last = (stderr or stdout).strip().splitlines()[-1:] or [""]
+                raise Ns2Error(f"ns-2 exited {code} for {what}: {last[0][:200]}")
+            start = stdout.find("{")
             try:
-                out = json.loads(p.stdout[start:]) if start >= 0 else None
-            except ValueError:
+                out = json.loads(stdout[start:]) if start >= 0 else None
+            except (ValueError, RecursionError):
                 out = None
             if not isinstance(out, dict) or "traced_links" not in out:
-                raise Ns2Error(f"ns-2 printed no result for {what}: {p.stdout.strip()[-200:]!r}")
-            dead, drops = read_trace(trace, out["traced_links"], duration)
-        result = {
-            "args": args,
-            "rho_dead": sum(b - a for a, b in dead) / duration,
-            "dead": [[a, b] for a, b in dead if b - a >= LONG_S],
-            "bsc_drops": out["bsc_drops"],
-            # Kept for the worst case's episode only: a Table II run drops thousands.
-            "bsc_drop_times": drops if args.get("sch") == "at" else None,
-            "goodput_bps": sum(out["goodput_bps"]),
-            "timeouts": sum(out["timeouts"]),
-        }
-        # A temporary name of its own, so two runs of the same case (or two
-        # processes sharing OUT) never write one file.
-        fd, tmp_path = tempfile.mkstemp(prefix=".tmp-", suffix=".json", dir=self.cache_dir)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as f:
+                raise Ns2Error(f"ns-2 printed no result for {what}: {stdout.strip()[-200:]!r}")
+            try:
+                dead, drops = read_trace(trace, out["traced_links"], duration)
+                result = {
+                    "args": args,
+                    "rho_dead": sum(b - a for a, b in dead) / duration,
+                    "dead": [[a, b] for a, b in dead if b - a >= LONG_S],
+                    "bsc_drops": int(out["bsc_drops"]),
+                    # Kept for the worst case's episode only: a Table II run drops thousands.
+                    "bsc_drop_times": drops if args.get("sch") == "at" else None,
+                    "goodput_bps": float(sum(out["goodput_bps"])),
+                    "timeouts": int(sum(out["timeouts"])),
+                }
+            except (OSError, ValueError, TypeError, KeyError, IndexError) as e:
+                raise Ns2Error(f"ns-2's output for {what} is not what paliwal_ns2.tcl prints "
+                               f"({type(e).__name__}: {str(e)[:120]})") from None
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+
+        def save(tmp_path):
+            with open(tmp_path, "w", encoding="utf-8") as f:
                 json.dump(result, f)
-            os.replace(tmp_path, path)
-        except BaseException:
-            if os.path.exists(tmp_path):
-                os.unlink(tmp_path)
-            raise
+
+        write_file(path, save)
         return result
+
+    @staticmethod
+    def _ns(cmd, cwd, what):
+        """Run one `ns` in a process group of its own that dies with
+        cdmasim, for at most TIMEOUT_S: (stdout, stderr, exit status)."""
+        import signal
+
+        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
+                             start_new_session=True, preexec_fn=_die_with_parent)
+        try:
+            out, err = p.communicate(timeout=TIMEOUT_S)
+        except BaseException as e:
+            # A timeout or Ctrl-C: the whole group goes, then the pipes close.
+            try:
+                os.killpg(p.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            p.communicate()
+            if isinstance(e, subprocess.TimeoutExpired):
+                raise Ns2Error(f"ns-2 did not finish within {TIMEOUT_S} s for {what}; it was stopped") from None
+            raise
+        return out, err, p.returncode
 
     def run(self, cases: list[dict], what: str = "runs") -> list[dict]:
         """Results in the order of `cases`; progress on stderr when it is a terminal."""

@@ -260,6 +260,8 @@ def fig5_sensitivity(ctx, base):
         ax.set_xticks(x)
         ax.set_xticklabels([r[0] for r in rows], rotation=30, ha="right", fontsize=7)
         ax.set_title(label, fontsize=9)
+        ax.set_xlabel("TCP start-up setting, rate change")
+        ax.set_ylabel(label)
     axes[0].legend(fontsize=7)
     fig.tight_layout()
     ctx.figure("fig5_sensitivity", "Fig. 5's worst case under each TCP start-up setting and rate-change semantics", fig,
@@ -377,7 +379,7 @@ def fig7(ctx):
         _queue_panel(ax, store, key, f"T_r = {tr} s (seed {runs.seed.iloc[0]}): dead {dead[0]:.1f} s")
         ax.set_xlim(SWITCH_S - 5, duration)
         ax.set_xlabel("time (s)")
-    axes[0].set_ylabel("packets")
+        ax.set_ylabel("packets")
     axes[0].legend(fontsize=7)
     fig.tight_layout()
     ctx.figure("fig7", "Fig. 7: rise time of the aggregate bandwidth and the shared buffer", fig, ids)
@@ -555,19 +557,24 @@ def _table2_figure(ctx, g, paper, tbs, tds, ids, ns=None):
     if ns:
         panels.append((np.array([[ns[(tb, td)] for tb in tbs] for td in tds]), "ns-2.35, the same runs (seed mean)"))
     vmax = max(max(m.max() for m, _ in panels), 1.0)
-    fig, axes = subplots(len(panels), figsize=(5.5 * len(panels), 4.6))
+    # One panel a row, large enough that each of the 169 cells' numbers
+    # reads at a glance (8 pt in a 0.6-inch cell).
+    fig, axes = subplots(1, figsize=(9.5, 8.2 * len(panels)), nrows=len(panels))
+    axes = list(np.atleast_1d(axes))
     for ax, (m, title) in zip(axes, panels):
         im = ax.imshow(m, cmap="Reds", vmin=0, vmax=vmax, origin="upper")
         ax.set_xticks(range(len(tbs)))
-        ax.set_xticklabels([f"{x:g}" for x in tbs], fontsize=7)
+        ax.set_xticklabels([f"{x:g}" for x in tbs], fontsize=9)
         ax.set_yticks(range(len(tds)))
-        ax.set_yticklabels([f"{x:g}" for x in tds], fontsize=7)
+        ax.set_yticklabels([f"{x:g}" for x in tds], fontsize=9)
         ax.set_xlabel("T_B (s)")
         ax.set_ylabel("T_D (s)")
-        ax.set_title(title, fontsize=10)
+        ax.set_title(title, fontsize=11)
         for i in range(m.shape[0]):
             for j in range(m.shape[1]):
-                ax.text(j, i, f"{m[i, j]:.1f}", ha="center", va="center", fontsize=5)
+                # White on the dark cells, black on the light ones.
+                ax.text(j, i, f"{m[i, j]:.1f}", ha="center", va="center", fontsize=8,
+                        color="white" if m[i, j] > 0.6 * vmax else "black")
     fig.colorbar(im, ax=axes, shrink=0.8, label="rho_dead (%)")
     ctx.figure("table2", "Table II: percentage dead periods against burst T_B and delay T_D", fig, ids)
 

@@ -33,7 +33,7 @@ pub mod units;
 
 pub use error::ScenarioError;
 pub use json::toml_from_json;
-pub use parse::{load, parse_str, parse_str_seeded, DEFAULT_SEED};
+pub use parse::{load, parse_str, parse_str_seeded, top_level_tables, DEFAULT_SEED};
 
 #[cfg(test)]
 mod tests;

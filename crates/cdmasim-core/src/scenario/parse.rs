@@ -48,11 +48,7 @@ pub fn parse_str_seeded(text: &str, path: &str, seed: Option<u64>) -> Result<Sce
     // `preset = "x"` allows an [x] table, so that an unknown preset is reported
     // as such rather than as an unknown [x] table.
     let mut raw = RawScenario::default();
-    let mut allowed = TOP_KEYS.to_vec();
-    for kind in raw.kinds.all() {
-        allowed.extend(kind.tables());
-    }
-    allowed.extend(presets::PRESETS);
+    let mut allowed = top_level_tables();
     allowed.extend(root_val.peek_str("preset"));
     let root = root_val.table(&allowed)?;
 
@@ -84,6 +80,17 @@ pub fn parse_str_seeded(text: &str, path: &str, seed: Option<u64>) -> Result<Sce
         }
     }
     resolve(raw, path)
+}
+
+/// The top-level keys and tables a scenario file may hold: the scenario's
+/// own, every hop kind's and every preset's.
+pub fn top_level_tables() -> Vec<&'static str> {
+    let mut all = TOP_KEYS.to_vec();
+    for kind in RawScenario::default().kinds.all() {
+        all.extend(kind.tables());
+    }
+    all.extend(presets::PRESETS);
+    all
 }
 
 /// Read and parse a scenario file.
