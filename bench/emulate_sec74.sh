@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Seed 000 section 7.4 with real programs (needs root and iperf3): in one
+# Liu et al. section 7.4 with real programs (needs root and iperf3): in one
 # user's queue of a 2-user PF sector (1228.8 and 614.4 kb/s constant
 # channels), a bulk download (iperf3 -R) under cubic, then bbr, and a
 # 9.6 kb/s UDP stream of 24-byte datagrams (iperf3 -u); the stream's delay

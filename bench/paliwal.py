@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Paliwal et al.'s cdma2000 1X cell (seed 002): cdmasim against ns-2.35.
+"""Paliwal et al.'s cdma2000 1X cell: cdmasim against ns-2.35.
 
     python bench/paliwal.py                          # worst case + all 169 Table II cells
     python bench/paliwal.py --cells sample --jobs 2  # 7 cells, two runs at a time

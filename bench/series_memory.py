@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Benchmark: peak memory of `cdmasim run --out` against simulated time, with
-series sampled (issue 25). The 100-mobile cdma2000 cell example
+series sampled. The 100-mobile cdma2000 cell example
 (examples/cdma2000_cell.toml, 100 ms samples: about 3,400 series rows per
 simulated second) is run for longer and longer durations; since the series
 stream to a spool file during the run and are written to series.parquet

@@ -25,7 +25,7 @@ def run_cli(*args):
 
 
 def test_catalogue_is_complete():
-    # The brief asks for at least 15 distinct kinds of breakage.
+    # At least 15 distinct kinds of breakage.
     assert len(BAD) >= 15
 
 

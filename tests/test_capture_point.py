@@ -1,7 +1,7 @@
 """Where a capture sees a link's packets: as they start on the wire (the
 default), or as the sender offers them, before the link's buffer
 (`capture = "entry"`, `[[user]] uplink_capture = "entry"`), as tcpdump on
-the sending host saw them in seed 001, the modem's buffer below it."""
+the sending host saw them in Lee's measurements, the modem's buffer below it."""
 
 import cdmasim
 import cdmasim.pcap as cp

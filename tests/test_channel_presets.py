@@ -1,4 +1,4 @@
-"""The synthetic presets land inside seed 000 section 5's ranges, 10 seeds each."""
+"""The synthetic presets land inside Liu et al. section 5's ranges, 10 seeds each."""
 
 import numpy as np
 

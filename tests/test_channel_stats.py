@@ -131,7 +131,7 @@ def test_a_binary_trace_streams_in_bounded_memory(tmp_path):
     """Six hours of slots with SINR (39 MB on disk, 13 M slots): `channel
     stats` reads it in pieces, so its peak memory stays under 100 MB where
     holding the trace (DRC bytes plus SINR as floats) would take about
-    twice that (issue 25; a day measures 43-46 MB, bench/channel_stats.py)."""
+    twice that (a day measures 43-46 MB, bench/channel_stats.py)."""
     import subprocess
 
     path = tmp_path / "six_hours.drc"

@@ -483,7 +483,7 @@ def test_real_cubic_reno_bbr_share_a_sector_and_bbr_queues_least(tmp_path):
 
 
 def test_a_stream_waits_less_behind_bbr_than_behind_cubic(scenario, tmp_path):
-    """Seed 000 §7.4 with real programs: a 9.6 kb/s stream shares a user's
+    """Liu et al. §7.4 with real programs: a 9.6 kb/s stream shares a user's
     queue with a bulk download; its packets (52 bytes on the wire) wait
     less behind bbr than behind cubic."""
     needs_emulation()
@@ -540,7 +540,7 @@ def _vj_download(tmp_path, timestamps):
 
 
 def test_real_linux_tcp_through_vj_sees_the_checksum_failures(tmp_path):
-    """Seed 001 §3.3 with a real kernel: the laptop's PPP link runs VJ and
+    """Lee §3.3 with a real kernel: the laptop's PPP link runs VJ and
     loses 0.5 % of frames below PPP. The segments after each loss reach
     the laptop with the header the decompressor rebuilt and the checksum
     the server computed, and the laptop's own TCP counts every one of them

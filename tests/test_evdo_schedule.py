@@ -1,4 +1,4 @@
-"""PF vs RR over the presets (seed 000 Fig. 6), and the CLI."""
+"""PF vs RR over the presets (Liu et al. Fig. 6), and the CLI."""
 
 import json
 import os
@@ -19,7 +19,7 @@ def gains(preset, users, interlace=0):
 
 
 def test_fig6_shape_per_slot_rates():
-    # Seed 000: ~5 % (stationary) vs ~20 % (mobile) at 4 users, growing with N;
+    # Liu et al.: ~5 % (stationary) vs ~20 % (mobile) at 4 users, growing with N;
     # hand-off resets cut the mobile gain. Our presets (see docs/channel.md):
     # stationary ~1 %, mobile ~15/24/28 % at 2/4/8 users, ~11/17/18 % with resets.
     st = {n: gains("stationary", n) for n in (2, 4)}

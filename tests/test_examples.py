@@ -41,7 +41,7 @@ def test_generic_cbr_sends_exactly_its_rate():
 def test_cdma2000_losses_start_after_the_rate_switch():
     r = cdmasim.run(EXAMPLES / "cdma2000_switch.toml")
     d = r.drops
-    # Seed 002 Sec. III: before the switch the 9.6 kb/s radio link is the
+    # Paliwal et al. Sec. III: before the switch the 9.6 kb/s radio link is the
     # bottleneck (unbounded buffer), so nothing is lost; the faster ACK clock
     # reaches the 5 kB BSC buffer no earlier than t0 + T = 50 s + 0.3 s.
     assert len(d) > 0
@@ -75,7 +75,7 @@ def test_evdo_testbed_capacity_is_the_drc_mean_and_the_stream_waits_behind_tcp()
     # 50 datagrams of 24 B per second (one more if t = 60 s is included).
     assert 3000 <= voip["packets_sent"] <= 3001
     assert voip["bytes_delivered"] == 24 * voip["packets_received"]
-    # Seed 000 section 7.4: the stream waits for the backlog TCP keeps in the
+    # Liu et al. section 7.4: the stream waits for the backlog TCP keeps in the
     # per-user buffer, about avg backlog / mean rate (tolerance: the channel's
     # relative spread, std / mean, the first-order error of using the mean).
     rates = channel.rates_bps()[drc]
@@ -99,7 +99,7 @@ def test_evdo_testbed_seed_override_redraws_the_channel():
 def test_rbsmq_example_keeps_the_radio_queue_short_and_shares_it():
     r = cdmasim.run(EXAMPLES / "rbsmq_cdma1x.toml")
     radio = next(q for q in r.summary["queues"] if q["link"] == "radio")
-    # Seed 003: RBSMQ holds the per-mobile queue to a few packets (a fixed
+    # Jung et al.: RBSMQ holds the per-mobile queue to a few packets (a fixed
     # 64-segment window keeps ~60 there), with no loss; windows at their
     # floor of 5 segments each, two flows, against a path holding ~5.
     assert radio["max_packets"] <= 15 and sum(radio["drops"].values()) == 0

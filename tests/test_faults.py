@@ -1,4 +1,4 @@
-"""Every promise kept under faults (issue 19): the store never deletes what it
+"""Every promise kept under faults: the store never deletes what it
 did not write, damaged stores are refused or repaired, a run that kills its
 worker is recorded as failed while the sweep goes on, workers die with their
 parent, and every hostile input below gives its one line, exit code 2, and
@@ -313,8 +313,7 @@ def test_a_run_that_kills_its_worker_is_recorded_as_failed_and_the_sweep_goes_on
     # spool, but the worker hands the run's tables to the sweep as bytes,
     # and series.parquet alone is about 250 MB, more than the 600 MB each
     # worker may hold with Python and pandas can take twice: the worker dies
-    # of the allocation (in the core before series streamed, in Python now);
-    # the other point runs.
+    # of the allocation; the other point runs.
     sw = _write(tmp_path, CELL_SWEEP)
     scratch = tmp_path / "tmp"
     scratch.mkdir()
@@ -604,11 +603,11 @@ scenario = "{EXAMPLES / 'dumbbell.toml'}"
     assert df.loc["15kB", "dumbbell.queue.limit:bytes"] == 15000.0 and np.isnan(df.loc["15kB", "dumbbell.queue.limit:pkts"])
 
 
-# --- the second catalogue: a hostile probe of this change (each one broke before it was fixed)
+# --- the second catalogue: hostile inputs to the outputs, the store and the API
 
 
 def test_run_out_keeps_the_files_already_in_the_folder(tmp_path):
-    # `--out .` once emptied the working folder, the scenario file included.
+    # `--out .` must not empty the working folder, the scenario file included.
     scenario = tmp_path / "mini.toml"
     scenario.write_text((EXAMPLES / "generic.toml").read_text())
     (tmp_path / "thesis.tex").write_text("mine")
@@ -773,9 +772,9 @@ def test_an_edited_parsed_scenario_holding_an_object_is_refused():
 
 
 def test_a_point_the_scenario_refuses_is_recorded_as_failed_and_the_sweep_goes_on(tmp_path):
-    # objects_per_page = 10^9 once aborted the core on a 7.5 GB allocation and
-    # broke the process pool; now the scenario reader refuses it, the point is
-    # recorded as failed with that line, and a rerun does not run it again.
+    # objects_per_page = 10^9 would be a 7.5 GB allocation: the scenario
+    # reader refuses it, the point is recorded as failed with that line, and
+    # a rerun does not run it again.
     spec = {"sweep": {"name": "objects", "scenario": str(EXAMPLES / "web_browsing.toml")},
             "set": {"simulation.duration": "30s"}, "grid": {"flow[0].objects_per_page": [3, 1_000_000_000]}}
     r = cdmasim.sweep(spec, tmp_path / "st", jobs=2)

@@ -12,7 +12,7 @@ import time
 import pytest
 
 import cdmasim
-from cdmasim.commands.outputs import write_into
+from cdmasim._files import write_into
 
 
 @pytest.fixture(autouse=True)
@@ -55,7 +55,7 @@ def test_ctrl_c_stops_the_scheduler_study():
     timer = interrupt_after(0.5)
     t0 = time.monotonic()
     with pytest.raises(KeyboardInterrupt):
-        cdmasim.evdo.schedule(8, 200_000_000, preset="stationary")
+        cdmasim.evdo.schedule(8, 120_000_000, preset="stationary")
     timer.join()
     assert time.monotonic() - t0 < 60
 
@@ -76,7 +76,8 @@ def test_outputs_are_written_all_together_and_leave_other_files_alone(tmp_path):
     # The earlier run is intact and no temporary folder is left.
     assert sorted(p.name for p in out.iterdir()) == ["summary.json", "thesis.tex"]
     assert (out / "summary.json").read_text() == "earlier run"
-    # A complete write replaces the earlier run's files; the user's stay.
+    # A complete write replaces the earlier run's files; the user's stay, and
+    # the folder records what this write put there.
     write_into(out, lambda d: open(os.path.join(d, "summary.json"), "w").close())
-    assert sorted(p.name for p in out.iterdir()) == ["summary.json", "thesis.tex"]
+    assert sorted(p.name for p in out.iterdir()) == [".cdmasim-files", "summary.json", "thesis.tex"]
     assert (out / "summary.json").read_text() == "" and (out / "thesis.tex").read_text() == "the user's own file"

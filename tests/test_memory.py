@@ -55,8 +55,7 @@ def test_drops_do_not_grow_memory(tmp_path):
     long_drops, long_kb = peak(tmp_path, 10)
     assert long_drops > 1_000_000 and long_drops > 9 * short_drops
     # Peak memory of the run itself (the drops table is read afterwards).
-    # Before the drop log streamed, each drop cost about 1-1.5 KB: over
-    # 1 GB more here.
+    # Held in memory, each drop would cost about 1-1.5 KB: over 1 GB more here.
     assert long_kb - short_kb < 20_000, f"{short_kb} KB for {short_drops} drops, {long_kb} KB for {long_drops}"
 
 

@@ -1,4 +1,4 @@
-"""`cdmasim reproduce paliwal --ns2` (issue 24): ns-2.35 runs the same
+"""`cdmasim reproduce paliwal --ns2`: ns-2.35 runs the same
 cell configurations and seeds, and each item carries ns-2's value beside
 cdmasim's. The trace reading is checked by hand; the runs themselves need
 `ns` (apt package ns2, installed by scripts/setup) and skip visibly

@@ -1,4 +1,4 @@
-"""`cdmasim reproduce paliwal --sensitivity` (issue 24): Table II's grid
+"""`cdmasim reproduce paliwal --sensitivity`: Table II's grid
 once per setting the paper leaves unstated, each a sweep of the Table II
 scenario with its `[set]` overrides, reported as unscored items and one
 figure."""

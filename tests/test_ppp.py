@@ -1,4 +1,4 @@
-"""Seed 001's Fig. 7 from a simulator capture: a download over a PPP link
+"""Lee's Fig. 7 from a simulator capture: a download over a PPP link
 with VJ header compression, frames lost below PPP. The capture at the
 receiver (the laptop) holds the segments that failed the TCP checksum, and
 `cdmasim pcap analyze` counts exactly the flow's checksum failures; the

@@ -1,7 +1,7 @@
 """`cdmasim reproduce`: every item says what it is to the model (prediction,
 calibration, input), tolerances follow the paper's wording by one rule, items
 come from several seeds and report their spread, a null model stands beside
-each figure, duplicates are refused, issue 11's ids answer as aliases, and
+each figure, duplicates are refused, alias ids answer for their items, and
 the --json shape (one object per paper)."""
 
 import json
@@ -279,7 +279,7 @@ def test_paliwal_quick(quick_reproduction):
     assert {"fig5", "fig6", "fig7", "table2"} <= {f["id"] for f in r["figures"]}
 
 
-def test_dziong_quick_and_issue_11s_ids(quick_reproduction):
+def test_dziong_quick_and_alias_ids(quick_reproduction):
     r = quick_reproduction[1]["dziong"]
     items = {it["id"]: it for it in r["items"]}
     times = [items[f"objects.time_s.c{c}.fer_{f}"] for c in (1, 4) for f in ("0.01", "0.05", "0.1")]

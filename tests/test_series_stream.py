@@ -1,5 +1,4 @@
-"""Series and drops stream during a run and are written in pieces (issue
-25): a run's memory does not follow its simulated time or its sampling
+"""Series and drops stream during a run and are written in pieces: a run's memory does not follow its simulated time or its sampling
 interval, and what a reader gets back is what the in-memory tables were."""
 
 import io

@@ -346,7 +346,7 @@ class Result:
     @property
     def ppp(self) -> pandas.DataFrame:
         """Links that run PPP: frames, header compression, and what lost
-        frames cost (seed 001 §3.3), one row per link direction."""
+        frames cost (Lee §3.3), one row per link direction."""
         return self._table("ppp")
 
     def _columns(self, name):

@@ -157,7 +157,7 @@ pub fn schema() -> Vec<(&'static str, &'static [(&'static str, &'static str)])> 
 }
 
 rows! {
-/// One direction of a radio link over the run (seed 004 §3.3, §5.1.4).
+/// One direction of a radio link over the run (Dziong et al. §3.3, §5.1.4).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct RadioLinkResult {
     pub name: String,
@@ -199,7 +199,7 @@ pub struct RadioLinkResult {
     pub active_s: Option<f64>,
 }
 
-/// One IS-2000 sector over the run (seed 004 §5.2).
+/// One IS-2000 sector over the run (Dziong et al. §5.2).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Is2000Result {
     pub name: String,
@@ -238,7 +238,7 @@ pub struct ObjectResult {
     pub start_s: Option<f64>,
     pub finish_s: Option<f64>,
     pub delay_s: Option<f64>,
-    /// Seed 004 §5.1.1's normalized delay: delay over size, seconds per KB (1000 bytes).
+    /// Dziong et al. §5.1.1's normalized delay: delay over size, seconds per KB (1000 bytes).
     pub normalized_s_per_kb: Option<f64>,
 }
 
@@ -252,7 +252,7 @@ pub struct PageResult {
     pub start_s: f64,
     pub finish_s: Option<f64>,
     pub delay_s: Option<f64>,
-    /// Seed 004 §5.1.2: page delay over page size, seconds per KB (1000 bytes).
+    /// Dziong et al. §5.1.2: page delay over page size, seconds per KB (1000 bytes).
     pub normalized_s_per_kb: Option<f64>,
 }
 
@@ -297,7 +297,7 @@ pub struct UserResult {
     pub throughput_bps: f64,
     /// Mean nominal DRC rate over every slot of the run, bit/s.
     pub mean_drc_bps: f64,
-    /// throughput_bps / mean_drc_bps (seed 000 §7.3's utilisation, at the IP layer).
+    /// throughput_bps / mean_drc_bps (Liu et al. §7.3's utilisation, at the IP layer).
     pub utilisation: f64,
     /// Slots that carried its data, and their fraction of its sectors' traffic slots.
     pub slots_served: u64,
@@ -379,7 +379,7 @@ pub struct FlowResult {
     pub rtt_avg_s: Option<f64>,
     pub rtt_max_s: Option<f64>,
     /// One-way delay of the packets that arrived (TCP: data segments, each
-    /// transmission counted): the smallest, and seed 000 §7's excess delay
+    /// transmission counted): the smallest, and Liu et al. §7's excess delay
     /// (delay minus that smallest) mean and standard deviation, seconds.
     #[serde(default)]
     pub owd_min_s: Option<f64>,
@@ -421,7 +421,7 @@ pub struct FlowResult {
     pub object_s_per_kb_mean: Option<f64>,
 }
 
-/// One direction of a link that runs PPP (seed 001 §3.3).
+/// One direction of a link that runs PPP (Lee §3.3).
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct PppResult {
     pub link: String,

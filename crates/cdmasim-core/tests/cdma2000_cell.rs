@@ -266,7 +266,7 @@ rate = "3888bps"
     assert!((owd("next_packet") - (wired + bsc + 8000.0 / 9600.0)).abs() < 2e-9, "{}", owd("next_packet"));
 }
 
-/// Seed 002's worst case, 10 × 10 mobiles switching together at 50 s (§IV-B):
+/// Paliwal et al.'s worst case, 10 × 10 mobiles switching together at 50 s (§IV-B):
 /// the shared buffer drops, the system goes dead after the switch and not
 /// before it (apart from the start), and everything is accounted for.
 #[test]

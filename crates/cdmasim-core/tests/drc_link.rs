@@ -1,5 +1,5 @@
 //! Links whose forward rate follows a DRC sequence (`drc = {...}`), run end
-//! to end: examples/evdo_testbed.toml (seed 000 sections 7.3-7.4) and a
+//! to end: examples/evdo_testbed.toml (Liu et al. sections 7.3-7.4) and a
 //! dumbbell on the mobile preset. The link's capacity integral must be the
 //! DRC sequence's mean rate times the run, and its utilisation at most 1.
 
@@ -61,7 +61,7 @@ fn testbed_keeps_the_drc_link_busy_and_the_stream_behind_the_queue() {
     // 9.6 kb/s in 24-byte datagrams: 50 per second for 60 s (and one at
     // t = 60 s exactly when the horizon includes it).
     assert!((3000..=3001).contains(&voip.packets_sent), "{}", voip.packets_sent);
-    // Seed 000 §7.4: the stream's delay is the queue the download builds.
+    // Liu et al. §7.4: the stream's delay is the queue the download builds.
     // Each datagram waits for the backlog ahead of it; periodic arrivals see
     // the time-average backlog, drained at about the mean DRC rate. Using the
     // mean in place of the rate in effect errs by about the channel's

@@ -1,4 +1,4 @@
-//! Seed 002 (Paliwal et al.) section III: packets lost at the BSC's shared
+//! Paliwal et al. section III: packets lost at the BSC's shared
 //! buffer after the mobile's link switches from mu_ll to mu_lh, packet
 //! simulation against the fluid loss-volume model (eqs. 1-6,
 //! models::fluid_loss). Setup of Fig. 4: mu_ll = 9.6 kb/s, mu_s = 38.4 kb/s,

@@ -123,7 +123,7 @@ fn a_sector_table_names_nodes_that_exist_and_serves_each_once() {
 
 #[test]
 fn each_user_offers_the_workloads_closed_form_load() {
-    // Seed 004 §5.2's sector with reproduce dziong's capped object size:
+    // Dziong et al. §5.2's sector with reproduce dziong's capped object size:
     // per user, a page of the law's mean bytes every think time plus mean
     // page download time (`WebWorkload::offered_bps`; renewal-reward, so
     // exact in expectation). One seed's 16 users fetch about 840 pages in

@@ -1,4 +1,4 @@
-//! Seed 001 §3.3 as a story: a bulk download over a PPP link whose frames
+//! Lee §3.3 as a story: a bulk download over a PPP link whose frames
 //! are lost below PPP now and then (0.1 %). With Van Jacobson header
 //! compression each lost frame puts the decompressor one packet behind:
 //! every compressed segment after it reaches the receiver with a rebuilt

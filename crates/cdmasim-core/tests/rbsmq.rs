@@ -1,4 +1,4 @@
-//! Seed 003 (Jung et al., RBSMQ) on a CDMA2000-1X-like downlink: one flow
+//! Jung et al. (RBSMQ) on a CDMA2000-1X-like downlink: one flow
 //! keeps the base-station queue short at the throughput of a fixed 64-segment
 //! window (§V, Fig. 4: 96 %), and two and five flows share fairly where the
 //! fixed window starves the late ones (Figs. 3, 5, 6).
@@ -8,7 +8,7 @@
 //!   link being the bottleneck, both directions (ACKs return over a 153.6
 //!   kb/s reverse link). One-way 150 ms, so with a 1500 B packet's 78 ms
 //!   radio transmission the base RTT is ≈ 0.38 s and the bandwidth-delay
-//!   product N ≈ 0.38 / 0.078 ≈ 4.9 segments. Seed 003 Fig. 2(a) shows ~60
+//!   product N ≈ 0.38 / 0.078 ≈ 4.9 segments. Jung et al. Fig. 2(a) shows ~60
 //!   of a 64-segment window queued, i.e. N ≈ 4.
 //! - The per-mobile buffer is a 120-packet DropTail queue: deeper than a
 //!   64-segment window, as Fig. 2 shows no loss at window 64.

@@ -1,5 +1,5 @@
-//! Delay spikes longer than the RTO (seed 003 §III's periodic stalls, seed
-//! 000 §7.3's "spurious time-outs"): the bottleneck stops for 1 s every
+//! Delay spikes longer than the RTO (Jung et al. §III's periodic stalls, Liu
+//! et al. §7.3's "spurious time-outs"): the bottleneck stops for 1 s every
 //! 10 s, nothing is lost (the buffer holds everything), so every timeout is
 //! spurious. Without detection each one costs a go-back-N resend of the
 //! window; Eifel (RFC 3522 + RFC 4015) and F-RTO (RFC 5682) detect them and

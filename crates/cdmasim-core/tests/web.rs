@@ -1,4 +1,4 @@
-//! Web browsing (seed 004 §3.1): pages of objects over TCP connections
+//! Web browsing (Dziong et al. §3.1): pages of objects over TCP connections
 //! opened and closed at run time. Checked against the path's round trips,
 //! against the page/object definitions, and for bounded memory.
 
@@ -8,7 +8,7 @@ use cdmasim_core::scenario::parse_str;
 use cdmasim_core::sim::{self, RunOptions, RunResult};
 use common::assert_conserved;
 
-/// Server —(100 Mb/s, 80 ms)— PDSN —(38.4 kb/s, 100 ms)— mobile: seed 004's
+/// Server —(100 Mb/s, 80 ms)— PDSN —(38.4 kb/s, 100 ms)— mobile: Dziong et al.'s
 /// Fig. 5 with D_hi = 80 ms and D = 100 ms, no losses.
 fn scenario(duration: &str, flow: &str) -> String {
     format!(
@@ -114,7 +114,7 @@ think_time = "5s""#
 
 #[test]
 fn parallel_connections_shorten_pages_and_lengthen_objects() {
-    // Seed 004 §5.1.1: C = 4 shares the link among objects (each takes
+    // Dziong et al. §5.1.1: C = 4 shares the link among objects (each takes
     // longer) but overlaps their round trips (the page takes less).
     let (page1, obj1, _) = page_and_objects(1, false);
     let (page4, obj4, _) = page_and_objects(4, false);

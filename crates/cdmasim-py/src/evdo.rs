@@ -17,7 +17,7 @@ fn evdo_drc_table() -> Vec<(u8, u64, u8, u32)> {
 
 /// Full-buffer study. `source`: a preset name, or trace paths in `traces`
 /// (one per user; a single trace is shared with a random start slot per
-/// user, as in seed 000 section 6). Returns JSON with one result per
+/// user, as in Liu et al. section 6). Returns JSON with one result per
 /// (scheduler, hand-off policy).
 #[pyfunction]
 #[pyo3(signature = (users, slots, seed, preset=None, traces=None, schedulers=None, alpha=0.001, interlace=0, handoff="both", handoff_interval_slots=None, format=None, mahimahi_window_ms=100, pf_initial_avg_bps=1.0))]

@@ -30,11 +30,10 @@ parameter is fitted, to one published figure: the web workload's cap on
 the object size (12 KB, `WEB_CALIBRATED`), set from the 54 kb/s at 16
 users, so that item is a calibration; every other item with a published
 value is a prediction. Every experiment runs over the context's seeds (frame errors,
-locations and the web workload draw random numbers); a run is shorter than
-before, the seeds together longer.
+locations and the web workload draw random numbers).
 
-Item ids issue 11 spelled (`sec5.1.object_delay_s.c1.fer_0.01`, ...,
-`sec5.2.on_time_median_ms`) are aliases of the items below."""
+Alias ids (`sec5.1.object_delay_s.c1.fer_0.01`, ...,
+`sec5.2.on_time_median_ms`) answer for the items below."""
 
 from .common import comparison_figure, finish, subplots
 from .items import Tolerance

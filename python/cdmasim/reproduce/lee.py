@@ -16,10 +16,10 @@ The laptop reached the network over PPP with Van Jacobson TCP/IP header
 compression (§3.3): its PPP link runs VJ both ways (`ppp = "vj"`, the RFC
 1144 model of cdmasim_core::net::ppp). Below PPP, the forward link's RLP
 (`rlp`, cdmasim_core::evdo::rlp) sees 1 % of physical-layer packets erased
-(the DRC's target frame error rate, seed 000 §2: an input) and resends
+(the DRC's target frame error rate, Liu et al. §2: an input) and resends
 each hole once; a hole whose copy is erased too loses its IP packets, so
 the downlink's residual loss is predicted. The reverse link has no RLP
-model: it loses packets at 0.01 % (seed 000 Fig. 9 left: "loss below
+model: it loses packets at 0.01 % (Liu et al. Fig. 9 left: "loss below
 0.01 %", the bound taken as the value: an input from liu). A lost frame
 puts the VJ decompressor out of step; the
 segments after it fail the TCP checksum at the receiver until the
@@ -64,10 +64,10 @@ PUBLISHED = {
                "retrans_pct": 4.7, "median_rexmits": 3, "rtt_avg_var": 16628.1},
 }
 #: Packets lost below PPP, per packet, on the EV-DO reverse link: what the
-#: link's own error recovery leaves (seed 000 Fig. 9 left: "loss below 0.01 %").
+#: link's own error recovery leaves (Liu et al. Fig. 9 left: "loss below 0.01 %").
 RESIDUAL_LOSS = 1e-4
 #: The forward link's RLP: 1 % of physical-layer packets erased (the DRC's
-#: target frame error rate, seed 000 §2), one retransmission per hole.
+#: target frame error rate, Liu et al. §2), one retransmission per hole.
 FORWARD_RLP = {"frame_error": 0.01}
 #: Full-buffer users sharing the laptop's sector: the number that brings a
 #: download's throughput to the paper's 572.5 kb/s (a calibration).

@@ -15,7 +15,7 @@ fraction, entropy and mean sojourn fall in section 5's ranges
 (docs/channel.md, "Presets and calibration"), so those items are
 calibration targets; the mobile preset's hand-off every 20-30 s is an
 input; the lag-100 conditional entropy is a calibration target too (the
-regime and the slow fading's correlation were set for it, issue 22). The
+regime and the slow fading's correlation were set for it). The
 conditional entropies by depth, the Markov model's error, the SINR-DRC
 correlations and everything in section 6 are predictions.
 

@@ -478,7 +478,7 @@ def table2(ctx):
              ns2=ns and len(seeds) > 1 and [float(np.mean([np.std([r["rho_pct"] for r in v], ddof=1)
                                                               for v in ns.values()]))] or None)
     if ns:
-        # Cross-simulator agreement, cell by cell (issue 24): how far apart
+        # Cross-simulator agreement, cell by cell: how far apart
         # the two simulators' seed means are, against their seed spread.
         gap = [abs(float(np.mean(by_cell[c])) - m) for c, m in zip(sorted(by_cell), ns_means)]
         spread = [max(np.std(by_cell[c], ddof=1), np.std([r["rho_pct"] for r in ns[c]], ddof=1)) for c in sorted(by_cell)]

@@ -1,4 +1,4 @@
-# Paliwal et al.'s cdma2000 1X system (seed 002, Fig. 2, Table I) in ns-2.35:
+# Paliwal et al.'s cdma2000 1X system (Fig. 2, Table I) in ns-2.35:
 # the reference side of bench/paliwal.py and of `cdmasim reproduce paliwal
 # --ns2` (python/cdmasim/reproduce/ns2.py).
 #

@@ -1,5 +1,5 @@
 """Which of the settings Paliwal et al. leave unstated give Table II its
-structure (issue 24; `cdmasim reproduce paliwal --sensitivity`).
+structure (`cdmasim reproduce paliwal --sensitivity`).
 
 With Table I's system, ns-2.35's RED rule and ns-2's rate changes, both
 cdmasim and ns-2.35 put Table II near 0.1 % everywhere, against the

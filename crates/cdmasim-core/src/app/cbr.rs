@@ -1,4 +1,4 @@
-//! Constant-bit-rate datagrams (a VoIP-like stream, seed 000 section 7.4):
+//! Constant-bit-rate datagrams (a VoIP-like stream, Liu et al. section 7.4):
 //! one packet of `packet_size` payload bytes every packet_size·8/rate seconds,
 //! so `rate` is the payload rate; IPv4 and UDP headers come on top.
 //! The sink records the one-way delay of every packet.

@@ -1,4 +1,4 @@
-//! An HTTP/1.0 web browser as Dziong et al. model it (seed 004, §3.1 and
+//! An HTTP/1.0 web browser as Dziong et al. model it (§3.1 and
 //! Fig. 2): a page is a main object (the response to the page request)
 //! and then its embedded objects, fetched over at most C parallel
 //! connections once the main object is in; then the user reads for a think

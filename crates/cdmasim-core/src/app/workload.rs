@@ -1,4 +1,4 @@
-//! The HTTP/1.0 web workload of Dziong et al. (seed 004, Table 2, from Mah's
+//! The HTTP/1.0 web workload of Dziong et al. (Table 2, from Mah's
 //! measurements): request sizes, objects per page, object sizes and think
 //! times. Table 2 gives only summary statistics, so the families and the
 //! parameters not in it are ours, named here and in docs/scenario.md:
@@ -110,7 +110,7 @@ pub struct WebWorkload {
 }
 
 impl Default for WebWorkload {
-    /// Seed 004, Table 2 (see the module comment for the choices).
+    /// Dziong et al., Table 2 (see the module comment for the choices).
     fn default() -> Self {
         let peak = |median: f64| Dist::Lognormal { median, sigma: 0.2, max: 16_384.0 };
         WebWorkload {
@@ -132,7 +132,7 @@ impl WebWorkload {
 
     /// One user's offered load (bits/s) when a page takes `download_s` on
     /// average: a page per think time plus download time (the think time
-    /// starts when the page is complete, seed 004 §5.2).
+    /// starts when the page is complete, Dziong et al. §5.2).
     pub fn offered_bps(&self, download_s: f64) -> f64 {
         self.page_bytes_mean() * 8.0 / (self.think_time.mean() + download_s)
     }
@@ -144,7 +144,7 @@ pub fn bytes(d: &Dist, rng: &mut Rng) -> u64 {
 }
 
 /// Most objects a page may hold: a page keeps a record per object while it
-/// loads, so the count a scenario can ask for is bounded (seed 004's law
+/// loads, so the count a scenario can ask for is bounded (Dziong et al.'s law
 /// stops at 100; the scenario reader refuses laws that reach past this).
 pub const MAX_OBJECTS_PER_PAGE: u32 = 10_000;
 

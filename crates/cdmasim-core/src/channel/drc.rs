@@ -6,7 +6,7 @@
 //! those of Revision 0 (C.S0024-0), with the same rates and slot counts;
 //! Revision A adds 0xD (1536 kb/s, 5120 bits over 2 slots) and 0xE (3072 kb/s,
 //! 5120 bits in 1 slot). Index 0 is the null rate (the terminal asks for no
-//! data). This gives the 15 states of seed 000 section 2 ("15 potential
+//! data). This gives the 15 states of Liu et al. section 2 ("15 potential
 //! values ... from 38.4 kbps up to 3.072 Mbps" plus the null state).
 //!
 //! A slot is 1/600 s, so the nominal rate is `packet_bits * 600 / slots`.

@@ -4,7 +4,7 @@
 //! - geometry: a constant mean for a stationary terminal; for a mobile one, a
 //!   hump per cell: the terminal enters a sector at its edge, passes near the
 //!   tower and leaves at the far edge, where it hands off to the next sector.
-//!   Dwell times are uniform in a range (20-30 s in seed 000 section 6), so
+//!   Dwell times are uniform in a range (20-30 s in Liu et al. section 6), so
 //!   hand-offs come every 20-30 s. The hump is `edge + (peak-edge) sin(pi t/T)`.
 //! - shadowing and slow fading: Gauss-Markov (AR(1)) processes in dB with a
 //!   given standard deviation and correlation time in slots.

@@ -1,4 +1,4 @@
-//! Markov chains of any order over the 15 DRC states (seed 000 eq. 2).
+//! Markov chains of any order over the 15 DRC states (Liu et al. eq. 2).
 //!
 //! Fitting counts (K+1)-grams: the maximum-likelihood estimate of
 //! P(X_i | X_{i-1}..X_{i-K}) is the count of each next state divided by the

@@ -9,7 +9,7 @@
 //! process ([`fading`]) and the SINR→DRC mapper that wraps a SINR source
 //! ([`sinr_mapper`], its frame errors from [`waterfall`]). [`presets`]
 //! combines them into calibrated scenarios and [`stats`] computes the
-//! statistics of seed 000 section 5.
+//! statistics of Liu et al. section 5.
 
 pub mod constant;
 pub mod drc;

@@ -1,4 +1,4 @@
-//! Synthetic channel presets calibrated to seed 000 sections 5.1-5.3.
+//! Synthetic channel presets calibrated to Liu et al. sections 5.1-5.3.
 //!
 //! Each is a `FadingSinr` process (with, for the stationary ones, a hidden
 //! regime and a drift over hours, `regime.rs`) behind the adaptive

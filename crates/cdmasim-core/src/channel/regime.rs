@@ -1,5 +1,5 @@
 //! The slow part of a terminal's mean SINR: a hidden regime and a drift over
-//! hours (seed 000 sections 5.1 and 5.3).
+//! hours (Liu et al. sections 5.1 and 5.3).
 //!
 //! Liu et al. find two things a single stationary SINR process cannot give
 //! together: the DRC is a one-step Markov chain slot to slot (Fig. 5 left and

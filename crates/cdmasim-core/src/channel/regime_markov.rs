@@ -1,5 +1,5 @@
 //! A hidden regime modulating a Markov chain, fitted from a trace: the
-//! one-step chain of seed 000 §5.3 with the memory of Fig. 5 (right) and the
+//! one-step chain of Liu et al. §5.3 with the memory of Fig. 5 (right) and the
 //! slow variation of Fig. 1.
 //!
 //! A single chain fitted to a trace has the trace's slot-to-slot statistics

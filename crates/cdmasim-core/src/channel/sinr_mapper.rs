@@ -1,4 +1,4 @@
-//! SINR → DRC mapping with target-FER adaptation (seed 000 section 2).
+//! SINR → DRC mapping with target-FER adaptation (Liu et al. section 2).
 //!
 //! The terminal maps its SINR to the highest DRC expected to meet a target
 //! frame error rate (1 % usually), and the mapping is *dynamic*: an outer

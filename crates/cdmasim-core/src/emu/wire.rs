@@ -6,7 +6,7 @@
 //! connections, and when its decompressor rebuilds a header wrong, the
 //! rebuilt fields are written into the real bytes, which keep their
 //! original checksum: the receiving kernel finds it wrong and drops the
-//! segment (its TcpInCsumErrors), as Lee's laptop did (seed 001 §3.3).
+//! segment (its TcpInCsumErrors), as Lee's laptop did (§3.3).
 //! Anything else (UDP, ICMP, fragments) is a datagram of its size.
 
 use crate::engine::Time;

@@ -1,5 +1,5 @@
 //! What the air costs between an IP packet and the DRC's nominal bits: the
-//! overhead seed 000 §7.3 alludes to when it calls 0.86–0.89 of the mean DRC
+//! overhead Liu et al. §7.3 alludes to when it calls 0.86–0.89 of the mean DRC
 //! "reasonably efficient (given protocol overhead)".
 //!
 //! Three layers, each a default that can be changed or switched off:
@@ -21,7 +21,7 @@
 //!
 //! For 1500-byte IP packets these give 1500/1516.7 x 976/1024 x 248/256 =
 //! 0.913 of the nominal DRC bits as IP bytes, and with 52 bytes of TCP/IP
-//! headers 0.882 as TCP payload: the top of seed 000's 0.85–0.89.
+//! headers 0.882 as TCP payload: the top of Liu et al.'s 0.85–0.89.
 
 use serde::{Deserialize, Serialize};
 

@@ -11,7 +11,7 @@ use crate::net::hop::{Ends, HopConfig};
 use crate::net::queue::{QueueLimit, QueueSpec};
 use serde::{Deserialize, Serialize};
 
-/// Seed 000 §4: "The per-user buffer at the base station was configured to
+/// Liu et al. §4: "The per-user buffer at the base station was configured to
 /// be 64 Kbytes".
 pub fn default_user_queue() -> QueueSpec {
     QueueSpec::DropTail { limit: QueueLimit::Bytes(64 * 1024) }
@@ -20,7 +20,7 @@ pub fn default_user_queue() -> QueueSpec {
 /// What a sector does with the PF average of a user handed to it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum HandoffPf {
-    /// Serve the user as a new user (seed 000 §6: what a real sector does).
+    /// Serve the user as a new user (Liu et al. §6: what a real sector does).
     Reset,
     /// Take over the average the old sector had (the paper's better option).
     Keep,
@@ -43,7 +43,7 @@ pub struct SectorConfig {
     pub pf: PfConfig,
     /// 4: the C.S0024 four-slot interlace; 1: multi-slot packets in
     /// consecutive slots; 0: every slot carries its DRC's rate / 600 bits
-    /// (the per-slot rate model of seed 000's Fig. 6 trace study).
+    /// (the per-slot rate model of Liu et al.'s Fig. 6 trace study).
     pub interlace: u8,
     pub handoff_pf: HandoffPf,
     pub handoff_queue: HandoffQueue,
@@ -106,7 +106,7 @@ pub struct RanConfig {
 
 /// A user that loads a sector: it always has data at the base station, so
 /// the scheduler serves it by its channel as it would a bulk download's
-/// user (seed 000 §6's full-buffer model), but no packet of it is
+/// user (Liu et al. §6's full-buffer model), but no packet of it is
 /// simulated. Its slots are what a measured user's sharing costs.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct BackgroundUser {

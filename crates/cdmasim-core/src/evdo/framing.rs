@@ -6,7 +6,7 @@
 //! drops was written by the compressor but never reaches the decompressor:
 //! under VJ (RFC 1144 §4) its delta goes missing exactly as a frame lost on
 //! the air would, and the compressed frames after it are rebuilt wrong
-//! (seed 001 §3.3). `Framing` keeps the frames of the queued packets and
+//! (Lee §3.3). `Framing` keeps the frames of the queued packets and
 //! tells the decompressor about each dropped one at its place in the order
 //! of frames: before the first packet RLP sent after it.
 

@@ -1,11 +1,11 @@
 //! The 1xEV-DO forward link's radio link protocol (RLP) for one user: the
 //! octets of IP packets between the base station's queue and the user,
 //! physical-layer erasures, the one retransmission RLP makes, and in-order
-//! hand-up (3GPP2 C.S0024 default packet application; seed 000 §7.2, Fig. 9).
+//! hand-up (3GPP2 C.S0024 default packet application; Liu et al. §7.2, Fig. 9).
 //!
 //! - **Erasures**: a physical-layer packet is lost after its H-ARQ slots
 //!   with probability `frame_error`: the terminal's rate control aims the
-//!   DRC at a target frame error rate, 1 % (seed 000 §2), so that is the
+//!   DRC at a target frame error rate, 1 % (Liu et al. §2), so that is the
 //!   default when RLP is on; Fig. 9 (left) measured under 1 %.
 //! - **One retransmission**: the terminal sees the hole in RLP's octet
 //!   sequence and NAKs it on the reverse link; `nak_delay` later the base

@@ -1,4 +1,4 @@
-//! The configuration of an IS-2000 sector (seed 004): its users' air links,
+//! The configuration of an IS-2000 sector (Dziong et al.): its users' air links,
 //! the MAC's SCH grants, power and codes, and the MAC states.
 
 use super::dormancy::DormancyConfig;

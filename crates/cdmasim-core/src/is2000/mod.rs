@@ -1,4 +1,4 @@
-//! The IS-2000 (cdma2000 1X) sector of Dziong et al. (seed 004): what a
+//! The IS-2000 (cdma2000 1X) sector of Dziong et al.: what a
 //! forward-link rate costs in power (`power`, by the user's place) and Walsh
 //! codes (`radio`), the MAC's
 //! grant budget and priority order (`budget`, plugged into the cdma2000

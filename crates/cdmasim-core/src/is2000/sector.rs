@@ -326,7 +326,7 @@ impl Hop for Is2000Sector {
         self.users.iter().map(|u| u.link.packets_inside()).sum()
     }
 
-    /// Seed 004 Fig. 14: the fraction of the sector's power in use.
+    /// Dziong et al. Fig. 14: the fraction of the sector's power in use.
     fn sample(&self, out: &mut Samples) {
         out("power_fraction", &|| self.name.clone(), self.mac.budget.power_fraction());
     }

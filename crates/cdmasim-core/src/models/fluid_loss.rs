@@ -1,5 +1,5 @@
 //! Fluid loss-volume model for one upward rate switch of a cdma2000 link
-//! (Paliwal et al., seed 002, section III, eqs. 1–6).
+//! (Paliwal et al., section III, eqs. 1–6).
 //!
 //! A TCP sender with a *fixed* window `W` feeds a shared BSC buffer (service
 //! rate `μs`, space `B`) which feeds the mobile's radio link buffer (rate

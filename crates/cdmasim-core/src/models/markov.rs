@@ -1,5 +1,5 @@
 //! Small discrete-time Markov chain facts used to check channel models
-//! (e.g. the slot-level rate/DRC state chains of seed 000):
+//! (e.g. the slot-level rate/DRC state chains of Liu et al.):
 //!
 //! * Sojourn in a state with self-transition probability `pᵢᵢ` is geometric:
 //!   `P(stay k slots) = pᵢᵢ^(k−1)·(1 − pᵢᵢ)`, mean `1/(1 − pᵢᵢ)` slots.

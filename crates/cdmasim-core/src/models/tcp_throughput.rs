@@ -9,7 +9,7 @@
 //!   approximation (their eq. 33):
 //!   `B(p) = min(Wmax/RTT, 1/(RTT·√(2bp/3) + T0·min(1, 3·√(3bp/8))·p·(1+32p²)))`
 //!   segments per second.
-//! * Seed 001 (Lee, TCP over 1x EV-DO), eq. 1: `T = C·MTU/(RTT·√(b·p))`,
+//! * Lee (TCP over 1x EV-DO), eq. 1: `T = C·MTU/(RTT·√(b·p))`,
 //!   the Mathis form with a free constant, which the paper uses with
 //!   `C = 2, b = 2, MTU = 1500 B`. [`fit_lee_constant`] fits `C` to
 //!   measured `(T, RTT, p)` by least squares through the origin.
@@ -63,7 +63,7 @@ impl PftkParams {
     }
 }
 
-/// Seed 001 eq. 1: `T = C·MTU/(RTT·√(b·p))`, bytes/s.
+/// Lee eq. 1: `T = C·MTU/(RTT·√(b·p))`, bytes/s.
 pub fn lee_eq1_bytes_per_s(c: f64, mtu_bytes: f64, rtt_s: f64, b: f64, p: f64) -> f64 {
     c * lee_regressor(mtu_bytes, rtt_s, b, p)
 }
@@ -81,7 +81,7 @@ pub struct ThroughputObservation {
     pub loss_p: f64,
 }
 
-/// Result of fitting `C` in seed 001 eq. 1.
+/// Result of fitting `C` in Lee eq. 1.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LeeFit {
     /// Least-squares constant `C = Σ yᵢxᵢ / Σ xᵢ²`.
@@ -195,7 +195,7 @@ mod tests {
 
     #[test]
     fn lee_eq1_paper_numbers() {
-        // Seed 001: C = 2, MTU = 1500, b = 2, p = 0.002; RTT = 0.5 s:
+        // Lee: C = 2, MTU = 1500, b = 2, p = 0.002; RTT = 0.5 s:
         // 2·1500/(0.5·√0.004) = 94868.33 B/s (≈ 759 kb/s).
         assert!(close(lee_eq1_bytes_per_s(2.0, 1500.0, 0.5, 2.0, 0.002), 94_868.33, 1e-7));
         // With C = √(3/2) eq. 1 is exactly Mathis with b.

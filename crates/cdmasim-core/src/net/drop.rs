@@ -22,7 +22,7 @@ pub enum DropReason {
     RlpAbort,
     /// The destination's TCP discarded a segment whose checksum failed: its
     /// header was rebuilt wrong below IP (VJ header compression out of step
-    /// after a lost frame, `net::ppp`; seed 001 §3.3).
+    /// after a lost frame, `net::ppp`; Lee §3.3).
     ChecksumFailure,
     /// A header decompressor could not rebuild the packet and discarded it
     /// (no context, or a failed ROHC CRC).

@@ -5,7 +5,7 @@
 //! The transmitter works in bits so that a rate change in the middle of a
 //! packet is exact: the bits already sent at the old rate stay sent and the
 //! rest go at the new rate. A rate of 0 is an outage: service pauses.
-//! (At 9.6 kb/s a 500-byte packet takes 0.42 s, so in seed 002's rate-switch
+//! (At 9.6 kb/s a 500-byte packet takes 0.42 s, so in Paliwal et al.'s rate-switch
 //! scenario this matters.)
 
 use super::hop::{BuildContext, Ends, Hop, HopConfig, HopEvent, HopKind, Port, Samples};

@@ -1,7 +1,7 @@
 //! Packet captures: the simulator's pcap writer, a streaming pcap/pcapng
 //! reader, header decoding into borrowed views, and a tcptrace-compatible TCP
 //! connection analysis with the loss-period, checksum and throughput-model
-//! figures of seed 001 and the one-way-delay matching of seed 000. See docs/pcap.md.
+//! figures of Lee and the one-way-delay matching of Liu et al. (docs/pcap.md).
 
 pub mod analysis;
 pub mod checksum;

@@ -4,7 +4,7 @@
 //! tcpdump -s would cut it, while the IP total length keeps the real size).
 //! A segment whose header was rebuilt wrong below IP (`Packet::corrupt`)
 //! is written whole, payload zeros, with a checksum that fails, so that a
-//! reader can verify it (seed 001 §3.3 found its bursts that way); the
+//! reader can verify it (Lee §3.3 found its bursts that way); the
 //! file's snaplen is therefore 65535.
 //! Node i has address 10.0.i/250.(i%250 + 1); flow i uses source port
 //! 10000 + i and destination port 5001. Sequence numbers are the simulator's

@@ -415,7 +415,7 @@ impl Hop for RlpLink {
         self.dirs.iter().map(|d| d.arq.packets_inside()).sum()
     }
 
-    /// Seed 004 Figs. 9-12: the RLP sender's buffers and the rate, each way.
+    /// Dziong et al. Figs. 9-12: the RLP sender's buffers and the rate, each way.
     fn sample(&self, out: &mut Samples) {
         for (d, dir) in self.dirs.iter().zip(["down", "up"]) {
             out("rlp_new_data_bytes", &|| format!("{}.{dir}", self.name), d.arq.new_data_bytes() as f64);

@@ -2,7 +2,7 @@
 //! that fail: `arq` (one direction's buffers and NAK rounds, sans I/O),
 //! `link` (both directions as one hop on a 20 ms frame clock),
 //! `frame_errors` (trait; `iid`, `rayleigh`), `meter` (buffer occupancy and
-//! ON-time distributions). Seed 004 (Dziong et al.) §3.3, §4.2, Table 1.
+//! ON-time distributions). Dziong et al. §3.3, §4.2, Table 1.
 
 pub mod arq;
 pub mod frame_errors;

@@ -208,7 +208,7 @@ fn the_dumbbell_bottleneck_can_follow_a_drc_sequence() {
 }
 
 #[test]
-fn evdo_testbed_example_is_seed_000s_testbed() {
+fn evdo_testbed_example_is_liu_et_al_testbed() {
     let s = ok(TESTBED);
     let link = |n: &str| s.links().into_iter().find(|l| l.name == n).unwrap();
     // 19 ms + 1 ms each way: the 40 ms minimum RTT of section 3.

@@ -34,7 +34,7 @@ pub(crate) fn parse_flow(v: &Val) -> Res<RawFlow> {
         _ => &http_keys,
     })?;
     let app = if kind == "http" {
-        // Seed 004, Table 1: Reno, MSS 576 B, a 32 KB receiver buffer.
+        // Dziong et al., Table 1: Reno, MSS 576 B, a 32 KB receiver buffer.
         let default = TcpSpec { cc: CcAlgo::Reno, mss: 576, rcv_buffer: 32 * 1024, ..TcpSpec::default() };
         AppSpec::Http { http: parse_http(&t)?, tcp: t.or("tcp", default.clone(), |v| parse_tcp_over(v, &default))? }
     } else if kind == "bulk" {

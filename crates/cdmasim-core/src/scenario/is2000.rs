@@ -1,4 +1,4 @@
-//! `[[is2000_sector]]` tables: an IS-2000 sector (seed 004, §2, §3.4,
+//! `[[is2000_sector]]` tables: an IS-2000 sector (Dziong et al., §2, §3.4,
 //! §5.2) serving nodes named in `users`, each over an RLP3 air link whose
 //! rates the sector's MAC sets (FCH, SCH grants within the power and Walsh
 //! codes), with the MAC states' dormancy. One hop; ports 2k and 2k + 1 are
@@ -191,7 +191,7 @@ fn parse_dormancy(v: &Val) -> Res<DormancyConfig> {
     Ok(c)
 }
 
-/// The sector's settings (`SETTINGS`) from `t`, with seed 004's defaults:
+/// The sector's settings (`SETTINGS`) from `t`, with Dziong et al.'s defaults:
 /// 1 % frame errors in single-path Rayleigh fading at 3 km/h (§4.2), a
 /// one-way air delay D of 100 ms, Table 1's RLP3, and our MAC, power and
 /// dormancy assumptions (docs/scenario.md).

@@ -1,5 +1,5 @@
 //! `[[radio_link]]` tables → [`RadioLinkConfig`]: an IS-2000 air link with
-//! RLP3 between a network-side node and a mobile (seed 004, Table 1), one
+//! RLP3 between a network-side node and a mobile (Dziong et al., Table 1), one
 //! hop with both directions.
 
 use super::error::ScenarioError;

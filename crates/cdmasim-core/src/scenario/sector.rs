@@ -109,7 +109,7 @@ fn parse_sector(v: &Val) -> Res<RawSector> {
         }
         pf.alpha = a.number()?;
         if !(pf.alpha > 0.0 && pf.alpha < 1.0) {
-            return Err(a.err(format!("alpha must lie strictly between 0 and 1 (seed 000 eq. 5; 0.001 is usual), not {}", pf.alpha)));
+            return Err(a.err(format!("alpha must lie strictly between 0 and 1 (Liu et al. eq. 5; 0.001 is usual), not {}", pf.alpha)));
         }
     }
     let interlace = match t.get("interlace") {

@@ -144,7 +144,7 @@ pub enum AppSpec {
     Bulk { bytes: Option<u64>, tcp: TcpSpec },
     /// Constant-bit-rate datagrams (IPv4 + UDP headers added to `packet_size` payload bytes).
     Cbr { packet_size: u32, rate_bps: u64 },
-    /// A web-browsing user (seed 004): pages of objects over TCP connections
+    /// A web-browsing user (Dziong et al.): pages of objects over TCP connections
     /// opened and closed at run time; `from` is the server, `to` the browser.
     Http { http: crate::app::http::HttpSpec, tcp: TcpSpec },
 }

@@ -82,7 +82,7 @@ fn generic_example_red_cbr_and_tcp_options() {
 }
 
 #[test]
-fn cdma2000_example_matches_seed_002_table_1() {
+fn cdma2000_example_matches_paliwal_table_1() {
     let s = parse_str(CDMA2000, "cdma2000_switch.toml").unwrap();
     let bsc = link(&s, "bsc-bts");
     assert_eq!(bsc.rate_bps, 38_400);

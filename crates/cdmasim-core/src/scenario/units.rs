@@ -7,7 +7,7 @@
 //!
 //! Prefixes are decimal SI for both rates and sizes: k = K = 1000, so
 //! "5kB" = 5000 bytes and "64KB" = 64000 bytes, as in the cdma2000 papers
-//! (seed 002's 5 kB shared buffer holds exactly ten 500-byte packets).
+//! (Paliwal et al.'s 5 kB shared buffer holds exactly ten 500-byte packets).
 //! Binary sizes have their own units: KiB, MiB, GiB (1024-based).
 //! A bare number is always an error: the unit is what says what it means.
 

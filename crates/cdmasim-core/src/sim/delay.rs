@@ -1,5 +1,5 @@
 //! Running one-way-delay statistics of a flow's packets: minimum, maximum,
-//! mean and standard deviation in one pass (Welford). Seed 000 §7 reports the
+//! mean and standard deviation in one pass (Welford). Liu et al. §7 reports the
 //! *excess* one-way delay, the delay minus the flow's smallest: its mean is
 //! mean − min and its standard deviation that of the delay itself, so no
 //! per-packet storage is needed.

@@ -1,5 +1,5 @@
 //! Web browsing in the world: the TCP connection lifecycle under an
-//! [`HttpClient`] (seed 004 §3.1–3.2).
+//! [`HttpClient`] (Dziong et al. §3.1–3.2).
 //!
 //! A connection is two TCP halves, each a flow of the world's arena made
 //! at run time: the *request* half (browser → server: SYN, SYN-ACK, the

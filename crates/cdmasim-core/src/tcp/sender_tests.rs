@@ -390,7 +390,7 @@ fn one_per_rtt_cancels_the_timing_on_a_fast_retransmit() {
     assert_eq!(s.stats.rtt_samples, 2);
 }
 
-/// Seed 002's radio link at its base rate: 1000-byte packets (960 B
+/// Paliwal et al.'s radio link at its base rate: 1000-byte packets (960 B
 /// segments) over 9.6 kb/s take 0.83 s each, on a 300 ms round trip. With
 /// the handshake, the SYN / SYN-ACK's sample (small packets: 0.34 s) seeds
 /// the RTO at 1 s (min_rto), armed when the first segments leave at 0.34 s;

@@ -1,4 +1,4 @@
-//! Entropies from counts (seed 000 eqs. 1 and 3), in bits.
+//! Entropies from counts (Liu et al. eqs. 1 and 3), in bits.
 
 /// H = -sum p log2 p from counts, with p = c / total.
 pub fn entropy(counts: impl IntoIterator<Item = u64>) -> f64 {

@@ -1,5 +1,5 @@
 //! Normalised lagged conditional entropy H(X_{i+d} | X_i) / H(X_{i+d}) for
-//! d = 1..=D (seed 000 Fig. 5 right), from runs.
+//! d = 1..=D (Liu et al. Fig. 5 right), from runs.
 //!
 //! For two runs A = [s1, s1+L1) and B = [s2, s2+L2) the number of pairs
 //! (i in A, i+d in B) is the convolution of two boxes, a trapezoid in d whose

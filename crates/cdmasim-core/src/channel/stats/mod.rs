@@ -1,4 +1,4 @@
-//! Channel statistics of seed 000 section 5, whole-trace and per window.
+//! Channel statistics of Liu et al. section 5, whole-trace and per window.
 //!
 //! - mean and standard deviation of the DRC rate, modal state and fraction;
 //! - entropy of the DRC distribution (eq. 1);
@@ -13,7 +13,7 @@
 //! number of self-transitions over the number of slots in state i, so
 //! 1/(1-p_ii) is the slots in i over the exits from i, which is the observed
 //! mean run length except for a run cut by the trace's end. The RMSE is small
-//! by construction for any sequence, Markov or not; seed 000's values
+//! by construction for any sequence, Markov or not; Liu et al.'s values
 //! (< 1e-2, Fig. 4 right) say as much about the estimator as the channel.
 
 pub mod entropy;
@@ -384,7 +384,7 @@ impl TraceStats {
 }
 
 /// Correlation across windows of mean SINR with mean DRC rate: the long
-/// time-scale SINR-DRC agreement of seed 000 section 5.1.1 (> 0.98 hourly).
+/// time-scale SINR-DRC agreement of Liu et al. section 5.1.1 (> 0.98 hourly).
 pub fn window_mean_corr(windows: &[Stats]) -> Option<f64> {
     let pts: Vec<(f64, f64)> = windows.iter().filter_map(|w| Some((w.sinr_mean_db?, w.mean_bps))).collect();
     if pts.len() < 3 {

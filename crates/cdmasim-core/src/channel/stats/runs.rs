@@ -1,7 +1,7 @@
 //! Run-length encoding of a DRC sequence: the backbone of the fast statistics.
 //!
 //! A DRC trace stays in one state for tens (mobile) to hundreds (stationary)
-//! of slots (seed 000 Fig. 4), so a day's 51.8 million slots shrink to a few
+//! of slots (Liu et al. Fig. 4), so a day's 51.8 million slots shrink to a few
 //! million runs, and histograms, sojourn times, transition counts and lagged
 //! joint counts can all be computed per run instead of per slot.
 

@@ -46,7 +46,7 @@ pub trait Scheduler: Send {
     fn end_slot(&mut self, served: Option<(usize, u64)>);
 
     /// Forget a user's history, as a new sector does after a hand-off
-    /// (seed 000 section 6, last paragraph).
+    /// (Liu et al. section 6, last paragraph).
     fn reset_user(&mut self, _user: usize) {}
 
     /// The user's history as a number that another sector's scheduler of the

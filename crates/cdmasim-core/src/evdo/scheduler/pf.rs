@@ -1,4 +1,4 @@
-//! Proportional Fair (seed 000 eqs. 5-6; Jalali, Padovani, Pankaj 2000).
+//! Proportional Fair (Liu et al. eqs. 5-6; Jalali, Padovani, Pankaj 2000).
 //!
 //! A_i[n] = (1-a) A_i[n-1] + a I_i[n-1] R_i[n-1], and slot n goes to
 //! argmax_i R_i[n] / A_i[n]. R of a served slot is the rate of the packet
@@ -16,7 +16,7 @@ use crate::channel::drc::rate_table_f64;
 
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PfConfig {
-    /// Averaging constant a; 1/1000 is the value recommended in practice (seed 000 section 6).
+    /// Averaging constant a; 1/1000 is the value recommended in practice (Liu et al. section 6).
     pub alpha: f64,
     /// A_i of a user that (re)joins, bit/s. Small: a new user is served
     /// until its average reaches a fair share.

@@ -1,5 +1,5 @@
 //! Round Robin: users take turns to start packets, whatever their channel
-//! (the channel-blind baseline of seed 000 section 6). A user with a null
+//! (the channel-blind baseline of Liu et al. section 6). A user with a null
 //! DRC or an empty queue is skipped and keeps its place for the next turn.
 
 use super::{Scheduler, SlotView};

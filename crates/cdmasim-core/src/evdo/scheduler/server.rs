@@ -38,7 +38,7 @@ pub struct SlotOutcome {
 pub struct SlotServer {
     interlace: usize,
     /// When false every packet lasts one slot and carries rate/600 bits: the
-    /// per-slot rate model of seed 000's Fig. 6 study.
+    /// per-slot rate model of Liu et al.'s Fig. 6 study.
     multislot: bool,
     active: Vec<Option<Tx>>,
     slot: u64,

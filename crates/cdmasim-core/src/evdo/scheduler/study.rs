@@ -1,4 +1,4 @@
-//! The full-buffer scheduler study of seed 000 section 6 (Fig. 6).
+//! The full-buffer scheduler study of Liu et al. section 6 (Fig. 6).
 //!
 //! N users, every queue always full ("a perfect transport protocol"), each
 //! with its own per-slot DRC sequence; the same sequences are served by each
@@ -45,7 +45,7 @@ impl UserChannels {
 }
 
 /// Channels of `users` users drawn from a preset, each with its own seed
-/// (co-located users with different statistics, seed 000 section 5.1.3).
+/// (co-located users with different statistics, Liu et al. section 5.1.3).
 pub fn preset_channels(preset: &str, users: usize, slots: u64, seed: u64) -> Option<UserChannels> {
     use crate::channel::{collect, presets};
     let mut seqs = Vec::with_capacity(users);
@@ -64,7 +64,7 @@ pub fn preset_channels(preset: &str, users: usize, slots: u64, seed: u64) -> Opt
 
 /// Channels of `users` users from recorded traces: user k plays trace
 /// k mod len, looping; when users share traces each starts at an independent
-/// random slot (seed 000 section 6: "random start slots for users").
+/// random slot (Liu et al. section 6: "random start slots for users").
 pub fn trace_channels(traces: &[std::sync::Arc<crate::channel::DrcTrace>], users: usize, slots: u64, seed: u64) -> UserChannels {
     use crate::channel::{collect, TraceSource};
     let mut rng = crate::engine::RngStreams::new(seed).stream("study/start");
@@ -135,13 +135,13 @@ fn thread_cpu_seconds() -> Option<f64> {
 }
 
 /// Jain's fairness index (models::jain); a study where nobody was served
-/// counts as perfectly fair, as before.
+/// counts as perfectly fair.
 fn jain(x: &[f64]) -> f64 {
     crate::models::jain::jain_index(x).unwrap_or(1.0)
 }
 
 /// `interlace`: 0 = per-slot rates (every slot served at its DRC rate, as in
-/// seed 000's trace study); 1 = multi-slot packets in consecutive slots;
+/// Liu et al.'s trace study); 1 = multi-slot packets in consecutive slots;
 /// 4 = the standard four-slot interlace.
 pub fn run(ch: &UserChannels, scheduler: &str, pf: &PfConfig, interlace: usize, policy: HandoffPolicy) -> Option<StudyResult> {
     // Concrete types so the slot loop inlines the scheduler (the trait object

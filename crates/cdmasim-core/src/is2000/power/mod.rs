@@ -1,12 +1,12 @@
 //! What forward-link power a channel costs a user of an IS-2000 sector, by
-//! where the user is (seed 004 §4.2: users uniform in the cell, their place
+//! where the user is (Dziong et al. §4.2: users uniform in the cell, their place
 //! fixed while a page downloads and drawn anew during the think time; the
 //! power a rate needs at a place "from link level simulations" the paper
 //! does not publish). One trait, one file per model:
 //! - `link_budget`: the documented model of docs/is2000_power.md, a
 //!   hexagonal layout with path loss, shadowing and the Eb/Nt each rate
 //!   needs (the default);
-//! - `distance_law`: the earlier stand-in, max(p_min, p_edge·d^γ).
+//! - `distance_law`: a simpler law (`model = "distance"`), max(p_min, p_edge·d^γ).
 //!
 //! Both models' cost of a rate is a product: the share a 9.6 kb/s channel
 //! needs at the place (drawn once per place) times a factor of the rate

@@ -1,7 +1,7 @@
 //! PPP on a link (RFC 1661, framed as RFC 1662 §3.1 describes), with its
 //! TCP/IP header compression: none, Van Jacobson's (RFC 1144, `vj`) or
-//! ROHC-TCP's (RFC 6846, `rohc`). The dial-up 1x EV-DO access that seed
-//! 001 measured ran PPP with VJ compression between the laptop and the
+//! ROHC-TCP's (RFC 6846, `rohc`). The dial-up 1x EV-DO access that Lee
+//! measured ran PPP with VJ compression between the laptop and the
 //! network; its §3.3 traces one lost frame below PPP to a burst of TCP
 //! checksum failures at the receiver.
 //!

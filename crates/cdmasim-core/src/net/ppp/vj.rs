@@ -24,7 +24,7 @@
 //!
 //! The decompressor rebuilds each compressed header from its own copy of
 //! the slot: its copy plus the differences. If a frame was lost below PPP
-//! without the framer noticing (seed 001 §3.3 saw the segments that
+//! without the framer noticing (Lee §3.3 saw the segments that
 //! followed reach TCP and fail its checksum), that copy is one packet
 //! behind: every header rebuilt from it is wrong (and becomes the new
 //! copy), so every following compressed segment fails the checksum until
@@ -273,7 +273,7 @@ mod tests {
     fn with_timestamps_every_segment_goes_whole_and_a_loss_costs_one() {
         // Every segment's TSval differs (sent a millisecond apart): the
         // options changed, so each goes uncompressed and the loss of segment
-        // 3 touches no other (seed 001 Fig. 8, timestamps on).
+        // 3 touches no other (Lee Fig. 8, timestamps on).
         let out = bulk(10, &[3], |k| Some((1000 + k as u32, 7)));
         assert!(out.iter().all(|&(k, o, b)| b == 52 && (o == Outcome::Intact || k == 3)));
     }

@@ -19,7 +19,7 @@
 //! likelier to be dropped.
 //!
 //! `RedVariant::Ns2` is ns-2.35's REDQueue::enque and drop_early with its
-//! defaults (wait_ true), which seed 002's simulations ran:
+//! defaults (wait_ true), which Paliwal et al.'s simulations ran:
 //! - count grows with every arrival, and a drop decision is made only
 //!   while the queue already holds more than one packet (`qlen > 1`);
 //! - when avg first reaches min_th (ns-2's `old` flag), count starts at 1

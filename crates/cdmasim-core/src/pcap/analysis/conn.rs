@@ -195,7 +195,7 @@ impl Conn {
             }
         }
 
-        // Checksums (seed 001 §3.3: corruption shows as TCP checksum
+        // Checksums (Lee §3.3: corruption shows as TCP checksum
         // failures) where the whole segment was captured.
         if check_cksum {
             if let Some(ok) = p.checksum_ok() {

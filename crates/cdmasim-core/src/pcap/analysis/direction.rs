@@ -1,5 +1,5 @@
 //! Per-direction state of a TCP connection: the counters of tcptrace's long
-//! output (`tcptrace -l -r`), the loss-period tracker of seed 001 §3.3 and
+//! output (`tcptrace -l -r`), the loss-period tracker of Lee §3.3 and
 //! checksum tallies. Times are µs (tcptrace's resolution).
 
 use super::loss::LossTracker;

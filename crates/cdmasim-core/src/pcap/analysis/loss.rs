@@ -1,4 +1,4 @@
-//! Loss periods (seed 001 §3.3): "the time between the first retransmission
+//! Loss periods (Lee §3.3): "the time between the first retransmission
 //! and the last retransmission of multiple retransmissions without any new
 //! packet transmission". A period opens at a retransmitted data segment,
 //! counts every retransmitted segment, and closes at the first segment that

@@ -28,7 +28,7 @@ pub struct AnalyzeOptions {
     pub series: bool,
     /// Verify TCP checksums of segments captured whole.
     pub checksums: bool,
-    /// Throughput-model constants (seed 001: MTU 1500 B, b = 2).
+    /// Throughput-model constants (Lee: MTU 1500 B, b = 2).
     pub mtu: f64,
     pub b: f64,
     /// Which connections the model is fitted to: these indices (None: all)

@@ -1,4 +1,4 @@
-//! Seed 001 eq. (1), the square-root throughput model (Mathis et al.;
+//! Lee eq. (1), the square-root throughput model (Mathis et al.;
 //! Padhye et al. [24] in the seed): T = C·MTU / (RTT·sqrt(b·p)), with b
 //! segments per ACK and p the loss rate, here taken as the retransmission
 //! rate as the seed's footnote 4 does. C is fitted to the connections by
@@ -73,7 +73,7 @@ mod tests {
 
     #[test]
     fn paper_operating_point() {
-        // Seed 001 Fig. 4: C = 2, MTU = 1500 B, b = 2, p = 0.002 and an
+        // Lee Fig. 4: C = 2, MTU = 1500 B, b = 2, p = 0.002 and an
         // RTT of 417.4 ms (Table 1 downlink average) give
         // 2*1500/(0.4174*sqrt(0.004)) = 113.6 kB/s = 909 kbit/s.
         let t = predict(2.0, 1500.0, 0.4174, 2.0, 0.002);

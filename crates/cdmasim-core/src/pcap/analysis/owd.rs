@@ -1,5 +1,5 @@
 //! One-way delay and end-to-end loss from captures at both ends of a path
-//! (seed 000 §4: "excess one-way delay ... the residual delay after
+//! (Liu et al. §4: "excess one-way delay ... the residual delay after
 //! subtracting the smallest delay sample ... to minimize problems with clock
 //! synchronization"). A constant clock offset between the two capture hosts
 //! cancels in the excess delay; clock drift does not.

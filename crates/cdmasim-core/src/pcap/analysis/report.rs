@@ -1,7 +1,7 @@
 //! The figures of one connection as tcptrace's long output defines them
 //! (output.c of 6.6.7: averages divide by count+0.0001, standard deviations
 //! are the n-1 sample form and 0 for n <= 2, throughput is unique bytes over
-//! the connection's elapsed time), plus seed 001's figures.
+//! the connection's elapsed time), plus Lee's figures.
 
 use super::conn::Conn;
 use super::direction::Dir;
@@ -86,8 +86,8 @@ pub struct DirReport {
     pub max_retr_time_ms: f64,
     pub avg_retr_time_ms: f64,
     pub sdv_retr_time_ms: f64,
-    // --- seed 001 figures ---
-    /// Retransmitted data packets / data packets (seed 001 Table 1).
+    // --- Lee figures ---
+    /// Retransmitted data packets / data packets (Lee Table 1).
     pub retrans_rate: f64,
     pub loss_periods: Vec<LossPeriod>,
     pub cksum_checked: u64,

@@ -1,4 +1,4 @@
-//! Dziong et al.'s multi-user system (seed 004, §4, §5.2) from a few lines:
+//! Dziong et al.'s multi-user system (§4, §5.2) from a few lines:
 //! a web server `server` behind the Internet (D_hi) and the PDSN `pdsn`,
 //! whose IS-2000 sector `sector` serves `users` mobiles `u1`..`uN`, each
 //! browsing (`web1`..`webN`, kind "http", Table 2's workload) over an RLP3

@@ -266,7 +266,7 @@ fn a_duplicate_ack_without_sack_counts_and_conserves_packets() {
 /// 3 quanta from 3 into 6 segments at 1.2 Mb/s, and ten flows sharing 10 Mb/s
 /// (fair share 1 Mb/s, right at the step) split into two groups whose windows
 /// 2 BDP + 3 quanta differed by a factor of two (Jain 0.91 vs ns-3's 0.99;
-/// ns-3's TcpBbr::SetSendQuantum uses one segment, as we now do).
+/// ns-3's TcpBbr::SetSendQuantum uses one segment, as this sender does).
 /// Two paths whose BtlBw straddles the step (payload 1.12 and 1.28 Mb/s,
 /// wire pacing × 1.04 = 1.165 and 1.331 Mb/s at gain 1) both get exactly
 /// cwnd_gain × BtlBw × RTprop + 3 segments (draft §4.2.3.2).

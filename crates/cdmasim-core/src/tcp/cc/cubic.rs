@@ -21,7 +21,7 @@
 //! the FlightSize (Linux's rule).
 //!
 //! `linux = true` follows Linux 2.6.21's tcp_cubic.c (CUBIC 2.1, the kernel
-//! of seed 000's servers) where it differs from the RFC, in its integer
+//! of Liu et al.'s servers) where it differs from the RFC, in its integer
 //! arithmetic (cwnd, W_max and the target in whole segments):
 //! - the target looks ahead by the minimum RTT seen (delay_min), not SRTT
 //!   (behind a standing queue the two differ by the queue's delay), and is

@@ -261,7 +261,7 @@ hystart = true
     let want = CubicParams { beta: 0.8, hystart: true, ..Default::default() };
     assert_eq!(tcp.cc, crate::scenario::CcAlgo::Cubic(want));
     assert_eq!(super::super::by_name(tcp.cc).name(), "cubic");
-    // The run goes through (no todo!() left on the way) and moves data.
+    // The run goes through and moves data.
     let r = crate::sim::run(&s, crate::sim::RunOptions::default()).unwrap();
     assert!(r.flows.iter().all(|f| f.bytes_delivered > 100_000), "{:?}", r.flows);
 }

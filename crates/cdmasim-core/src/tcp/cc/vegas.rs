@@ -42,7 +42,7 @@
 //! covers the round exactly, leaves a window of four or five segments
 //! acknowledged every second segment (Windows XP's delayed ACKs) with two
 //! samples per round: no round would ever decide and the window would
-//! freeze (found in a review against Linux, issue 22).
+//! freeze.
 //!
 //! Loss: ssthresh as Reno (the trait default halves the flight) and growth
 //! as Reno while loss recovery is not Open (Linux disables Vegas outside

@@ -26,7 +26,7 @@
 //! prescribes. Window growth is Reno's.
 //!
 //! `linux = true` follows Linux 2.6.21's tcp_westwood.c instead, the
-//! kernel seed 000's servers ran: the samples pass two such filters in a
+//! kernel Liu et al.'s servers ran: the samples pass two such filters in a
 //! row (westwood_filter: bw_ns_est, then bw_est); RTTmin is the smallest
 //! *smoothed* RTT (w->rtt = srtt, an RFC 6298 average of the samples), which
 //! sits above the smallest sample on a queue that varies; and a timeout

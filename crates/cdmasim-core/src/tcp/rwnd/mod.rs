@@ -1,6 +1,6 @@
 //! Receiver advertised-window policies behind one trait. The receiver asks
 //! the policy how much window to offer; the policy sees every arriving
-//! segment (delay-based policies such as seed 003's RBSMQ need that).
+//! segment (delay-based policies such as Jung et al.'s RBSMQ need that).
 
 pub mod fixed;
 pub mod rbsmq;
@@ -16,7 +16,7 @@ use serde::{Deserialize, Serialize};
 pub enum RwndAlgo {
     /// Advertise all free receive-buffer space.
     Fixed,
-    /// Seed 003 §IV: receiver-based stable and minimum queueing.
+    /// Jung et al. §IV: receiver-based stable and minimum queueing.
     Rbsmq(RbsmqParams),
 }
 

@@ -1,6 +1,6 @@
 //! RBSMQ, receiver-based stable and minimum queueing (Jung, Chun, Kim and
 //! Yoo, "Receiver Based Stable and Minimum Queueing Policy for TCP in
-//! CDMA2000-1X"; seed 003 §IV). The receiver times the gaps between arriving
+//! CDMA2000-1X"; Jung et al. §IV). The receiver times the gaps between arriving
 //! data segments and steers the sender through its advertised window, so the
 //! base station's per-mobile queue stays short without touching the sender.
 //!
@@ -47,7 +47,7 @@ use std::cell::RefCell;
 use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 
-/// RBSMQ (seed 003 §IV). Windows are in segments of the connection's MSS.
+/// RBSMQ (Jung et al. §IV). Windows are in segments of the connection's MSS.
 /// The defaults are justified in docs/tcp.md (## RBSMQ).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RbsmqParams {
@@ -120,7 +120,7 @@ impl Band {
         iat < self.base + self.variance
     }
 
-    /// Seed 003 §IV's two update equations, in the printed order.
+    /// Jung et al. §IV's two update equations, in the printed order.
     fn update(&mut self, iat: f64, base_gain: f64, variance_gain: f64) {
         self.base = base_gain * self.base + (1.0 - base_gain) * iat;
         // As printed: |s_variance − shorttime_base|, not |iat − base|.

@@ -1,4 +1,4 @@
-//! Seed 000 §7.3 and §7.4 on a testbed-like path: a server 19 ms from the
+//! Liu et al. §7.3 and §7.4 on a testbed-like path: a server 19 ms from the
 //! base station, a 1xEV-DO forward link whose rate follows a DRC sequence
 //! (the `mobile` preset, slot by slot), a 64 KB per-user buffer in front of
 //! it, 1 ms to the laptop: 40 ms minimum RTT. The reverse link is Rev. 0's
@@ -10,13 +10,11 @@
 //! a 9.6 kb/s stream sharing the per-user buffer with one bulk download
 //! waits least behind Vegas and most behind Cubic.
 //!
-//! What this model does not reproduce (findings, issue 22): the paper's
-//! Vegas used 0.75 of the channel; here it uses more than 0.9 with a queue
-//! of a few packets. Until issue 22 it used 0.47 on this path, and these
-//! tests asserted the paper's shortfall, but that came from a bug: a round
-//! ended one ACK before Linux's, so a window of four or five segments
-//! acknowledged every second segment had two RTT samples per round, never
-//! decided, and froze (vegas.rs). And the paper puts Westwood+'s stream
+//! What this model does not reproduce: the paper's Vegas used 0.75 of the
+//! channel; here it uses more than 0.9 with a queue of a few packets (a
+//! round ends where Linux's does, vegas.rs: ending it one ACK earlier
+//! would freeze a window of four or five segments acknowledged every
+//! second segment, a shortfall for the wrong reason). And the paper puts Westwood+'s stream
 //! delay just above Vegas's; here it is 10 % below Reno's and about 5.5
 //! times Vegas's (Westwood+ and Reno both fill the 64 KB buffer between
 //! losses).
@@ -101,7 +99,7 @@ fn outcome(name: &'static str, cc: CcAlgo, voip: bool) -> Outcome {
     o
 }
 
-/// Seed 000's four variants, each as Linux runs it: SACK and timestamps on.
+/// Liu et al.'s four variants, each as Linux runs it: SACK and timestamps on.
 fn variants() -> Vec<(&'static str, CcAlgo)> {
     vec![
         ("reno", CcAlgo::Reno),
@@ -124,9 +122,8 @@ fn section_7_3_utilisation_and_queueing_by_variant() {
     for n in ["reno", "westwood", "cubic"] {
         assert!(by_name(&out, n).utilisation > 0.8, "{n}: {:.3}", by_name(&out, n).utilisation);
     }
-    // Vegas keeps growing over the mobile channel's swings (the regression
-    // the round fix closed: 0.47 before it) and fills the link with a queue
-    // of a few packets.
+    // Vegas keeps growing over the mobile channel's swings and fills the
+    // link with a queue of a few packets.
     let vegas = by_name(&out, "vegas");
     assert!(vegas.utilisation > 0.9 && vegas.avg_queue_pkts < 5.0, "Vegas {:.3}, {:.1} pkts", vegas.utilisation, vegas.avg_queue_pkts);
     // Cubic builds the largest queue and excess delay, Vegas the smallest.
