@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 import pathlib
-import shutil
 
 from . import InputError
 
@@ -97,6 +96,8 @@ def copy(to: str | os.PathLike, which: list[str] | None = None) -> list[str]:
     clash = [f for f in files if os.path.lexists(os.path.join(to, f))]
     if clash:
         raise InputError(f"{os.path.join(to, clash[0])}: exists; copy into another folder (nothing was copied)")
+    import shutil
+
     try:
         os.makedirs(to, exist_ok=True)
         for f in files:

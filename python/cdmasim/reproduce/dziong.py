@@ -40,7 +40,7 @@ from .items import Tolerance
 
 TITLE = "Wireless Internet Access Using IS-2000 Third Generation System: A Performance and Capacity Study"
 CITATION = ("Z. Dziong, F. Khan, K. Medepalli, S. Nanda, \"Wireless Internet Access Using IS-2000 Third Generation "
-            "System: A Performance and Capacity Study\", Bell Labs, Lucent Technologies.")
+            "System: A Performance and Capacity Study\", Wireless Networks, 2002.")
 PENDING = []
 
 #: Section 5.1.1: mean object time (s) for 1-10 KB objects, 38.4 kb/s, i.i.d. errors.

@@ -38,7 +38,7 @@ from .items import Tolerance
 
 TITLE = "Receiver Based Stable and Minimum Queueing Policy for TCP in CDMA2000-1X"
 CITATION = ("J. Jung, B. Chun, Y. Kim, C. Yoo, \"Receiver Based Stable and Minimum Queueing Policy for TCP in "
-            "CDMA2000-1X\", Samsung Electronics / Korea University.")
+            "CDMA2000-1X\", International Symposium on Wireless Communication Systems (ISWCS) 2004.")
 PENDING = []
 
 MSS = 1460

@@ -52,8 +52,8 @@ from .common import comparison_figure, finish, subplots
 from .items import Tolerance
 
 TITLE = "Measured TCP Performance in CDMA 1x EV-DO Network"
-CITATION = ("Y. Lee, \"Measured TCP Performance in CDMA 1x EV-DO Network\", Chungnam National University "
-            "(passive measurements of long-lived TCP over a commercial 1x EV-DO network).")
+CITATION = ("Y. Lee, \"Measured TCP Performance in CDMA 1x EV-DO Network\", Passive and Active Measurement "
+            "conference (PAM) 2006.")
 PENDING = []
 
 # Table 1 and section 3.3 of the paper.

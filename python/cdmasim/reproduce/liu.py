@@ -30,7 +30,7 @@ from .items import Tolerance
 
 TITLE = "Experiences in a 3G Network: Interplay between the Wireless Channel and Applications"
 CITATION = ("X. Liu, A. Sridharan, S. Machiraju, M. Seshadri, H. Zang, \"Experiences in a 3G Network: Interplay "
-            "between the Wireless Channel and Applications\", Northeastern University / Sprint Research.")
+            "between the Wireless Channel and Applications\", ACM MobiCom 2008.")
 PENDING = []
 
 SLOTS_PER_S = 600

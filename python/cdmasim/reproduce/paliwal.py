@@ -23,7 +23,7 @@ from .items import Tolerance
 
 TITLE = "Effect of Channel Variation in IP/cdma2000 Interconnection Performance"
 CITATION = ("V. Paliwal, P. Larijani, I. Lambadaris, B. Nandy, \"Effect of Channel Variation in IP/cdma2000 "
-            "Interconnection Performance\", Carleton University.")
+            "Interconnection Performance\", IEEE, 2005.")
 PENDING = []
 
 PKT, MU_LL, MU_S, B = 500, 9_600, 38_400, 5_000

@@ -253,7 +253,8 @@ pub const MAX_LAG: usize = 100_000;
 /// Window lengths in one pass (each keeps its own lag table).
 pub const MAX_WINDOW_LENGTHS: usize = 16;
 /// The statistics of all windows together: each window keeps its lag
-/// entropies and a few hundred bytes more.
+/// entropies and about 60 values more, and each value takes about 64 bytes
+/// once it reaches Python (JSON text, then a float in a list).
 const MAX_WINDOW_RESULT_BYTES: u64 = 1 << 30;
 
 /// Whether statistics of (at most) `slots` slots, per window of each
@@ -269,7 +270,7 @@ pub fn check_limits(slots: u64, windows: &[u64], cfg: &StatsConfig) -> Result<()
     if windows.len() > MAX_WINDOW_LENGTHS {
         return Err(format!("window_slots: {} window lengths; at most {MAX_WINDOW_LENGTHS} in one pass", windows.len()));
     }
-    let each = (cfg.max_lag as u64 + 64) * 8;
+    let each = (cfg.max_lag as u64 + 64) * 64;
     for &w in windows.iter().filter(|&&w| w > 0) {
         let n = slots / w + 1;
         if n.saturating_mul(each) > MAX_WINDOW_RESULT_BYTES {

@@ -1,0 +1,82 @@
+"""cdmasim as a tool: every option says what it does, the examples describe
+themselves in a sentence, the README's outputs table is what `--out`
+writes, a scenario given to `sweep` says so, and the README's commands name
+examples that resolve from anywhere."""
+
+import argparse
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+
+
+def cli(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "cdmasim.cli", *map(str, args)], cwd=cwd, capture_output=True,
+                          text=True, timeout=300, env={"PYTHONPATH": str(ROOT / "python"), "PATH": "/usr/bin:/bin"})
+
+
+def test_every_option_and_argument_has_help():
+    from cdmasim.cli import build_parser
+
+    missing = []
+
+    def walk(p, path):
+        for a in p._actions:
+            if isinstance(a, argparse._SubParsersAction):
+                for name, sp in a.choices.items():
+                    walk(sp, path + [name])
+            elif not isinstance(a, (argparse._HelpAction, argparse._VersionAction)) and not a.help:
+                missing.append((" ".join(path), a.option_strings or a.dest))
+
+    walk(build_parser(), ["cdmasim"])
+    assert missing == []
+
+
+def test_each_example_is_described_by_a_whole_sentence():
+    from cdmasim import examples_data
+
+    for name in examples_data.names():
+        line = examples_data.summary(name)
+        # A sentence: it ends with a full stop, not in "Fig." or "et al.".
+        assert line.endswith(".") and not re.search(r"(Fig|al|eq)\.$", line), (name, line)
+        assert len(line) > 40, (name, line)
+
+
+def test_the_readme_lists_every_file_out_writes(tmp_path):
+    import cdmasim
+
+    written = cdmasim.run(EXAMPLES / "generic.toml").to_dir(tmp_path / "out")
+    names = sorted(Path(p).name for p in written)
+    readme = (ROOT / "README.md").read_text()
+    section = readme[readme.index("## Outputs"):readme.index("## Channel statistics")]
+    listed = set()
+    for cell in re.findall(r"^\| (`[^|]+`) \|", section, re.M):
+        listed |= set(re.findall(r"`([a-z0-9_]+\.(?:parquet|json))`", cell))
+    assert sorted(listed) == names
+    words = {16: "sixteen", 17: "seventeen", 18: "eighteen", 19: "nineteen"}
+    assert f"writes {words[len(names)]} files" in section
+
+
+def test_a_scenario_given_to_sweep_says_what_it_is(tmp_path):
+    p = cli("sweep", EXAMPLES / "dumbbell.toml", "--store", tmp_path / "st")
+    assert p.returncode == 2 and p.stderr.count("\n") == 1
+    assert "this is a scenario, not a sweep" in p.stderr and "cdmasim run" in p.stderr
+    assert not (tmp_path / "st").exists()
+
+
+def test_the_readmes_example_names_resolve_from_any_folder(tmp_path):
+    # `cdmasim run examples/dumbbell.toml` and `cdmasim run dumbbell` from a
+    # folder that has no examples/ (as from a wheel): the shipped example.
+    for name in ("examples/dumbbell.toml", "dumbbell", "dumbbell.toml"):
+        p = cli("run", name, "--json", "--quiet", cwd=tmp_path)
+        assert p.returncode == 0 and '"seed": 1' in p.stdout, (name, p.stderr)
+    # A file of that name in the folder wins.
+    (tmp_path / "dumbbell.toml").write_text((EXAMPLES / "generic.toml").read_text())
+    p = cli("run", "dumbbell.toml", "--json", "--quiet", cwd=tmp_path)
+    assert p.returncode == 0 and '"seed": 7' in p.stdout, p.stderr
+    # A name that is neither a file nor an example is the usual one line.
+    p = cli("run", "examples/nosuch.toml", cwd=tmp_path)
+    assert p.returncode == 2 and "examples/nosuch.toml: cannot read: No such file or directory" in p.stderr
