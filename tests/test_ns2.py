@@ -56,8 +56,12 @@ def test_ns2_is_refused_for_other_papers_and_without_ns(tmp_path):
 
 
 @pytest.mark.skipif(shutil.which("ns") is None, reason="ns-2 not installed (apt-get install ns2; scripts/setup does)")
-def test_reproduce_paliwal_ns2_puts_ns2_beside_every_cell(tmp_path):
+def test_reproduce_paliwal_ns2_puts_ns2_beside_every_cell(tmp_path, quick_reproduction):
+    # cdmasim's own runs come from the quick reproduction's store (the same
+    # runs): what this run adds is ns-2's.
     out = tmp_path / "out"
+    out.mkdir()
+    shutil.copytree(quick_reproduction[0] / "store", out / "store")
     p = _cli(["reproduce", "paliwal", "--quick", "--ns2", "--out", str(out), "--json"])
     assert p.returncode == 0, p.stderr[-2000:]
     items = {it["id"]: it for it in json.loads(p.stdout)["items"]}

@@ -508,7 +508,11 @@ def test_the_report_page_embeds_only_what_reproduce_wrote(tmp_path):
     assert Path("/etc/hostname").read_text().strip() not in html or "base64" not in html
 
 
-def test_a_foreign_report_in_the_output_folder_does_not_stop_another_papers_run(tmp_path):
+def test_a_foreign_report_in_the_output_folder_does_not_stop_another_papers_run(tmp_path, quick_reproduction):
+    import shutil
+
+    # jung's runs come from the quick reproduction's store.
+    shutil.copytree(quick_reproduction[0] / "store", tmp_path / "D" / "store")
     (tmp_path / "D" / "liu").mkdir(parents=True)
     (tmp_path / "D" / "liu" / "report.json").write_text('{"summary": {}, "items": []}')
     p = cli("reproduce", "jung", "--quick", "--jobs", "2", "--out", "D", cwd=tmp_path, timeout=300)

@@ -188,6 +188,7 @@ impl Parser {
         }
     }
 
+    #[inline]
     fn next(&mut self, win: &[u8], base: u64, eof: bool) -> Step {
         if self.done {
             return Step::End;
@@ -203,6 +204,7 @@ impl Parser {
         step
     }
 
+    #[inline]
     fn next_pcap(&mut self, rest: &[u8], eof: bool) -> Step {
         let Kind::Pcap { be, nanos, linktype, snaplen } = self.kind else { unreachable!() };
         if rest.is_empty() {
@@ -402,6 +404,7 @@ impl Parser {
     }
 }
 
+#[inline]
 fn record<'w>(h: Head, win: &'w [u8], base: u64) -> Record<'w> {
     let at = (h.data_at - base) as usize;
     Record { index: h.index, offset: h.offset, ts_ns: h.ts_ns, linktype: h.linktype, data: &win[at..at + h.data_len], orig_len: h.orig_len }
@@ -530,6 +533,7 @@ fn read_more(mut file: &std::fs::File, buf: &mut Vec<u8>, want: usize) -> std::i
 }
 
 impl Records for FileReader {
+    #[inline]
     fn next_record(&mut self) -> Option<Result<Record<'_>, PcapError>> {
         loop {
             match self.parser.next(&self.buf, self.base, self.eof) {
