@@ -20,18 +20,57 @@ tr.basis th { background: #f4f4f4; font-weight: normal; font-style: italic; }
 .agrees { background: #dff0d8; } .differs { background: #f8d7da; } .inconclusive { background: #fff3cd; }
 .notmodelled { background: #e2e3f3; } .none { background: #eee; }
 .quote { color: #555; font-size: 0.9em; } .pending { color: #7a4b00; } .score { margin: 0.2em 0; }
-.uninformative { color: #a04000; font-weight: bold; } img { max-width: 100%; border: 1px solid #ddd; }
+.uninformative { color: #a04000; font-weight: bold; }
+.why { color: #7a2e00; font-size: 0.9em; } img { max-width: 100%; border: 1px solid #ddd; }
 """
-BASIS_ORDER = ("prediction", "calibration", "input")
-BASIS_TITLE = {"prediction": "Predictions (counted)", "calibration": "Calibration targets (not counted)",
-               "input": "Inputs (not counted)"}
+BASIS_ORDER = ("prediction", "calibration", "input", "model check")
+BASIS_TITLE = {"prediction": "Predictions (counted, unless by construction)",
+               "calibration": "Calibration targets (not counted; whether each hit its target)",
+               "input": "Inputs (not counted)",
+               "model check": "Model checks (the reference is our own evaluation of the paper's equation; not counted)"}
+
+
+def tally(s):
+    """A paper's counts as (value, words) pairs: the terminal's headline
+    and report.html's first table both say exactly these, in these words.
+    `s` is a report's summary."""
+    p = s["predictions"]
+    judged = p["agrees"] + p["differs"] + p["inconclusive"]
+    agree = s.get("headline", {}).get("agree", p["agrees"])
+    checks = s.get("model_check", {"total": 0, "hit": 0})
+    missed = len(s.get("targets_missed", []))
+    null = s["null"]
+    return [
+        (f"{agree} of {judged}", "predictions agree"),
+        (str(p["differs"]), "differ"),
+        (str(p["inconclusive"]), "inconclusive"),
+        (str(p["agrees"] - agree), "agree where the null model does as well (not counted)"),
+        (str(p.get("by construction", 0)), "by construction (not counted)"),
+        (f"{checks['hit']} of {checks['total']}", "model checks hit"),
+        (str(p["not modelled"]), "not modelled"),
+        (str(p["no published value"]), "without a published value"),
+        (f"{s['calibration']}, {missed} missed" if missed else str(s["calibration"]), "calibration targets"),
+        (str(s["input"]), "inputs"),
+        (f"{null['passes']:g} of {null['of']} ({null['answer']})", "null model passes"),
+    ]
+
+
+def verdict_label(it):
+    """The verdict as shown: a calibration, input or model check says
+    whether it hit its own target ("calibration missed")."""
+    target = it.get("target")
+    return f"{it['verdict']} {target}" if target and it["verdict"] in ("calibration", "input", "model check") \
+        else it["verdict"]
 
 
 def _fmt(v):
     return "—" if v is None else f"{v:.4g}"
 
 
-def _verdict_class(v):
+def _verdict_class(it):
+    v = it["verdict"]
+    if it.get("target") == "missed":
+        return "differs"
     return {"agrees": "agrees", "differs": "differs", "inconclusive": "inconclusive",
             "not modelled": "notmodelled"}.get(v, "none")
 
@@ -58,6 +97,11 @@ def _items_table(items):
                 notes.append(f'<div class="quote">{html.escape(it["basis"])}: {html.escape(it["basis_note"])}</div>')
             if it.get("reason"):
                 notes.append(f'<div class="quote">not modelled: {html.escape(it["reason"])}</div>')
+            if it.get("by_construction"):
+                notes.append(f'<div class="why">by construction (not counted): '
+                             f'{html.escape(it["by_construction"])}</div>')
+            if it.get("why"):
+                notes.append(f'<div class="why">why: {html.escape(it["why"])}</div>')
             for a in it.get("also", []):
                 sp = "" if a["spread"] is None else f" ({a['spread'][0]:.4g} – {a['spread'][1]:.4g})"
                 notes.append(f'<div class="quote">also measured, {html.escape(a["how"])}: {_fmt(a["measured"])}{sp}</div>')
@@ -67,11 +111,11 @@ def _items_table(items):
                 sp = "" if it.get("ns2_spread") is None else f" ({it['ns2_spread'][0]:.4g} – {it['ns2_spread'][1]:.4g})"
                 notes.append(f'<div class="quote">ns-2.35, the same configuration and seeds: {_fmt(it["ns2"])}{sp}</div>')
             rows.append(
-                f"<tr class=\"{_verdict_class(it['verdict'])}\"><td><code>{html.escape(it['id'])}</code></td>"
+                f"<tr class=\"{_verdict_class(it)}\"><td><code>{html.escape(it['id'])}</code></td>"
                 f"<td>{html.escape(it['what'])}{''.join(notes)}</td><td class=\"num\">{_fmt(it['published'])}</td>"
                 f"<td class=\"num\">{_fmt(it['measured'])}</td><td class=\"num\">{spread}</td>"
                 f"<td class=\"num\">{seeds}</td><td>{html.escape(it['unit'])}</td>"
-                f"<td>{html.escape(it['tolerance'])}</td><td>{html.escape(it['verdict'])}</td></tr>")
+                f"<td>{html.escape(it['tolerance'])}</td><td>{html.escape(verdict_label(it))}</td></tr>")
     rows.append("</table>")
     return "\n".join(rows)
 
@@ -103,7 +147,7 @@ def _score_line(score):
     flag = (' <span class="uninformative">uninformative: the null model scores as well as cdmasim</span>'
             if score["uninformative"] else "")
     return (f'<p class="score">Predictions: {score["agree"]} agree of {score["predictions"]}; the null model '
-            f'({html.escape(score["null_answer"])}) passes {score["null"]}.{flag}</p>')
+            f'({html.escape(score["null_answer"])}) passes {score["null"]:g}.{flag}</p>')
 
 
 def _paper_section(out, r):
@@ -132,20 +176,16 @@ def _paper_section(out, r):
 
 
 def _index(reports):
-    rows = ["<table><tr><th>paper</th><th>predictions agree</th><th>differ</th><th>inconclusive</th>"
-            "<th>not modelled</th><th>no published value</th><th>calibration items</th><th>inputs</th>"
-            "<th>null model passes</th><th>uninformative figures</th><th>wall time</th></tr>"]
+    if not reports:
+        return ""
+    words = [w for _, w in tally(reports[0]["summary"])]
+    rows = ["<table><tr><th>paper</th>" + "".join(f"<th>{html.escape(w)}</th>" for w in words)
+            + "<th>uninformative figures</th><th>wall time</th></tr>"]
     for r in reports:
         s = r["summary"]
-        p = s["predictions"]
-        judged = p["agrees"] + p["differs"] + p["inconclusive"]
+        cells = "".join(f'<td class="num">{html.escape(v)}</td>' for v, _ in tally(s))
         rows.append(
-            f'<tr><td><a href="#{r["paper"]}">{html.escape(r["paper"])}</a></td>'
-            f'<td class="num">{p["agrees"]} of {judged}</td><td class="num">{p["differs"]}</td>'
-            f'<td class="num">{p["inconclusive"]}</td><td class="num">{p["not modelled"]}</td>'
-            f'<td class="num">{p["no published value"]}</td><td class="num">{s["calibration"]}</td>'
-            f'<td class="num">{s["input"]}</td>'
-            f'<td class="num">{s["null"]["passes"]} of {s["null"]["of"]} ({html.escape(s["null"]["answer"])})</td>'
+            f'<tr><td><a href="#{r["paper"]}">{html.escape(r["paper"])}</a></td>{cells}'
             f'<td>{html.escape(", ".join(s["uninformative_figures"])) or "—"}</td>'
             f'<td class="num">{r["wall_s"]:.1f} s</td></tr>')
     rows.append("</table>")
@@ -183,17 +223,22 @@ def _well_formed(r, paper):
         ok = (r["paper"] == paper and text(r["title"]) and text(r["citation"]) and isnum(r["wall_s"])
               and ints(s["predictions"], ("agrees", "differs", "inconclusive", "not modelled", "no published value",
                                           "total"))
-              and ints(s, ("calibration", "input")) and ints(s["null"], ("passes", "of")) and text(s["null"]["answer"])
+              and ints(s, ("calibration", "input")) and isnum(s["null"]["passes"]) and ints(s["null"], ("of",))
+              and text(s["null"]["answer"])
+              and (("headline" not in s) or ints(s["headline"], ("agree", "judged")))
+              and (("model_check" not in s) or ints(s["model_check"], ("total", "hit")))
+              and all(map(text, s.get("targets_missed", [])))
               and isinstance(s["uninformative_figures"], list) and all(map(text, s["uninformative_figures"]))
               and all(text(x) for x in r.get("pending", []) + r.get("notes", [])))
         for it in r["items"]:
             ok = ok and all(text(it[k]) for k in ("id", "what", "unit", "tolerance", "verdict", "basis")) and all(
                 isnum(it[k], none=True) for k in ("published", "measured")) and (
                 it["spread"] is None or (len(it["spread"]) == 2 and all(map(isnum, it["spread"])))) and (
-                isinstance(it["seeds"], int))
+                isinstance(it["seeds"], int)) and all(text(it.get(k, "")) for k in ("why", "by_construction")) and (
+                it.get("target") in (None, "hit", "missed", "inconclusive"))
         for fig in r["figures"]:
             ok = ok and text(fig["title"]) and re.fullmatch(r"[A-Za-z0-9_.-]+", fig["id"]) is not None and (
-                fig["file"] == f"{paper}/{fig['id']}.png") and ints(fig["score"], ("agree", "predictions", "null")) and (
+                fig["file"] == f"{paper}/{fig['id']}.png") and ints(fig["score"], ("agree", "predictions")) and isnum(fig["score"]["null"]) and (
                 text(fig["score"]["null_answer"])) and all(text(i) for i in fig.get("items", []))
         return bool(ok)
     except (KeyError, TypeError, AttributeError):
@@ -222,12 +267,16 @@ def write_report(out):
         "<link rel=\"icon\" href=\"data:,\">"
         f"<style>{CSS}</style></head><body>\n<h1>cdmasim: published vs measured</h1>\n"
         "<p>Every published claim of each paper beside what cdmasim measures, over seeds. Only predictions count: "
-        "a number the model produced without being set or fitted from it. Calibration targets (a parameter was "
-        "fitted to them) and inputs (the paper's number is a parameter of the run) are shown apart. Tolerances "
-        "follow the paper's wording (docs/reproduce.md, \"How an item is judged\"); an item whose seeds spread "
-        "wider than its tolerance, or straddle it, is inconclusive. The null model is the best of three trivial "
-        "answers (all zeros; the paper's mean for every item of a unit; the input unchanged): a figure it scores "
-        "as well as cdmasim on says nothing.</p>\n"
+        "a number the model produced without being set or fitted from it, and that it could have got wrong (an "
+        "item the model cannot fail is marked by construction, with the reason). Calibration targets (a "
+        "parameter was fitted to them, shown with whether it hit), inputs (the paper's number is a parameter of "
+        "the run) and model checks (the reference is our own evaluation of one of the paper's equations) are "
+        "shown apart. Tolerances follow what the paper's number is (docs/reproduce.md, \"How an item is "
+        "judged\"); an item whose seeds spread wider than its tolerance, or straddle it, is inconclusive, and "
+        "every item that differs or is inconclusive says why. The null model is the best of four trivial answers "
+        "(all zeros; the paper's mean for a unit with three or more items; the input unchanged; no effect), with "
+        "orderings answered by chance: a figure it scores as well as cdmasim on says nothing, and its agreements "
+        "are not counted.</p>\n"
         + _index(reports) + "\n" + body + "\n</body></html>\n")
     # Written beside and renamed into place: a reader never sees half a
     # report, and a link at report.html is replaced, not followed.

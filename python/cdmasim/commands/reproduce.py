@@ -29,22 +29,45 @@ def register(subparsers):
                         "2 seeds; about 15 min on 2 cores): items table2.sensitivity.*, figure table2_sensitivity")
     p.add_argument("--json", action="store_true",
                    help="print each paper's report (every item) as one JSON line on stdout")
+    p.add_argument("--items", action="store_true",
+                   help="after each paper's line, one line per item with a published value (measured, published, "
+                        "tolerance, verdict) and the reason beneath every one that differs, is inconclusive or "
+                        "missed its target")
     p.add_argument("--quiet", action="store_true", help="no status line and no summary lines; errors only")
     p.set_defaults(func=main)
 
 
 def headline(report):
-    """A paper's result in one line: what the terminal says, and report.html's
-    first table in words (the same counts: agreement is of the predictions
-    judged against a published number)."""
-    s = report["summary"]
-    p = s["predictions"]
-    judged = p["agrees"] + p["differs"] + p["inconclusive"]
-    return (f"{report['paper']}: {p['agrees']} of {judged} predictions agree ({p['differs']} differ, "
-            f"{p['inconclusive']} inconclusive); {p['not modelled']} not modelled, {p['no published value']} "
-            f"without a published value; calibration {s['calibration']}, inputs {s['input']}; the null model "
-            f"passes {s['null']['passes']} of {s['null']['of']}; {len(report['figures'])} figures, "
-            f"{report['wall_s']:.1f} s")
+    """A paper's result in one line: report.html's first table in words
+    (report.tally: the same counts, the same words)."""
+    from ..report import tally
+
+    # Every count the table has; beyond the first three, those at zero are left out.
+    counts = "; ".join(f"{w}: {v}" for i, (v, w) in enumerate(tally(report["summary"]))
+                       if i < 3 or v not in ("0", "0 of 0"))
+    return f"{report['paper']}: {counts}; {len(report['figures'])} figures, {report['wall_s']:.1f} s"
+
+
+def item_lines(report):
+    """--items: one line per item that has a published value or a
+    reason (id, measured [spread], published and tolerance, verdict), and
+    the reason beneath one that differs, is inconclusive or missed its
+    target."""
+    from ..report import verdict_label
+
+    lines = []
+    for it in report["items"]:
+        if it["published"] is None and it["verdict"] != "not modelled":
+            continue
+        m = "—" if it["measured"] is None else f"{it['measured']:.4g}"
+        if it["spread"] is not None:
+            m += f" [{it['spread'][0]:.4g}, {it['spread'][1]:.4g}]"
+        pub = "—" if it["published"] is None else f"{it['published']:.4g} {it['tolerance']}"
+        lines.append(f"  {it['id']}: {m} against {pub} {it['unit']}: {verdict_label(it)}")
+        note = it.get("why") or it.get("by_construction") or it.get("reason")
+        if note:
+            lines.append(f"      {note}")
+    return lines
 
 
 def main(args):
@@ -207,5 +230,8 @@ class Printer:
             self.line.say(json.dumps(public(r)))
         elif not self.args.quiet:
             self.line.say(headline(r))
+            if getattr(self.args, "items", False):
+                for text in item_lines(r):
+                    self.line.say(text)
         if not r["items"]:
             self.line.say(f"cdmasim: note: {paper}: no items: " + "; ".join(r["pending"]), sys.stderr)

@@ -27,7 +27,7 @@ from ..progress import Tally
 from .items import Item, Tolerance, null_score
 
 PAPERS = ("liu", "lee", "paliwal", "jung", "dziong")
-COUNTED = ("agrees", "differs", "inconclusive", "not modelled", "no published value")
+COUNTED = ("agrees", "differs", "inconclusive", "not modelled", "no published value", "by construction")
 #: Runs to do and done over every sweep reproduce runs in this process
 #: (what `cdmasim reproduce`'s status line shows).
 TALLY = Tally()
@@ -41,6 +41,8 @@ class Context:
     def __init__(self, paper, out, quick=False, jobs=None, pcaps=None, dask=None, pool=None, ns2=None,
                  sensitivity=False):
         self.paper, self.out, self.quick, self.jobs = paper, out, quick, jobs
+        #: Whether the paper's numbers were measured or simulated (an item may say otherwise).
+        self.origin = getattr(_module(paper), "ORIGIN", "measurement") if paper in PAPERS else "measurement"
         #: paliwal --sensitivity: Table II under each unstated setting (paliwal_sensitivity.py).
         self.sensitivity = sensitivity
         #: An ns2.Ns2 runner when ns-2 should run beside cdmasim (paliwal --ns2), else None.
@@ -121,12 +123,14 @@ class Context:
 
     def item(self, id, what, unit, samples=None, published=None, tolerance=None, basis="prediction",
              basis_note="", source="", aliases=(), pooled=None, deterministic=False, not_modelled=None, also=(),
-             null_input=None, measured=None, ns2=None):
+             null_input=None, measured=None, ns2=None, origin=None, by_construction=None, no_effect=None,
+             chance=None):
         """Add an item (items.Item). `samples`: one value per seed (at least
         `min_seeds` of them unless `pooled` (runs pooled into one value) or
         `deterministic` (the experiment draws no random number));
         `measured`: a single value, for pooled or deterministic items;
-        `ns2`: ns-2's values for the same configuration and seeds."""
+        `ns2`: ns-2's values for the same configuration and seeds; `origin`:
+        the paper module's ORIGIN unless given."""
         if measured is not None:
             samples = [measured]
         if id in self._by_id or id in self._aliases:
@@ -135,7 +139,8 @@ class Context:
         if not_modelled is None and n < self.min_seeds and pooled is None and not deterministic:
             raise ValueError(f"{self.paper}: {id}: {n} seed(s); every item comes from at least {self.min_seeds}")
         it = Item(id, what, unit, samples, published, tolerance, basis, basis_note, source, aliases=aliases,
-                  pooled=pooled, not_modelled=not_modelled, also=also, null_input=null_input, ns2=ns2)
+                  pooled=pooled, not_modelled=not_modelled, also=also, null_input=null_input, ns2=ns2,
+                  origin=origin or self.origin, by_construction=by_construction, no_effect=no_effect, chance=chance)
         it.deterministic = deterministic
         if published is not None:
             # One claim of the paper, one scored item.
@@ -351,13 +356,13 @@ def _spec_key(spec):
 
 def figure_score(items):
     """{'predictions': judged predictions, 'agree': of them agreeing, 'null':
-    the best trivial answer's count and name, 'uninformative': the null
-    model scores as well as cdmasim}."""
-    judged = [it for it in items if it.basis == "prediction" and it.published is not None and it.not_modelled is None]
+    the best trivial answer's count and name, 'uninformative': cdmasim
+    agrees on some and the null model scores as well}."""
+    judged = [it for it in items if it.judged]
     agree = sum(it.verdict == "agrees" for it in judged)
     null = null_score(items)
     return {"predictions": len(judged), "agree": agree, "null": null["passes"], "null_answer": null["answer"],
-            "uninformative": bool(judged) and null["passes"] >= agree}
+            "uninformative": agree > 0 and null["passes"] >= agree}
 
 
 def summary(items, figures):
@@ -374,6 +379,14 @@ def summary(items, figures):
     null = null_score(items)
     out["null"] = {"passes": null["passes"], "of": null["of"], "answer": null["answer"]}
     out["uninformative_figures"] = [f["id"] for f in figures if f["score"]["uninformative"]]
+    # The headline: agreements outside the figures the null model scores as
+    # well on (those tell nothing), of every judged prediction.
+    told_nothing = {i for f in figures if f["score"]["uninformative"] for i in f["items"]}
+    out["headline"] = {"agree": sum(it.verdict == "agrees" and it.id not in told_nothing for it in preds),
+                       "judged": out["predictions"]["judged"]}
+    checks = [it for it in items if it.basis == "model check" and it.target is not None]
+    out["model_check"] = {"total": len(checks), "hit": sum(it.target == "hit" for it in checks)}
+    out["targets_missed"] = [it.id for it in items if it.basis in ("calibration", "input") and it.target == "missed"]
     return out
 
 
@@ -418,6 +431,10 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
     finally:
         if own:
             pool.close()
+    from .why import explain
+
+    for it in ctx.items:
+        it.why = explain(paper, it)
     items = [it.as_dict() for it in ctx.items]
     report = {
         "paper": paper, "title": mod.TITLE, "items": items, "figures": ctx.figures,

@@ -1,28 +1,42 @@
 """A reproduced number: what the paper published, in its own words; what
 cdmasim measured, over seeds; what the number is to the model (a
-prediction, a calibration target or an input); and the verdict.
+prediction, a calibration target, an input, or a model check); and the
+verdict.
 
-The tolerance comes from the paper's wording by one rule (docs/reproduce.md,
-"How an item is judged"):
+The tolerance comes from what the paper's number is, by one rule
+(docs/reproduce.md, "How an item is judged"):
 
 - a bound is the bound: "less than 5 %" is measured < 1.05 (strict),
   "at most" / "up to" / "no more than" is <=, "over 100 %" / "more than" /
   "above" is > (strict), "at least" / "or more" is >=;
-- "about X" / "around X" / "roughly X" / "≈ X", a number the paper states
-  as a measurement (a table cell, a figure in the text) and a value read
-  off a figure are ±10 % (±15 % for a figure whose resolution is coarser,
-  said per item);
+- a number a paper *measured* ("about X", a table cell, a value read off a
+  figure) is held to the spread the paper reports for it (`spread=`), and
+  otherwise to ±10 % (±15 % for a figure whose resolution is coarser, said
+  per item);
+- a number a paper *simulated* is one run of its simulator: it agrees when
+  it lies among our single runs, the range of our seeds widened by its
+  stated precision (half its last digit; "about" keeps ±10 %), whichever is
+  wider (`origin="simulation"`);
 - a range is the range ("20 - 30 secs" is [20, 30]);
+- an index bounded by B (Jain's index, a throughput ratio of at most 1) is
+  judged by its distance from B: "0.99" is 1 - J = 0.01 ± 0.005
+  (`Tolerance.index`);
 - "no ... at all" / "does not incur any" is exactly zero;
-- an ordering ("Vegas lowest, Cubic highest") holds or does not, per seed.
+- an ordering ("Vegas lowest, Cubic highest") holds or does not, per seed;
+- a time in a run is scored as an offset from the event that causes it, a
+  claim of a change as the change against its baseline in the same run, a
+  claim of sameness on the share ratio (items say which).
 
 Each item holds one value per seed (or one pooled value over all runs). Its
 verdict, for a prediction with a published value: `differs` when the mean
 and every seed fail; otherwise `inconclusive` when the seeds spread wider
 than the tolerance's width (never `agrees`); otherwise `agrees` when the
-mean and every seed pass, and `inconclusive` when they do not all agree. Calibration targets and inputs are never counted as
-agreement: their verdict is `calibration` or `input`, with the measured
-value still shown."""
+mean and every seed pass, and `inconclusive` when they do not all agree.
+Calibration targets and inputs are never counted as agreement: their
+verdict is `calibration` or `input`, and whether they hit their own target
+is shown beside it (`target`). A `model check` (our own evaluation of a
+paper's equation as the reference) and a prediction the model cannot fail
+(`by_construction`, with the reason) are shown and never counted."""
 
 from __future__ import annotations
 
@@ -34,8 +48,10 @@ from collections.abc import Iterable, Sequence
 # 1.0 - 0.96 > 0.04 in binary floating point.
 EPS = 1e-9
 
-BASES = ("prediction", "calibration", "input")
-VERDICTS = ("agrees", "differs", "inconclusive", "not modelled", "no published value", "calibration", "input")
+BASES = ("prediction", "calibration", "input", "model check")
+VERDICTS = ("agrees", "differs", "inconclusive", "not modelled", "no published value", "calibration", "input",
+            "model check", "by construction")
+ORIGINS = ("measurement", "simulation")
 
 #: "About X" and numbers stated as measurements; values read off a figure.
 ABOUT = 0.10
@@ -57,8 +73,11 @@ class Tolerance:
     `kind` names the rule, `width` is how far apart two passing values may
     be (infinite for a one-sided bound)."""
 
-    def __init__(self, kind: str, text: str, check, width: float = math.inf):
+    def __init__(self, kind: str, text: str, check, width: float = math.inf, half: float | None = None):
         self.kind, self.text, self._check, self.width = kind, text, check, width
+        # For a two-sided tolerance around a number: how far from it a value
+        # may lie (what a simulated number's stated precision widens).
+        self.half = half
 
     def passes(self, x: float) -> bool:
         return bool(self._check(x))
@@ -84,15 +103,59 @@ class Tolerance:
     @classmethod
     def about(cls, value: float, frac: float = ABOUT) -> Tolerance:
         half = frac * abs(value)
-        return cls("about", f"±{frac * 100:g} %", lambda x: abs(x - value) <= half + EPS, 2 * half)
+        return cls("about", f"±{frac * 100:g} %", lambda x: abs(x - value) <= half + EPS, 2 * half, half)
+
+    @classmethod
+    def plus_minus(cls, value: float, half: float, why: str = "") -> Tolerance:
+        """± `half` around `value`: the spread the paper reports for a
+        measured number (a range, a standard deviation, its figure's
+        scatter), or a simulated number's stated precision."""
+        text = f"±{half:g}" + (f" ({why})" if why else "")
+        return cls("about", text, lambda x: abs(x - value) <= half + EPS, 2 * half, half)
+
+    @classmethod
+    def precision(cls, value: float, words: str) -> Tolerance:
+        """A number as the paper prints it, to half of its last digit
+        ("3.13" is ±0.005, "51s" ±0.5 s), in the item's unit: "58%" for
+        the fraction 0.58 is ±0.005."""
+        m = re.search(r"\d+(?:\.(\d+))?", words)
+        if m is None:
+            raise ValueError(f"'{words}': no number to take the precision of")
+        printed = float(m.group(0))
+        # The item's unit may differ from the words' by a power of ten (%
+        # and a fraction, KB and bytes, ms and s); any other ratio means
+        # the words print the number itself.
+        scale = 1.0
+        if printed and value:
+            k = math.log10(abs(value / printed))
+            if abs(k - round(k)) < 1e-9:
+                scale = 10.0 ** round(k)
+        return cls.plus_minus(value, 0.5 * 10.0 ** -len(m.group(1) or "") * scale, "half its last digit")
+
+    @classmethod
+    def index(cls, value: float, bound: float = 1.0) -> Tolerance:
+        """An index bounded by `bound` (Jain's index, a ratio of at most 1),
+        judged by its distance from the bound, to half that distance: "0.99"
+        means 1 - J = 0.01 ± 0.005, "96 %" a loss of 4 % ± 2 %."""
+        d = abs(bound - value)
+        lo, hi = (value - d / 2, value + d / 2)
+        return cls("range", f"in [{lo:g}, {hi:g}] ({abs(bound - value):g} ± {d / 2:g} from {bound:g})",
+                   lambda x: lo - EPS <= x <= hi + EPS, hi - lo, d / 2)
+
+    @classmethod
+    def change(cls, value: float, baseline: float = 0.0) -> Tolerance:
+        """A claimed change, held to half its size around it: "dropped from
+        0.87 to 0.80" (-0.067) is [-0.10, -0.033], so that neither no
+        change nor twice the change passes."""
+        return cls.index(value, baseline)
 
     @classmethod
     def within(cls, lo: float, hi: float) -> Tolerance:
-        return cls("range", f"in [{lo:g}, {hi:g}]", lambda x: lo - EPS <= x <= hi + EPS, hi - lo)
+        return cls("range", f"in [{lo:g}, {hi:g}]", lambda x: lo - EPS <= x <= hi + EPS, hi - lo, (hi - lo) / 2)
 
     @classmethod
     def exactly(cls, value: float) -> Tolerance:
-        return cls("exact", f"= {value:g}", lambda x: abs(x - value) <= EPS, 0.0)
+        return cls("exact", f"= {value:g}", lambda x: abs(x - value) <= EPS, 0.0, 0.0)
 
     @classmethod
     def holds(cls) -> Tolerance:
@@ -101,11 +164,13 @@ class Tolerance:
 
     @classmethod
     def from_wording(cls, wording: str, value: float | None = None, figure: bool = False,
-                     coarse: bool = False) -> Tolerance:
+                     coarse: bool = False, simulated: bool = False) -> Tolerance:
         """The rule applied to the paper's words. `value` is the number the
         words bound or approximate, in the item's unit (the words say "5 %",
         the item may measure the ratio 1.05); a range takes its ends from
-        the words unless the item's unit differs (then give `within`)."""
+        the words unless the item's unit differs (then give `within`).
+        `simulated`: the number is one run of the paper's simulator, so a
+        number stated plainly is held to its printed precision."""
         w = " " + wording.lower().strip() + " "
         if figure:
             return cls.about(_need(value, wording), COARSE if coarse else ABOUT)
@@ -124,6 +189,9 @@ class Tolerance:
         if m and value is None:
             lo, hi = (float(g) for g in (m.group(1, 2) if m.group(1) else m.group(3, 4)))
             return cls.within(lo, hi)
+        if simulated:
+            # One run of a simulator, printed to a precision.
+            return cls.precision(_need(value, wording), wording)
         # A number stated as it was measured: the same ±10 % as "about".
         return cls.about(_need(value, wording))
 
@@ -139,24 +207,38 @@ class Item:
 
     basis: 'prediction' (nothing in the model or the run was set from this
     number or its figure), 'calibration' (a preset or parameter was fitted
-    to it: `basis_note` names what) or 'input' (the number is a parameter
-    of the run: `basis_note` names which). source: where the paper says it
-    and its words (what makes two items duplicates). samples: one value per
-    seed, or `pooled` = the number of runs one pooled value came from.
+    to it: `basis_note` names what), 'input' (the number is a parameter of
+    the run: `basis_note` names which) or 'model check' (the reference is
+    our own evaluation of one of the paper's equations, not a published
+    number: `basis_note` says so). source: where the paper says it and its
+    words (what makes two items duplicates). samples: one value per seed,
+    or `pooled` = the number of runs one pooled value came from.
     not_modelled: why the model cannot produce it yet (the item then has no
     measured value). also: other measurements of the same claim, as
-    (label, samples) pairs (all must pass for `agrees`)."""
+    (label, samples) pairs (all must pass for `agrees`). origin: whether
+    the paper measured the number or simulated it (a simulated number is
+    one run: the rule above). by_construction: why a prediction cannot
+    fail (then it is shown, never counted). no_effect: what the quantity
+    is when the effect the paper claims is absent (1.0 for a ratio, 0 for
+    a change): the null model's "no effect" answer. chance: an ordering's
+    chance of holding in one seed by luck (1/2 for two things, 1/k! for k
+    put in order), the null model's answer to it."""
 
     def __init__(self, id: str, what: str, unit: str, samples: Sequence[float] | None = None,
                  published: float | None = None, tolerance: Tolerance | None = None, basis: str = "prediction",
                  basis_note: str = "", source: str = "", figure: str | None = None, aliases: Iterable[str] = (),
                  pooled: int | None = None, not_modelled: str | None = None,
                  also: Iterable[tuple[str, Sequence[float]]] = (), null_input: float | None = None,
-                 ns2: Sequence[float] | None = None):
+                 ns2: Sequence[float] | None = None, origin: str = "measurement", by_construction: str | None = None,
+                 no_effect: float | None = None, chance: float | None = None):
         if basis not in BASES:
             raise ValueError(f"{id}: basis must be one of {', '.join(BASES)}, not {basis!r}")
+        if origin not in ORIGINS:
+            raise ValueError(f"{id}: origin must be one of {', '.join(ORIGINS)}, not {origin!r}")
         if basis != "prediction" and not basis_note:
             raise ValueError(f"{id}: a {basis} item says what was {'fitted' if basis == 'calibration' else 'set'}")
+        if by_construction is not None and (basis != "prediction" or not by_construction):
+            raise ValueError(f"{id}: by_construction is a prediction's, with the reason it cannot fail")
         if published is not None and tolerance is None and not_modelled is None:
             raise ValueError(f"{id}: a published value needs a tolerance")
         if published is not None and not source:
@@ -174,6 +256,12 @@ class Item:
             raise ValueError(f"{id}: no measured value")
         self.also = [(label, _finite(f"{id} ({label})", s)) for label, s in also]
         self.ns2 = _finite(f"{id} (ns-2)", ns2) if ns2 is not None else None
+        self.origin, self.by_construction, self.no_effect = origin, by_construction, no_effect
+        if chance is None and tolerance is not None and tolerance.kind == "ordering":
+            chance = 0.5
+        self.chance = chance
+        # Why it differs or is inconclusive: one line from reproduce/why.py.
+        self.why = ""
 
     @property
     def measured(self) -> float | None:
@@ -188,6 +276,11 @@ class Item:
 
     def _judge(self, samples: list[float]) -> str:
         tol = self.tolerance
+        if self.origin == "simulation" and tol.half is not None and self.published is not None:
+            # The paper's number is one run: it agrees when it lies among
+            # our single runs (their range widened by its stated precision).
+            inside = min(samples) - tol.half - EPS <= self.published <= max(samples) + tol.half + EPS
+            return "agrees" if inside else "differs"
         mean_ok = tol.passes(_mean(samples))
         passing = [tol.passes(x) for x in samples]
         if not mean_ok and not any(passing):
@@ -198,6 +291,10 @@ class Item:
             return "agrees"
         return "inconclusive"
 
+    def _scored(self) -> str:
+        verdicts = {self._judge(self.samples), *(self._judge(s) for _, s in self.also)}
+        return verdicts.pop() if len(verdicts) == 1 else "inconclusive"
+
     @property
     def verdict(self) -> str:
         if self.not_modelled is not None:
@@ -206,12 +303,30 @@ class Item:
             return self.basis
         if self.published is None:
             return "no published value"
-        verdicts = {self._judge(self.samples), *(self._judge(s) for _, s in self.also)}
-        return verdicts.pop() if len(verdicts) == 1 else "inconclusive"
+        if self.by_construction is not None:
+            return "by construction"
+        return self._scored()
+
+    @property
+    def target(self) -> str | None:
+        """For a calibration target, an input or a model check with a
+        published value: whether the model hits it ('hit', 'missed' or
+        'inconclusive'), by the same rule a prediction is judged by; a
+        missed calibration is a finding. None otherwise."""
+        if self.basis == "prediction" or self.published is None or self.not_modelled is not None:
+            return None
+        return {"agrees": "hit", "differs": "missed"}.get(self._scored(), "inconclusive")
+
+    @property
+    def judged(self) -> bool:
+        """A prediction compared with a published number (what agreement
+        is counted over)."""
+        return (self.basis == "prediction" and self.published is not None and self.not_modelled is None
+                and self.by_construction is None and self.tolerance is not None)
 
     def null_passes(self, answer: float) -> bool:
         """Whether a trivial answer (one number, no spread) would pass."""
-        if self.published is None or self.basis != "prediction" or self.tolerance is None:
+        if not self.judged:
             return False
         return self.tolerance.passes(answer)
 
@@ -226,6 +341,8 @@ class Item:
                      for label, s in self.also],
             "ns2": _mean(self.ns2) if self.ns2 else None,
             "ns2_spread": [min(self.ns2), max(self.ns2)] if self.ns2 and len(self.ns2) > 1 else None,
+            "origin": self.origin, "by_construction": self.by_construction or "", "target": self.target,
+            "why": self.why,
         }
 
 
@@ -242,22 +359,37 @@ def _mean(xs):
     return sum(xs) / len(xs)
 
 
+#: A unit's published values make a "paper's mean" answer only when a
+#: figure has at least this many items of that unit (with fewer, the mean
+#: is the published value itself).
+MEAN_MIN_ITEMS = 3
+
+
 def null_score(items: Sequence[Item]) -> dict:
-    """How many of these items' predictions a trivial answer passes: all
-    zeros; the paper's mean (of the items with the same unit) for every
-    item; each item's input unchanged (where the item names one). Returns
-    {'answer': the best one's name, 'passes': its count, 'of': predictions
-    judged}."""
-    judged = [it for it in items if it.basis == "prediction" and it.published is not None
-              and it.not_modelled is None and it.tolerance is not None]
+    """How many of these items' predictions a trivial answer passes, the
+    best of: all zeros; the paper's mean (of the items with the same unit,
+    where there are at least MEAN_MIN_ITEMS of them) for every item; each
+    item's input unchanged (where the item names one); no effect (each
+    claimed effect absent: a ratio of 1, a change of 0, the baseline's
+    value). Orderings are answered by chance: each counts the probability
+    that it holds in every seed by luck. Returns {'answer': the best one's
+    name, 'passes': its count (fractional with orderings), 'of':
+    predictions judged}."""
+    judged = [it for it in items if it.judged]
     numeric = [it for it in judged if it.tolerance.kind != "ordering"]
+    orderings = [it for it in judged if it.tolerance.kind == "ordering"]
     by_unit = {}
     for it in numeric:
         by_unit.setdefault(it.unit, []).append(it.published)
+    luck = sum((it.chance or 0.5) ** max(1, len(it.samples)) for it in orderings)
+    # On a tie the first named wins: the answer that says most about the claim.
     answers = {
-        "zeros": sum(it.null_passes(0.0) for it in numeric),
-        "paper's mean": sum(it.null_passes(_mean(by_unit[it.unit])) for it in numeric),
+        "no effect": sum(it.null_passes(it.no_effect) for it in numeric if it.no_effect is not None),
         "input unchanged": sum(it.null_passes(it.null_input) for it in numeric if it.null_input is not None),
+        "paper's mean": sum(it.null_passes(_mean(by_unit[it.unit])) for it in numeric
+                            if len(by_unit[it.unit]) >= MEAN_MIN_ITEMS),
+        "zeros": sum(it.null_passes(0.0) for it in numeric),
     }
     best = max(answers, key=lambda k: answers[k])
-    return {"answer": best, "passes": answers[best], "of": len(judged)}
+    names = ([best] if answers[best] else []) + (["orderings by chance"] if orderings else [])
+    return {"answer": ", ".join(names) or "none passes", "passes": round(answers[best] + luck, 3), "of": len(judged)}

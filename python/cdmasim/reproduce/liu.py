@@ -282,6 +282,8 @@ def _sec5(ctx):
     for name, x, panel in (("stationary", st, "Left"), ("mobile", mo, "Middle")):
         add(f"fig5.{name}_cond_entropy_n1", f"Fig. 5: normalised conditional entropy H(X_i|X_i-1)/H, {name} {over}",
             "fraction", samples=x["h1"], published=0.20, tolerance=Tolerance.from_wording("less than 20%", 0.20),
+            by_construction="implied by the calibrated sojourns: with runs of tens to hundreds of slots a slot "
+                            "almost always repeats the last, so H(X_i|X_i-1) is a small part of H",
             source=f"§5.3.1, Fig. 5 {panel} ({name}): 'a low value of normalized conditional entropy (less than "
                    "20%), for all values of n'")
         add(f"fig5.{name}_reduction_n1_to_n4_pct", f"Fig. 5: reduction of the normalised conditional entropy from "
@@ -302,6 +304,8 @@ def _sec5(ctx):
     add("fig4.markov_rmse", f"Fig. 4 (right): eq. 4 error of a one-step Markov chain's state durations, the larger "
         f"of the two presets {over}", "", samples=[max(a, b) for a, b in zip(st["rmse"], mo["rmse"])], published=0.01,
         tolerance=Tolerance.from_wording("typically < 10^-2", 0.01),
+        by_construction="the presets' states last as a one-step chain's do (their sojourns are calibrated), so the "
+                        "chain's state durations match by construction",
         source="§5.3.1, Fig. 4 Right: 'We observe low values of RMSE (typically < 10^-2)'")
     add("sec5.sinr_drc_corr_within_hour", f"Per-slot correlation of SINR and DRC, stationary preset {over}", "",
         samples=st["sinr_corr"], published=0.38, tolerance=Tolerance.within(0.05, 0.711),
@@ -341,29 +345,35 @@ def _fig6(ctx, tcp):
     over = f"({len(ctx.seeds)} seeds x {slots} slots, alpha = 1/1000, per-slot rates)"
     tcp_label = "TCP users in a packet-level sector (liu_sector)"
     ctx.item("fig6.gain_stationary_4users", f"Fig. 6: PF/RR system throughput, 4 stationary users {over}", "ratio",
-             samples=per_seed("stationary", 4, "gain_keep"), published=1.05,
-             tolerance=Tolerance.from_wording("less than 5%", 1.05),
+             samples=per_seed("stationary", 4, "gain_keep"), published=1.045,
+             # Two phrasings of one claim: "less than 5%" (§6) and "minimal
+             # gain (4 – 5%)" (§8): the tighter, a gain of 4-5 %.
+             tolerance=Tolerance.within(1.04, 1.05), no_effect=1.0, origin="simulation",
              also=[(tcp_label, tcp["gain"]["stationary"])],
-             source="§6, Fig. 6: 'gains for stationary users is minimal (less than 5%)'")
+             source="§6, Fig. 6 and §8: 'gains for stationary users is minimal (less than 5%)'; 'has minimal gain "
+                    "(4 – 5%) for stationary scenarios'")
     ctx.item("fig6.gain_mobile_4users", f"Fig. 6: PF/RR system throughput, 4 mobile users {over}", "ratio",
-             samples=per_seed("mobile", 4, "gain_keep"), published=1.20, tolerance=_about_gain(20),
+             samples=per_seed("mobile", 4, "gain_keep"), published=1.20, tolerance=_about_gain(20), no_effect=1.0,
+             origin="simulation",
              also=[(tcp_label, tcp["gain"]["mobile"])],
              source="§6, Fig. 6: 'allowing it post higher gains of around 20% compared to Round Robin scheduling'")
     ctx.item("fig6.gain_mobile_reset_4users", f"Section 6: PF/RR for 4 mobile users when each hand-off (every "
              f"20-30 s) resets PF state {over}", "ratio", samples=per_seed("mobile", 4, "gain_reset"), published=1.08,
-             tolerance=_about_gain(8), also=[(tcp_label, tcp["gain"]["mobile_handoff"])],
+             tolerance=_printed_gain(8), also=[(tcp_label, tcp["gain"]["mobile_handoff"])], no_effect=1.0,
+             origin="simulation",
              source="§6: 'Within this framework, the throughput gains were found to reduce dramatically to 5% and 8% "
                     "respectively' (8 %: with the average time between hand-offs, 20 - 30 s)")
     rises = [float(all(res[(p, 2, slots, s)]["gain_keep"] < res[(p, 4, slots, s)]["gain_keep"]
                        for p in ("stationary", "mobile"))) for s in ctx.seeds]
     ctx.item("fig6.gain_rises_with_users", "Fig. 6: the PF/RR gain is larger with 4 users than with 2, for both "
-             "presets", "holds", samples=rises, published=1.0, tolerance=Tolerance.holds(),
+             "presets", "holds", samples=rises, published=1.0, tolerance=Tolerance.holds(), origin="simulation",
              source="§6, Fig. 6: 'We can see that the gain also increases with number of users.'")
     jains = [min(res[(p, 4, slots, s)][k] for p in ("stationary", "mobile") for k in ("jain_pf", "jain_rr"))
              for s in ctx.seeds]
     ctx.item("sec6.jain_pf_rr", "Section 6: the lowest Jain's index of throughputs among PF and RR, stationary and "
              f"mobile, 4 users {over}", "index", samples=jains, published=0.99,
-             tolerance=Tolerance.from_wording("values of 0.99", 0.99), also=[(tcp_label, tcp["jain_min"])],
+             # An index bounded by 1, judged by its distance from it: 1 - J = 0.01 ± 0.005.
+             tolerance=Tolerance.index(0.99), also=[(tcp_label, tcp["jain_min"])], origin="simulation",
              source="§6: 'found no discernible difference between PF or RR across all scenarios. Both had values of "
                     "0.99'")
     for preset in ("stationary", "mobile"):
@@ -399,6 +409,13 @@ def _about_gain(pct):
     lo, hi = 1 + 0.9 * pct / 100, 1 + 1.1 * pct / 100
     t = Tolerance.within(lo, hi)
     t.kind, t.text = "about", f"gain {pct:g} % ± 10 % (ratio in [{lo:.4g}, {hi:.4g}])"
+    return t
+
+
+def _printed_gain(pct):
+    """A gain printed as 'X %' by a simulation: X ± 0.5 points, on the ratio."""
+    t = Tolerance.plus_minus(1 + pct / 100, 0.005)
+    t.text = f"gain {pct:g} % ± 0.5 points (half its last digit)"
     return t
 
 

@@ -25,6 +25,13 @@ TITLE = "Effect of Channel Variation in IP/cdma2000 Interconnection Performance"
 CITATION = ("V. Paliwal, P. Larijani, I. Lambadaris, B. Nandy, \"Effect of Channel Variation in IP/cdma2000 "
             "Interconnection Performance\", IEEE, 2005.")
 PENDING = []
+#: The paper's numbers are from its ns-2 simulations: each one run.
+ORIGIN = "simulation"
+#: Fig. 4 sets the packet simulation beside eq. 6 evaluated by cdmasim's own
+#: models.fluid_loss at W and T chosen here: the paper prints no number, only
+#: "in close agreement", so these items check our model, not the paper.
+FIG4_CHECK = ("the reference is eq. 6 evaluated by cdmasim's models.fluid_loss at W and T chosen here; the paper "
+              "publishes no number for Fig. 4, only that the two 'are in close agreement'")
 
 PKT, MU_LL, MU_S, B = 500, 9_600, 38_400, 5_000
 SWITCH_S = 60
@@ -133,12 +140,13 @@ def _fig4(ctx):
             ctx.item(ids[-1], f"Fig. 4({panel}): packets lost after the switch at {label} = {x:g} (published: eq. 6, "
                      f"the paper's model, {eq6:.1f} packets)", "packets", measured=sims[-1], published=eq6,
                      tolerance=Tolerance.from_wording("read off the figure", eq6, figure=True), deterministic=True,
+                     basis="model check", basis_note=FIG4_CHECK,
                      source=f"§IV-A, Fig. 4({panel}) at {label} = {x:g}: 'except for the slight inaccuracy due to "
                             "continuous flow approximation, the two models are in close agreement' (eq. 6)")
         tid, says, quote = TRENDS[panel]
         ctx.item(tid, f"Fig. 4({panel}): {says} (measured {', '.join(str(x) for x in sims)} packets)", "holds",
                  measured=float(_trend_holds(panel, sims)), published=1.0, tolerance=Tolerance.holds(),
-                 deterministic=True, source=quote)
+                 deterministic=True, source=quote, basis="model check", basis_note=FIG4_CHECK)
         ids.append(tid)
         # The paper's layout: L_V against the swept parameter, model as a
         # line (dense), simulation as points.
