@@ -1,7 +1,8 @@
 """Fixtures shared by test modules: one quick reproduction of every paper
 (`cdmasim reproduce all --quick --json`), which test_reproduce,
 test_report_browser and test_figures read instead of running the papers
-again."""
+again; and the command prefix that runs a program as an unprivileged
+user."""
 
 import json
 import os
@@ -12,6 +13,27 @@ import sys
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+#: setpriv's arguments that drop to the user and group nobody (65534).
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+@pytest.fixture(scope="session")
+def as_nobody():
+    """The prefix that runs a command as an unprivileged user, or a skip
+    that says why there is none: not root, no setpriv, or a checkout the
+    unprivileged user cannot read (a clone inside a private folder, such
+    as one made by mktemp -d)."""
+    import shutil
+
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv to run a command as an unprivileged user")
+    p = subprocess.run([*NOBODY, sys.executable, "-c", "import sys, cdmasim; open(sys.argv[1]).close()",
+                        str(ROOT / "examples" / "dumbbell.toml")], cwd="/", capture_output=True, text=True,
+                       timeout=60, env={**os.environ, "PYTHONPATH": str(ROOT / "python"), "HOME": "/tmp"})
+    if p.returncode != 0:
+        pytest.skip(f"the unprivileged user cannot read cdmasim in {ROOT} (a folder above it is private): "
+                    + (p.stderr.strip().splitlines() or ["?"])[-1])
+    return NOBODY
 
 
 @pytest.fixture(scope="session")

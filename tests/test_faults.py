@@ -212,9 +212,7 @@ def test_writers_in_one_process_share_the_store():
         assert p.returncode == 0, p.stderr
 
 
-@pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None,
-                    reason="needs root and setpriv to run the command as an unprivileged user")
-def test_a_read_only_store_is_refused_for_writing_and_readable():
+def test_a_read_only_store_is_refused_for_writing_and_readable(as_nobody):
     # Under /tmp itself: pytest's tmp_path is private to root, and the
     # unprivileged user must be able to read the sweep file.
     base = pathlib.Path(f"/tmp/cdmasim-ro-{os.getpid()}")
@@ -231,7 +229,7 @@ def test_a_read_only_store_is_refused_for_writing_and_readable():
         (base / "sw2.toml").write_text(edited)
         os.chmod(base / "sw2.toml", 0o644)
         before = snapshot(base / "st")
-        nobody = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+        nobody = as_nobody
         p = subprocess.run([*nobody, PY, "-m", "cdmasim.cli", "sweep", "sw2.toml", "--store", "st"], cwd=base,
                            capture_output=True, text=True, timeout=120,
                            env={**os.environ, "PYTHONPATH": str(ROOT / "python"), "HOME": "/tmp"})

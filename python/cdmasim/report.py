@@ -59,8 +59,8 @@ def verdict_label(it):
     """The verdict as shown: a calibration, input or model check says
     whether it hit its own target ("calibration missed")."""
     target = it.get("target")
-    return f"{it['verdict']} {target}" if target and it["verdict"] in ("calibration", "input", "model check") \
-        else it["verdict"]
+    shown = ("calibration", "input", "model check", "by construction")
+    return f"{it['verdict']} {target}" if target and it["verdict"] in shown else it["verdict"]
 
 
 def _fmt(v):
@@ -69,8 +69,8 @@ def _fmt(v):
 
 def _verdict_class(it):
     v = it["verdict"]
-    if it.get("target") == "missed":
-        return "differs"
+    if it.get("target") in ("missed", "inconclusive"):
+        return "differs" if it["target"] == "missed" else "inconclusive"
     return {"agrees": "agrees", "differs": "differs", "inconclusive": "inconclusive",
             "not modelled": "notmodelled"}.get(v, "none")
 
@@ -209,37 +209,54 @@ def read_report(out, paper):
 
 
 def _well_formed(r, paper):
+    import math
     import re
 
     def isnum(x, none=False):
-        return (x is None and none) or (isinstance(x, (int, float)) and not isinstance(x, bool))
+        return (x is None and none) or (isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x))
+
+    def count(x):
+        return isinstance(x, int) and not isinstance(x, bool) and x >= 0
 
     def ints(d, keys):
-        return isinstance(d, dict) and all(isinstance(d.get(k), int) and not isinstance(d.get(k), bool) for k in keys)
+        return isinstance(d, dict) and all(count(d.get(k)) for k in keys)
+
+    def texts(xs):
+        return isinstance(xs, list) and all(map(text, xs))
+
+    def spread(x):
+        return x is None or (isinstance(x, list) and len(x) == 2 and all(map(isnum, x)))
 
     text = lambda x: isinstance(x, str)  # noqa: E731
     try:
         s = r["summary"]
+        p = s["predictions"]
         ok = (r["paper"] == paper and text(r["title"]) and text(r["citation"]) and isnum(r["wall_s"])
-              and ints(s["predictions"], ("agrees", "differs", "inconclusive", "not modelled", "no published value",
-                                          "total"))
-              and ints(s, ("calibration", "input")) and isnum(s["null"]["passes"]) and ints(s["null"], ("of",))
-              and text(s["null"]["answer"])
-              and (("headline" not in s) or ints(s["headline"], ("agree", "judged")))
-              and (("model_check" not in s) or ints(s["model_check"], ("total", "hit")))
-              and all(map(text, s.get("targets_missed", [])))
-              and isinstance(s["uninformative_figures"], list) and all(map(text, s["uninformative_figures"]))
-              and all(text(x) for x in r.get("pending", []) + r.get("notes", [])))
+              and ints(p, ("agrees", "differs", "inconclusive", "not modelled", "no published value", "total"))
+              and ints(s, ("calibration", "input")) and isnum(s["null"]["passes"]) and s["null"]["passes"] >= 0
+              and ints(s["null"], ("of",)) and text(s["null"]["answer"])
+              and texts(s["uninformative_figures"]) and texts(r.get("pending", [])) and texts(r.get("notes", []))
+              and texts(s.get("targets_missed", [])))
+        judged = p["agrees"] + p["differs"] + p["inconclusive"]
+        if "headline" in s:
+            h = s["headline"]
+            ok = ok and ints(h, ("agree", "judged")) and h["agree"] <= p["agrees"] and h["judged"] == judged
+        if "model_check" in s:
+            ok = ok and ints(s["model_check"], ("total", "hit")) and s["model_check"]["hit"] <= s["model_check"]["total"]
         for it in r["items"]:
             ok = ok and all(text(it[k]) for k in ("id", "what", "unit", "tolerance", "verdict", "basis")) and all(
-                isnum(it[k], none=True) for k in ("published", "measured")) and (
-                it["spread"] is None or (len(it["spread"]) == 2 and all(map(isnum, it["spread"])))) and (
-                isinstance(it["seeds"], int)) and all(text(it.get(k, "")) for k in ("why", "by_construction")) and (
-                it.get("target") in (None, "hit", "missed", "inconclusive"))
+                isnum(it[k], none=True) for k in ("published", "measured")) and spread(it["spread"]) and (
+                count(it["seeds"])) and all(text(it.get(k, "")) for k in (
+                    "why", "by_construction", "source", "basis_note", "reason")) and (
+                it.get("target") in (None, "hit", "missed", "inconclusive")) and (
+                isnum(it.get("ns2"), none=True) and spread(it.get("ns2_spread"))) and texts(it.get("aliases", [])) and (
+                isinstance(it.get("also", []), list)) and all(
+                isinstance(a, dict) and text(a.get("how")) and isnum(a.get("measured"), none=True)
+                and spread(a.get("spread")) for a in it.get("also", []))
         for fig in r["figures"]:
             ok = ok and text(fig["title"]) and re.fullmatch(r"[A-Za-z0-9_.-]+", fig["id"]) is not None and (
-                fig["file"] == f"{paper}/{fig['id']}.png") and ints(fig["score"], ("agree", "predictions")) and isnum(fig["score"]["null"]) and (
-                text(fig["score"]["null_answer"])) and all(text(i) for i in fig.get("items", []))
+                fig["file"] == f"{paper}/{fig['id']}.png") and ints(fig["score"], ("agree", "predictions")) and (
+                isnum(fig["score"]["null"])) and text(fig["score"]["null_answer"]) and texts(fig.get("items", []))
         return bool(ok)
     except (KeyError, TypeError, AttributeError):
         return False
@@ -272,8 +289,9 @@ def write_report(out):
         "parameter was fitted to them, shown with whether it hit), inputs (the paper's number is a parameter of "
         "the run) and model checks (the reference is our own evaluation of one of the paper's equations) are "
         "shown apart. Tolerances follow what the paper's number is (docs/reproduce.md, \"How an item is "
-        "judged\"); an item whose seeds spread wider than its tolerance, or straddle it, is inconclusive, and "
-        "every item that differs or is inconclusive says why. The null model is the best of four trivial answers "
+        "judged\"): a measured number's item whose seeds spread wider than its tolerance, or straddle it, is "
+        "inconclusive, and a simulated number (one run of the paper's simulator) agrees when our runs' range meets "
+        "it. Every item that differs or is inconclusive says why. The null model is the best of four trivial answers "
         "(all zeros; the paper's mean for a unit with three or more items; the input unchanged; no effect), with "
         "orderings answered by chance: a figure it scores as well as cdmasim on says nothing, and its agreements "
         "are not counted.</p>\n"

@@ -10,17 +10,18 @@ The tolerance comes from what the paper's number is, by one rule
   "at most" / "up to" / "no more than" is <=, "over 100 %" / "more than" /
   "above" is > (strict), "at least" / "or more" is >=;
 - a number a paper *measured* ("about X", a table cell, a value read off a
-  figure) is held to the spread the paper reports for it (`spread=`), and
-  otherwise to ±10 % (±15 % for a figure whose resolution is coarser, said
-  per item);
-- a number a paper *simulated* is one run of its simulator: it agrees when
-  it lies among our single runs, the range of our seeds widened by its
-  stated precision (half its last digit; "about" keeps ±10 %), whichever is
-  wider (`origin="simulation"`);
+  figure) is held to the spread the paper reports for it
+  (`Tolerance.plus_minus`), and otherwise to ±10 % (±15 % for a figure
+  whose resolution is coarser, said per item);
+- a number a paper *simulated* (`origin="simulation"`) is one run of its
+  simulator, printed to a precision (half its last digit, `precision`;
+  "about X" keeps ±10 %): it agrees when the range of our single runs
+  meets that interval (`Item.one_run`); a simulation's bounds, exact
+  claims and orderings are judged seed by seed like a measurement's;
 - a range is the range ("20 - 30 secs" is [20, 30]);
-- an index bounded by B (Jain's index, a throughput ratio of at most 1) is
-  judged by its distance from B: "0.99" is 1 - J = 0.01 ± 0.005
-  (`Tolerance.index`);
+- an index bounded by B (Jain's index) is judged by its distance from B:
+  "0.99" is 1 - J = 0.01 ± 0.005 (`Tolerance.index`); a claimed effect is
+  held to half its size around it (`Tolerance.change`);
 - "no ... at all" / "does not incur any" is exactly zero;
 - an ordering ("Vegas lowest, Cubic highest") holds or does not, per seed;
 - a time in a run is scored as an offset from the event that causes it, a
@@ -71,16 +72,22 @@ _RANGE = re.compile(r"(\d+(?:\.\d+)?)\s*(?:-|–|to)\s*(\d+(?:\.\d+)?)|between\s
 class Tolerance:
     """What a measured value must satisfy; `text` is what the report shows,
     `kind` names the rule, `width` is how far apart two passing values may
-    be (infinite for a one-sided bound)."""
+    be (infinite for a one-sided bound), and `interval` the values that pass
+    for a two-sided tolerance around a number ((lo, hi), None otherwise:
+    what a simulated number's single run is set against)."""
 
-    def __init__(self, kind: str, text: str, check, width: float = math.inf, half: float | None = None):
-        self.kind, self.text, self._check, self.width = kind, text, check, width
-        # For a two-sided tolerance around a number: how far from it a value
-        # may lie (what a simulated number's stated precision widens).
-        self.half = half
+    def __init__(self, kind: str, text: str, check, width: float = math.inf,
+                 interval: tuple[float, float] | None = None, chance: float | None = None):
+        self.kind, self.text, self._check, self.width, self.interval = kind, text, check, width, interval
+        # An ordering's chance of holding in one seed by luck.
+        self.chance = chance
 
     def passes(self, x: float) -> bool:
         return bool(self._check(x))
+
+    @classmethod
+    def _around(cls, kind: str, text: str, lo: float, hi: float) -> Tolerance:
+        return cls(kind, text, lambda x: lo - EPS <= x <= hi + EPS, hi - lo, (lo, hi))
 
     # -- the rule's cases --------------------------------------------------
 
@@ -103,28 +110,27 @@ class Tolerance:
     @classmethod
     def about(cls, value: float, frac: float = ABOUT) -> Tolerance:
         half = frac * abs(value)
-        return cls("about", f"±{frac * 100:g} %", lambda x: abs(x - value) <= half + EPS, 2 * half, half)
+        return cls._around("about", f"±{frac * 100:g} %", value - half, value + half)
 
     @classmethod
     def plus_minus(cls, value: float, half: float, why: str = "") -> Tolerance:
         """± `half` around `value`: the spread the paper reports for a
         measured number (a range, a standard deviation, its figure's
-        scatter), or a simulated number's stated precision."""
-        text = f"±{half:g}" + (f" ({why})" if why else "")
-        return cls("about", text, lambda x: abs(x - value) <= half + EPS, 2 * half, half)
+        scatter), or a simulated number's printed precision."""
+        return cls._around("about", f"±{half:g}" + (f" ({why})" if why else ""), value - half, value + half)
 
     @classmethod
     def precision(cls, value: float, words: str) -> Tolerance:
         """A number as the paper prints it, to half of its last digit
-        ("3.13" is ±0.005, "51s" ±0.5 s), in the item's unit: "58%" for
-        the fraction 0.58 is ±0.005."""
-        m = re.search(r"\d+(?:\.(\d+))?", words)
+        ("3.13" is ±0.005, "51s" ±0.5 s, "0.0" ±0.05), in the item's unit:
+        "58%" for the fraction 0.58 is ±0.005."""
+        m = re.search(r"\d[\d,]*(?:\.(\d+))?", words)
         if m is None:
             raise ValueError(f"'{words}': no number to take the precision of")
-        printed = float(m.group(0))
+        printed = float(m.group(0).replace(",", ""))
         # The item's unit may differ from the words' by a power of ten (%
         # and a fraction, KB and bytes, ms and s); any other ratio means
-        # the words print the number itself.
+        # the words print another number than the item's.
         scale = 1.0
         if printed and value:
             k = math.log10(abs(value / printed))
@@ -134,33 +140,37 @@ class Tolerance:
 
     @classmethod
     def index(cls, value: float, bound: float = 1.0) -> Tolerance:
-        """An index bounded by `bound` (Jain's index, a ratio of at most 1),
-        judged by its distance from the bound, to half that distance: "0.99"
-        means 1 - J = 0.01 ± 0.005, "96 %" a loss of 4 % ± 2 %."""
-        d = abs(bound - value)
-        lo, hi = (value - d / 2, value + d / 2)
-        return cls("range", f"in [{lo:g}, {hi:g}] ({abs(bound - value):g} ± {d / 2:g} from {bound:g})",
-                   lambda x: lo - EPS <= x <= hi + EPS, hi - lo, d / 2)
+        """An index bounded by `bound` (Jain's index), judged by its
+        distance from the bound, to half that distance: "0.99" means
+        1 - J = 0.01 ± 0.005."""
+        d = abs(bound - value) / 2
+        return cls._around("range", f"in [{value - d:g}, {value + d:g}] ({abs(bound - value):g} ± {d:g} from "
+                                    f"{bound:g})", value - d, value + d)
 
     @classmethod
     def change(cls, value: float, baseline: float = 0.0) -> Tolerance:
-        """A claimed change, held to half its size around it: "dropped from
-        0.87 to 0.80" (-0.067) is [-0.10, -0.033], so that neither no
-        change nor twice the change passes."""
+        """A claimed effect, held to half its size: `value` is the level (or
+        change) the paper states and `baseline` what it would be without
+        the effect. "Dropped from 0.867 to 0.80", scored as the change, is
+        change(-0.067) = [-0.10, -0.033]; "96 % of Reno's throughput" is
+        change(0.96, 1.0) = [0.94, 0.98]: neither no effect nor twice the
+        effect passes."""
         return cls.index(value, baseline)
 
     @classmethod
     def within(cls, lo: float, hi: float) -> Tolerance:
-        return cls("range", f"in [{lo:g}, {hi:g}]", lambda x: lo - EPS <= x <= hi + EPS, hi - lo, (hi - lo) / 2)
+        return cls._around("range", f"in [{lo:g}, {hi:g}]", lo, hi)
 
     @classmethod
     def exactly(cls, value: float) -> Tolerance:
-        return cls("exact", f"= {value:g}", lambda x: abs(x - value) <= EPS, 0.0, 0.0)
+        return cls("exact", f"= {value:g}", lambda x: abs(x - value) <= EPS, 0.0)
 
     @classmethod
-    def holds(cls) -> Tolerance:
-        """An ordering: each seed's value is 1 if it holds, 0 if not."""
-        return cls("ordering", "holds in every seed", lambda x: x >= 1 - EPS, 0.0)
+    def holds(cls, chance: float = 0.5) -> Tolerance:
+        """An ordering: each seed's value is 1 if it holds, 0 if not.
+        `chance`: the probability that it holds in one seed by luck (1/2
+        for "A above B", 1/k for "A lowest of k", 1/k! for k in order)."""
+        return cls("ordering", "holds in every seed", lambda x: x >= 1 - EPS, 0.0, chance=chance)
 
     @classmethod
     def from_wording(cls, wording: str, value: float | None = None, figure: bool = False,
@@ -258,7 +268,7 @@ class Item:
         self.ns2 = _finite(f"{id} (ns-2)", ns2) if ns2 is not None else None
         self.origin, self.by_construction, self.no_effect = origin, by_construction, no_effect
         if chance is None and tolerance is not None and tolerance.kind == "ordering":
-            chance = 0.5
+            chance = tolerance.chance
         self.chance = chance
         # Why it differs or is inconclusive: one line from reproduce/why.py.
         self.why = ""
@@ -274,13 +284,20 @@ class Item:
     def spread(self) -> list[float] | None:
         return [min(self.samples), max(self.samples)] if len(self.samples) > 1 else None
 
+    @property
+    def one_run(self) -> bool:
+        """The published number is one run of the paper's simulator, held
+        to an interval around it: it agrees when our single runs' range
+        meets that interval. (Bounds, exact claims and orderings of a
+        simulation are judged seed by seed, as a measurement's are.)"""
+        return (self.origin == "simulation" and self.tolerance is not None
+                and self.tolerance.interval is not None and self.tolerance.kind != "exact")
+
     def _judge(self, samples: list[float]) -> str:
         tol = self.tolerance
-        if self.origin == "simulation" and tol.half is not None and self.published is not None:
-            # The paper's number is one run: it agrees when it lies among
-            # our single runs (their range widened by its stated precision).
-            inside = min(samples) - tol.half - EPS <= self.published <= max(samples) + tol.half + EPS
-            return "agrees" if inside else "differs"
+        if self.one_run:
+            lo, hi = tol.interval
+            return "agrees" if min(samples) <= hi + EPS and max(samples) >= lo - EPS else "differs"
         mean_ok = tol.passes(_mean(samples))
         passing = [tol.passes(x) for x in samples]
         if not mean_ok and not any(passing):
@@ -309,11 +326,14 @@ class Item:
 
     @property
     def target(self) -> str | None:
-        """For a calibration target, an input or a model check with a
-        published value: whether the model hits it ('hit', 'missed' or
-        'inconclusive'), by the same rule a prediction is judged by; a
+        """Whether the model hits the number ('hit', 'missed' or
+        'inconclusive', by the rule a prediction is judged by) for what is
+        not counted: a calibration target, an input, a model check, or a
+        prediction that holds by construction (a miss there is a bug). A
         missed calibration is a finding. None otherwise."""
-        if self.basis == "prediction" or self.published is None or self.not_modelled is not None:
+        if self.published is None or self.not_modelled is not None:
+            return None
+        if self.basis == "prediction" and self.by_construction is None:
             return None
         return {"agrees": "hit", "differs": "missed"}.get(self._scored(), "inconclusive")
 
@@ -330,10 +350,19 @@ class Item:
             return False
         return self.tolerance.passes(answer)
 
+    def _tolerance_text(self) -> str:
+        if self.tolerance is None:
+            return ""
+        if self.one_run:
+            lo, hi = self.tolerance.interval
+            shown = "" if self.tolerance.kind == "range" else f", [{lo:.6g}, {hi:.6g}]"
+            return f"{self.tolerance.text}{shown}: the paper's one run, met by our runs' range"
+        return self.tolerance.text
+
     def as_dict(self) -> dict:
         return {
             "id": self.id, "what": self.what, "published": self.published, "measured": self.measured,
-            "unit": self.unit, "tolerance": self.tolerance.text if self.tolerance else "",
+            "unit": self.unit, "tolerance": self._tolerance_text(),
             "verdict": self.verdict, "basis": self.basis, "basis_note": self.basis_note, "source": self.source,
             "spread": self.spread, "seeds": self.pooled or len(self.samples), "pooled": self.pooled is not None,
             "aliases": [a for a, _ in self.aliases], "reason": self.not_modelled or "",

@@ -228,14 +228,14 @@ def fig7(ctx):
              tolerance=Tolerance.at_most(0.70),
              source="§7.1, Fig. 7: 'across all variants, the maximum channel utilization is only 70%'")
     ctx.item(ids[1], f"Fig. 7: Vegas has the lowest goodput / mean DRC {over}", "holds",
-             samples=_order(util, lowest="vegas"), published=1.0, tolerance=Tolerance.holds(),
+             samples=_order(util, lowest="vegas"), published=1.0, tolerance=Tolerance.holds(1 / 4),
              source="§7.1, Fig. 7 Left: 'We observe that TCP-Vegas achieves a much lower throughput than the other "
                     "variants.'")
     ctx.item(ids[2], f"Fig. 7: Vegas has the lowest mean excess one-way delay {over}", "holds",
-             samples=_order(delay, lowest="vegas"), published=1.0, tolerance=Tolerance.holds(),
+             samples=_order(delay, lowest="vegas"), published=1.0, tolerance=Tolerance.holds(1 / 4),
              source="§7.1: 'TCP-Vegas also has the lowest packet delays'")
     ctx.item(ids[3], f"Fig. 7: Cubic has the largest mean excess one-way delay {over}", "holds",
-             samples=_order(delay, highest="cubic"), published=1.0, tolerance=Tolerance.holds(),
+             samples=_order(delay, highest="cubic"), published=1.0, tolerance=Tolerance.holds(1 / 4),
              source="§7.1: 'The other variants generally have higher goodput fractions at the expense of higher "
                     "packet delays ... with TCP-Cubic having the largest latency.'")
     for cc in VARIANTS:
@@ -290,10 +290,11 @@ def sec7_utilisation(ctx):
                  published=round(drop, 4), tolerance=Tolerance.change(round(drop, 4)), no_effect=0.0,
                  source=quote + f"; the baseline is their overall 0.86, 0.89 and 0.85 (mean {baseline:.4f})")
     else:
-        for id in ("sec7.utilisation_excellent", "sec7.utilisation_drop_excellent"):
-            ctx.not_modelled(id, what, "fraction", f"none of the {n} stationary channels run had a mean DRC above "
-                             "2.4 Mb/s", published=round(drop, 4) if "drop" in id else None,
-                             tolerance=Tolerance.change(round(drop, 4)) if "drop" in id else None, source=quote)
+        none = f"none of the {n} stationary channels run had a mean DRC above 2.4 Mb/s"
+        ctx.not_modelled("sec7.utilisation_excellent", what, "fraction", none)
+        ctx.not_modelled("sec7.utilisation_drop_excellent", "Section 7.3: change of Reno, Cubic and Westwood's "
+                         "goodput / mean DRC from all channels to those above 2.4 Mb/s", "fraction", none,
+                         published=round(drop, 4), tolerance=Tolerance.change(round(drop, 4)), source=quote)
     for cc in ("reno", "cubic", "westwood"):
         part = excellent[excellent["flow[0].tcp.cc"] == cc]
         if len(part):
@@ -349,18 +350,18 @@ def sec7_colo(ctx):
                  samples=retx[cc])
     ids = ["fig8.throughput_order", "fig8.delay_order", "fig8.delay_std_lowest_vegas", "fig10.retransmissions_order"]
     ctx.item(ids[0], f"Fig. 8 (left): Vegas has the lowest goodput and Cubic the highest {over}", "holds",
-             samples=_order(tput, lowest="vegas", highest="cubic"), published=1.0, tolerance=Tolerance.holds(),
+             samples=_order(tput, lowest="vegas", highest="cubic"), published=1.0, tolerance=Tolerance.holds(1 / 12),
              source="§7.2, Fig. 8 Left: 'TCP-Vegas has significantly lower throughput and TCP-Cubic the highest "
                     "throughput amongst the variants'")
     ctx.item(ids[1], f"Fig. 8 (left): Vegas has the lowest mean excess delay and Cubic the highest {over}", "holds",
-             samples=_order(delay, lowest="vegas", highest="cubic"), published=1.0, tolerance=Tolerance.holds(),
+             samples=_order(delay, lowest="vegas", highest="cubic"), published=1.0, tolerance=Tolerance.holds(1 / 12),
              source="§7.2, Fig. 8 Left: 'The packet delays exhibit a similar relation.'")
     ctx.item(ids[2], f"Fig. 8 (middle): Vegas has the smallest standard deviation of delay {over}", "holds",
-             samples=_order(spread, lowest="vegas"), published=1.0, tolerance=Tolerance.holds(),
+             samples=_order(spread, lowest="vegas"), published=1.0, tolerance=Tolerance.holds(1 / 4),
              source="§7.2, Fig. 8 Middle: 'the standard deviation of delay is always much lower for TCP-Vegas, when "
                     "compared to the other variants'")
     ctx.item(ids[3], f"Fig. 10 (left): Vegas retransmits the fewest packets and Cubic the most {over}", "holds",
-             samples=_order(retx, lowest="vegas", highest="cubic"), published=1.0, tolerance=Tolerance.holds(),
+             samples=_order(retx, lowest="vegas", highest="cubic"), published=1.0, tolerance=Tolerance.holds(1 / 12),
              source="§7.3, Fig. 10 Left: 'TCP-Vegas shows few retransmissions while TCP-Cubic shows the most'")
     col = lambda what: sum(df[f"user.{cc}.{what}"] for cc in VARIANTS)  # noqa: E731
     fer = col("erased_packets") / col("physical_packets")
@@ -399,7 +400,7 @@ def fig11(ctx):
     means = {cc: sum(v) / n for cc, v in delay.items()}
     ctx.item("fig11.stream_delay_order", "Fig. 11: stream delay Vegas < Westwood < Reno < Cubic (measured mean "
              f"order: {' < '.join(sorted(VARIANTS, key=means.get))})", "holds", samples=order, published=1.0,
-             tolerance=Tolerance.holds(),
+             tolerance=Tolerance.holds(1 / 24),
              source="§7.4, Fig. 11: 'The stream delay is least with TCP-Vegas ... TCP-Cubic is at the end of this "
                     "spectrum ... [Westwood:] a slightly increased stream delay compared to TCP-Vegas'")
     ctx.item("fig11.westwood_over_cubic_throughput", f"Fig. 11: Westwood's goodput over Cubic's {over}", "ratio",
