@@ -211,7 +211,7 @@ def test_an_ordering_is_scored_against_the_chance_of_holding_by_luck():
     every seed by luck: 1/2 per seed for two things, 1/k! for k in order."""
     two = Item("o.two", "A above B", "holds", [1.0] * 5, published=1.0, tolerance=Tolerance.holds(), source="§o2")
     four = Item("o.four", "Vegas < Westwood < Reno < Cubic", "holds", [1.0] * 5, published=1.0,
-                tolerance=Tolerance.holds(), source="§o4", chance=1 / 24)
+                tolerance=Tolerance.holds(1 / 24), source="§o4")
     null = null_score([two, four])
     assert null["passes"] == pytest.approx(0.5 ** 5 + (1 / 24) ** 5, abs=1e-3)
     assert null["answer"].endswith("orderings by chance")

@@ -123,8 +123,7 @@ class Context:
 
     def item(self, id, what, unit, samples=None, published=None, tolerance=None, basis="prediction",
              basis_note="", source="", aliases=(), pooled=None, deterministic=False, not_modelled=None, also=(),
-             null_input=None, measured=None, ns2=None, origin=None, by_construction=None, no_effect=None,
-             chance=None):
+             null_input=None, measured=None, ns2=None, origin=None, by_construction=None, no_effect=None):
         """Add an item (items.Item). `samples`: one value per seed (at least
         `min_seeds` of them unless `pooled` (runs pooled into one value) or
         `deterministic` (the experiment draws no random number));
@@ -140,7 +139,7 @@ class Context:
             raise ValueError(f"{self.paper}: {id}: {n} seed(s); every item comes from at least {self.min_seeds}")
         it = Item(id, what, unit, samples, published, tolerance, basis, basis_note, source, aliases=aliases,
                   pooled=pooled, not_modelled=not_modelled, also=also, null_input=null_input, ns2=ns2,
-                  origin=origin or self.origin, by_construction=by_construction, no_effect=no_effect, chance=chance)
+                  origin=origin or self.origin, by_construction=by_construction, no_effect=no_effect)
         it.deterministic = deterministic
         if published is not None:
             # One claim of the paper, one scored item.

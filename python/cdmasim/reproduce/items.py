@@ -230,9 +230,9 @@ class Item:
     one run: the rule above). by_construction: why a prediction cannot
     fail (then it is shown, never counted). no_effect: what the quantity
     is when the effect the paper claims is absent (1.0 for a ratio, 0 for
-    a change): the null model's "no effect" answer. chance: an ordering's
-    chance of holding in one seed by luck (1/2 for two things, 1/k! for k
-    put in order), the null model's answer to it."""
+    a change): the null model's "no effect" answer. An ordering's chance
+    of holding by luck, the null model's answer to it, is its tolerance's
+    (`Tolerance.holds(chance)`)."""
 
     def __init__(self, id: str, what: str, unit: str, samples: Sequence[float] | None = None,
                  published: float | None = None, tolerance: Tolerance | None = None, basis: str = "prediction",
@@ -240,7 +240,7 @@ class Item:
                  pooled: int | None = None, not_modelled: str | None = None,
                  also: Iterable[tuple[str, Sequence[float]]] = (), null_input: float | None = None,
                  ns2: Sequence[float] | None = None, origin: str = "measurement", by_construction: str | None = None,
-                 no_effect: float | None = None, chance: float | None = None):
+                 no_effect: float | None = None):
         if basis not in BASES:
             raise ValueError(f"{id}: basis must be one of {', '.join(BASES)}, not {basis!r}")
         if origin not in ORIGINS:
@@ -267,9 +267,6 @@ class Item:
         self.also = [(label, _finite(f"{id} ({label})", s)) for label, s in also]
         self.ns2 = _finite(f"{id} (ns-2)", ns2) if ns2 is not None else None
         self.origin, self.by_construction, self.no_effect = origin, by_construction, no_effect
-        if chance is None and tolerance is not None and tolerance.kind == "ordering":
-            chance = tolerance.chance
-        self.chance = chance
         # Why it differs or is inconclusive: one line from reproduce/why.py.
         self.why = ""
 
@@ -410,7 +407,7 @@ def null_score(items: Sequence[Item]) -> dict:
     by_unit = {}
     for it in numeric:
         by_unit.setdefault(it.unit, []).append(it.published)
-    luck = sum((it.chance or 0.5) ** max(1, len(it.samples)) for it in orderings)
+    luck = sum(it.tolerance.chance ** max(1, len(it.samples)) for it in orderings)
     # On a tie the first named wins: the answer that says most about the claim.
     answers = {
         "no effect": sum(it.null_passes(it.no_effect) for it in numeric if it.no_effect is not None),
