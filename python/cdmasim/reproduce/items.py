@@ -386,8 +386,8 @@ def _mean(xs):
 
 
 #: A unit's published values make a "paper's mean" answer only when a
-#: figure has at least this many items of that unit (with fewer, the mean
-#: is the published value itself).
+#: figure has at least this many items of that unit (of one item, the mean
+#: is its published value; of two, it sits between them, and says as little).
 MEAN_MIN_ITEMS = 3
 
 
