@@ -56,14 +56,27 @@ pub enum SchPlan {
     At { at: Time, until: Option<Time>, sch_bps: u64 },
     /// Mobiles switch up one after another from `start`, T_r/(m·n) apart (§IV-D).
     Rise { start: Time, rise: Time, sch_bps: u64 },
-    /// Finite bursts (§IV-E): on for T_B, off for T_D, from `start`; mobile
-    /// k's up-switch in a cycle falls at a uniform point of the first
-    /// `spread`·T_B of it, its down-switch in the first `spread`·T_D after the burst.
-    Bursts { burst: Time, gap: Time, start: Time, spread: f64, sch_bps: u64 },
+    /// Finite bursts (§IV-E): on for T_B, off for T_D, from `start` (the
+    /// mobiles run on the FCH alone before it); within each cycle the
+    /// up-switches spread over the first `spread`·T_B and the down-switches
+    /// over the first `spread`·T_D after the burst, in `order`.
+    Bursts { burst: Time, gap: Time, start: Time, spread: f64, order: BurstOrder, sch_bps: u64 },
     /// (time, mobile index, SCH bit/s) from a file, in time order.
     List(Vec<(Time, usize, u64)>),
     /// Demand-driven grants by the BSC.
     Demand(DemandConfig),
+}
+
+/// How a burst cycle's switches spread over its rise (and fall) time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BurstOrder {
+    /// §IV-D and E: one after another, mobile k of n at k/n of the rise
+    /// time ("time between switching to higher rate of two mobiles is
+    /// T_r/(m·n)"), in the same order every cycle.
+    Sequential,
+    /// Each mobile at a uniform point of the rise (fall) time, drawn per
+    /// mobile and cycle from the seed: a variant, not the paper's rule.
+    Random,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

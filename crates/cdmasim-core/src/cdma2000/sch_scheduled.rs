@@ -2,7 +2,7 @@
 //! (Paliwal et al. §IV-B, D, E) and are drawn lazily, one step ahead per
 //! mobile, so a 220 s run of 20 ms bursts costs no list of a million steps.
 
-use super::config::{MobileConfig, SchPlan};
+use super::config::{BurstOrder, MobileConfig, SchPlan};
 use super::sch::{Grant, SchAllocator};
 use crate::engine::{Rng, RngStreams, Time};
 use crate::net::link::RateSteps;
@@ -40,14 +40,17 @@ fn plan_steps(plan: &SchPlan, k: usize, n: usize, name: &str, rng: &RngStreams) 
             let offset = (rise as u128 * k as u128 / n as u128) as Time;
             Box::new(std::iter::once((start + offset, sch_bps)))
         }
-        SchPlan::Bursts { burst, gap, start, spread, sch_bps } => Box::new(Bursts {
+        SchPlan::Bursts { burst, gap, start, spread, order, sch_bps } => Box::new(Bursts {
             burst,
             gap,
             spread,
             sch_bps,
             cycle_start: start,
             down: None,
-            rng: rng.stream(&format!("sch/{name}")),
+            place: match order {
+                BurstOrder::Sequential => Place::Sequential { k, n },
+                BurstOrder::Random => Place::Random(rng.stream(&format!("sch/{name}"))),
+            },
         }),
         SchPlan::List(ref list) => {
             let mine: Vec<(Time, u64)> = list.iter().filter(|s| s.1 == k).map(|s| (s.0, s.2)).collect();
@@ -56,9 +59,9 @@ fn plan_steps(plan: &SchPlan, k: usize, n: usize, name: &str, rng: &RngStreams) 
     }
 }
 
-/// One mobile's finite bursts: up at a uniform point of the first
-/// spread·T_B of each cycle, down at a uniform point of the first
-/// spread·T_D after the burst (so up < down < next up for spread < 1).
+/// One mobile's finite bursts: up within the first spread·T_B of each
+/// cycle, down within the first spread·T_D after the burst (so
+/// up < down < next up for spread < 1), at a point its `Place` gives.
 struct Bursts {
     burst: Time,
     gap: Time,
@@ -67,12 +70,26 @@ struct Bursts {
     cycle_start: Time,
     /// The down-switch of the current cycle, once its up-switch was given.
     down: Option<Time>,
-    rng: Rng,
+    place: Place,
+}
+
+/// Where in the rise (fall) time a mobile switches.
+enum Place {
+    /// Mobile k of n at k/n of it, every cycle (§IV-D, E).
+    Sequential { k: usize, n: usize },
+    /// At a uniform point, drawn per cycle.
+    Random(Rng),
 }
 
 impl Bursts {
-    fn jitter(&mut self, span: Time) -> Time {
-        (self.rng.uniform() * self.spread * span as f64) as Time
+    /// The offset of this mobile's switch into a rise (fall) of
+    /// spread·`span`.
+    fn offset(&mut self, span: Time) -> Time {
+        let rise = self.spread * span as f64;
+        match &mut self.place {
+            Place::Sequential { k, n } => (rise * *k as f64 / *n as f64) as Time,
+            Place::Random(rng) => (rng.uniform() * rise) as Time,
+        }
     }
 }
 
@@ -81,8 +98,8 @@ impl Iterator for Bursts {
     fn next(&mut self) -> Option<(Time, u64)> {
         match self.down.take() {
             None => {
-                let up = self.cycle_start + self.jitter(self.burst);
-                let down = self.cycle_start + self.burst + self.jitter(self.gap);
+                let up = self.cycle_start + self.offset(self.burst);
+                let down = self.cycle_start + self.burst + self.offset(self.gap);
                 self.down = Some(down);
                 Some((up, self.sch_bps))
             }
@@ -147,7 +164,7 @@ mod tests {
     #[test]
     fn bursts_alternate_within_their_spread() {
         let (tb, td) = (2 * NS_PER_SEC, 3 * NS_PER_SEC);
-        let plan = SchPlan::Bursts { burst: tb, gap: td, start: 0, spread: 0.1, sch_bps: 153_600 };
+        let plan = SchPlan::Bursts { burst: tb, gap: td, start: 0, spread: 0.1, order: BurstOrder::Random, sch_bps: 153_600 };
         let out = run(&plan, 3, 100 * NS_PER_SEC);
         for k in 0..3 {
             let mine: Vec<_> = out.iter().filter(|x| x.1 == k).collect();
@@ -166,6 +183,32 @@ mod tests {
         // Drawn per mobile: the three mobiles do not switch in lock-step.
         let first_up: Vec<Time> = (0..3).map(|k| out.iter().find(|x| x.1 == k).unwrap().0).collect();
         assert!(first_up[0] != first_up[1] || first_up[1] != first_up[2]);
+    }
+
+    #[test]
+    fn a_burst_cycle_switches_its_mobiles_in_the_papers_order_at_the_papers_spacing() {
+        // §IV-D/E with 100 mobiles, T_B = 8 s, T_D = 5 s, rise and fall 10 %
+        // of them, the first burst at 50 s after the FCH-only phase: mobile
+        // k up at 50 + k·0.8/100 s and down at 58 + k·0.5/100 s, every cycle.
+        let (tb, td, start) = (8 * NS_PER_SEC, 5 * NS_PER_SEC, 50 * NS_PER_SEC);
+        let plan = SchPlan::Bursts { burst: tb, gap: td, start, spread: 0.1, order: BurstOrder::Sequential, sch_bps: 153_600 };
+        let out = run(&plan, 100, start + 3 * (tb + td) - 1);
+        assert!(out.iter().all(|s| s.0 >= start), "nothing before the first burst");
+        for cycle in 0..3u64 {
+            let c = start + cycle * (tb + td);
+            let ups: Vec<_> = out.iter().filter(|s| s.2 > 0 && s.0 >= c && s.0 < c + tb).collect();
+            let downs: Vec<_> = out.iter().filter(|s| s.2 == 0 && s.0 >= c + tb && s.0 < c + tb + td).collect();
+            assert_eq!(ups.len(), 100);
+            assert_eq!(downs.len(), 100);
+            for (k, s) in ups.iter().enumerate() {
+                assert_eq!((s.0, s.1), (c + k as Time * 8_000_000, k), "cycle {cycle}: mobile {k}'s up-switch");
+            }
+            for (k, s) in downs.iter().enumerate() {
+                assert_eq!((s.0, s.1), (c + tb + k as Time * 5_000_000, k), "cycle {cycle}: mobile {k}'s down-switch");
+            }
+            // The aggregate rate is at its top 0.1·T_B after the first up-switch.
+            assert_eq!(ups.last().unwrap().0 - ups[0].0, 99 * 8_000_000);
+        }
     }
 
     #[test]

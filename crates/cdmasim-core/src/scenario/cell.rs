@@ -8,7 +8,8 @@ use super::reader::Named;
 use super::reader::{At, Res, Table, Val};
 use super::spec::{HopSpec, LinkSpec};
 use crate::cdma2000::config::{
-    default_bsc_queue, default_link_queue, is_sch_rate, CellConfig, DemandConfig, MobileConfig, RateChange, SchPlan,
+    default_bsc_queue, default_link_queue, is_sch_rate, BurstOrder, CellConfig, DemandConfig, MobileConfig, RateChange,
+    SchPlan,
     BASE_RATE_BPS, BSC_RATE_PER_MOBILE_BPS, TABLE1_DELAY,
 };
 use crate::engine::time::secs;
@@ -80,7 +81,8 @@ fn positive_time(v: &Val, what: &str) -> Res<Time> {
 }
 
 const SCH_KEYS: &[&str] =
-    &["kind", "at", "until", "rate", "start", "rise_time", "burst", "gap", "spread", "path", "threshold", "grant_delay", "max_rate", "budget"];
+    &["kind", "at", "until", "rate", "start", "rise_time", "burst", "gap", "spread", "order", "path", "threshold", "grant_delay",
+      "max_rate", "budget"];
 
 pub(crate) fn parse_sch(v: &Val) -> Res<RawSch> {
     let all = v.table(SCH_KEYS)?;
@@ -105,7 +107,7 @@ pub(crate) fn parse_sch(v: &Val) -> Res<RawSch> {
             SchPlan::Rise { start: t.req("start")?.time()?, rise: t.req("rise_time")?.time()?, sch_bps: parse_sch_rate(&t.req("rate")?)? }
         }
         "bursts" => {
-            let t = v.table(&["kind", "burst", "gap", "start", "spread", "rate"])?;
+            let t = v.table(&["kind", "burst", "gap", "start", "spread", "order", "rate"])?;
             let spread = t.or("spread", 0.1, |v| v.number())?;
             if !(0.0..1.0).contains(&spread) {
                 return Err(t.get("spread").unwrap().err(format!("spread is a fraction of T_B and T_D in [0, 1), not {spread}")));
@@ -115,6 +117,14 @@ pub(crate) fn parse_sch(v: &Val) -> Res<RawSch> {
                 gap: positive_time(&t.req("gap")?, "the time between bursts T_D")?,
                 start: t.or("start", 0, |v| v.time())?,
                 spread,
+                order: match t.get("order") {
+                    None => BurstOrder::Sequential,
+                    Some(v) => match v.str()? {
+                        "sequential" => BurstOrder::Sequential,
+                        "random" => BurstOrder::Random,
+                        other => return Err(v.err(format!("order is 'sequential' (the paper's) or 'random', not '{other}'"))),
+                    },
+                },
                 sch_bps: parse_sch_rate(&t.req("rate")?)?,
             }
         }
