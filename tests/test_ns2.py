@@ -86,3 +86,55 @@ def test_reproduce_paliwal_ns2_puts_ns2_beside_every_cell(tmp_path, quick_reprod
     again = {it["id"]: it for it in json.loads(p.stdout)["items"]}
     assert all(again[k]["ns2"] == items[k]["ns2"] for k in items)
     assert "ns-2.35, the same configuration and seeds" in (out / "report.html").read_text()
+    # The package's record is these runs: the quick reproduction, which ran
+    # no ns-2, shows the same ns-2 values from it.
+    recorded = {it["id"]: it for it in quick_reproduction[1]["paliwal"]["items"]}
+    assert all(recorded[k]["ns2"] == items[k]["ns2"] for k in items if k in recorded), \
+        "the record is stale: make it again (python -m cdmasim.reproduce.ns2 record; see its module text)"
+
+
+def test_the_record_shows_ns2_beside_the_items_without_running_it(quick_reproduction):
+    report = json.loads((quick_reproduction[0] / "paliwal" / "report.json").read_text())
+    items = {it["id"]: it for it in report["items"]}
+    cells = [it for k, it in items.items() if k.startswith("table2.tb_")]
+    assert len(cells) == 9 and all(it["ns2"] is not None for it in cells), "the record holds the quick grid"
+    assert items["fig5.drops"]["ns2"] is not None and items["fig6.dead_s"]["ns2"] is not None
+    assert any("package's record" in n for n in report["notes"]), "the report says where ns-2's values come from"
+    assert not (quick_reproduction[0] / "ns2").exists(), "no ns-2 ran"
+
+
+def _fake_run(args, script):
+    return {"args": args, "script": script, "rho_dead": 0.01, "dead": [[1.0, 2.5]], "bsc_drops": 3,
+            "goodput_bps": 1e5, "timeouts": 2}
+
+
+def test_a_record_holds_this_scripts_runs_and_nothing_else(tmp_path):
+    from cdmasim.reproduce import ns2
+
+    digest = ns2._script_digest()
+    cache = tmp_path / "ns2"
+    cache.mkdir()
+    a, b = ns2.cell_args(10.0, 1, "at", at=5.0), ns2.cell_args(10.0, 2, "at", at=5.0)
+    (cache / "1.json").write_text(json.dumps(_fake_run(a, digest)))
+    (cache / "2.json").write_text(json.dumps(_fake_run(b, "another script")))
+    (cache / "3.json").write_text("{not json")
+    path = tmp_path / "record.json.gz"
+    assert ns2.record(str(cache), str(path)) == 1
+    rec = ns2.Recorded.load(str(path))
+    assert rec.run([a])[0]["dead"] == [[1.0, 2.5]]
+    assert rec.run([a, b]) is None, "a configuration the record lacks gives no ns-2 values"
+    # The same runs give the same bytes.
+    first = path.read_bytes()
+    ns2.record(str(cache), str(path))
+    assert path.read_bytes() == first
+    # A record of another version of the script is not used.
+    import gzip
+
+    doc = json.loads(gzip.decompress(first))
+    doc["script"] = "0" * 16
+    path.write_bytes(gzip.compress(json.dumps(doc).encode()))
+    assert ns2.Recorded.load(str(path)) is None
+    assert ns2.Recorded.load(str(tmp_path / "absent.json.gz")) is None
+    p = subprocess.run([sys.executable, "-m", "cdmasim.reproduce.ns2", "record", str(tmp_path / "nowhere")],
+                       capture_output=True, text=True)
+    assert p.returncode == 2 and "not a folder" in p.stderr

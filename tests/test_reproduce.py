@@ -511,6 +511,24 @@ def test_paliwal_quick(quick_reproduction):
     assert items["fig6.dead_s"]["verdict"] == "agrees"
     assert items["fig5.red_avg_change_while_dead_pkts"]["measured"] == 0
     assert {"fig5", "fig6", "fig7", "table2"} <= {f["id"] for f in r["figures"]}
+    # Table II's runs start their bursts after 50 s on the FCH alone, and
+    # rho_dead (over the whole run) is the sum of its three parts.
+    parts = [items[f"table2.{p}_dead_pct"]["measured"] for p in ("fch_phase", "first_allocations", "later")]
+    assert sum(parts) == pytest.approx(items["table2.mean"]["measured"], abs=1e-9)
+    assert "50 s on the FCH alone" in items["table2.fch_phase_dead_pct"]["what"]
+
+
+def test_table2_dead_time_is_split_by_when_its_period_starts():
+    from cdmasim.reproduce.paliwal_cell import BURST_START_S, FIRST_ALLOCATIONS_S, _dead_by_phase
+
+    t0, t1 = BURST_START_S, BURST_START_S + FIRST_ALLOCATIONS_S
+    # One run of 100 s: 2 s dead in the FCH phase, a period running over the
+    # first burst (split there), one in the first allocations that ends
+    # after them (all of it theirs), and one later.
+    run = [(10.0, 12.0), (t0 - 1, t0 + 3), (t1 - 1, t1 + 9), (t1 + 20, t1 + 21)]
+    assert _dead_by_phase([run], 100.0) == pytest.approx([2 + 1, 3 + 10, 1])
+    # Two runs: the mean of each part.
+    assert _dead_by_phase([run, []], 100.0) == pytest.approx([1.5, 6.5, 0.5])
 
 
 def test_dziong_quick_and_alias_ids(quick_reproduction):

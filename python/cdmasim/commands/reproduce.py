@@ -25,8 +25,8 @@ def register(subparsers):
                    help="paliwal: run the same configurations and seeds in ns-2.35 too (needs `ns`, apt package ns2) "
                         "and report its value beside each item (JSON fields ns2, ns2_spread)")
     p.add_argument("--sensitivity", action="store_true",
-                   help="paliwal: Table II's 169 cells under each setting the paper leaves unstated (17 settings, "
-                        "2 seeds; about 15 min on 2 cores): items table2.sensitivity.*, figure table2_sensitivity")
+                   help="paliwal: Table II's 169 cells under each setting the paper leaves unstated (20 settings, "
+                        "2 seeds; about 20 min on 2 cores): items table2.sensitivity.*, figure table2_sensitivity")
     p.add_argument("--json", action="store_true",
                    help="print each paper's report (every item) as one JSON line on stdout")
     p.add_argument("--items", action="store_true",

@@ -405,8 +405,9 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
     (or 'local') for the sweeps; pool: a cdmasim.workers.WorkerPool to
     share between papers (one is started, and stopped at the end,
     otherwise). ns2: run paliwal's configurations in ns-2.35 too (cached
-    in OUT/ns2). sensitivity: paliwal's Table II under each setting the
-    paper leaves unstated (17 grids of 169 cells, about 15 min on 2 cores).
+    in OUT/ns2); without it, ns-2's values come from the package's record
+    (ns2.RECORD) where it holds them. sensitivity: paliwal's Table II under each setting the
+    paper leaves unstated (20 grids of 169 cells, about 20 min on 2 cores).
     ahead: an Ahead already running this paper's planned sweeps."""
     from ..workers import WorkerPool
 
@@ -417,12 +418,18 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
         pool = WorkerPool(jobs or os.cpu_count() or 1)
     try:
         runner = None
-        if ns2 and paper == "paliwal":
-            from .ns2 import Ns2
+        if paper == "paliwal":
+            from .ns2 import Ns2, Recorded
 
-            runner = Ns2(os.path.join(out, "ns2"), jobs)
+            runner = Ns2(os.path.join(out, "ns2"), jobs) if ns2 else Recorded.load()
+        recorded = runner is not None and not ns2
         ctx = Context(paper, out, quick=quick, jobs=jobs, pcaps=pcaps, dask=dask, pool=pool, ns2=runner,
                       sensitivity=sensitivity and paper == "paliwal")
+        if recorded:
+            ctx.note("ns-2.35's values beside the items are the package's record of the project's ns-2 script "
+                     "(cdmasim/reproduce/paliwal_ns2_record.json.gz, made by `cdmasim reproduce paliwal --ns2` and "
+                     "`python -m cdmasim.reproduce.ns2 record`); --ns2 runs ns-2 again. A configuration the record "
+                     "does not hold shows no ns-2 value.")
         if ahead is not None:
             ctx.ahead = ahead
             ctx._done.update(ahead.wait(paper))

@@ -11,6 +11,14 @@ occupies its link from its enqueue ("+") to its arrival ("r") less the
 link's propagation delay, a dropped packet ("d") occupies nothing, and a
 packet still inside at the end occupies its link to the end.
 
+Without --ns2, the values come from RECORD, which ships with the package:
+the runs of every configuration and seed `reproduce paliwal` (full and
+--quick) asks for, made by this module with paliwal_ns2.tcl and gathered
+by `python -m cdmasim.reproduce.ns2 record OUT/ns2` after a
+`cdmasim reproduce paliwal --ns2 --out OUT` (and its --quick). The
+record holds the script's digest: once the script changes, the record is
+not used until it is made again.
+
 Runs are cached in OUT/ns2/ (one JSON file per configuration and seed,
 keyed by the arguments and the script's text), so a second reproduce
 reads them back (a cached file that is not such a run is run again);
@@ -30,6 +38,8 @@ import sys
 import time
 
 TCL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "paliwal_ns2.tcl")
+#: ns-2's recorded runs (see the module's text).
+RECORD = os.path.join(os.path.dirname(os.path.abspath(__file__)), "paliwal_ns2_record.json.gz")
 #: Dead periods at least this long are listed (the shorter ones only add up).
 LONG_S = 0.1
 #: Part of every cache key: bump it when what a cached run holds changes
@@ -168,6 +178,7 @@ class Ns2:
                 dead, drops = read_trace(trace, out["traced_links"], duration)
                 result = {
                     "args": args,
+                    "script": self.digest,
                     "rho_dead": sum(b - a for a, b in dead) / duration,
                     "dead": [[a, b] for a, b in dead if b - a >= LONG_S],
                     "bsc_drops": int(out["bsc_drops"]),
@@ -233,6 +244,72 @@ class Ns2:
         return results
 
 
+def _key(args: dict) -> str:
+    return json.dumps(args, sort_keys=True)
+
+
+class Recorded:
+    """ns-2's runs from RECORD, as `Ns2.run` gives them, for the cases it
+    holds (made with the script as it is now)."""
+
+    def __init__(self, runs: dict):
+        self.runs = runs
+
+    @classmethod
+    def load(cls, path: str = RECORD) -> "Recorded | None":
+        """The record, or None where it is absent or made with another script."""
+        import gzip
+
+        try:
+            with gzip.open(path, "rt", encoding="utf-8") as f:
+                doc = json.load(f)
+        except (OSError, ValueError, EOFError):
+            return None
+        if not isinstance(doc, dict) or doc.get("script") != _script_digest() or doc.get("format") != CACHE_FORMAT:
+            return None
+        runs = doc.get("runs")
+        if not isinstance(runs, list):
+            return None
+        return cls({_key(r["args"]): r for r in runs if _valid(r)})
+
+    def run(self, cases: list[dict], what: str = "runs") -> list[dict] | None:
+        """Results in the order of `cases`, or None if any is not recorded."""
+        out = [self.runs.get(_key(c)) for c in cases]
+        return None if any(r is None for r in out) else out
+
+
+def record(cache_dir: str, path: str = RECORD) -> int:
+    """Write RECORD from the runs cached in `cache_dir` that this script
+    made (by any `ns`); returns how many it holds."""
+    import glob
+    import gzip
+
+    from .._files import write_file
+
+    digest = _script_digest()
+    runs = {}
+    for name in sorted(glob.glob(os.path.join(cache_dir, "*.json"))):
+        try:
+            with open(name, encoding="utf-8") as f:
+                run = json.loads(f.read(1 << 24))
+        except (OSError, ValueError, RecursionError):
+            continue
+        if _valid(run) and run.get("script") == digest:
+            runs[_key(run["args"])] = run
+    doc = {"script": digest, "format": CACHE_FORMAT, "simulator": "ns-2.35",
+           "made_by": "cdmasim reproduce paliwal --ns2 --out OUT (and with --quick); "
+                      "python -m cdmasim.reproduce.ns2 record OUT/ns2",
+           "runs": [runs[k] for k in sorted(runs)]}
+
+    def save(tmp):
+        # mtime 0: the same runs give the same bytes.
+        with gzip.GzipFile(tmp, "wb", mtime=0) as f:
+            f.write(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode())
+
+    write_file(path, save)
+    return len(runs)
+
+
 def dead_within(run: dict, t0: float, t1: float) -> float:
     """A cached run's dead time within [t0, t1], from its periods of LONG_S or more."""
     return sum(max(0.0, min(b, t1) - max(a, t0)) for a, b in run["dead"])
@@ -243,3 +320,26 @@ def cell_args(duration_s: float, seed: int, sch: str, **extra) -> dict:
     RED shared buffer (the script's defaults are that system)."""
     return {"m": 10, "n": 10, "duration": f"{duration_s:g}", "seed": seed, "queue": "red", "sch": sch,
             **{k: (f"{v:g}" if isinstance(v, float) else v) for k, v in extra.items()}}
+
+
+def main(argv=None) -> int:
+    """`python -m cdmasim.reproduce.ns2 record OUT/ns2`: write RECORD."""
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m cdmasim.reproduce.ns2",
+                                description="Gather the ns-2 runs cached by `cdmasim reproduce paliwal --ns2 --out OUT` "
+                                            "into the record that ships with the package.")
+    p.add_argument("command", choices=["record"])
+    p.add_argument("cache", help="the cache folder, OUT/ns2")
+    p.add_argument("--to", default=RECORD, help="where to write the record (default: the package's)")
+    args = p.parse_args(argv)
+    if not os.path.isdir(args.cache):
+        print(f"record: {args.cache}: not a folder", file=sys.stderr)
+        return 2
+    n = record(args.cache, args.to)
+    print(f"record: {n} runs of paliwal_ns2.tcl (digest {_script_digest()}) -> {args.to}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -16,10 +16,13 @@
 #
 # R_k = 9.6 kb/s (FCH) + SCH (16X: 153.6 kb/s). SCH plans:
 #   sch=at     every mobile switches to 163.2 kb/s at `at` (Sec. IV-B)
-#   sch=bursts finite bursts (Sec. IV-E): cycle c of mobile k switches up at
-#              c*(T_B+T_D) + u*spread*T_B and down at
-#              c*(T_B+T_D) + T_B + v*spread*T_D, u, v ~ U[0,1) drawn per
-#              mobile and cycle as the run goes (one pending event per mobile)
+#   sch=bursts finite bursts (Sec. IV-E) from burst_start (the mobiles run
+#              on the FCH alone before it): cycle c of mobile k of N
+#              switches up at burst_start + c*(T_B+T_D) + x*spread*T_B
+#              and down at burst_start + c*(T_B+T_D) + T_B + y*spread*T_D,
+#              with order=sequential (Sec. IV-D/E) x = y = k/N, every
+#              cycle; with order=random u, v ~ U[0,1) drawn per mobile and
+#              cycle as the run goes (one pending event per mobile)
 #   sch=rise   mobile k switches to 163.2 kb/s at `at` + rise*k/(m*n)
 #              (Sec. IV-D's rise time T_r)
 #   sch=none   FCH only
@@ -33,7 +36,7 @@
 array set opt {
     m 10 n 10 duration 220 seed 1
     queue red topo flat
-    sch bursts at 50 burst 8 gap 5 spread 0.1 rate 153600
+    sch bursts at 50 burst 8 gap 5 spread 0.1 rate 153600 burst_start 0 order sequential
     fch 9600 reverse 9600 delay 0.0375 wired 100e6 per_mobile 38400
     red_limit 300 red_min 20 red_max 60 red_wq 0.002 red_linterm 10
     dt_buffer 5 window 32 mss 960 iw 1 start_spread 1.0 tick 0.01
@@ -204,22 +207,34 @@ if {$opt(sch) eq "at"} {
     set TD $opt(gap)
     set P  [expr {$TB + $TD}]
     set sp $opt(spread)
+    set T0 $opt(burst_start)
+    if {$opt(order) ne "sequential" && $opt(order) ne "random"} {
+        puts stderr "paliwal.tcl: order must be sequential or random, not '$opt(order)'"
+        exit 2
+    }
+    # Where mobile k switches within a rise (fall) time, as a fraction of it.
+    proc place {k} {
+        global opt rrng N
+        if {$opt(order) eq "sequential"} { return [expr {$k / double($N)}] }
+        return [$rrng uniform 0 1]
+    }
     # One pending event per mobile: each switch schedules the next one.
     proc sch_up {k c} {
-        global ns rrng TB TD P sp duration hi
+        global ns TB TD P sp T0 duration hi
         sch_set $k $hi
-        set t [expr {$c * $P + $TB + [$rrng uniform 0 1] * $sp * $TD}]
+        set t [expr {$T0 + $c * $P + $TB + [place $k] * $sp * $TD}]
         if {$t < $duration} { $ns at $t "sch_down $k $c" }
     }
     proc sch_down {k c} {
-        global ns rrng TB P sp duration lo
+        global ns TB P sp T0 duration lo
         sch_set $k $lo
         incr c
-        set t [expr {$c * $P + [$rrng uniform 0 1] * $sp * $TB}]
+        set t [expr {$T0 + $c * $P + [place $k] * $sp * $TB}]
         if {$t < $duration} { $ns at $t "sch_up $k $c" }
     }
     for {set k 0} {$k < $N} {incr k} {
-        $ns at [expr {[$rrng uniform 0 1] * $sp * $TB}] "sch_up $k 0"
+        set t [expr {$T0 + [place $k] * $sp * $TB}]
+        if {$t < $duration} { $ns at $t "sch_up $k 0" }
     }
 } elseif {$opt(sch) eq "rise"} {
     for {set k 0} {$k < $N} {incr k} {
