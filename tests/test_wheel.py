@@ -48,12 +48,13 @@ def run(installed, cwd, *args, timeout=600):
                           timeout=timeout, env=env)
 
 
-def test_the_wheel_carries_the_readme_docs_examples_and_types(installed):
+def test_the_wheel_carries_the_readme_docs_examples_types_and_the_ns2_record(installed):
     _, wheel, _ = installed
     names = zipfile.ZipFile(wheel).namelist()
     for need in ("cdmasim/py.typed", "cdmasim/_core.pyi", "cdmasim/docs/scenario.md", "cdmasim/docs/reproduce.md",
                  "cdmasim/examples/dumbbell.toml", "cdmasim/examples/rbsmq_cdma1x.toml",
-                 "cdmasim/examples/sweep_buffers.toml"):
+                 "cdmasim/examples/sweep_buffers.toml", "cdmasim/reproduce/paliwal_ns2.tcl",
+                 "cdmasim/reproduce/paliwal_ns2_record.json.gz"):
         assert need in names, need
     meta = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("METADATA"))).decode()
     assert "Description-Content-Type: text/markdown" in meta and "## Set-up on a fresh machine" in meta

@@ -363,3 +363,32 @@ cell = "c"
     let e = parse_str(text, scenario.to_str().unwrap()).expect_err("missing file");
     assert_eq!((e.line, e.field.as_str()), (9, "cell[0].sch.path"), "{e}");
 }
+
+/// A bursts plan that names no order switches its mobiles in the paper's
+/// (§IV-D, E): the same run as `order = "sequential"`, and not the random
+/// variant's. Every mobile holds the SCH for T_B of each cycle (T_B = T_D,
+/// so its up- and down-switches move by the same offset).
+#[test]
+fn bursts_switch_in_the_papers_order_unless_told_otherwise() {
+    let cell = |order: &str| {
+        run(&format!(
+            r#"
+preset = "cdma2000"
+[simulation]
+duration = "29s"
+[cdma2000]
+m = 2
+n = 3
+sch = {{ kind = "bursts", burst = "2s", gap = "2s", start = "10s", rate = "16x"{order} }}
+"#
+        ))
+    };
+    let default = cell("");
+    assert_eq!(default, cell(r#", order = "sequential""#));
+    assert_ne!(default.mobiles, cell(r#", order = "random""#).mobiles);
+    for m in &default.mobiles {
+        // Five cycles from 10 s before the end at 29 s: 2 s of SCH each.
+        assert_eq!(m.sch_grants, 5, "{m:?}");
+        assert!((m.sch_s - 10.0).abs() < 1e-9, "{m:?}");
+    }
+}

@@ -259,11 +259,12 @@ class Recorded:
     def load(cls, path: str = RECORD) -> "Recorded | None":
         """The record, or None where it is absent or made with another script."""
         import gzip
+        import zlib
 
         try:
             with gzip.open(path, "rt", encoding="utf-8") as f:
                 doc = json.load(f)
-        except (OSError, ValueError, EOFError):
+        except (OSError, ValueError, EOFError, RecursionError, zlib.error):
             return None
         if not isinstance(doc, dict) or doc.get("script") != _script_digest() or doc.get("format") != CACHE_FORMAT:
             return None
@@ -302,9 +303,9 @@ def record(cache_dir: str, path: str = RECORD) -> int:
            "runs": [runs[k] for k in sorted(runs)]}
 
     def save(tmp):
-        # mtime 0: the same runs give the same bytes.
-        with gzip.GzipFile(tmp, "wb", mtime=0) as f:
-            f.write(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode())
+        # No name and mtime 0 in the header: the same runs give the same bytes.
+        with open(tmp, "wb") as f:
+            f.write(gzip.compress(json.dumps(doc, sort_keys=True, separators=(",", ":")).encode(), mtime=0))
 
     write_file(path, save)
     return len(runs)

@@ -1,9 +1,9 @@
 """Which of the settings Paliwal et al. leave unstated give Table II its
 structure (`cdmasim reproduce paliwal --sensitivity`).
 
-With Table I's system, ns-2.35's RED rule and ns-2's rate changes, both
-cdmasim and ns-2.35 put Table II near 0.1 % everywhere, against the
-paper's 3 % mean and 20 % peak (docs/reproduce.md). This study runs the
+The paper's Table II has a 3 % mean and a 20 % peak, largest for T_B of
+5-8 s; how close Table I's system comes in cdmasim and ns-2.35 is in
+docs/reproduce-status.md. This study runs the
 whole 13 x 13 grid once per setting below, each a `cdmasim sweep` of the
 Table II scenario with one `[set]` override (or two, for a combination),
 and reports for each: the table's mean, its largest cell and where it

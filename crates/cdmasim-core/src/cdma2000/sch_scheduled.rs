@@ -206,7 +206,7 @@ mod tests {
             for (k, s) in downs.iter().enumerate() {
                 assert_eq!((s.0, s.1), (c + tb + k as Time * 5_000_000, k), "cycle {cycle}: mobile {k}'s down-switch");
             }
-            // The aggregate rate is at its top 0.1·T_B after the first up-switch.
+            // The last mobile switches 99/100 of 0.1·T_B after the first.
             assert_eq!(ups.last().unwrap().0 - ups[0].0, 99 * 8_000_000);
         }
     }
