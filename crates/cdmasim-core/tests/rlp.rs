@@ -187,3 +187,100 @@ fn rayleigh_fading_is_accepted_and_meets_its_fer() {
     assert!((d.fer - 0.05).abs() < 0.02, "measured FER {}", d.fer);
     assert!(d.packets_aborted <= d.packets_in / 100);
 }
+
+/// Jung et al.'s Fig. 1 probe (1000-byte datagrams at 80 kb/s) through
+/// the PDSN's 120-packet buffer and a 153.6 kb/s air link with RLP3.
+fn jung(fer: f64) -> RunResult {
+    run(&format!(
+        r#"
+[simulation]
+duration = "120s"
+seed = 4
+[[node]]
+name = "pdsn"
+[[node]]
+name = "ue"
+[[radio_link]]
+name = "air"
+bsc = "pdsn"
+mobile = "ue"
+rate_down = "153.6kbps"
+rate_up = "9.6kbps"
+fer = {fer}
+queue = {{ kind = "droptail", limit = "120pkt" }}
+[[flow]]
+name = "probe"
+kind = "cbr"
+from = "pdsn"
+to = "ue"
+packet_size = "1000B"
+rate = "80kbps"
+"#
+    ))
+}
+
+fn arrival_gaps(r: &RunResult) -> Vec<f64> {
+    let owd = r.series.iter().find(|s| s.metric == "owd" && s.subject == "probe").expect("per-packet delays");
+    let mut t = owd.t_s.clone();
+    t.sort_by(f64::total_cmp);
+    t.windows(2).map(|w| w[1] - w[0]).collect()
+}
+
+#[test]
+fn a_jung_link_whose_interarrival_distribution_comes_from_rlp_recovery() {
+    // Without frame errors the link is a clock: every datagram (1000 B at
+    // 80 kb/s) arrives 100 ms after the one before.
+    let clean = arrival_gaps(&jung(0.0));
+    let odd: Vec<_> = clean.iter().enumerate().filter(|(_, g)| (*g - 0.1).abs() > 1e-9).collect();
+    assert!(odd.is_empty(), "gaps other than 100 ms: {odd:?}");
+
+    // With 5 % of frames lost, a lost frame holds its packet and every one
+    // behind it (RLP delivers in order) until the NAK crosses the reverse
+    // link and the retransmission comes back: about 2D = 200 ms more. The
+    // held packets then leave together, so a long gap is followed by
+    // near-zero ones, and the mean stays 100 ms (no packet is lost).
+    let r = jung(0.05);
+    let gaps = arrival_gaps(&r);
+    let mean = gaps.iter().sum::<f64>() / gaps.len() as f64;
+    assert!((mean - 0.1).abs() < 1e-3, "mean gap {mean}");
+    assert_eq!(down(&r).packets_aborted, 0, "RLP repairs every hole");
+    let long = gaps.iter().filter(|&&g| g >= 0.1 + 0.2).count();
+    let bunched = gaps.iter().filter(|&&g| g < 0.001).count();
+    assert!(long > 10, "{long} recoveries of 2D or more");
+    assert!(bunched >= long, "{bunched} back-to-back arrivals after {long} recoveries");
+    // Every long gap is a recovery: there are no more of them than frames
+    // sent again, and none longer than three NAK rounds allow.
+    assert!(long as u64 <= down(&r).frames_retransmitted, "{long} long gaps, {} retransmissions", down(&r).frames_retransmitted);
+    let longest = gaps.iter().cloned().fold(0.0, f64::max);
+    assert!(longest < 0.1 + 3.0 * (0.2 + 0.06) + 0.2, "longest gap {longest}");
+    // So the share of gaps below the mean, 0 on the clean link, comes from
+    // the recoveries alone.
+    assert!(gaps.iter().filter(|&&g| g < mean - 1e-6).count() >= long);
+}
+
+#[test]
+fn the_per_mobile_buffer_overflows_in_front_of_rlp_and_rlp_holds_a_frame() {
+    // 120 kb/s of 1000-byte datagrams into 38.4 kb/s: the buffer (20
+    // packets) fills and drops the excess; RLP never holds more than the
+    // next frame's data plus the packet it is cutting.
+    let text = cbr("60s", "120kbps", "queue = { kind = \"droptail\", limit = \"20pkt\" }");
+    let r = run(&text.replace("172B", "972B").replace("seed = 9", "seed = 9\nsample_interval = \"1s\""));
+    let q = r.queues.iter().find(|q| q.link == "air").expect("the buffer's row, under the link's name");
+    assert_eq!(q.max_packets, 20);
+    assert!(q.drops["overflow"] > 500, "{:?}", q.drops);
+    assert!(r.drops.iter().all(|d| d.place == "air.down" && d.reason == "overflow"));
+    assert!(q.avg_packets > 18.0, "a full buffer: {}", q.avg_packets);
+    let d = down(&r);
+    assert!(d.new_data_max_bytes <= 96 + 1000, "RLP new data {}", d.new_data_max_bytes);
+    assert_eq!(d.packets_aborted, 0);
+    // The link's rate is what leaves the buffer.
+    assert!((q.utilization - 1.0).abs() < 0.02, "utilisation {}", q.utilization);
+    let s = r.series.iter().find(|s| s.metric == "queue_pkts" && s.subject == "air").expect("the buffer sampled");
+    assert!(s.value.iter().all(|&v| v <= 20.0));
+}
+
+#[test]
+fn a_buffer_is_checked_like_a_links_queue() {
+    let e = parse_str(&cbr("1s", "1kbps", "queue = { kind = \"droptail\", limit = \"0pkt\" }"), "t.toml").unwrap_err().to_string();
+    assert!(e.starts_with("t.toml:") && e.contains("queue"), "{e}");
+}

@@ -13,14 +13,20 @@
 //! other direction; the frame arrives after the one-way delay D unless the
 //! channel's frame-error model loses it. The hop wakes only while a
 //! direction has something to do: an idle link costs nothing.
+//!
+//! With a `queue`, forward packets wait whole in the network side's
+//! per-mobile buffer (`buffer`) and enter RLP a frame's worth at a time;
+//! without one, RLP's new-data buffer takes everything offered.
 
 use super::arq::{Arq, Frame};
+use super::buffer::Buffer;
 use super::frame_errors::{self, ErrorModel, FrameErrors};
 use super::meter::Meter;
 use crate::engine::time::secs;
 use crate::engine::{RngStreams, Time, NS_PER_MS};
 use crate::channel::ChannelError;
 use crate::net::hop::{BuildContext, Ends, HopConfig, HopKind, Samples};
+use crate::net::queue::QueueSpec;
 use crate::net::{DropReason, Headers, Hop, HopEvent, Packet, Port};
 use crate::result::{HopRows, RadioLinkResult};
 use serde::{Deserialize, Serialize};
@@ -88,6 +94,10 @@ pub struct RadioLinkConfig {
     pub delay: Time,
     pub errors: ErrorModel,
     pub rlp: RlpConfig,
+    /// The network side's per-mobile buffer in front of the forward RLP
+    /// sender (Jung et al. §III); None: RLP takes every packet offered.
+    #[serde(default)]
+    pub queue: Option<QueueSpec>,
 }
 
 /// A frame on its way, and whether the channel lost it.
@@ -156,6 +166,8 @@ pub struct RlpLink {
     control: Control,
     /// A NAK round, 2D + G, in frames: the longest V(N) waits behind data.
     round: u32,
+    /// The forward direction's per-mobile buffer, if the link has one.
+    buffer: Option<Buffer>,
 }
 
 impl RlpLink {
@@ -175,6 +187,16 @@ impl RlpLink {
             outbox: VecDeque::new(),
             control: cfg.rlp.control,
             round,
+            buffer: cfg.queue.as_ref().map(|q| Buffer::new(q, cfg.down.rate_bps, rng, &cfg.name)),
+        }
+    }
+
+    /// The forward RLP sender takes from the buffer what its next frame needs.
+    fn refill(&mut self, now: Time) {
+        if let Some(b) = &mut self.buffer {
+            let frame = self.dirs[0].frame_bytes();
+            b.refill(now, &mut self.dirs[0].arq, frame);
+            self.dirs[0].record(now);
         }
     }
 
@@ -184,6 +206,12 @@ impl RlpLink {
     pub fn set_rate(&mut self, now: Time, dir: usize, bps: u64) {
         self.dirs[dir].rate_bps = bps;
         self.next_slot = self.next_slot.max(now.div_ceil(FRAME));
+        if dir == 0 {
+            if let Some(b) = &mut self.buffer {
+                b.set_rate(bps);
+            }
+            self.refill(now);
+        }
     }
 
     /// Whether direction `d` would send a frame in a slot now.
@@ -227,6 +255,7 @@ impl RlpLink {
             dir.flying.push_back(InFlight { arrive: now + self.delay, lost, frame });
             dir.record(now);
         }
+        self.refill(now);
     }
 
     /// Direction `d`'s frame for this slot: its data and the other
@@ -326,9 +355,10 @@ impl HopConfig for RadioLinkConfig {
         vec![Ends { from: bsc, to: mobile }, Ends { from: mobile, to: bsc }]
     }
 
-    /// Each way: the new-data and retransmission buffers and the rate.
+    /// Each way: the new-data and retransmission buffers and the rate;
+    /// and the per-mobile buffer's length.
     fn sampled_series(&self) -> u64 {
-        6
+        6 + self.queue.is_some() as u64
     }
 
     fn terminals(&self) -> Option<(u32, Vec<u32>)> {
@@ -345,9 +375,20 @@ impl HopKind for RlpLink {
 
 impl Hop for RlpLink {
     fn offer(&mut self, now: Time, port: Port, pkt: Packet, _hd: &mut Headers) {
-        let dir = &mut self.dirs[port as usize];
-        dir.arq.push(pkt);
-        dir.record(now);
+        match &mut self.buffer {
+            Some(b) if port == 0 => {
+                if let Err((pkt, reason)) = b.offer(now, pkt) {
+                    self.outbox.push_back(HopEvent::Drop { port, pkt, reason });
+                    return;
+                }
+                self.refill(now);
+            }
+            _ => {
+                let dir = &mut self.dirs[port as usize];
+                dir.arq.push(pkt);
+                dir.record(now);
+            }
+        }
         // A packet that arrives while the link slept waits for the next slot.
         let next = now.div_ceil(FRAME);
         if self.next_slot < next {
@@ -406,17 +447,22 @@ impl Hop for RlpLink {
         format!("{}.{}", self.name, if port == 0 { "down" } else { "up" })
     }
 
-    /// IP packets RLP gave up on.
+    /// IP packets RLP gave up on, and those the buffer turned away.
     fn drops(&self) -> u64 {
-        self.dirs.iter().map(|d| d.arq.stats.ip_aborted).sum()
+        self.dirs.iter().map(|d| d.arq.stats.ip_aborted).sum::<u64>() + self.buffer.as_ref().map_or(0, |b| b.drops())
     }
 
     fn packets_inside(&self) -> u64 {
-        self.dirs.iter().map(|d| d.arq.packets_inside()).sum()
+        self.dirs.iter().map(|d| d.arq.packets_inside()).sum::<u64>()
+            + self.buffer.as_ref().map_or(0, |b| b.len_packets() as u64)
     }
 
-    /// Dziong et al. Figs. 9-12: the RLP sender's buffers and the rate, each way.
+    /// Dziong et al. Figs. 9-12: the RLP sender's buffers and the rate, each
+    /// way; the per-mobile buffer's length under the link's name.
     fn sample(&self, out: &mut Samples) {
+        if let Some(b) = &self.buffer {
+            out("queue_pkts", &|| self.name.clone(), b.len_packets() as f64);
+        }
         for (d, dir) in self.dirs.iter().zip(["down", "up"]) {
             out("rlp_new_data_bytes", &|| format!("{}.{dir}", self.name), d.arq.new_data_bytes() as f64);
             out("rlp_rtx_bytes", &|| format!("{}.{dir}", self.name), d.arq.rtx_buffer_bytes() as f64);
@@ -424,11 +470,17 @@ impl Hop for RlpLink {
         }
     }
 
-    fn report(&self, _horizon: Time, rows: &mut HopRows) {
+    fn report(&self, horizon: Time, rows: &mut HopRows) {
         rows.radio_links.extend(self.rows());
+        if let Some(b) = &self.buffer {
+            rows.queues.push(b.row(self.name.clone(), horizon, self.dirs[0].rate_bps));
+        }
     }
 
     fn finish(&mut self, now: Time, _hd: &mut Headers) {
+        if let Some(b) = &mut self.buffer {
+            b.finish(now);
+        }
         for d in &mut self.dirs {
             d.record(now);
             d.new_data.finish(now);

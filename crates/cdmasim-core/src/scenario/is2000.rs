@@ -224,7 +224,7 @@ pub(crate) fn settings(t: &Table, name: &str) -> Res<Is2000Config> {
         name: name.into(),
         node: 0,
         users: Vec::new(),
-        link: RadioLinkConfig { name: String::new(), bsc: 0, mobile: 0, down: fch.clone(), up: fch, delay, errors, rlp },
+        link: RadioLinkConfig { name: String::new(), bsc: 0, mobile: 0, down: fch.clone(), up: fch, delay, errors, rlp, queue: None },
         mac: t.or("mac", MacConfig::default(), parse_mac)?,
         radio: t.or("power", RadioConfig::default(), parse_power)?,
         dormancy: t.or("dormancy", DormancyConfig::default(), parse_dormancy)?,

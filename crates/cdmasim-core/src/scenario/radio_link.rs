@@ -4,6 +4,7 @@
 
 use super::error::ScenarioError;
 use super::kind::{KindTables, Names, Resolver};
+use super::queue::parse_queue;
 use super::reader::Named;
 use super::reader::{Res, Val};
 use super::spec::HopSpec;
@@ -13,7 +14,7 @@ use crate::rlp::link::{ChannelConfig, Control, RadioLinkConfig, RlpConfig, FRAME
 
 const KEYS: &[&str] = &[
     "name", "bsc", "mobile", "rate_down", "rate_up", "delay", "fer", "fer_down", "fer_up", "fading", "speed_kmh",
-    "carrier_mhz", "rlp",
+    "carrier_mhz", "rlp", "queue",
 ];
 
 /// Most NAK rounds and NAKs per round (RLP3 has three rounds of at most three).
@@ -85,6 +86,9 @@ fn parse_radio_link(v: &Val) -> Res<RawRadioLink> {
         }
     }
     let rlp = t.or("rlp", RlpConfig::default(), parse_rlp)?;
+    // The network side's per-mobile buffer (forward link only); absent:
+    // RLP's new-data buffer takes every packet, as Dziong et al. model it.
+    let queue = t.get("queue").map(|q| parse_queue(&q)).transpose()?;
     Ok(RawRadioLink {
         name: Named::new(t.name("name")?),
         bsc: Named::new(t.name("bsc")?),
@@ -98,6 +102,7 @@ fn parse_radio_link(v: &Val) -> Res<RawRadioLink> {
             delay,
             errors,
             rlp,
+            queue,
         },
     })
 }

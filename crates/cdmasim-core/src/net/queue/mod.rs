@@ -17,14 +17,14 @@ use crate::engine::{RngStreams, Time};
 pub use red::RedSpec;
 use serde::{Deserialize, Serialize};
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum QueueLimit {
     Packets(u64),
     Bytes(u64),
     Unlimited,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum QueueSpec {
     DropTail { limit: QueueLimit },
     Red(RedSpec),

@@ -37,7 +37,7 @@ use serde::{Deserialize, Serialize};
 
 /// RED parameters (Floyd & Jacobson 1993). Thresholds and limit are in packets
 /// in packet mode and in bytes in byte mode.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RedSpec {
     pub limit: QueueLimit,
     pub min_th: f64,
