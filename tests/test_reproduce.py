@@ -294,13 +294,20 @@ def test_duplicates_min_seeds_and_aliases(tmp_path):
     assert ctx._aliases == {"old.a_b": {"id": "a.b", "scale": 1.0}, "old.a_b_ms": {"id": "a.b", "scale": 1000.0}}
 
 
-def test_the_jung_scenario_is_deterministic_so_one_run_stands_for_every_seed():
+def test_the_jung_link_is_the_1x_air_link_with_rlp_behind_the_pdsn_buffer_and_its_seeds_matter():
     import cdmasim
-    from cdmasim.reproduce.jung import _scenario
+    from cdmasim.reproduce.jung import DEFAULT_FER, FERS, _scenario
 
     doc = _scenario(2, 10, 20)
-    a, b = cdmasim.run(doc, seed=1), cdmasim.run(doc, seed=99)
-    assert a.flows.drop(columns=[]).equals(b.flows) and a.queues.equals(b.queues)
+    assert not [link for link in doc["link"] if link["name"] == "radio"], "no stall-schedule link left"
+    (air,) = doc["radio_link"]
+    assert air["name"] == "radio" and air["queue"] == {"kind": "droptail", "limit": "120pkt"}
+    assert air["fer"] == DEFAULT_FER == FERS[0] and air["fading"] == "rayleigh"
+    a, b, c = cdmasim.run(doc, seed=1), cdmasim.run(doc, seed=1), cdmasim.run(doc, seed=2)
+    assert a.flows.equals(b.flows) and a.queues.equals(b.queues)
+    # The frame errors are drawn: another seed is another run.
+    assert not a.radio_links.equals(c.radio_links)
+    assert set(a.queues.link) >= {"radio"}
 
 
 # -- the papers, --quick (3 seeds), from one `reproduce all --quick` (conftest.py) --
