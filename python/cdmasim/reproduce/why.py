@@ -56,11 +56,11 @@ _PALIWAL_HALT = ("whether a run halts depends on where the flows are in their wi
 _JUNG_PERIODIC = ("the paper's main cause of its delay spikes, 'periodic checking for incoming call', is not "
                   "modelled: the spikes here are RLP recoveries of frames lost at the default 1 % FER, random and "
                   "rare")
-_JUNG_RLP_BURST = ("after a recovery RLP releases the packets it held back to back; RBSMQ reads the zero gaps as "
-                   "queueing, its short-time base falls toward 0 and beta = long base / short base grows without "
-                   "bound, so the window stops shrinking and the per-mobile buffer fills on some seeds (worse at 5 "
-                   "and 10 % FER: sensitivity.fer_*); a phone that paced the release, or a floor on the short base, "
-                   "would move it")
+_JUNG_RLP_BURST = ("after a recovery RLP releases the packets it held back to back; those zero gaps pull RBSMQ's "
+                   "short-time base down until its boundary is below the 80 ms a packet takes at 153.6 kb/s, and "
+                   "from then every ordinary arrival reads as 'the queue ran dry': the window grows by one per "
+                   "segment to 64 and the per-mobile buffer holds about 60 packets on the seeds that trip (docs/"
+                   "reproduce.md); leaving zero gaps out of the short base would keep the queue short")
 _DZIONG_ERRORS = ("a lost frame costs about 0.14 s here against about 0.24 s in the paper (one full RLP recovery): "
                   "the reverse link's rate (Table 1 gives one 'radio link data rate', so ours equals the forward) "
                   "and the error granularity (per 20 ms frame, not per RLP frame) are unstated settings that steepen "
