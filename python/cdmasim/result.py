@@ -41,7 +41,7 @@ tables series, rlp_cdf, is2000_cdf and dead_periods. The columns
           "on_time_s"), value, cdf (fraction of the time, or of the ON
           periods, at or below value)
   is2000: name, users, power_mean, power_max, sch_grants, codes_max,
-          admissions_deferred, active_s, on_periods (IS-2000 sectors; their power and ON-time
+          sch_denials, admissions_deferred, active_s, on_periods (IS-2000 sectors; their power and ON-time
           distributions in is2000_cdf: name, quantity ("power_fraction",
           "on_time_s"), value, cdf)
   ppp:    link, compression ("none", "vj", "rohc"), frames, compressed,

@@ -141,11 +141,12 @@ def _ppp_lines(s):
 
 def _is2000_lines(s):
     rows = [[x["name"], x["users"], f"{x.get('power_mean', 0) * 100:.1f}%", f"{x.get('power_max', 0) * 100:.1f}%",
-             x.get("sch_grants", 0), x.get("codes_max", 0), f"{x.get('active_s', 0):.0f} s", x.get("on_periods", 0)]
+             x.get("sch_grants", 0), x.get("sch_denials", 0), x.get("codes_max", 0), f"{x.get('active_s', 0):.0f} s",
+             x.get("on_periods", 0)]
             for x in s.get("is2000", [])]
     if not rows:
         return []
-    head = ["IS-2000 sector", "users", "power avg", "power max", "SCH grants", "codes max", "channels held",
+    head = ["IS-2000 sector", "users", "power avg", "power max", "SCH grants", "denials", "codes max", "channels held",
             "ON periods"]
     return ["", "IS-2000 sectors (users' air links: the radio_links table)"] + _table(head, rows)
 

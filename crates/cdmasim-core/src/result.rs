@@ -213,6 +213,10 @@ pub struct Is2000Result {
     /// SCH grants made, and the most Walsh codes in use at once.
     pub sch_grants: u64,
     pub codes_max: u64,
+    /// SCH requests denied at least once for lack of power or Walsh codes
+    /// (Dziong et al. §2).
+    #[serde(default)]
+    pub sch_denials: u64,
     /// Users who came back to active but had to wait for an FCH's power or code.
     pub admissions_deferred: u64,
     /// Time the users held a traffic channel (active), summed, seconds.

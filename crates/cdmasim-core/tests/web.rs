@@ -160,10 +160,10 @@ fn memory_follows_open_connections_not_the_run() {
 
 #[test]
 fn the_default_count_law_can_be_written_out_with_its_fractional_median() {
-    // Table 2's objects per page, ⌈lognormal(median 1.5, σ 1.3)⌉ up to 100,
+    // Table 2's embedded objects per page, ⌈lognormal(median 0.8, σ 1.5)⌉ up to 100,
     // written in the scenario gives the very run the default gives; a fixed
     // count must still be whole.
-    let written = run(&scenario("600s", "pages = 6\nobjects_per_page = { dist = \"lognormal\", median = 1.5, sigma = 1.3, max = 100 }"));
+    let written = run(&scenario("600s", "pages = 6\nobjects_per_page = { dist = \"lognormal\", median = 0.8, sigma = 1.5, max = 100 }"));
     let default = run(&scenario("600s", "pages = 6"));
     assert_eq!(written, default);
     assert!(written.objects.len() > 6, "embedded objects were drawn");

@@ -6,9 +6,13 @@
 //! - request size: two lognormal peaks, 85 % around 250 B and 15 % around
 //!   1 KB (σ = 0.2 each): "one large peak around 250 bytes and a small peak
 //!   around 1 Kbyte";
-//! - objects per page (embedded objects after the main response): ⌈X⌉ with
-//!   X lognormal, median 1.5, σ = 1.3, at most 100: mean 3.99, median 2
-//!   (Table 2: mean 4, median 2; at least 1, as §5.1.2 says);
+//! - objects per page: Table 2's mean 4 and median 2 count the main
+//!   response, as §5.1.2 reads them ("each page can be regarded as having
+//!   a minimum of 2 objects ... the minimum number of objects per page is
+//!   2 (which is also the median) and the mean is 4"). So the embedded
+//!   objects after the response are ⌈X⌉, at least 1, with X lognormal,
+//!   median 0.8, σ = 1.5, at most 100: mean 3.0, median 1 (the median
+//!   below 1 and σ are ours);
 //! - object size (the main response has the same law, §5.1.2): lognormal,
 //!   median 2 KB, σ = 1.56 so that the mean is 6.75 KB (Table 2; the median
 //!   is our choice: Mah's sizes are heavy-tailed with a median of a few KB),
@@ -115,7 +119,7 @@ impl Default for WebWorkload {
         let peak = |median: f64| Dist::Lognormal { median, sigma: 0.2, max: 16_384.0 };
         WebWorkload {
             request_size: Dist::Mixture(vec![(0.85, peak(250.0)), (0.15, peak(1_000.0))]),
-            objects_per_page: Dist::Lognormal { median: 1.5, sigma: 1.3, max: 100.0 },
+            objects_per_page: Dist::Lognormal { median: 0.8, sigma: 1.5, max: 100.0 },
             object_size: Dist::Lognormal { median: 2_000.0, sigma: 1.56, max: 2_000_000.0 },
             think_time: Dist::Exponential { mean: 30.0 },
         }
@@ -169,10 +173,12 @@ mod tests {
     fn table2_statistics_hold() {
         let w = WebWorkload::default();
         let mut rng = RngStreams::new(1).stream("t");
-        // Objects per page: Table 2 says mean 4, median 2.
-        let (mean, median) = sample_stats(200_000, || count(&w.objects_per_page, &mut rng) as f64);
-        assert!((mean - 4.0).abs() < 0.1, "objects per page mean {mean}");
+        // Objects per page, the main response with its embedded objects:
+        // Table 2 says mean 4, median 2, and §5.1.2 a minimum of 2.
+        let (mean, median) = sample_stats(200_000, || 1.0 + count(&w.objects_per_page, &mut rng) as f64);
+        assert!((mean - 4.0).abs() < 0.05, "objects per page mean {mean}");
         assert_eq!(median, 2.0);
+        assert!((1.0 + w.objects_per_page.count_mean() - 4.0).abs() < 0.01);
         // Object size: mean 6.75 KB (heavy tail: a loose tolerance on the sample mean).
         let (mean, median) = sample_stats(400_000, || bytes(&w.object_size, &mut rng) as f64);
         assert!((mean / 6_750.0 - 1.0).abs() < 0.03, "object size mean {mean}");
@@ -198,7 +204,7 @@ mod tests {
 
     #[test]
     fn a_capped_object_size_and_the_page_bytes_match_their_closed_forms() {
-        // Table 2's law capped at 12 KB (reproduce dziong's calibration):
+        // Table 2's law capped at 12 KB (reproduce dziong's variant cap_12kb):
         // the clamped mean, the objects per page and the page bytes, each
         // against 400 000 draws. Standard errors: object 3.9 KB / √400k =
         // 6 B; page bytes (sd about 30 KB) 50 B: tolerances 1 %.
@@ -214,12 +220,12 @@ mod tests {
             (0..1 + count(&w.objects_per_page, &mut rng)).map(|_| w.object_size.sample(&mut rng)).sum::<f64>()
         });
         assert!((page / w.page_bytes_mean() - 1.0).abs() < 0.01, "{page} vs {}", w.page_bytes_mean());
-        // 3.80 KB a clamped object, 4.99 objects a page: 19.0 KB, and at a
-        // 6 s download 4.2 kb/s per user; uncapped 33.6 KB and 7.5 kb/s.
+        // 3.80 KB a clamped object, 4.0 objects a page: 15.2 KB, and at a
+        // 6 s download 3.4 kb/s per user; uncapped 27.0 KB and 6.0 kb/s.
         println!("capped: object {:.0} B, page {:.0} B, {:.0} b/s", w.object_size.mean(), w.page_bytes_mean(), w.offered_bps(6.0));
         let d = WebWorkload::default();
         println!("uncapped: page {:.0} B, {:.0} b/s", d.page_bytes_mean(), d.offered_bps(6.0));
         assert!((w.object_size.mean() - 3_803.0).abs() < 5.0);
-        assert!((d.offered_bps(6.0) - 7_480.0).abs() < 80.0);
+        assert!((d.page_bytes_mean() - 4.0 * 6_750.0).abs() < 300.0, "{}", d.page_bytes_mean());
     }
 }

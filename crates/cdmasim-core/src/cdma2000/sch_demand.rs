@@ -23,11 +23,28 @@ enum State {
     Granted { sch_bps: u64, until: Time, release_at: Option<Time> },
 }
 
+/// Why a request gets no SCH in this pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Nothing fits this mobile now; the pass goes on to the next request
+    /// (another BTS's budget may still have room).
+    NotNow,
+    /// Denied for lack of the resource every request draws on (Dziong et
+    /// al. §2: power, or Walsh codes). With `end_pass` the pass ends here
+    /// and this request and every later one wait for the next (users are
+    /// served in priority order "as long as the power resource is
+    /// available"); without, the pass goes on.
+    Denied { end_pass: bool },
+    /// The mobile no longer qualifies (its backlog went): the request is
+    /// withdrawn, and a new backlog makes a new one.
+    Withdrawn,
+}
+
 /// What SCH grants cost and who is served first.
 pub trait Budget: Send {
     /// The SCH bit/s mobile `k` gets now (at most `max_bps`; `waiting`:
-    /// bytes in its buffer), charged to the budget; None if nothing fits.
-    fn take(&mut self, k: usize, waiting: u64, max_bps: u64) -> Option<u64>;
+    /// bytes in its buffer), charged to the budget; or why it gets none.
+    fn take(&mut self, k: usize, waiting: u64, max_bps: u64) -> Result<u64, Refusal>;
 
     /// Mobile `k` gives back an SCH of `sch_bps`.
     fn give_back(&mut self, k: usize, sch_bps: u64);
@@ -54,12 +71,13 @@ impl BtsBudget {
 
 impl Budget for BtsBudget {
     /// The highest SCH rate up to the maximum that the BTS's budget allows.
-    fn take(&mut self, k: usize, _waiting: u64, max_bps: u64) -> Option<u64> {
+    fn take(&mut self, k: usize, _waiting: u64, max_bps: u64) -> Result<u64, Refusal> {
         let used = &mut self.used[self.bts[k] as usize];
         let left = self.budget_bps.saturating_sub(*used);
-        let r = SCH_MULTIPLES.iter().rev().map(|x| x * BASE_RATE_BPS).find(|&r| r <= max_bps && r <= left)?;
+        let r = SCH_MULTIPLES.iter().rev().map(|x| x * BASE_RATE_BPS).find(|&r| r <= max_bps && r <= left);
+        let r = r.ok_or(Refusal::NotNow)?;
         *used += r;
-        Some(r)
+        Ok(r)
     }
 
     fn give_back(&mut self, k: usize, sch_bps: u64) {
@@ -82,6 +100,10 @@ pub struct DemandAllocator<B: Budget = BtsBudget> {
     /// clean at the top, so that the deadline is O(1) with many mobiles.
     releases: BinaryHeap<Reverse<(Time, usize)>>,
     pub grants_made: u64,
+    /// Requests denied at least once.
+    pub denials: u64,
+    /// Whether each mobile's pending request has been denied.
+    denied: Vec<bool>,
 }
 
 /// The time a grant ends: its burst, or earlier the buffer's idling.
@@ -110,6 +132,8 @@ impl<B: Budget> DemandAllocator<B> {
             ready: Vec::new(),
             releases: BinaryHeap::new(),
             grants_made: 0,
+            denials: 0,
+            denied: vec![false; mobiles],
         }
     }
 
@@ -180,14 +204,31 @@ impl<B: Budget> SchAllocator for DemandAllocator<B> {
         }
         let mut ready = std::mem::take(&mut self.ready);
         self.budget.order(&mut ready, &self.waiting);
+        let mut spent = false;
         for k in ready {
+            if spent {
+                self.ready.push(k);
+                continue;
+            }
             match self.budget.take(k, self.waiting[k], self.cfg.max_sch_bps) {
-                Some(r) => {
+                Ok(r) => {
                     self.set(k, State::Granted { sch_bps: r, until: now + self.cfg.burst, release_at: None });
                     self.grants_made += 1;
+                    self.denied[k] = false;
                     grants.push((k, r));
                 }
-                None => self.ready.push(k),
+                Err(Refusal::NotNow) => self.ready.push(k),
+                Err(Refusal::Denied { end_pass }) => {
+                    if !std::mem::replace(&mut self.denied[k], true) {
+                        self.denials += 1;
+                    }
+                    spent = end_pass;
+                    self.ready.push(k);
+                }
+                Err(Refusal::Withdrawn) => {
+                    self.denied[k] = false;
+                    self.set(k, State::Idle);
+                }
             }
         }
     }

@@ -19,13 +19,36 @@ pub struct MacConfig {
     pub burst: Time,
     /// The highest SCH rate (16X: 153.6 kb/s).
     pub max_sch_bps: u64,
+    /// What a request denied for power or Walsh codes does to the
+    /// lower-priority requests behind it.
+    #[serde(default)]
+    pub after_denial: AfterDenial,
+}
+
+/// Dziong et al. §2 serves qualified users in priority order "as long as
+/// the power resource is available": a user denied for lack of power
+/// ends the pass (`Stop`, the default). `Continue` goes on down the list,
+/// so a lower-priority user with a better channel may still get a low
+/// rate from what is left.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AfterDenial {
+    #[default]
+    Stop,
+    Continue,
 }
 
 impl Default for MacConfig {
     /// Our assumptions (the paper publishes none): a 1 KB threshold, 100 ms
     /// of signalling, bursts of up to 2 s, 16X at most.
     fn default() -> Self {
-        MacConfig { threshold_bytes: 1_000, grant_delay: 100 * NS_PER_MS, burst: 2 * NS_PER_SEC, max_sch_bps: 153_600 }
+        MacConfig {
+            threshold_bytes: 1_000,
+            grant_delay: 100 * NS_PER_MS,
+            burst: 2 * NS_PER_SEC,
+            max_sch_bps: 153_600,
+            after_denial: AfterDenial::Stop,
+        }
     }
 }
 

@@ -93,7 +93,7 @@ impl Is2000Sector {
             max_sch_bps: cfg.mac.max_sch_bps,
             bts_budget_bps: u64::MAX,
         };
-        let mut budget = Is2000Budget::new(cfg.radio.clone(), cfg.mac.burst, n);
+        let mut budget = Is2000Budget::new(cfg.radio.clone(), &cfg.mac, n);
         let mut places: Vec<Rng> = cfg.users.iter().map(|u| rng.stream(&format!("is2000/{}/location/{}", cfg.name, u.name))).collect();
         for (k, place) in places.iter_mut().enumerate() {
             budget.relocate(k, place);
@@ -252,6 +252,7 @@ impl Is2000Sector {
             power_max: self.power.max as f64 / 10_000.0,
             power_cdf: self.power.cdf(1.0 / 10_000.0),
             sch_grants: self.mac.grants_made,
+            sch_denials: self.mac.denials,
             codes_max: self.codes_max as u64,
             admissions_deferred: self.admissions_deferred,
             active_s: self.users.iter().map(|u| secs(u.active_time)).sum(),

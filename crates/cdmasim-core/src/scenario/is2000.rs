@@ -12,7 +12,7 @@ use super::reader::{Res, Table, Val};
 use super::spec::HopSpec;
 use crate::cdma2000::config::BASE_RATE_BPS;
 use crate::engine::NS_PER_MS;
-use crate::is2000::config::{Is2000Config, Is2000User, MacConfig};
+use crate::is2000::config::{AfterDenial, Is2000Config, Is2000User, MacConfig};
 use crate::is2000::dormancy::DormancyConfig;
 use crate::is2000::power::{DistanceLaw, LinkBudget, PowerConfig};
 use crate::is2000::radio::RadioConfig;
@@ -37,7 +37,7 @@ fn fraction(t: &Table, key: &str, default: f64) -> Res<f64> {
 }
 
 fn parse_mac(v: &Val) -> Res<MacConfig> {
-    let t = v.table(&["threshold", "grant_delay", "burst", "max_sch"])?;
+    let t = v.table(&["threshold", "grant_delay", "burst", "max_sch", "after_denial"])?;
     let d = MacConfig::default();
     let max_v = t.get("max_sch");
     let max_sch_bps = match &max_v {
@@ -53,6 +53,9 @@ fn parse_mac(v: &Val) -> Res<MacConfig> {
         grant_delay: t.or("grant_delay", d.grant_delay, |v| v.time())?,
         burst,
         max_sch_bps,
+        after_denial: t.or("after_denial", d.after_denial, |v| {
+            v.one_of(&[("stop", AfterDenial::Stop), ("continue", AfterDenial::Continue)])
+        })?,
     })
 }
 
