@@ -434,6 +434,29 @@ def test_an_rlp_link_at_ten_percent_frame_errors_delivers_everything_in_order(tm
     assert 0.05 < air["fer"] < 0.15, air["fer"]
 
 
+def test_an_rlp_links_per_mobile_buffer_drops_a_flood_and_rlp_keeps_the_rest_in_order(tmp_path):
+    """A 20-packet buffer in front of RLP (`queue`, Jung et al.'s PDSN
+    buffer): 300 numbered 1000-byte datagrams at 200 a second (1.6 Mb/s
+    into 153.6 kb/s) overflow it; what gets through arrives in order, and
+    the report names the buffer's drops."""
+    needs_emulation()
+    scenario = tmp_path / "rlp.toml"
+    scenario.write_text((EXAMPLES / "emulate_rlp_link.toml").read_text()
+                        + 'queue = { kind = "droptail", limit = "20pkt" }\n')
+    tool = ROOT / "tests" / "udp_sequence.py"
+    got = tmp_path / "got.txt"
+    p = cli("emulate", scenario, "--json",
+            "--server", f"sleep 1; {sys.executable} {tool} send 10.77.1.2 6000 300 1000 200",
+            "--user", f"mobile={sys.executable} {tool} receive 6000 300 {got} 6", timeout=180)
+    assert p.returncode == 0, p.stderr[-3000:]
+    seq = [int(x) for x in got.read_text().split()]
+    assert 20 < len(seq) < 300 and seq == sorted(seq), seq[:40]
+    rep = json.loads(p.stdout.strip().splitlines()[-1])["report"]
+    _conserved(rep, ["mobile"])
+    down = rep["users"][0]["down"]
+    assert down["dropped"].get("overflow", 0) >= 300 - len(seq) - down["queued_at_end"] > 0, down
+
+
 @pytest.mark.parametrize("example", sorted(RADIO_EXAMPLES))
 def test_sigkill_of_any_radio_emulation_leaves_nothing_behind(example):
     needs_emulation()
