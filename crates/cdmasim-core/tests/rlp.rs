@@ -283,4 +283,12 @@ fn the_per_mobile_buffer_overflows_in_front_of_rlp_and_rlp_holds_a_frame() {
 fn a_buffer_is_checked_like_a_links_queue() {
     let e = parse_str(&cbr("1s", "1kbps", "queue = { kind = \"droptail\", limit = \"0pkt\" }"), "t.toml").unwrap_err().to_string();
     assert!(e.starts_with("t.toml:") && e.contains("queue"), "{e}");
+    // The buffer reports under the link's name, so no [[link]] may share it.
+    let wired = "[[node]]\nname = \"srv\"\n[[link]]\nname = \"air\"\nfrom = \"srv\"\nto = \"pdsn\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\n";
+    let text = cbr("1s", "1kbps", "queue = { kind = \"droptail\", limit = \"20pkt\" }") + wired;
+    let e = parse_str(&text, "t.toml").unwrap_err();
+    assert!(e.message.contains("a [[link]] is named 'air' too"), "{e}");
+    // A rate too low for a byte per 20 ms frame would never send anything.
+    let e = parse_str(&cbr("1s", "1kbps", "").replace("rate_down = \"38.4kbps\"", "rate_down = \"300bps\""), "t.toml").unwrap_err();
+    assert!(e.message.contains("at least a byte per 20 ms frame") && e.field.contains("rate_down"), "{e}");
 }

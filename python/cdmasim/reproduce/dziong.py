@@ -30,8 +30,8 @@ workload as the paper states it (objects per page mean 4 and median 2
 counting the main response, §5.1.2; object size mean 6.75 KB, heavy
 tailed, bounded only by the 3GPP2 HTTP model's 2 MB). Nothing is fitted:
 every item with a published value is a prediction. A 12 KB cap on the
-object size, which an earlier version fitted to the 54 kb/s at 16 users,
-runs beside it as the named variant `variant.cap_12kb.*` (not scored).
+object size runs beside it as the named variant `variant.cap_12kb.*`
+(not scored).
 The MAC's `after_denial` and the power model's least-sourced constants are
 the `sensitivity.*` items. Every experiment runs over the context's seeds
 (frame errors, locations and the web workload draw random numbers).
@@ -419,10 +419,10 @@ QUOTE_PAGE = {"1-10KB": "§5.2.2, Fig. 16 ({n} users): 'For pages in 1-10 Kbyte 
 
 
 #: A named variant of the sector studies, not scored: Table 2's object
-#: size capped at 12 KB (12 % of objects clamped, a mean object of 3.8 KB).
-#: It is the value that brings 16 users to the paper's 54 kb/s, so it
-#: shows how far the offered load must fall for that; the paper states no
-#: cap.
+#: size capped at 12 KB (12 % of objects clamped, a mean object of 3.8 KB),
+#: which lowers the offered load to below the paper's (about 45 kb/s at 16
+#: users against 54); it shows how far the load must fall, and the paper
+#: states no cap.
 VARIANTS = {"cap_12kb": ("Table 2's object size capped at 12 KB",
                          {"object_size": {"dist": "lognormal", "median": "2KB", "sigma": 1.56, "max": "12KB"}})}
 

@@ -10,13 +10,14 @@ a lost frame holds every packet behind it until its NAK round brings it
 back. The paper's main cause, "periodic checking for incoming call", is
 not modelled, so the spikes here are random, not periodic.
 
-Settings the paper leaves open (docs/rlp.md): the forward frame error
-rate is 1 % by default, the paper's only error figure ("packet loss
-probability of less than 1%") read at the frame level; every experiment
-runs at 1, 5 and 10 % too, and the `sensitivity.fer_*` items and the
-`sensitivity_fer` figure show what moves with it. Only the default is
-scored. Spurious timeouts are counted by Eifel detection without its
-response (timestamps on), so counting them changes nothing else.
+Settings the paper leaves open (docs/reproduce.md, jung): the forward
+frame error rate is 1 % by default, the paper's only error figure
+("packet loss probability of less than 1%") read at the frame level;
+every experiment runs at 1, 5 and 10 % too, and the `sensitivity.fer_*`
+items and the `sensitivity_fer` figure show what moves with it. Only the
+default is scored. Spurious timeouts are counted by Eifel detection
+without its response (timestamps on: 12 more bytes a segment, nothing
+else changes).
 
 Experiments (all through the sweep engine, seeds 1-5, 1-3 with --quick):
   fig1   500 UDP packets of 1000 bytes at 80 kb/s: inter-arrival times;

@@ -43,6 +43,10 @@ pub struct Is2000Budget {
     sch_share: Vec<f64>,
     power_used: f64,
     codes_used: u32,
+    /// The SCHs' part of `power_used` and `codes_used`: what their release
+    /// could give back.
+    sch_power: f64,
+    sch_codes: u32,
 }
 
 impl Is2000Budget {
@@ -65,6 +69,8 @@ impl Is2000Budget {
             sch_share: vec![0.0; users],
             power_used: 0.0,
             codes_used: 0,
+            sch_power: 0.0,
+            sch_codes: 0,
         }
     }
 
@@ -141,17 +147,29 @@ impl Budget for Is2000Budget {
         let rates = || SCH_MULTIPLES.iter().map(|x| x * BASE_RATE_BPS);
         let want = rates().find(|&r| r >= useful).unwrap_or(16 * BASE_RATE_BPS);
         let Some(r) = rates().rev().filter(|&r| r <= want).find(|&r| fits(r)) else {
-            return Err(Refusal::Denied { end_pass: self.after_denial == AfterDenial::Stop });
+            // Denied. The SCHs have spent the power only if this user's 1X
+            // would fit once they were all released; a user whose place
+            // makes even that too dear is passed over without ending the
+            // pass, or it would hold every user behind it for good.
+            let one_x = BASE_RATE_BPS;
+            let fits_without_schs = self.share(k, one_x) <= power_left + self.sch_power + 1e-12
+                && self.radio.codes_for(one_x) <= codes_left + self.sch_codes;
+            return Err(Refusal::Denied { end_pass: self.after_denial == AfterDenial::Stop && fits_without_schs });
         };
         self.sch_share[k] = self.share(k, r);
         self.power_used += self.sch_share[k];
+        self.sch_power += self.sch_share[k];
         self.codes_used += self.radio.codes_for(r);
+        self.sch_codes += self.radio.codes_for(r);
         Ok(r)
     }
 
     fn give_back(&mut self, k: usize, sch_bps: u64) {
-        self.power_used -= std::mem::take(&mut self.sch_share[k]);
+        let share = std::mem::take(&mut self.sch_share[k]);
+        self.power_used -= share;
+        self.sch_power -= share;
         self.codes_used -= self.radio.codes_for(sch_bps);
+        self.sch_codes -= self.radio.codes_for(sch_bps);
     }
 
     /// Highest priority first: backlog per unit of power (stable: the
@@ -205,7 +223,9 @@ mod tests {
         for k in 0..61 {
             c.set_fch(k, false, true);
         }
-        assert_eq!(c.take(61, 1_000_000, 153_600), Err(Refusal::Denied { end_pass: true }), "every traffic code is held");
+        // Every traffic code is held, by FCHs: denied, and as no SCH's release
+        // would free a code, the pass goes on.
+        assert_eq!(c.take(61, 1_000_000, 153_600), Err(Refusal::Denied { end_pass: false }));
     }
 
     #[test]
@@ -277,6 +297,19 @@ mod tests {
         a.on_backlog(500 * NS_PER_MS, 0, Backlog { waiting_bytes: 0, busy_until: 600 * NS_PER_MS }, &mut g);
         a.on_timer(600 * NS_PER_MS, &mut g);
         assert_eq!(g, vec![(0, 0), (3, 76_800), (4, 19_200)]);
+    }
+
+    #[test]
+    fn a_user_too_dear_for_any_sch_is_passed_over_without_ending_the_pass() {
+        let mut a = sector(AfterDenial::Stop);
+        // The first user's place makes even a 1X cost more than the traffic
+        // channels' power: no release could serve it, so it does not hold
+        // the others back.
+        a.budget.unit[0] = 0.9;
+        let mut g = Vec::new();
+        a.on_timer(100 * NS_PER_MS, &mut g);
+        assert_eq!(g[..2], [(1, 76_800), (2, 38_400)]);
+        assert!(a.sch_bps(0) == 0 && a.denials >= 1);
     }
 
     #[test]

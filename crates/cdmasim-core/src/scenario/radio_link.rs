@@ -60,6 +60,13 @@ fn parse_radio_link(v: &Val) -> Res<RawRadioLink> {
     let t = v.table(KEYS)?;
     let down = t.req("rate_down")?.positive_rate()?;
     let up = t.or("rate_up", down, |v| v.positive_rate())?;
+    // A frame carries rate × 20 ms / 8 bytes: below 400 bit/s, none.
+    for (key, rate) in [("rate_down", down), ("rate_up", up)] {
+        if rate * FRAME / 8_000_000_000 == 0 {
+            let v = t.get(key).unwrap_or_else(|| t.req("rate_down").expect("given"));
+            return Err(v.err(format!("{key} must carry at least a byte per 20 ms frame (400 bps or more)")));
+        }
+    }
     let delay_v = t.get("delay");
     let delay: Time = t.or("delay", 100 * NS_PER_MS, |v| v.time())?;
     if delay < FRAME {
@@ -127,6 +134,11 @@ impl KindTables for RadioLinkTables {
         let mut names = Names::new("radio link");
         for (i, r) in self.links.iter().enumerate() {
             names.add(&cx.file, &r.name, i)?;
+            // Its buffer reports in the queues table and the queue_pkts
+            // series under the link's own name, as a [[link]] does.
+            if r.cfg.queue.is_some() && cx.link(&r.name.name).is_some() {
+                return Err(cx.err(&r.name.at, format!("a [[link]] is named '{}' too: a radio link with a queue reports it under its own name", r.name.name)));
+            }
             let bsc = cx.node(&r.bsc)?;
             let mobile = cx.node(&r.mobile)?;
             if bsc == mobile {
