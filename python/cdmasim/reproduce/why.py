@@ -163,6 +163,10 @@ REASONS: dict[str, tuple[tuple[str, str], ...]] = {
         ("table1.downlink_rtt_min_ms",
          "the path delay is set in whole milliseconds each way and the minimum comes from the replicates' channel "
          "draws"),
+        ("fig2.uplink_steadier_than_downlink",
+         "on the stationary channel two downlink connections can come out as alike as two uplink ones, which "
+         "differ only by the reverse link's rare losses and their VJ bursts; with two connections a replicate "
+         "(--quick) a replicate can tie or invert, with six it holds; " + _LEE_UPLINK[:_LEE_UPLINK.index(":")]),
         ("table1.downlink_rtt_*", _LEE_DOWNLINK_RTT),
         ("table1.downlink_retrans_pct", _LEE_DOWNLINK_LOSS),
         ("fig6.downlink_*", _LEE_DOWNLINK_LOSS),
