@@ -54,7 +54,11 @@ def test_tcptrace_agreement(tmp_path, cc, sack, ts, limit, v6, extra):
     assert data["actual_data_bytes"] > 1_000_000
     assert data["req_sack"] == sack and data["req_1323_ts"] == ts
     assert (":" in ours["connections"][0]["host_a"]) == v6
-    if drops > 0 and "-R" not in extra:  # with -R, tbf drops ACKs, not data
+    # A small limit drops the data connection's segments, which TCP sends
+    # again. With -R tbf drops ACKs, not data; with the 300 kb limit the
+    # rare drop may be of iperf3's control connection or a pure ACK, which
+    # nothing resends, so those cases claim nothing about retransmissions.
+    if drops > 0 and "-R" not in extra and limit != "300kb":
         assert data["rexmt_data_pkts"] > 0
         assert len(data["loss_periods"]) > 0
         assert sum(p["rexmits"] for p in data["loss_periods"]) == data["rexmt_data_pkts"]
