@@ -410,6 +410,29 @@ def test_real_tcp_and_a_web_client_through_every_radio_hop(example, tmp_path):
         assert sum(r["frames_sent"] for r in hops["radio_links"]) > 100
 
 
+def test_real_tcp_uploads_through_the_rev0_reverse_mac(tmp_path):
+    """A user with `reverse_mac` sends up through the sector's Rev. 0
+    reverse link: a real iperf3 upload (Linux TCP) climbs to 153.6 kb/s
+    frames, and every packet is accounted for."""
+    needs_emulation()
+    scenario = tmp_path / "rev.toml"
+    scenario.write_text('[simulation]\nduration = "600s"\nseed = 4\n[[node]]\nname = "bs"\n'
+                        '[[sector]]\nname = "s1"\nnode = "bs"\n'
+                        '[[user]]\nname = "ue1"\nsector = "s1"\ndrc = { constant = "1228.8kbps" }\nreverse_mac = {}\n')
+    p = cli("emulate", scenario, "--json", "--server", "iperf3 -s -1 -p 5201",
+            "--user", "ue1=sleep 0.5; iperf3 -c $CDMASIM_SERVER -p 5201 -t 6", timeout=180)
+    assert p.returncode == 0, p.stderr[-3000:]
+    out = json.loads(p.stdout.strip().splitlines()[-1])
+    assert out["exit_codes"] == {"ue1": 0}
+    rep = out["report"]
+    _conserved(rep, ["ue1"])
+    assert rep["users"][0]["up"]["bytes_delivered"] > 50_000
+    user = rep["hops"]["users"][0]
+    assert user["reverse_frames"] > 100 and user["reverse_frames_153k6"] > 50, user
+    # 153.6 kb/s at most, less the frames of the climb and the framing.
+    assert 20e3 < user["reverse_throughput_bps"] < 153.6e3, user
+
+
 def test_an_rlp_link_at_ten_percent_frame_errors_delivers_everything_in_order(tmp_path):
     """RLP3 repairs the air link's frame errors (FER 10 %): 300 numbered
     datagrams sent from the server side reach the real receiver, every one,

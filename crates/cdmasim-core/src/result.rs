@@ -322,6 +322,27 @@ pub struct UserResult {
     pub rlp_aborts: u64,
     #[serde(default)]
     pub rlp_lost_packets: u64,
+    /// Its reverse link with the Rev. 0 MAC (`[[user]] reverse_mac`; None
+    /// without): IP bytes delivered × 8 / run time, bit/s; the mean rate of
+    /// its frames, bit/s; frames sent, those at 153.6 kb/s, those sent
+    /// while its sector's RAB was set and those its power capped; frames
+    /// erased, and IP packets lost when a resend was erased too.
+    #[serde(default)]
+    pub reverse_throughput_bps: Option<f64>,
+    #[serde(default)]
+    pub reverse_mean_rate_bps: Option<f64>,
+    #[serde(default)]
+    pub reverse_frames: Option<u64>,
+    #[serde(default)]
+    pub reverse_frames_153k6: Option<u64>,
+    #[serde(default)]
+    pub reverse_busy_frames: Option<u64>,
+    #[serde(default)]
+    pub reverse_power_limited_frames: Option<u64>,
+    #[serde(default)]
+    pub reverse_erased_frames: Option<u64>,
+    #[serde(default)]
+    pub reverse_rlp_lost_packets: Option<u64>,
 }
 
 /// One 1xEV-DO sector over the run.
@@ -337,6 +358,10 @@ pub struct SectorResult {
     pub throughput_bps: f64,
     /// Jain's index of the octets carried per user, over the users it served at some time.
     pub jain: f64,
+    /// Share of the reverse frames for which it set the RAB (None when no
+    /// user of its RAN has a reverse MAC).
+    #[serde(default)]
+    pub rab_busy: Option<f64>,
 }
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]

@@ -3,8 +3,9 @@
 The measured setup, simulated with captures: a server 47 ms from a router
 that is the base station of a 1xEV-DO sector; the laptop is a user of that
 sector (the `stationary` DRC preset: Table 1 and Fig. 6 are "for
-stationary hosts"; Proportional Fair, 64 KiB at the base station, a 153.6
-kb/s reverse link), sharing it with two full-buffer background users
+stationary hosts"; Proportional Fair, 64 KiB at the base station, the
+Rev. 0 reverse link with its own MAC), sharing it with two full-buffer
+background users
 (`stationary` too); its receive window is Windows XP's 64 KB,
 and its send buffer Windows XP's 8 KB (so an upload has at most 8 KB in
 flight).
@@ -19,9 +20,12 @@ compression (§3.3): its PPP link runs VJ both ways (`ppp = "vj"`, the RFC
 (`rlp`, cdmasim_core::evdo::rlp) sees 1 % of physical-layer packets erased
 (the DRC's target frame error rate, Liu et al. §2: an input) and resends
 each hole once; a hole whose copy is erased too loses its IP packets, so
-the downlink's residual loss is predicted. The reverse link has no RLP
-model: it loses packets at 0.01 % (Liu et al. Fig. 9 left: "loss below
-0.01 %", the bound taken as the value: an input from liu). A lost frame
+the downlink's residual loss is predicted. The reverse link runs the
+EV-DO Rev. 0 reverse traffic channel MAC (`reverse_mac`, docs/evdo_reverse.md,
+the standard's defaults throughout): each 26.67 ms frame at 9.6 to 153.6
+kb/s by the rate transitions, the sector's Reverse Activity Bit (loaded
+by the background users' ACKs too) and the laptop's power headroom, 1 % of
+frames erased and resent once by RLP. A lost frame
 puts the VJ decompressor out of step; the
 segments after it fail the TCP checksum at the receiver until the
 sender's timeout retransmits (Fig. 7), unless TCP timestamps keep the
@@ -30,8 +34,8 @@ headers uncompressed (Fig. 8: a second downlink study with timestamps on).
 What each number is to the model (docs/reproduce.md): the path delay is a
 calibration (set so that the downlink's minimum RTT is the paper's 109.2
 ms), and so is the sector's load (two background users, set so that the
-downlink's throughput is the paper's 572.5 kb/s); the erasure rate and the
-uplink's residual loss are inputs (from liu); the downlink's residual loss,
+downlink's throughput is the paper's 572.5 kb/s); the erasure rates are
+inputs (the 1 % targets); the residual losses both ways,
 RTT, the retransmission rates, loss periods, checksum failures, the
 uplink's throughput and C are predictions.
 
@@ -64,9 +68,11 @@ PUBLISHED = {
     "uplink": {"throughput_kbps": 94.7, "rtt_min_ms": 170.3, "rtt_avg_ms": 730.9, "rtt_max_ms": 2097.1,
                "retrans_pct": 4.7, "median_rexmits": 3, "rtt_avg_var": 16628.1},
 }
-#: Packets lost below PPP, per packet, on the EV-DO reverse link: what the
-#: link's own error recovery leaves (Liu et al. Fig. 9 left: "loss below 0.01 %").
-RESIDUAL_LOSS = 1e-4
+#: The laptop's reverse link: the Rev. 0 MAC with the standard's defaults
+#: and its unsourced settings at their documented defaults (power headroom
+#: 20 dB at a forward SINR of 0 dB; the sector's RAB at 7 dB of rise over
+#: thermal): nothing set from the paper's uplink numbers.
+REVERSE_MAC = {}
 #: The forward link's RLP: 1 % of physical-layer packets erased (the DRC's
 #: target frame error rate, Liu et al. §2), one retransmission per hole.
 FORWARD_RLP = {"frame_error": 0.01}
@@ -89,7 +95,7 @@ WIRED_RTT_MS = 94.0
 # The capture at the sender's side sees every transmission (a packet lost
 # on the radio link never reaches the other side's capture): the server's
 # (the Internet link's pair) and the laptop's (the pair of the laptop and
-# its sector, named after its reverse link `laptop.up`).
+# its sector, taken at the laptop and named after its reverse link `laptop.up`).
 SENDER_CAPTURE = {"downlink": "internet.pcap", "uplink": "laptop.up.pcap"}
 # ... and the receiver's, where the checksum failures show (Fig. 7).
 RECEIVER_CAPTURE = {"downlink": "laptop.up.pcap", "uplink": "internet.pcap"}
@@ -98,15 +104,15 @@ RECEIVER_CAPTURE = {"downlink": "laptop.up.pcap", "uplink": "internet.pcap"}
 def _scenario(direction, duration_s, timestamps=False):
     """One bulk transfer between the server and the laptop, a user of a
     1xEV-DO sector (the `stationary` channel, PF, 64 KiB at the base station,
-    a 153.6 kb/s reverse link) that it shares with `BACKGROUND_USERS`
+    the Rev. 0 reverse MAC) that it shares with `BACKGROUND_USERS`
     full-buffer users; its PPP link runs VJ compression both ways."""
     src, dst = ("server", "laptop") if direction == "downlink" else ("laptop", "server")
     buffer = {"kind": "droptail", "limit": "64KiB"}
     sector = {"name": "sector", "node": "router", "delay": "5ms",
               "background": {"users": BACKGROUND_USERS, "drc": {"preset": "stationary"}}}
     laptop = {"name": "laptop", "sector": "sector", "drc": {"preset": LAPTOP_CHANNEL}, "queue": buffer,
-              "reverse_rate": "153.6kbps", "reverse_queue": buffer, "ppp": "vj", "rlp": FORWARD_RLP,
-              "reverse_loss": RESIDUAL_LOSS, "uplink_capture": "entry"}
+              "reverse_mac": REVERSE_MAC, "reverse_queue": buffer, "ppp": "vj", "rlp": FORWARD_RLP,
+              "uplink_capture": "entry"}
     internet = {"name": "internet", "from": "server", "to": "router", "rate": "100Mbps", "delay": "47ms"}
     tcp = {"cc": "newreno", "sack": True, "timestamps": timestamps}
     if direction == "downlink":
@@ -378,7 +384,6 @@ def reproduce(ctx):
              f"variation) uplink than downlink {over}", "holds",
              samples=[float(u["cv"] < d["cv"]) for u, d in zip(per_rep["uplink"], per_rep["downlink"])],
              published=1.0, tolerance=Tolerance.holds(),
-             by_construction="the reverse link is a constant 153.6 kb/s: only its rare losses vary the uplink",
              source="§3.1, Fig. 2: 'Since the average throughput over downlink is widely distributed, it is difficult "
                     "to find the representative throughput value. However, the throughput over uplink is stable'")
     ctx.item("fig4.uplink_throughput_falls_with_rtt", f"Fig. 4: uplink connections with a higher average RTT have a "

@@ -29,9 +29,12 @@ _LIU_COLO = ("§7.2 was a drive test of four laptops in one vehicle on the comme
 _LIU_TIMER = ("Linux 2.6.21's RTO (SRTT + max(4 RTTVAR, 200 ms)) almost never fires behind a full 64 KB queue, so "
               "fast channels see neither the spurious timeouts the paper suspected nor their retransmissions; "
               "RFC 6298's tighter timer does fire them, but costs about 1 point of utilisation, not 8")
-_LEE_UPLINK = ("the EV-DO Rev. 0 reverse link runs at a constant 153.6 kb/s: its MAC's per-frame rate transitions "
-               "(9.6-153.6 kb/s, driven by the Reverse Activity Bit and the terminal's power headroom) are not "
-               "modelled, so the uplink neither slows nor varies")
+_LEE_UPLINK = ("the EV-DO Rev. 0 reverse MAC at the standard's defaults: with the laptop's 8 KB send buffer its "
+               "buffer seldom empties, so its frames climb to 153.6 kb/s and stay there; in a sector whose other "
+               "two users send only their downloads' ACKs the RAB is seldom set, and on the stationary channel "
+               "the power headroom seldom binds; what would slow it is reverse-link load from other users of "
+               "the commercial sector (not stated: docs/evdo_reverse.md's rab settings) or a laptop farther "
+               "from the cell")
 _LEE_DOWNLINK_LOSS = ("the forward link's RLP at the 1 % erasure input (liu Fig. 9's bound taken as the value) loses "
                       "about 1e-3 of packets, each a VJ burst of checksum failures ending at a timeout; the measured "
                       "network erased fewer physical-layer packets or recovered more than once (an erasure rate near "
@@ -164,20 +167,19 @@ REASONS: dict[str, tuple[tuple[str, str], ...]] = {
          "the path delay is set in whole milliseconds each way and the minimum comes from the replicates' channel "
          "draws"),
         ("fig2.uplink_steadier_than_downlink",
-         "on the stationary channel two downlink connections can come out as alike as two uplink ones, which "
-         "differ only by the reverse link's rare losses and their VJ bursts; with two connections a replicate "
-         "(--quick) a replicate can tie or invert, with six it holds; " + _LEE_UPLINK[:_LEE_UPLINK.index(":")]),
+         "on the stationary channel two downlink connections can come out as alike as two uplink ones; with "
+         "two connections a replicate (--quick) a replicate can tie or invert"),
         ("table1.downlink_rtt_*", _LEE_DOWNLINK_RTT),
         ("table1.downlink_retrans_pct", _LEE_DOWNLINK_LOSS),
         ("fig6.downlink_*", _LEE_DOWNLINK_LOSS),
         ("table1.uplink_*", _LEE_UPLINK),
         ("fig6.uplink_*", _LEE_UPLINK),
         ("fig4.uplink_throughput_falls_with_rtt",
-         "with a constant-rate reverse link the replicates' uplink RTTs hardly differ, so whether throughput falls "
-         "with RTT across them is decided by noise; " + _LEE_UPLINK[:_LEE_UPLINK.index(":")]),
+         "the replicates' uplink RTTs differ little when the reverse MAC holds 153.6 kb/s, so whether "
+         "throughput falls with RTT across them is decided by noise"),
         ("eq1.fitted_c",
          "eq. 1's C follows from the predicted throughput, RTT and retransmission rate, each of which differs "
-         "here (the downlink's RLP bursts, the constant reverse link)"),
+         "here (the downlink's RLP bursts, the uplink's steady 153.6 kb/s)"),
         ("fig8.*", _LEE_DOWNLINK_LOSS),
     ),
     "paliwal": (

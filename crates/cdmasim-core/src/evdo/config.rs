@@ -47,6 +47,10 @@ pub struct SectorConfig {
     pub interlace: u8,
     pub handoff_pf: HandoffPf,
     pub handoff_queue: HandoffQueue,
+    /// How the sector's reverse-link load sets its RAB (used when a user
+    /// of the RAN has a reverse MAC).
+    #[serde(default)]
+    pub rab: super::reverse::RabConfig,
 }
 
 /// When a user changes sector.
@@ -86,6 +90,10 @@ pub struct UserConfig {
     /// None: no erasures.
     #[serde(default)]
     pub rlp: Option<super::rlp::RlpConfig>,
+    /// Its reverse link through the RAN with the Rev. 0 MAC (None: a link
+    /// `NAME.up` of its own).
+    #[serde(default)]
+    pub reverse: Option<super::uplink::UplinkConfig>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -116,6 +124,10 @@ pub struct BackgroundUser {
     /// Backlogged only part of the time (None: always, a full buffer).
     #[serde(default)]
     pub activity: Option<Activity>,
+    /// It also uploads all the time, through the reverse MAC (when a user
+    /// of its RAN has one); otherwise its reverse link carries its ACKs.
+    #[serde(default)]
+    pub upload: bool,
 }
 
 /// A background user that has data only part of the time: busy and idle
@@ -140,15 +152,19 @@ impl Activity {
     }
 }
 
-/// Port k: the base station to user k.
+/// Port k: the base station to user k; then, for each user with a
+/// reverse MAC in order, the user to the base station.
 impl HopConfig for RanConfig {
     fn ports(&self) -> Vec<Ends> {
-        self.users.iter().map(|u| Ends { from: self.node as u32, to: u.node as u32 }).collect()
+        let down = self.users.iter().map(|u| Ends { from: self.node as u32, to: u.node as u32 });
+        let up = self.users.iter().filter(|u| u.reverse.is_some()).map(|u| Ends { from: u.node as u32, to: self.node as u32 });
+        down.chain(up).collect()
     }
 
-    /// Per user (background users too): the queue, the PF average and the DRC rate.
+    /// Per user (background users too): the queue, the PF average and the
+    /// DRC rate; per user with a reverse MAC, its buffer and frame rate.
     fn sampled_series(&self) -> u64 {
-        3 * (self.users.len() + self.background.len()) as u64
+        3 * (self.users.len() + self.background.len()) as u64 + 2 * self.users.iter().filter(|u| u.reverse.is_some()).count() as u64
     }
 
     fn terminals(&self) -> Option<(u32, Vec<u32>)> {

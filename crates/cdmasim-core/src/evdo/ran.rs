@@ -17,22 +17,31 @@
 //!    has had its last slot, plus the RAN's delay, and never before the user's
 //!    previous packet (RLP hands data up in order).
 //!
+//! Users with `reverse_mac` send their packets up through the RAN too
+//! (ports after the forward ones, user to base station): at every 16th
+//! slot each terminal ends its reverse frame and picks the next one's rate
+//! (`evdo::reverse`), seeing the RAB its sector set from the last frame's
+//! load; background users' ACKs load the reverse link as well
+//! (`evdo::uplink`).
+//!
 //! Sans I/O: driven only by `offer` and `on_timer`. While no user has data
 //! and no packet is on the air, nothing is scheduled; the slots in between
 //! are run when the next packet arrives or the run ends (channels advance,
 //! PF averages decay), so an idle sector costs no events.
 
 use super::air::AirOverhead;
+use super::bearer::{Bearer, Fate};
 use super::config::{Activity, HandoffPf, HandoffPlan, HandoffQueue, RanConfig};
-use super::framing::Framing;
-use super::rlp::{HandedUp, Load, Rlp};
+use super::reverse::{RabConfig, RateControl, ReverseConfig, FRAME_SLOTS};
+use super::rlp::{HandedUp, Load};
+use super::uplink::{Carries, Uplink};
 use super::scheduler::{by_name, Scheduler, SlotServer};
 use crate::channel::drc::RATE_BPS;
 use crate::channel::link_rate::{slot_at_or_after, slot_start};
 use crate::channel::source::SlotReader;
 use crate::channel::ChannelError;
 use crate::engine::{Rng, RngStreams, Time};
-use crate::net::queue::{self, AnyQueue, Queue, QueueMeter};
+use crate::net::queue::Queue;
 use crate::engine::time::secs;
 use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
 use crate::net::queue::QueueSpec;
@@ -45,7 +54,6 @@ use std::collections::{BinaryHeap, VecDeque};
 /// Per-user figures, all over the run.
 #[derive(Clone, Debug, Default)]
 pub struct UserStats {
-    pub queue: QueueMeter,
     /// Slots that carried this user's data, and the PPP octets carried.
     pub slots_served: u64,
     pub air_bytes: u64,
@@ -62,19 +70,13 @@ pub struct User {
     pub name: String,
     pub node: u32,
     pub sector: usize,
-    pub queue: AnyQueue,
     channel: SlotReader,
-    /// The IP packet whose octets are being sent (its RLP sequence number)
-    /// and how many octets are left.
-    head: Option<(u64, u64)>,
-    /// Its forward link's RLP: the packets that left the queue, until they
-    /// are handed up in order (`evdo::rlp`).
-    rlp: Rlp,
-    /// Its PPP link's header compression, from the PDSN (before the queue)
-    /// to the terminal (None: framing only), and the residual loss below PPP.
-    ppp: Option<Framing>,
-    loss: f64,
-    loss_rng: Rng,
+    /// Its forward link: the base station's queue `NAME.down`, PPP from the
+    /// PDSN to the terminal, RLP and the residual loss below PPP.
+    pub down: Bearer,
+    /// Its reverse link with the Rev. 0 MAC (None: a link `NAME.up` of
+    /// its own outside the RAN, or a background user of a RAN without one).
+    pub up: Option<Uplink>,
     /// A background user (`RanConfig::background`): backlogged without
     /// packets, all the time or while its `activity` is busy.
     full_buffer: bool,
@@ -95,13 +97,9 @@ impl User {
             name: name.to_string(),
             node,
             sector,
-            queue: queue::build(queue, 0, rng, &format!("{name}.down")),
             channel: SlotReader::new(drc.open()?),
-            head: None,
-            rlp: Rlp::new(None, rng.stream(&format!("rlp/{name}"))),
-            ppp: None,
-            loss: 0.0,
-            loss_rng: rng.stream(&format!("loss/{name}")),
+            down: Bearer::new(&format!("{name}.down"), queue, name, rng),
+            up: None,
             drc: 0,
             next_handoff: None,
             handoff_rng: rng.stream(&format!("handoff/{name}")),
@@ -112,30 +110,14 @@ impl User {
         })
     }
 
+    /// Its reverse link's bearer, if it has a reverse MAC.
+    fn uplink_bearer(&self) -> Option<&Bearer> {
+        self.up.as_ref()?.bearer()
+    }
+
     fn backlogged(&self) -> bool {
         let busy = self.full_buffer && self.activity.as_ref().map_or(true, |a| a.busy);
-        busy || self.head.is_some() || self.queue.len_packets() > 0
-    }
-
-    fn touch(&mut self, now: Time) {
-        self.stats.queue.touch(now, &self.queue);
-    }
-
-    /// `pkt` leaves the base station's queue for the air with the frame the
-    /// PDSN wrote for it (the decompressor sees it when RLP hands it up),
-    /// the residual loss below PPP is drawn for it, and RLP takes it.
-    /// Returns its sequence number and its PPP octets (headers as
-    /// compressed; the air adds the framing).
-    fn send(&mut self, pkt: Packet) -> (u64, u32) {
-        let lost = self.loss > 0.0 && self.loss_rng.bernoulli(self.loss);
-        let (size, wire) = match self.ppp.as_mut() {
-            Some(ppp) => {
-                let (size, wire) = ppp.leave(&pkt);
-                (size, Some(wire))
-            }
-            None => (pkt.size, None),
-        };
-        (self.rlp.push(pkt, wire, lost), size)
+        busy || self.down.backlogged()
     }
 }
 
@@ -183,6 +165,9 @@ pub struct SectorStats {
     pub air_bytes: Vec<u64>,
     /// Users that were attached to the sector at some time.
     pub attached: Vec<bool>,
+    /// Reverse frames run, and those with the RAB set.
+    pub frames: u64,
+    pub busy_frames: u64,
 }
 
 pub struct Sector {
@@ -194,6 +179,11 @@ pub struct Sector {
     /// What the physical-layer packet on each interlace carries, for which
     /// user: RLP learns whether it was erased when it has had its last slot.
     lanes: Vec<Option<(usize, Load)>>,
+    rab: RabConfig,
+    /// The RAB it sets for the frame in progress, and the load being
+    /// summed for the next.
+    busy: bool,
+    load: f64,
     pub stats: SectorStats,
 }
 
@@ -201,6 +191,9 @@ pub struct EvdoRan {
     pub node: u32,
     /// Users with a node (ports 0..ports); background users follow them in `users`.
     ports: usize,
+    /// The users with a reverse MAC, in order: port `ports + k` is
+    /// `reverse[k]`'s reverse link.
+    reverse: Vec<usize>,
     delay: Time,
     pub air: AirOverhead,
     pub sectors: Vec<Sector>,
@@ -257,6 +250,9 @@ impl EvdoRan {
                 handoff_pf: s.handoff_pf,
                 handoff_queue: s.handoff_queue,
                 lanes: vec![None; s.interlace.max(1) as usize],
+                rab: s.rab,
+                busy: false,
+                load: 0.0,
                 stats: SectorStats { air_bytes: vec![0; n], attached: vec![false; n], ..Default::default() },
             })
             .collect::<Vec<_>>();
@@ -268,20 +264,34 @@ impl EvdoRan {
                 HandoffPlan::Every { min, max, .. } => Some(draw(&mut user.handoff_rng, *min, *max)),
                 HandoffPlan::Never | HandoffPlan::Channel { .. } => None,
             };
-            user.ppp = u.ppp.map(Framing::new);
-            user.loss = u.loss;
-            user.rlp.configure(u.rlp);
+            user.down.ppp = u.ppp.map(super::framing::Framing::new);
+            user.down.loss = u.loss;
+            user.down.rlp.configure(u.rlp);
+            if let Some(up) = &u.reverse {
+                let tag = format!("{}.up", u.name);
+                let mut bearer = Bearer::new(&tag, &up.queue, &tag, rng).with_ppp(u.ppp);
+                bearer.rlp.configure(Some(super::rlp::RlpConfig { frame_error: up.mac.frame_error, nak_delay: up.mac.nak_delay }));
+                let mac = RateControl::new(up.mac, rng.stream(&format!("mac/{tag}")));
+                user.up = Some(Uplink::new(mac, Carries::Packets(bearer), up.capture_at_entry));
+            }
             users.push(user);
         }
+        let reverse: Vec<usize> = (0..users.len()).filter(|&i| users[i].up.is_some()).collect();
         for b in &cfg.background {
             let mut user = User::new(&b.name, u32::MAX, b.sector, &crate::evdo::config::default_user_queue(), &b.drc, rng)?;
             user.full_buffer = true;
             user.activity = b.activity.map(|a| OnOff::new(a, rng.stream(&format!("activity/{}", b.name))));
+            if !reverse.is_empty() {
+                let mac = RateControl::new(ReverseConfig::default(), rng.stream(&format!("mac/{}.up", b.name)));
+                let carries = if b.upload { Carries::Backlog } else { Carries::Acks { owed: 0.0 } };
+                user.up = Some(Uplink::new(mac, carries, false));
+            }
             users.push(user);
         }
         let mut ran = EvdoRan {
             node: cfg.node as u32,
             ports: cfg.users.len(),
+            reverse,
             delay: cfg.delay,
             air: cfg.air,
             sectors,
@@ -302,15 +312,25 @@ impl EvdoRan {
         Ok(ran)
     }
 
-    /// The name of a user's queue at the base station.
+    /// The name of a user's queue at the base station, or of its
+    /// terminal's buffer for a reverse port.
     fn queue_name(&self, port: Port) -> String {
-        format!("{}.down", self.users[port as usize].name)
+        match self.reverse_user(port) {
+            Some(u) => format!("{}.up", self.users[u].name),
+            None => format!("{}.down", self.users[port as usize].name),
+        }
+    }
+
+    /// The user whose reverse link `port` is (None: a forward port).
+    fn reverse_user(&self, port: Port) -> Option<usize> {
+        (port as usize).checked_sub(self.ports).map(|k| self.reverse[k])
     }
 
     /// Whether a slot must be run as soon as it starts (someone has data, or
-    /// a packet is on the air).
+    /// a packet is on the air either way).
     fn active(&self) -> bool {
-        self.users.iter().any(User::backlogged) || self.sectors.iter().any(|s| s.server.busy())
+        self.users.iter().any(|u| u.backlogged() || u.up.as_ref().is_some_and(Uplink::busy))
+            || self.sectors.iter().any(|s| s.server.busy())
     }
 
     /// The start of the slot in which the next hand-off takes effect (hand-offs
@@ -333,6 +353,9 @@ impl EvdoRan {
     fn run_slot(&mut self, t: Time, hd: &mut Headers) {
         let n = self.next_slot;
         self.next_slot += 1;
+        if n % FRAME_SLOTS == 0 && !self.reverse.is_empty() {
+            self.reverse_frame(t, hd);
+        }
         for u in 0..self.users.len() {
             if self.users[u].next_handoff.is_some_and(|h| h <= t) {
                 self.scheduled_handoff(t, u, hd);
@@ -342,6 +365,9 @@ impl EvdoRan {
                 a.advance(t);
             }
             user.drc = user.channel.next();
+            if let Some(up) = user.up.as_mut() {
+                up.observe(user.drc);
+            }
             user.stats.drc_rate_sum += RATE_BPS[user.drc as usize] as f64;
             user.stats.slots_seen += 1;
             if user.channel.handoff_now() {
@@ -374,78 +400,110 @@ impl EvdoRan {
             }
             if o.last_slot {
                 if let Some((u, load)) = self.sectors[s].lanes[o.lane].take() {
-                    self.users[u].rlp.ended(&load, slot_start(n + 1));
-                    self.hand_up(u, hd);
+                    self.users[u].down.rlp.ended(&load, slot_start(n + 1));
+                    self.hand_up(u as Port, hd);
                 }
             }
         }
     }
 
-    /// The packets user `u`'s RLP can hand up: PPP rebuilds each (or knows
-    /// it lost), and it reaches the user the RAN's delay later, or is dropped.
-    fn hand_up(&mut self, u: usize, hd: &mut Headers) {
-        let user = &mut self.users[u];
-        user.rlp.hand_up(|h| self.handed.push(h));
-        for mut h in self.handed.drain(..) {
-            let fate = match (user.ppp.as_mut(), h.wire) {
-                // The decompressor sees every frame sent, or learns it lost.
-                (Some(ppp), Some(wire)) => {
-                    let header = hd.get_mut(h.pkt.hdr);
-                    ppp.receive(&mut h.pkt, header, &wire, h.lost || h.dropped.is_some(), h.seq)
-                }
-                _ => h.lost.then_some(DropReason::RandomLoss),
-            };
-            if let Some(reason) = h.dropped.or(fate) {
-                user.stats.queue.drop(reason);
-                self.outbox.push_back(HopEvent::Drop { port: u as Port, pkt: h.pkt, reason });
-                continue;
+    /// The packets the RLP behind `port` can hand up: PPP rebuilds each
+    /// (or knows it lost), and it reaches the far end the RAN's delay
+    /// later, or is dropped.
+    fn hand_up(&mut self, port: Port, hd: &mut Headers) {
+        let bearer = match self.reverse_user(port) {
+            Some(u) => self.users[u].up.as_mut().and_then(Uplink::bearer_mut).expect("a reverse port's user sends packets"),
+            None => &mut self.users[port as usize].down,
+        };
+        let (delay, outbox, arriving, order) = (self.delay, &mut self.outbox, &mut self.arriving, &mut self.order);
+        bearer.hand_up(hd, &mut self.handed, |fate| match fate {
+            Fate::Dropped { pkt, reason } => outbox.push_back(HopEvent::Drop { port, pkt, reason }),
+            Fate::Arrives { at, pkt } => {
+                *order += 1;
+                arriving.push(Reverse((at + delay, *order, port, PacketBox(pkt))));
             }
-            self.order += 1;
-            self.arriving.push(Reverse((h.at + self.delay, self.order, u as u32, PacketBox(h.pkt))));
-        }
+        });
     }
 
     /// A new physical-layer packet for `u` on `lane` carries up to `budget`
-    /// PPP octets: RLP's retransmissions first, then the head IP packet's
-    /// remaining octets, then whole packets from the queue.
-    fn fill(&mut self, t: Time, s: usize, u: usize, lane: usize, mut budget: u64, hd: &Headers) {
+    /// PPP octets (`Bearer::fill`); a background user fills every packet
+    /// it is given.
+    fn fill(&mut self, t: Time, s: usize, u: usize, lane: usize, budget: u64, hd: &Headers) {
         let air = self.air;
+        let (tap, outbox) = (self.tap, &mut self.outbox);
         let user = &mut self.users[u];
         let mut load = Load::default();
-        let mut carried = 0;
-        if user.full_buffer {
-            // A background user fills every packet it is given.
-            carried = std::mem::take(&mut budget);
-        }
-        let resent = user.rlp.retransmit(t, budget, &mut load);
-        budget -= resent;
-        carried += resent;
-        while budget > 0 {
-            if user.head.is_none() {
-                user.touch(t);
-                let Some(pkt) = user.queue.dequeue(t) else { break };
-                if self.tap {
-                    self.outbox.push_back(HopEvent::transmit(u as Port, pkt, hd));
+        let carried = if user.full_buffer {
+            if let Some(up) = user.up.as_mut() {
+                up.acks_for(budget, &air);
+            }
+            budget
+        } else {
+            user.down.fill(t, budget, &air, &mut load, |pkt| {
+                if tap {
+                    outbox.push_back(HopEvent::transmit(u as Port, pkt, hd));
                 }
-                let (seq, size) = user.send(pkt);
-                user.head = Some((seq, air.air_bytes(size)));
-            }
-            let (seq, left) = user.head.as_mut().expect("head set above");
-            let take = budget.min(*left);
-            *left -= take;
-            budget -= take;
-            carried += take;
-            load.new = Some((load.new.map_or(*seq, |n| n.0), *seq));
-            load.new_bytes += take;
-            if *left == 0 {
-                load.completes = Some(*seq);
-                user.head = None;
-            }
-        }
+            })
+        };
         user.stats.air_bytes += carried;
         self.sectors[s].stats.air_bytes[u] += carried;
         if !user.full_buffer {
             self.sectors[s].lanes[lane] = Some((u, load));
+        }
+    }
+
+    /// A reverse frame boundary at `t`: every terminal's frame ends (RLP
+    /// learns whether it was erased and hands up what it can), each sector
+    /// sets its RAB from the load of the frames that ended, and every
+    /// terminal with data starts its next frame.
+    fn reverse_frame(&mut self, t: Time, hd: &mut Headers) {
+        for k in 0..self.reverse.len() {
+            let u = self.reverse[k];
+            let up = self.users[u].up.as_mut().expect("a reverse user has an uplink");
+            let ended = match (up.on_air.take(), &mut up.carries) {
+                (Some(load), Carries::Packets(b)) => {
+                    b.rlp.ended(&load, t);
+                    true
+                }
+                _ => false,
+            };
+            if ended {
+                self.hand_up((self.ports + k) as Port, hd);
+            }
+        }
+        for sec in &mut self.sectors {
+            sec.busy = sec.rab.busy(sec.load);
+            sec.load = 0.0;
+            sec.stats.frames += 1;
+            sec.stats.busy_frames += sec.busy as u64;
+        }
+        let air = self.air;
+        let (tap, outbox) = (self.tap, &mut self.outbox);
+        for (u, user) in self.users.iter_mut().enumerate() {
+            let Some(up) = user.up.as_mut() else { continue };
+            let sec = &mut self.sectors[user.sector];
+            let (rate, budget) = up.start_frame(t, sec.busy, &air);
+            sec.load += sec.rab.load(rate);
+            if rate == 0 {
+                continue;
+            }
+            up.stats.air_bytes += budget;
+            let capture = tap && !up.capture_at_entry;
+            let port = self.ports + self.reverse.iter().position(|&r| r == u).unwrap_or(0);
+            match &mut up.carries {
+                Carries::Packets(b) => {
+                    let mut load = Load::default();
+                    let carried = b.fill(t, budget, &air, &mut load, |pkt| {
+                        if capture {
+                            outbox.push_back(HopEvent::transmit(port as Port, pkt, hd));
+                        }
+                    });
+                    up.stats.air_bytes -= budget - carried;
+                    up.on_air = Some(load);
+                }
+                Carries::Acks { owed } => *owed = (*owed - budget as f64).max(0.0),
+                Carries::Backlog => {}
+            }
         }
     }
 
@@ -478,19 +536,11 @@ impl EvdoRan {
         user.stats.handoffs += 1;
         user.sector = to;
         if self.sectors[to].handoff_queue == HandoffQueue::Drop {
-            user.touch(t);
-            // The packet on its way out goes no further; RLP reports it in order.
-            if let Some((seq, _)) = user.head.take() {
-                user.rlp.drop_packet(seq, t, DropReason::Handoff);
-            }
-            while let Some(pkt) = user.queue.dequeue(t) {
-                if let Some(ppp) = user.ppp.as_mut() {
-                    ppp.flushed(pkt, user.rlp.next_seq());
-                }
-                user.stats.queue.drop(DropReason::Handoff);
-                self.outbox.push_back(HopEvent::Drop { port: u as Port, pkt, reason: DropReason::Handoff });
-            }
-            self.hand_up(u, hd);
+            let outbox = &mut self.outbox;
+            user.down.flush(t, DropReason::Handoff, |pkt| {
+                outbox.push_back(HopEvent::Drop { port: u as Port, pkt, reason: DropReason::Handoff })
+            });
+            self.hand_up(u as Port, hd);
         }
         let state = self.sectors[from].sched.user_state(u);
         let new = &mut self.sectors[to];
@@ -526,23 +576,18 @@ impl Hop for EvdoRan {
     fn offer(&mut self, now: Time, port: Port, pkt: Packet, hd: &mut Headers) {
         // Slots that started before the packet did not see it.
         self.run_slots(now, false, hd);
-        let user = &mut self.users[port as usize];
-        user.touch(now);
-        if let Some(ppp) = user.ppp.as_mut() {
-            ppp.enter(&pkt, hd.get(pkt.hdr));
-        }
-        match user.queue.enqueue(now, pkt) {
-            Ok(()) => {
-                user.stats.queue.enqueued += 1;
-                user.stats.queue.peak(&user.queue);
-            }
-            Err((pkt, reason)) => {
-                if let Some(ppp) = user.ppp.as_mut() {
-                    ppp.refused(pkt, user.rlp.next_seq() + user.queue.len_packets() as u64);
+        let bearer = match self.reverse_user(port) {
+            Some(u) => {
+                let up = self.users[u].up.as_mut().expect("a reverse port's user has an uplink");
+                if self.tap && up.capture_at_entry {
+                    self.outbox.push_back(HopEvent::transmit(port, pkt, hd));
                 }
-                user.stats.queue.drop(reason);
-                self.outbox.push_back(HopEvent::Drop { port, pkt, reason });
+                up.bearer_mut().expect("a reverse port's user sends packets")
             }
+            None => &mut self.users[port as usize].down,
+        };
+        if let Err((pkt, reason)) = bearer.offer(now, pkt, hd) {
+            self.outbox.push_back(HopEvent::Drop { port, pkt, reason });
         }
     }
 
@@ -559,20 +604,32 @@ impl Hop for EvdoRan {
     fn on_timer(&mut self, now: Time, hd: &mut Headers) {
         self.run_slots(now, true, hd);
         while self.arriving.peek().is_some_and(|r| r.0 .0 <= now) {
-            let Reverse((_, _, u, PacketBox(pkt))) = self.arriving.pop().expect("peeked");
-            let st = &mut self.users[u as usize].stats;
-            st.packets_delivered += 1;
-            st.ip_bytes_delivered += pkt.size as u64;
-            self.outbox.push_back(HopEvent::Deliver { port: u, pkt });
+            let Reverse((_, _, port, PacketBox(pkt))) = self.arriving.pop().expect("peeked");
+            match self.reverse_user(port) {
+                Some(u) => {
+                    let st = &mut self.users[u].up.as_mut().expect("a reverse port's user has an uplink").stats;
+                    st.packets_delivered += 1;
+                    st.ip_bytes_delivered += pkt.size as u64;
+                }
+                None => {
+                    let st = &mut self.users[port as usize].stats;
+                    st.packets_delivered += 1;
+                    st.ip_bytes_delivered += pkt.size as u64;
+                }
+            }
+            self.outbox.push_back(HopEvent::Deliver { port, pkt });
         }
     }
 
     fn ports(&self) -> Port {
-        self.ports as Port
+        (self.ports + self.reverse.len()) as Port
     }
 
     fn ends(&self, port: Port) -> Ends {
-        Ends { from: self.node, to: self.users[port as usize].node }
+        match self.reverse_user(port) {
+            Some(u) => Ends { from: self.users[u].node, to: self.node },
+            None => Ends { from: self.node, to: self.users[port as usize].node },
+        }
     }
 
     fn place(&self, port: Port) -> String {
@@ -580,16 +637,23 @@ impl Hop for EvdoRan {
     }
 
     fn drops(&self) -> u64 {
-        self.users.iter().map(|u| u.stats.queue.drops_total()).sum()
+        self.users.iter().map(|u| u.down.meter.drops_total() + u.uplink_bearer().map_or(0, |b| b.meter.drops_total())).sum()
     }
 
-    /// Per user: the base-station queue, the PF average, the DRC rate.
+    /// Per user: the base-station queue, the PF average, the DRC rate;
+    /// then per user with a reverse MAC its buffer and its frames' rate.
     fn sample(&self, out: &mut Samples) {
         for (i, u) in self.users.iter().enumerate() {
-            out("queue_pkts", &|| format!("{}.down", u.name), u.queue.len_packets() as f64);
+            out("queue_pkts", &|| format!("{}.down", u.name), u.down.queue.len_packets() as f64);
             let avg = self.sectors[u.sector].sched.user_state(i).unwrap_or(f64::NAN);
             out("pf_avg_bps", &|| u.name.clone(), avg);
             out("drc_bps", &|| u.name.clone(), RATE_BPS[u.drc as usize] as f64);
+        }
+        for &r in &self.reverse {
+            let u = &self.users[r];
+            let up = u.up.as_ref().expect("a reverse user has an uplink");
+            out("queue_pkts", &|| format!("{}.up", u.name), u.uplink_bearer().map_or(0, |b| b.queue.len_packets()) as f64);
+            out("reverse_rate_bps", &|| u.name.clone(), super::reverse::RATE_BPS[up.mac.current as usize] as f64);
         }
     }
 
@@ -607,11 +671,23 @@ impl Hop for EvdoRan {
             // Octets carried / what the user's channel offered over the run.
             let utilization = if s.drc_rate_sum > 0.0 { s.air_bytes as f64 * 8.0 * 600.0 / s.drc_rate_sum } else { 0.0 };
             if !u.full_buffer {
-                rows.queues.push(s.queue.row(self.queue_name(i as Port), &u.queue, horizon, utilization, s.air_bytes));
+                rows.queues.push(u.down.meter.row(self.queue_name(i as Port), &u.down.queue, horizon, utilization, s.air_bytes));
             }
-            if let Some(p) = &u.ppp {
+            if let Some(p) = &u.down.ppp {
                 rows.ppp.push(p.row(self.queue_name(i as Port)));
             }
+            let up = u.up.as_ref().map(|up| up.stats);
+            if let (Some(b), Some(st)) = (u.uplink_bearer(), up) {
+                let name = format!("{}.up", u.name);
+                // Octets carried / what its frames offered.
+                let offered: u64 = st.frames.iter().enumerate().map(|(r, &k)| k * super::reverse::payload_bytes(r as u8)).sum();
+                let utilization = if offered > 0 { st.air_bytes as f64 / offered as f64 } else { 0.0 };
+                rows.queues.push(b.meter.row(name.clone(), &b.queue, horizon, utilization, st.air_bytes));
+                if let Some(p) = &b.ppp {
+                    rows.ppp.push(p.row(name));
+                }
+            }
+            let rlp_up = u.uplink_bearer().map(|b| b.rlp.stats);
             rows.users.push(UserResult {
                 name: u.name.clone(),
                 sector: self.sectors[u.sector].name.clone(),
@@ -622,11 +698,19 @@ impl Hop for EvdoRan {
                 slot_share: if slots > 0 { s.slots_served as f64 / slots as f64 } else { 0.0 },
                 packets_delivered: s.packets_delivered,
                 handoffs: s.handoffs,
-                physical_packets: u.rlp.stats.physical_packets,
-                erased_packets: u.rlp.stats.erasures,
-                rlp_retransmitted_bytes: u.rlp.stats.retransmitted_bytes,
-                rlp_aborts: u.rlp.stats.aborts,
-                rlp_lost_packets: u.rlp.stats.lost_packets,
+                physical_packets: u.down.rlp.stats.physical_packets,
+                erased_packets: u.down.rlp.stats.erasures,
+                rlp_retransmitted_bytes: u.down.rlp.stats.retransmitted_bytes,
+                rlp_aborts: u.down.rlp.stats.aborts,
+                rlp_lost_packets: u.down.rlp.stats.lost_packets,
+                reverse_throughput_bps: up.map(|st| st.ip_bytes_delivered as f64 * 8.0 / run_s),
+                reverse_mean_rate_bps: up.map(|st| st.mean_rate_bps()),
+                reverse_frames: up.map(|st| st.frames_sent()),
+                reverse_frames_153k6: up.map(|st| st.frames[5]),
+                reverse_busy_frames: up.map(|st| st.busy_frames),
+                reverse_power_limited_frames: up.map(|st| st.power_limited),
+                reverse_erased_frames: rlp_up.map(|r| r.erasures),
+                reverse_rlp_lost_packets: rlp_up.map(|r| r.lost_packets),
             });
         }
         for sec in &self.sectors {
@@ -639,6 +723,7 @@ impl Hop for EvdoRan {
                 utilisation: if st.traffic_slots > 0 { st.busy_slots as f64 / st.traffic_slots as f64 } else { 0.0 },
                 throughput_bps: st.air_bytes.iter().sum::<u64>() as f64 * 8.0 / run_s,
                 jain: crate::models::jain::jain_index(&served).unwrap_or(1.0),
+                rab_busy: (!self.reverse.is_empty() && st.frames > 0).then(|| st.busy_frames as f64 / st.frames as f64),
             });
         }
     }
@@ -656,10 +741,21 @@ impl Hop for EvdoRan {
         true
     }
 
+    /// A user with a reverse MAC is captured at its own end, and the
+    /// capture named after its reverse link (`NAME.up`), as when that was
+    /// a link of its own.
+    fn capture_port(&self, port: Port) -> Port {
+        match self.reverse.iter().position(|&u| u == port as usize) {
+            Some(k) if self.reverse_user(port).is_none() => (self.ports + k) as Port,
+            _ => port,
+        }
+    }
+
     fn packets_inside(&self) -> u64 {
         // Queued, or between the queue and the user (the head, on the air,
         // waiting for RLP), or decoded and on the way.
-        let queued: u64 = self.users.iter().map(|u| u.queue.len_packets() as u64 + u.rlp.len() as u64).sum();
+        let queued: u64 =
+            self.users.iter().map(|u| u.down.packets_inside() + u.uplink_bearer().map_or(0, Bearer::packets_inside)).sum();
         queued + self.arriving.len() as u64
     }
 
@@ -668,7 +764,10 @@ impl Hop for EvdoRan {
         // statistics cover the whole run.
         self.run_slots(now, false, hd);
         for u in &mut self.users {
-            u.touch(now);
+            u.down.touch(now);
+            if let Some(b) = u.up.as_mut().and_then(Uplink::bearer_mut) {
+                b.touch(now);
+            }
         }
     }
 }

@@ -161,6 +161,11 @@ impl Rlp {
         e.done = Some(t);
     }
 
+    /// Octets owed for retransmission whose NAK is in by `t`.
+    pub fn owed(&self, t: Time) -> u64 {
+        self.gaps.iter().take_while(|g| g.ready_at <= t).map(|g| g.owed).sum()
+    }
+
     /// Octets owed for retransmission that may go out at `t`, up to
     /// `budget`: they go first in a new physical-layer packet. Returns the
     /// bytes used and records the gaps in `load`.

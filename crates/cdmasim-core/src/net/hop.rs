@@ -116,6 +116,14 @@ pub trait Hop {
     fn tap(&mut self) -> bool {
         false
     }
+
+    /// The port whose sending node takes the capture of `port`'s pair of
+    /// nodes, and whose place names it: by default the first port of the
+    /// pair (a link's; a radio link's forward one). A terminal's own
+    /// reverse link names it after the terminal, where tcpdump ran.
+    fn capture_port(&self, port: Port) -> Port {
+        port
+    }
 }
 
 /// What a hop kind's configuration (as the scenario holds it) says before

@@ -166,6 +166,9 @@ macro_rules! hop_kinds {
             fn tap(&mut self) -> bool {
                 hop_kinds!(@each self, h => h.tap(); $lv; $( [$(#[$a])*] $v )*)
             }
+            fn capture_port(&self, port: Port) -> Port {
+                hop_kinds!(@each self, h => h.capture_port(port); $lv; $( [$(#[$a])*] $v )*)
+            }
         }
     };
 }

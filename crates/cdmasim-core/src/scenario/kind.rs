@@ -120,16 +120,23 @@ impl Resolver {
         Ok(self.hops.len() - 1)
     }
 
-    /// A terminal of a radio hop (`what`: "user", "mobile"): a node of its
-    /// own named `n`, and its reverse link `NAME.up` to `base` (rate,
-    /// delay and queue from `up`). Returns the terminal's node.
-    pub fn add_terminal(&mut self, what: &str, n: &Named, base: usize, up: LinkSpec) -> Result<usize, ScenarioError> {
+    /// A terminal whose reverse link is part of its radio hop: only its
+    /// node, named `n`.
+    pub fn add_terminal_node(&mut self, what: &str, n: &Named) -> Result<usize, ScenarioError> {
         if self.nodes.find(&n.name).is_some() {
             return Err(self.err(&n.at, format!("{what} '{}' has the name of a node: a {what} is a node of its own", n.name)));
         }
         let node = self.node_specs.len();
         self.nodes.add(&self.file, n, node)?;
         self.node_specs.push(NodeSpec { name: n.name.clone() });
+        Ok(node)
+    }
+
+    /// A terminal of a radio hop (`what`: "user", "mobile"): a node of its
+    /// own named `n`, and its reverse link `NAME.up` to `base` (rate,
+    /// delay and queue from `up`). Returns the terminal's node.
+    pub fn add_terminal(&mut self, what: &str, n: &Named, base: usize, up: LinkSpec) -> Result<usize, ScenarioError> {
+        let node = self.add_terminal_node(what, n)?;
         let name = format!("{}.up", n.name);
         if let Some(&(_, line)) = self.links.get(&name) {
             return Err(self.err(&n.at, format!("{what} '{}' needs the link name '{name}', taken on line {line}", n.name)));

@@ -16,19 +16,23 @@ use crate::engine::time::secs;
 use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
 use crate::evdo::air::AirOverhead;
 use crate::evdo::config::{default_user_queue, Activity, BackgroundUser, HandoffPf, HandoffPlan, HandoffQueue, RanConfig, SectorConfig, UserConfig};
+use crate::evdo::reverse::{self, RabConfig, ReverseConfig};
 use crate::evdo::scheduler::{pf::PfConfig, SCHEDULERS};
+use crate::evdo::uplink::UplinkConfig;
 use crate::net::queue::QueueSpec;
 
 const SECTOR_KEYS: &[&str] =
-    &["name", "node", "scheduler", "alpha", "interlace", "delay", "overhead", "handoff_pf", "handoff_queue", "background"];
+    &["name", "node", "scheduler", "alpha", "interlace", "delay", "overhead", "handoff_pf", "handoff_queue", "background", "rab"];
 
 /// Background users a sector may hold: each costs the scheduler a look
 /// every slot.
 const MAX_BACKGROUND_USERS: u32 = 1000;
 const USER_KEYS: &[&str] =
     &["name", "sector", "drc", "queue", "reverse_rate", "reverse_queue", "handoff", "ppp", "loss", "reverse_loss", "rlp",
-      "uplink_capture"];
+      "uplink_capture", "reverse_mac"];
 const RLP_KEYS: &[&str] = &["frame_error", "nak_delay"];
+const REVERSE_MAC_KEYS: &[&str] = &["rate_limit", "up", "down", "headroom", "frame_error", "nak_delay"];
+const RAB_KEYS: &[&str] = &["threshold", "pilot", "other_cell"];
 const OVERHEAD_KEYS: &[&str] = &["ppp_bytes", "escape_every", "payload_bits_per_1024", "control_slots"];
 
 /// One-way delay between the end of a physical-layer packet and the user,
@@ -48,7 +52,8 @@ pub(crate) struct RawSector {
     pub handoff_pf: HandoffPf,
     pub handoff_queue: HandoffQueue,
     /// Full-buffer users loading the sector: how many, and their channel.
-    pub background: Option<(u32, RawDrc, Option<Activity>)>,
+    pub background: Option<(u32, RawDrc, Option<Activity>, bool)>,
+    pub rab: RabConfig,
 }
 
 #[derive(Clone, Debug)]
@@ -78,6 +83,84 @@ pub(crate) struct RawUser {
     /// A capture sees the user's uplink packets as the user sends them,
     /// before its reverse link's buffer.
     pub uplink_capture_at_entry: bool,
+    /// The reverse link through the RAN with the Rev. 0 MAC.
+    pub reverse_mac: Option<ReverseConfig>,
+}
+
+/// `reverse_mac = {rate_limit = "153.6kbps", up = [4 probabilities], down =
+/// [4 probabilities], headroom = 20.0 | "none", frame_error = 0.01,
+/// nak_delay = "53.3ms"}`, each key optional.
+fn parse_reverse_mac(v: &Val) -> Res<ReverseConfig> {
+    let t = v.table(REVERSE_MAC_KEYS)?;
+    let d = ReverseConfig::default();
+    let rate_limit = match t.get("rate_limit") {
+        None => d.rate_limit,
+        Some(r) => {
+            let bps = r.rate()?;
+            match reverse::RATE_BPS.iter().position(|&x| x == bps) {
+                Some(i) if i > 0 => i as u8,
+                _ => return Err(r.err(format!("rate_limit must be a Rev. 0 reverse rate (9.6, 19.2, 38.4, 76.8 or 153.6 kbps), not {bps} bps"))),
+            }
+        }
+    };
+    let four = |key: &str, default: [f64; 4]| -> Res<[f64; 4]> {
+        let Some(a) = t.get(key) else { return Ok(default) };
+        let items = a.array()?;
+        if items.len() != 4 {
+            return Err(a.err(format!("{key} takes 4 transition probabilities (one per step between the 5 rates), not {}", items.len())));
+        }
+        let mut out = [0.0; 4];
+        for (o, i) in out.iter_mut().zip(&items) {
+            *o = i.probability()?;
+        }
+        Ok(out)
+    };
+    let headroom_db = match t.get("headroom") {
+        None => d.headroom_db,
+        Some(h) if h.str().is_ok_and(|s| s == "none") => None,
+        Some(h) => {
+            let x = h.number()?;
+            if !x.is_finite() || x.abs() > 60.0 {
+                return Err(h.err(format!("headroom is dB of transmit power over the pilot at a forward SINR of 0 dB: within ±60, not {x}")));
+            }
+            Some(x)
+        }
+    };
+    let frame_error = t.or("frame_error", d.frame_error, |v| v.probability())?;
+    if frame_error >= 1.0 {
+        return Err(t.get("frame_error").unwrap().err("frame_error must be below 1 (every reverse frame erased)"));
+    }
+    Ok(ReverseConfig {
+        rate_limit,
+        up: four("up", d.up)?,
+        down: four("down", d.down)?,
+        headroom_db,
+        frame_error,
+        nak_delay: t.or("nak_delay", d.nak_delay, |v| v.time())?,
+    })
+}
+
+/// `rab = {threshold = 7.0, pilot = -22.0, other_cell = 0.55}` (dB, dB, ratio).
+fn parse_rab(v: &Val) -> Res<RabConfig> {
+    let t = v.table(RAB_KEYS)?;
+    let d = RabConfig::default();
+    let db = |key: &str, default: f64, lo: f64, hi: f64| -> Res<f64> {
+        t.or(key, default, |v| {
+            let x = v.number()?;
+            if !(lo..=hi).contains(&x) {
+                return Err(v.err(format!("{key} must lie in {lo}..={hi} dB, not {x}")));
+            }
+            Ok(x)
+        })
+    };
+    let other_cell = t.or("other_cell", d.other_cell, |v| {
+        let x = v.number()?;
+        if !(0.0..=10.0).contains(&x) {
+            return Err(v.err(format!("other_cell is the other sectors' interference per unit of this one's: 0..=10, not {x}")));
+        }
+        Ok(x)
+    })?;
+    Ok(RabConfig { threshold_db: db("threshold", d.threshold_db, 0.1, 30.0)?, pilot_db: db("pilot", d.pilot_db, -40.0, 0.0)?, other_cell })
 }
 
 /// `rlp = {frame_error = 0.01, nak_delay = "28.3ms"}`, each key optional.
@@ -164,6 +247,7 @@ fn parse_sector(v: &Val) -> Res<RawSector> {
         handoff_pf,
         handoff_queue,
         background: t.opt("background", parse_background)?,
+        rab: t.or("rab", RabConfig::default(), parse_rab)?,
     })
 }
 
@@ -171,8 +255,8 @@ fn parse_sector(v: &Val) -> Res<RawSector> {
 /// users loading the sector, each on its own draw of the channel (default:
 /// the `stationary` preset), backlogged all the time (no `busy`: full
 /// buffers) or a share F of it in busy periods of mean T (default 1 s).
-fn parse_background(v: &Val) -> Res<(u32, RawDrc, Option<Activity>)> {
-    let t = v.table(&["users", "drc", "busy", "busy_period"])?;
+fn parse_background(v: &Val) -> Res<(u32, RawDrc, Option<Activity>, bool)> {
+    let t = v.table(&["users", "drc", "busy", "busy_period", "upload"])?;
     let n_v = t.req("users")?;
     let n = n_v.count_u32()?;
     if n == 0 || n > MAX_BACKGROUND_USERS {
@@ -199,7 +283,7 @@ fn parse_background(v: &Val) -> Res<(u32, RawDrc, Option<Activity>)> {
         Some(b) if b < 1.0 => Some(Activity { busy: b, busy_period: busy_period.unwrap_or(NS_PER_SEC) }),
         _ => None,
     };
-    Ok((n, drc, activity))
+    Ok((n, drc, activity, t.or("upload", false, |v| v.bool())?))
 }
 
 fn parse_overhead(v: &Val) -> Res<AirOverhead> {
@@ -247,6 +331,16 @@ fn parse_user(v: &Val) -> Res<RawUser> {
         reverse_loss: t.or("reverse_loss", 0.0, |v| v.probability())?,
         rlp: t.opt("rlp", parse_rlp)?,
         uplink_capture_at_entry: t.or("uplink_capture", false, super::link::parse_capture)?,
+        reverse_mac: {
+            let mac = t.opt("reverse_mac", parse_reverse_mac)?;
+            // A reverse MAC picks its own rates and its RLP makes its losses.
+            for key in ["reverse_rate", "reverse_loss"] {
+                if let (Some(_), Some(k)) = (&mac, t.get(key)) {
+                    return Err(k.err(format!("{key} is the constant reverse link's; with reverse_mac the Rev. 0 MAC sets the rate and its RLP the losses")));
+                }
+            }
+            mac
+        },
     })
 }
 
@@ -378,6 +472,7 @@ impl KindTables for EvdoTables {
                 interlace: s.interlace,
                 handoff_pf: s.handoff_pf,
                 handoff_queue: s.handoff_queue,
+                rab: s.rab,
             });
         }
         let mut user_names = Names::new("user");
@@ -429,16 +524,24 @@ impl KindTables for EvdoTables {
                 }
             };
             let drc = drc::resolve(&u.drc, &file, presets::user_seed(cx.seed, k)).map_err(|(at, m)| cx.err(&at, m))?;
-            let up = LinkSpec {
-                rate_bps: u.reverse_rate_bps,
-                delay: rans[r].delay,
-                queue: u.reverse_queue.clone(),
-                loss: u.reverse_loss,
-                ppp: u.ppp,
-                capture_at_entry: u.uplink_capture_at_entry,
-                ..Default::default()
+            let (node, reverse) = match u.reverse_mac {
+                Some(mac) => {
+                    let node = cx.add_terminal_node("user", &u.name)?;
+                    (node, Some(UplinkConfig { mac, queue: u.reverse_queue.clone(), capture_at_entry: u.uplink_capture_at_entry }))
+                }
+                None => {
+                    let up = LinkSpec {
+                        rate_bps: u.reverse_rate_bps,
+                        delay: rans[r].delay,
+                        queue: u.reverse_queue.clone(),
+                        loss: u.reverse_loss,
+                        ppp: u.ppp,
+                        capture_at_entry: u.uplink_capture_at_entry,
+                        ..Default::default()
+                    };
+                    (cx.add_terminal("user", &u.name, ran_node, up)?, None)
+                }
             };
-            let node = cx.add_terminal("user", &u.name, ran_node, up)?;
             rans[r].users.push(UserConfig {
                 name: u.name.name.clone(),
                 node,
@@ -449,18 +552,26 @@ impl KindTables for EvdoTables {
                 ppp: u.ppp,
                 loss: u.loss,
                 rlp: u.rlp,
+                reverse,
             });
         }
         // Background users, numbered after the users for their channels' seeds.
         let mut k = self.users.len();
         for (s, (r, local)) in self.sectors.iter().zip(&place) {
-            let Some((n, raw, activity)) = &s.background else { continue };
+            let Some((n, raw, activity, upload)) = &s.background else { continue };
             for j in 1..=*n {
                 let drc = drc::resolve(raw, &file, presets::user_seed(cx.seed, k)).map_err(|(at, m)| cx.err(&at, m))?;
                 k += 1;
                 let name = format!("{}.bg{j}", s.name.name);
-                rans[*r].background.push(BackgroundUser { name, sector: *local, drc, activity: *activity });
+                rans[*r].background.push(BackgroundUser { name, sector: *local, drc, activity: *activity, upload: *upload });
             }
+        }
+        if let Some(ran) = rans.iter().find(|r| r.background.iter().any(|b| b.upload) && r.users.iter().all(|u| u.reverse.is_none())) {
+            let s = self.sectors.iter().find(|s| cx.nodes.find(&s.node.name) == Some(ran.node)).expect("a RAN has a sector");
+            return Err(cx.err(&s.name.at, format!(
+                "background upload loads the reverse link, which only a [[user]] with reverse_mac sees: none of node '{}' has one",
+                s.node.name
+            )));
         }
         if let Some(ran) = rans.iter().find(|r| r.users.is_empty()) {
             let s = self.sectors.iter().find(|s| cx.nodes.find(&s.node.name) == Some(ran.node)).expect("a RAN has a sector");

@@ -101,7 +101,8 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
                     hosts.pcap_of_port.push(u32::MAX);
                     continue;
                 }
-                let (ends, name) = (hop.ends(port), hop.place(port));
+                let at = hop.capture_port(port);
+                let (ends, name) = (hop.ends(at), hop.place(at));
                 let (a, b) = (ends.from, ends.to);
                 let idx = match pairs.iter().position(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a)) {
                     Some(i) => i,
