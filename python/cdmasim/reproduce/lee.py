@@ -199,8 +199,103 @@ def _spec(ctx, direction, timestamps=False):
                       "seeds": list(range(1, reps * per + 1))}}
 
 
+#: What the paper leaves unstated about the sector, studied beside the
+#: scored setting (the first of each): how many users share it (the
+#: downlink's calibration), whether they also upload (their reverse links
+#: then load the sector's RAB; scored: they send only their downloads'
+#: ACKs), and the laptop's power headroom (docs/evdo_reverse.md; scored:
+#: the documented 20 dB).
+SENSITIVITY = {
+    "background_users": [BACKGROUND_USERS, 1, 3],
+    "background_upload": [False, True],
+    "headroom_db": [20.0, 10.0],
+}
+#: Connections per setting in the sensitivity sweeps.
+SENSITIVITY_RUNS = 12
+
+
+def _sensitivity_spec(ctx, direction):
+    """The unstated settings' grid for one direction, without captures
+    (the figures come from the simulator's own TCP counts)."""
+    _, _, duration = _replicates(ctx)
+    grid = {"sector[0].background.users": SENSITIVITY["background_users"]}
+    if direction == "uplink":
+        grid["sector[0].background.upload"] = SENSITIVITY["background_upload"]
+        grid["user[0].reverse_mac.headroom"] = SENSITIVITY["headroom_db"]
+    runs = 4 if ctx.quick else SENSITIVITY_RUNS
+    return {"sweep": {"name": f"lee_sensitivity_{direction}", "scenario": _scenario(direction, duration),
+                      "seeds": list(range(1, runs + 1))}, "grid": grid}
+
+
 def plan(ctx):
-    return [(_spec(ctx, d), True) for d in ("downlink", "uplink")] + [(_spec(ctx, "downlink", True), True)]
+    return [(_spec(ctx, d), True) for d in ("downlink", "uplink")] + [(_spec(ctx, "downlink", True), True)] + \
+        [(_sensitivity_spec(ctx, d), False) for d in ("downlink", "uplink")]
+
+
+def _sensitivity(ctx):
+    """Items `sensitivity.DIRECTION.SETTING.QUANTITY` (not scored) and the
+    figure `sensitivity_load`: Table 1's throughput and average RTT under
+    each unstated setting, one value per connection."""
+    import numpy as np
+
+    _, _, duration = _replicates(ctx)
+    quantities = {"throughput_kbps": lambda row, d: row[f"flow.{d}.bytes_delivered"] * 8 / duration / 1e3,
+                  "rtt_avg_ms": lambda row, d: row[f"flow.{d}.rtt_avg_s"] * 1e3,
+                  "retrans_pct": lambda row, d: row[f"flow.{d}.retransmitted_fraction"] * 100}
+    units = {"throughput_kbps": "kb/s", "rtt_avg_ms": "ms", "retrans_pct": "%"}
+    shown = {}
+    for direction in ("downlink", "uplink"):
+        df, _ = ctx.sweep(_sensitivity_spec(ctx, direction), figures="flows")
+        keys = [k for k in ("sector[0].background.users", "sector[0].background.upload", "user[0].reverse_mac.headroom")
+                if k in df.columns]
+        # Background users, then uploads off before on, then the scored headroom first.
+        order = sorted(df.groupby(keys), key=lambda g: tuple(-x if k.endswith("headroom") else x
+                                                            for k, x in zip(keys, g[0] if isinstance(g[0], tuple) else (g[0],))))
+        for point, rows in order:
+            point = point if isinstance(point, tuple) else (point,)
+            setting = dict(zip(keys, point))
+            users = int(setting["sector[0].background.users"])
+            label = f"bg{users}"
+            what = f"{users} background user{'s' if users > 1 else ''}"
+            if setting.get("sector[0].background.upload"):
+                label += "_upload"
+                what += " that also upload"
+            headroom = setting.get("user[0].reverse_mac.headroom")
+            if headroom is not None and headroom != SENSITIVITY["headroom_db"][0]:
+                label += f"_headroom{headroom:g}"
+                what += f", the laptop's power headroom {headroom:g} dB"
+            for q, f in quantities.items():
+                values = [float(f(row, direction)) for _, row in rows.iterrows()]
+                ctx.item(f"sensitivity.{direction}.{label}.{q}", f"{direction} {q.replace('_', ' ')} with {what} "
+                         f"({len(values)} connections x {duration} s; the simulator's TCP counts)", units[q],
+                         samples=values)
+                scored = label == f"bg{BACKGROUND_USERS}"
+                shown.setdefault((direction, q), []).append((label, values, scored))
+    fig, axes = subplots(2, figsize=(12, 7.0), nrows=2)
+    axes = np.ravel(axes)
+    panels = [("downlink", "throughput_kbps"), ("downlink", "rtt_avg_ms"), ("uplink", "throughput_kbps"),
+              ("uplink", "rtt_avg_ms")]
+    for ax, (direction, q) in zip(axes, panels):
+        points = shown[(direction, q)]
+        labelled = set()
+        for k, (_, v, scored) in enumerate(points):
+            m = float(np.mean(v))
+            label = "scored setting" if scored else "other settings"
+            ax.errorbar([k], [m], yerr=[[m - min(v)], [max(v) - m]], fmt="s" if scored else "o", capsize=3,
+                        color="#c0392b" if scored else "#3b75af", label=None if label in labelled else label)
+            labelled.add(label)
+        ax.axhline(PUBLISHED[direction][q], color="k", ls=":", label="published")
+        ax.set_xticks(range(len(points)))
+        ax.set_xticklabels([p.replace("bg", "").replace("_upload", "\n+up").replace("_headroom10", "\n10 dB")
+                            for p, _, _ in points], fontsize=7)
+        ax.set_xlabel("background users (+up: they upload too; 10 dB: the laptop's headroom)", fontsize=7)
+        ax.set_title(f"{direction}: {q}", fontsize=9)
+        ax.set_ylabel(units[q])
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    ctx.figure("sensitivity_load", "Table 1 under the settings the paper leaves unstated: the sector's users, "
+               "whether they upload, the laptop's power headroom (first point: the scored setting; connection "
+               "min-max)", fig, [f"sensitivity.{d}.{p}.{q}" for (d, q), pts in shown.items() for p, _, _ in pts])
 
 
 def _checksum_failures(paths):
@@ -440,5 +535,6 @@ def reproduce(ctx):
         ["fig2.uplink_steadier_than_downlink", "fig3.downlink_rtt_dominated_by_evdo",
          "fig3.uplink_rtt_dominated_by_evdo", "fig4.uplink_throughput_falls_with_rtt", "eq1.fitted_c"])
     _ccdf_figure(ctx, by_dir)
+    _sensitivity(ctx)
     if ctx.pcaps:
         _user_captures(ctx)

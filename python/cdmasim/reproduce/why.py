@@ -32,9 +32,11 @@ _LIU_TIMER = ("Linux 2.6.21's RTO (SRTT + max(4 RTTVAR, 200 ms)) almost never fi
 _LEE_UPLINK = ("the EV-DO Rev. 0 reverse MAC at the standard's defaults: with the laptop's 8 KB send buffer its "
                "buffer seldom empties, so its frames climb to 153.6 kb/s and stay there; in a sector whose other "
                "two users send only their downloads' ACKs the RAB is seldom set, and on the stationary channel "
-               "the power headroom seldom binds; what would slow it is reverse-link load from other users of "
-               "the commercial sector (not stated: docs/evdo_reverse.md's rab settings) or a laptop farther "
-               "from the cell")
+               "the power headroom seldom binds. What would slow it, neither stated by the paper (figure "
+               "sensitivity_load, items sensitivity.uplink.*): other users of the sector uploading too (their "
+               "frames set the RAB: one such user brings the uplink near the published 95 kb/s) or a laptop "
+               "farther from the cell (10 dB less power headroom: about 77 kb/s and an average RTT near the "
+               "published 731 ms)")
 _LEE_DOWNLINK_LOSS = ("the forward link's RLP at the 1 % erasure input (liu Fig. 9's bound taken as the value) loses "
                       "about 1e-3 of packets, each a VJ burst of checksum failures ending at a timeout; the measured "
                       "network erased fewer physical-layer packets or recovered more than once (an erasure rate near "
