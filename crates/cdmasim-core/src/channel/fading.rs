@@ -91,6 +91,9 @@ pub struct FadingConfig {
 pub struct FadingSinr {
     cfg: FadingConfig,
     g: Gauss,
+    /// The shadowing's own draws when it is shared with other terminals
+    /// (`with_shared`); None: it draws from `g` like the rest.
+    shadow_g: Option<Gauss>,
     dwell_rng: Rng,
     shadow: Ar1,
     slow: Ar1,
@@ -114,6 +117,7 @@ impl FadingSinr {
         let mut s = Self {
             cfg,
             g,
+            shadow_g: None,
             dwell_rng,
             shadow,
             slow,
@@ -132,6 +136,22 @@ impl FadingSinr {
             s.cell_start = 0u64.wrapping_sub(s.dwell_rng.below(s.cell_len));
         }
         s
+    }
+
+    /// Terminals in one vehicle: the cell path (its dwell times, hence its
+    /// hand-offs) and the shadowing come from the vehicle's streams, the
+    /// same for each of them; the fading below stays the terminal's own.
+    pub fn with_shared(mut self, shadow: Rng, dwell: Rng) -> Self {
+        let mut g = Gauss::new(shadow);
+        self.shadow = Ar1::new(self.cfg.shadow_sd_db, self.cfg.shadow_corr_slots, &mut g);
+        self.shadow_g = Some(g);
+        self.dwell_rng = dwell;
+        if let Some(p) = &self.cfg.path {
+            let (lo, hi) = (p.dwell_min_slots, p.dwell_max_slots);
+            self.cell_len = self.draw_dwell(lo, hi);
+            self.cell_start = 0u64.wrapping_sub(self.dwell_rng.below(self.cell_len));
+        }
+        self
     }
 
     /// Add a hidden regime and drift to the mean.
@@ -161,7 +181,11 @@ impl FadingSinr {
         if let Some(r) = self.regime.as_mut() {
             geo += r.step();
         }
-        let mut x = geo + self.shadow.step(&mut self.g) + self.slow.step(&mut self.g);
+        let shadow = match self.shadow_g.as_mut() {
+            Some(g) => self.shadow.step(g),
+            None => self.shadow.step(&mut self.g),
+        };
+        let mut x = geo + shadow + self.slow.step(&mut self.g);
         if self.cfg.rayleigh_corr_slots.is_some() {
             let k = (1.0 - self.h_rho * self.h_rho).sqrt() * 0.5f64.sqrt();
             self.h.0 = self.h_rho * self.h.0 + k * self.g.sample();

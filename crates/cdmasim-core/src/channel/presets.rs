@@ -128,14 +128,37 @@ const STAT_BIN_CENTRES_DB: [f64; 2] = [8.25, 10.75];
 
 /// The preset's source for one seed (one user).
 pub fn source(name: &str, seed: u64) -> Option<Box<dyn ChannelSource>> {
-    Some(build(name, seed, config(name, seed)?))
+    Some(build(name, seed, config(name, seed)?, None))
 }
 
-/// A preset's source from its configuration, with streams named after it.
-pub fn build(name: &str, seed: u64, c: PresetConfig) -> Box<dyn ChannelSource> {
+/// Presets a vehicle can share (`source_in_vehicle`).
+pub const VEHICLE_PRESETS: &[&str] = &["mobile"];
+
+/// One terminal of several in a vehicle (Liu et al. §7.2's drive test:
+/// four laptops in one car): the route's geometry (the cell path's edge and
+/// peak, its dwell times and so its hand-offs) and the shadowing are drawn
+/// from `vehicle`, the same for all of them; the fast fading and the
+/// terminal's SINR estimate from its own `seed`.
+pub fn source_in_vehicle(name: &str, seed: u64, vehicle: u64) -> Option<Box<dyn ChannelSource>> {
+    if !VEHICLE_PRESETS.contains(&name) {
+        return None;
+    }
+    let mut c = config(name, seed)?;
+    let route = config(name, vehicle)?;
+    c.fading.path = route.fading.path;
+    Some(build(name, seed, c, Some(vehicle)))
+}
+
+/// A preset's source from its configuration, with streams named after it
+/// (the shared ones after the vehicle's seed).
+pub fn build(name: &str, seed: u64, c: PresetConfig, vehicle: Option<u64>) -> Box<dyn ChannelSource> {
     let st = RngStreams::new(seed);
     let mut f =
         FadingSinr::new(c.fading, st.stream(&format!("preset/{name}/fading")), st.stream(&format!("preset/{name}/dwell")));
+    if let Some(v) = vehicle {
+        let shared = RngStreams::new(v);
+        f = f.with_shared(shared.stream(&format!("preset/{name}/shadow")), shared.stream(&format!("preset/{name}/dwell")));
+    }
     if let Some(rc) = c.regime {
         let regime = Regime::new(rc, st.stream(&format!("preset/{name}/regime")), st.stream(&format!("preset/{name}/drift")));
         f = f.with_regime(regime);
@@ -152,6 +175,33 @@ pub fn user_seed(seed: u64, k: usize) -> u64 {
 mod tests {
     use super::*;
     use crate::channel::{collect, stats};
+
+    #[test]
+    fn terminals_in_one_vehicle_share_its_hand_offs_and_shadowing_but_not_their_fading() {
+        let n = 120_000; // 200 s: eight cells
+        let a = collect(source_in_vehicle("mobile", 1, 99).unwrap().as_mut(), n);
+        let b = collect(source_in_vehicle("mobile", 2, 99).unwrap().as_mut(), n);
+        let c = collect(source("mobile", 3).unwrap().as_mut(), n);
+        assert!(a.handoffs.len() >= 6);
+        assert_eq!(a.handoffs, b.handoffs, "one vehicle, one route");
+        assert_ne!(a.handoffs, c.handoffs);
+        assert_ne!(a.drc, b.drc, "each terminal its own fading");
+        let corr = |x: &[f32], y: &[f32]| {
+            let (mx, my) = (x.iter().sum::<f32>() / x.len() as f32, y.iter().sum::<f32>() / y.len() as f32);
+            let cov: f32 = x.iter().zip(y).map(|(p, q)| (p - mx) * (q - my)).sum();
+            let vx: f32 = x.iter().map(|p| (p - mx).powi(2)).sum();
+            let vy: f32 = y.iter().map(|q| (q - my).powi(2)).sum();
+            cov / (vx * vy).sqrt()
+        };
+        let (sa, sb, sc) = (a.sinr.unwrap(), b.sinr.unwrap(), c.sinr.unwrap());
+        // Geometry (about 4 dB of hump) and 3 dB of shadowing shared, under
+        // 1-1.4 dB of fading each: strongly correlated; strangers are not.
+        assert!(corr(&sa, &sb) > 0.8, "{}", corr(&sa, &sb));
+        assert!(corr(&sa, &sc).abs() < 0.5, "{}", corr(&sa, &sc));
+        assert!(source_in_vehicle("stationary", 1, 99).is_none());
+        // Outside a vehicle, the preset is as it was.
+        assert_eq!(collect(source("mobile", 1).unwrap().as_mut(), 6000).drc, collect(build("mobile", 1, config("mobile", 1).unwrap(), None).as_mut(), 6000).drc);
+    }
 
     #[test]
     fn presets_land_in_the_section_5_ranges() {

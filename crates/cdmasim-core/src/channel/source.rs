@@ -9,8 +9,14 @@ use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum DrcSpec {
-    /// A synthetic preset of `channel::presets` drawn with this seed.
-    Preset { name: String, seed: u64 },
+    /// A synthetic preset of `channel::presets` drawn with this seed; in
+    /// a vehicle (`presets::source_in_vehicle`) with others of its seed.
+    Preset {
+        name: String,
+        seed: u64,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        vehicle: Option<u64>,
+    },
     /// A trace file (path as the world will open it), looped when shorter
     /// than the run, starting at `start_slot`.
     Trace { path: String, format: Format, mahimahi_window_ms: u32, start_slot: u64 },
@@ -22,9 +28,11 @@ impl DrcSpec {
     /// The live source.
     pub fn open(&self) -> Result<Box<dyn ChannelSource>, ChannelError> {
         Ok(match self {
-            DrcSpec::Preset { name, seed } => {
-                presets::source(name, *seed).ok_or_else(|| ChannelError::new(name.as_str(), "unknown DRC preset"))?
+            DrcSpec::Preset { name, seed, vehicle } => match vehicle {
+                None => presets::source(name, *seed),
+                Some(v) => presets::source_in_vehicle(name, *seed, *v),
             }
+            .ok_or_else(|| ChannelError::new(name.as_str(), "unknown DRC preset"))?,
             DrcSpec::Trace { path, format, mahimahi_window_ms, start_slot } => {
                 let t = read_trace(path, Some(*format), *mahimahi_window_ms)?;
                 if t.is_empty() {

@@ -23,8 +23,10 @@ const MAHIMAHI_WINDOW_MS: u32 = 100;
 
 #[derive(Clone, Debug)]
 pub(crate) enum DrcFrom {
-    /// A synthetic preset of `channel::presets`; `seed` None = the scenario's seed.
-    Preset { name: String, seed: Option<u64> },
+    /// A synthetic preset of `channel::presets`; `seed` None = the
+    /// scenario's seed; `vehicle`: the terminals with the same number ride
+    /// in one vehicle (`presets::source_in_vehicle`).
+    Preset { name: String, seed: Option<u64>, vehicle: Option<u64> },
     /// A trace file, as written (relative paths are taken from the scenario's folder).
     Trace { path: String, format: Option<Format>, window_ms: Option<u32> },
     /// One DRC index throughout.
@@ -42,9 +44,9 @@ pub(crate) struct RawDrc {
 }
 
 pub(crate) fn parse_drc(v: &Val) -> Res<RawDrc> {
-    let t = v.table(&["preset", "seed", "trace", "format", "window", "constant"])?;
+    let t = v.table(&["preset", "seed", "vehicle", "trace", "format", "window", "constant"])?;
     if let Some(c) = t.get("constant") {
-        for key in ["preset", "trace", "seed", "format", "window"] {
+        for key in ["preset", "trace", "seed", "vehicle", "format", "window"] {
             if let Some(k) = t.get(key) {
                 return Err(k.err(format!("{key} cannot be combined with constant")));
             }
@@ -71,11 +73,22 @@ pub(crate) fn parse_drc(v: &Val) -> Res<RawDrc> {
                 return Err(p.err(format!("unknown DRC preset '{name}' (known: {})", presets::PRESETS.join(", "))));
             }
             let seed = t.opt("seed", |v| v.count())?;
-            Ok(RawDrc { from: DrcFrom::Preset { name: name.to_string(), seed }, at: p.at(), window_at: None })
+            let vehicle = t.opt("vehicle", |v| v.count())?;
+            if let (Some(_), Some(k)) = (vehicle, t.get("vehicle")) {
+                if !presets::VEHICLE_PRESETS.contains(&name) {
+                    return Err(k.err(format!(
+                        "vehicle shares a route's cells and shadowing among terminals: for the {} preset, not '{name}'",
+                        presets::VEHICLE_PRESETS.join(", ")
+                    )));
+                }
+            }
+            Ok(RawDrc { from: DrcFrom::Preset { name: name.to_string(), seed, vehicle }, at: p.at(), window_at: None })
         }
         (None, Some(tr)) => {
-            if let Some(s) = t.get("seed") {
-                return Err(s.err("seed is for a preset; a trace file is played as recorded"));
+            for key in ["seed", "vehicle"] {
+                if let Some(s) = t.get(key) {
+                    return Err(s.err(format!("{key} is for a preset; a trace file is played as recorded")));
+                }
             }
             let path = tr.str()?;
             if path.trim().is_empty() {
@@ -107,17 +120,19 @@ pub(crate) fn parse_drc(v: &Val) -> Res<RawDrc> {
 }
 
 /// The channel the world will draw: the preset with its seed (default
-/// `default_seed`), or the trace file, read once here so that a bad file is
+/// `default_seed`) and its vehicle's (drawn from the run's seed
+/// `run_seed`), or the trace file, read once here so that a bad file is
 /// reported with the line of its key. `scenario_file` is the scenario's path
 /// as given, whose folder relative trace paths start from. On error: where
 /// to blame it, and the message.
-pub(crate) fn resolve(d: &RawDrc, scenario_file: &str, default_seed: u64) -> Result<DrcSpec, (At, String)> {
+pub(crate) fn resolve(d: &RawDrc, scenario_file: &str, default_seed: u64, run_seed: u64) -> Result<DrcSpec, (At, String)> {
     match &d.from {
-        DrcFrom::Preset { name, seed } => {
+        DrcFrom::Preset { name, seed, vehicle } => {
             if !presets::PRESETS.contains(&name.as_str()) {
                 return Err((d.at.clone(), format!("unknown DRC preset '{name}'")));
             }
-            Ok(DrcSpec::Preset { name: name.clone(), seed: seed.unwrap_or(default_seed) })
+            let vehicle = vehicle.map(|v| crate::engine::RngStreams::new(run_seed).stream(&format!("vehicle/{v}")).next_u64());
+            Ok(DrcSpec::Preset { name: name.clone(), seed: seed.unwrap_or(default_seed), vehicle })
         }
         DrcFrom::Constant { drc } => Ok(DrcSpec::Constant { drc: *drc }),
         DrcFrom::Trace { path, format, window_ms } => {

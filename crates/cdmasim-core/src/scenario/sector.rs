@@ -264,7 +264,7 @@ fn parse_background(v: &Val) -> Res<(u32, RawDrc, Option<Activity>, bool)> {
     }
     let drc = match t.get("drc") {
         Some(d) => parse_drc(&d)?,
-        None => RawDrc { from: DrcFrom::Preset { name: "stationary".into(), seed: None }, at: t.at(), window_at: None },
+        None => RawDrc { from: DrcFrom::Preset { name: "stationary".into(), seed: None, vehicle: None }, at: t.at(), window_at: None },
     };
     let busy = t.opt("busy", |v| {
         let x = v.probability()?;
@@ -523,7 +523,7 @@ impl KindTables for EvdoTables {
                     HandoffPlan::Channel { sectors: list(sectors)? }
                 }
             };
-            let drc = drc::resolve(&u.drc, &file, presets::user_seed(cx.seed, k)).map_err(|(at, m)| cx.err(&at, m))?;
+            let drc = drc::resolve(&u.drc, &file, presets::user_seed(cx.seed, k), cx.seed).map_err(|(at, m)| cx.err(&at, m))?;
             let (node, reverse) = match u.reverse_mac {
                 Some(mac) => {
                     let node = cx.add_terminal_node("user", &u.name)?;
@@ -560,7 +560,7 @@ impl KindTables for EvdoTables {
         for (s, (r, local)) in self.sectors.iter().zip(&place) {
             let Some((n, raw, activity, upload)) = &s.background else { continue };
             for j in 1..=*n {
-                let drc = drc::resolve(raw, &file, presets::user_seed(cx.seed, k)).map_err(|(at, m)| cx.err(&at, m))?;
+                let drc = drc::resolve(raw, &file, presets::user_seed(cx.seed, k), cx.seed).map_err(|(at, m)| cx.err(&at, m))?;
                 k += 1;
                 let name = format!("{}.bg{j}", s.name.name);
                 rans[*r].background.push(BackgroundUser { name, sector: *local, drc, activity: *activity, upload: *upload });
