@@ -271,7 +271,7 @@ def test_every_reason_pattern_names_a_paper_and_reads_as_one_line():
     assert explain("liu", agrees) == ""        # nothing to explain
     differs = item([2.0] * 5)
     differs.id = "fig7.max_utilisation"
-    assert explain("liu", differs).startswith("liu's TCP runs use an unloaded testbed sector")
+    assert explain("liu", differs).startswith("on the commercial sector")
     # An item no pattern matches says so, rather than nothing.
     differs.id = "fig99.nothing"
     assert explain("liu", differs) == UNEXPLAINED
