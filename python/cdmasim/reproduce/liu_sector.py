@@ -383,6 +383,7 @@ def sec7_utilisation(ctx):
                     "rates were higher.'")
     ctx.item("sec7.spurious_timeouts_per_run", "Spurious timeouts (Eifel would detect) per download, all variants",
              "count", samples=list(df.groupby("seed")["flow.ftp.spurious_timeouts"].mean()))
+    _fast_channels_figure(ctx, df, over)
     ctx.figure("sec7_utilisation", "Section 7.3: utilisation of one download per variant", comparison_figure(
         "goodput / mean DRC (published vs measured)",
         [(cc, PUBLISHED_UTILISATION[cc], means[cc]) for cc in VARIANTS] +
@@ -419,6 +420,29 @@ def sec7_tbed(ctx):
              f"most {over}", "holds", samples=_order(v["retx"], lowest="vegas", highest="cubic"), published=1.0,
              tolerance=Tolerance.holds(1 / 12),
              source="§7.3, Fig. 10 Left: 'TCP-Vegas shows few retransmissions while TCP-Cubic shows the most'")
+
+
+def _fast_channels_figure(ctx, df, over):
+    """Section 7.3's question, per run: utilisation, retransmissions and
+    spurious timeouts against the channel's mean rate."""
+    fig, axes = subplots(3, figsize=(13, 3.6))
+    for cc in VARIANTS:
+        runs = df[df["flow[0].tcp.cc"] == cc]
+        rate = runs["user.ue.mean_drc_bps"] / 1e6
+        axes[0].plot(rate, runs.util, "o", ms=4, label=cc)
+        axes[1].plot(rate, 100 * runs["flow.ftp.retransmitted_fraction"], "o", ms=4, label=cc)
+        axes[2].plot(rate, runs["flow.ftp.spurious_timeouts"], "o", ms=4, label=cc)
+    axes[0].axhline(0.80, color="k", ls=":", label="paper: ~0.80 above 2.4 Mb/s")
+    for ax, ylabel in zip(axes, ("goodput / mean DRC", "retransmitted packets (%)", "spurious timeouts per download")):
+        ax.axvline(EXCELLENT_BPS / 1e6, color="#888888", ls="--", lw=0.8)
+        ax.set_xlabel("mean DRC of the run's channel (Mb/s)")
+        ax.set_ylabel(ylabel)
+        ax.legend(fontsize=7)
+    fig.tight_layout()
+    ctx.figure("sec7_fast_channels", f"Section 7.3: each download's utilisation, retransmissions and spurious "
+               f"timeouts against its channel's mean rate (dashed: 2.4 Mb/s) {over}", fig,
+               ["sec7.utilisation_drop_excellent", "sec7.retransmissions_higher_on_excellent",
+                "sec7.spurious_timeouts_per_run"])
 
 
 def sec7_colo(ctx):
