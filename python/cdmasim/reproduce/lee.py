@@ -294,7 +294,7 @@ def _sensitivity(ctx):
         ax.legend(fontsize=7)
     fig.tight_layout()
     ctx.figure("sensitivity_load", "Table 1 under the settings the paper leaves unstated: the sector's users, "
-               "whether they upload, the laptop's power headroom (first point: the scored setting; connection "
+               "whether they upload, the laptop's power headroom (square: the scored setting; connection "
                "min-max)", fig, [f"sensitivity.{d}.{p}.{q}" for (d, q), pts in shown.items() for p, _, _ in pts])
 
 

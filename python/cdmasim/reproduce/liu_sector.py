@@ -572,7 +572,7 @@ def sensitivity_commercial(ctx):
     fig.tight_layout()
     ids = [f"sensitivity.commercial.{label}.{key}" for label, _ in _commercial_settings()[1:] for key in shown]
     ctx.figure("sensitivity_commercial", "The commercial sector's unstated settings: its other users and the server "
-               "path (first point: the scored setting; seed min-max)", fig, ids)
+               "path (square: the scored setting; seed min-max)", fig, ids)
 
 
 def reproduce(ctx):

@@ -86,9 +86,12 @@ impl Bearer {
     }
 
     /// PPP octets waiting to be sent at `t`: resends due, the head's
-    /// remainder and the queue (by IP size, with the framing per packet).
+    /// remainder and the queue (by IP size, with the framing per packet
+    /// and the stuffing over all of it, which is never less than the sum
+    /// of each packet's).
     pub fn pending(&self, t: Time, air: &AirOverhead) -> u64 {
-        let queued = self.queue.len_bytes() + self.queue.len_packets() as u64 * air.ppp_bytes as u64;
+        let framed = self.queue.len_bytes() + self.queue.len_packets() as u64 * air.ppp_bytes as u64;
+        let queued = framed + if air.escape_every > 0 { framed / air.escape_every as u64 } else { 0 };
         self.rlp.owed(t) + self.head.map_or(0, |h| h.1) + queued
     }
 

@@ -98,12 +98,13 @@ impl ReverseConfig {
     pub const DEFAULT_DOWN: [f64; 4] = [16.0 / 255.0, 16.0 / 255.0, 32.0 / 255.0, 1.0];
     /// Unsourced: 20 dB of headroom at a forward SINR of 0 dB lets a
     /// terminal send 153.6 kb/s (18.6 dB over its pilot) down to a forward
-    /// SINR of about −1.5 dB, 38.4 kb/s at the cell edge (−10 dB).
+    /// SINR of about −1.5 dB, and 19.2 kb/s at the cell edge (−10 dB).
     pub const DEFAULT_HEADROOM_DB: f64 = 20.0;
     pub const DEFAULT_FRAME_ERROR: f64 = 0.01;
-    /// Two frames: the NAK goes out within the next frame and the octets
-    /// in the frame after.
-    pub const DEFAULT_NAK_DELAY: Time = 2 * FRAME_SLOTS * NS_PER_SEC / 600;
+    /// One frame: the erased frame is found at its end, when the next
+    /// frame has already started; the NAK reaches the terminal during that
+    /// frame, and the octets go in the frame after it.
+    pub const DEFAULT_NAK_DELAY: Time = FRAME_SLOTS * NS_PER_SEC / 600;
 }
 
 impl Default for ReverseConfig {
@@ -128,8 +129,8 @@ pub struct RabConfig {
     /// point (load 0.8).
     pub threshold_db: f64,
     /// The pilot's received Ec/Nt that reverse power control holds, dB.
-    /// Unsourced: −22 dB puts the data channel's Eb/Nt at 2.5 dB at
-    /// 9.6 kb/s and 5.3 dB at 153.6 kb/s (processing gains 128 and 8).
+    /// Unsourced: −22 dB puts the data channel's Eb/Nt at 2.8 dB at
+    /// 9.6 kb/s and 5.5 dB at 153.6 kb/s (processing gains 128 and 8).
     pub pilot_db: f64,
     /// Interference from the other sectors' terminals per unit of this
     /// sector's own: 0.55 (Viterbi, Viterbi and Zehavi, "Other-cell

@@ -89,7 +89,7 @@ pub(crate) struct RawUser {
 
 /// `reverse_mac = {rate_limit = "153.6kbps", up = [4 probabilities], down =
 /// [4 probabilities], headroom = 20.0 | "none", frame_error = 0.01,
-/// nak_delay = "53.3ms"}`, each key optional.
+/// nak_delay = "26.7ms"}`, each key optional.
 fn parse_reverse_mac(v: &Val) -> Res<ReverseConfig> {
     let t = v.table(REVERSE_MAC_KEYS)?;
     let d = ReverseConfig::default();
