@@ -1,6 +1,6 @@
 """Lee: measured TCP over a CDMA 1x EV-DO network (Table 1, Figs. 4-6).
 
-The measured setup, simulated with captures: a server 47 ms from a router
+The measured setup, simulated with captures: a server 22 ms from a router
 that is the base station of a 1xEV-DO sector; the laptop is a user of that
 sector (the `stationary` DRC preset: Table 1 and Fig. 6 are "for
 stationary hosts"; Proportional Fair, 64 KiB at the base station, the
@@ -90,8 +90,12 @@ BACKGROUND_USERS = 2
 #: XP, 8 KB (Microsoft KB 823764 describes uploads held to it per round
 #: trip). An input from the operating system, not from the paper.
 LAPTOP_SEND_BUFFER = "8KiB"
-#: The wired part of the round trip (2 x 47 ms): what the EV-DO link adds is the rest.
-WIRED_RTT_MS = 94.0
+#: The Internet path's delay each way: a calibration, set so that the
+#: downlink's minimum RTT is the paper's 109.2 ms (the forward slots and
+#: the reverse MAC's frames carry the rest).
+WIRED_DELAY_MS = 22
+#: The wired part of the round trip: what the EV-DO link adds is the rest.
+WIRED_RTT_MS = 2.0 * WIRED_DELAY_MS
 # The capture at the sender's side sees every transmission (a packet lost
 # on the radio link never reaches the other side's capture): the server's
 # (the Internet link's pair) and the laptop's (the pair of the laptop and
@@ -113,7 +117,7 @@ def _scenario(direction, duration_s, timestamps=False):
     laptop = {"name": "laptop", "sector": "sector", "drc": {"preset": LAPTOP_CHANNEL}, "queue": buffer,
               "reverse_mac": REVERSE_MAC, "reverse_queue": buffer, "ppp": "vj", "rlp": FORWARD_RLP,
               "uplink_capture": "entry"}
-    internet = {"name": "internet", "from": "server", "to": "router", "rate": "100Mbps", "delay": "47ms"}
+    internet = {"name": "internet", "from": "server", "to": "router", "rate": "100Mbps", "delay": f"{WIRED_DELAY_MS}ms"}
     tcp = {"cc": "newreno", "sack": True, "timestamps": timestamps}
     if direction == "downlink":
         # The laptop ran Windows XP, whose default window is 64 KB (65535 B).
@@ -431,7 +435,7 @@ def reproduce(ctx):
         for q in ("rtt_min_ms", "rtt_avg_ms", "rtt_max_ms"):
             basis, note = "prediction", ""
             if q == "rtt_min_ms" and direction == "downlink":
-                basis, note = "calibration", "the Internet path's delay (47 ms each way) was set from this number"
+                basis, note = "calibration", f"the Internet path's delay ({WIRED_DELAY_MS} ms each way) was set from this number"
             # The average RTT comes with the spread the paper reports for it:
             # one standard deviation of its connections' averages (Table 1's
             # variance); the others with none, so ±10 %.

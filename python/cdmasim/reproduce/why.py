@@ -37,8 +37,8 @@ _LEE_UPLINK = ("the EV-DO Rev. 0 reverse MAC at the standard's defaults: with th
                "the power headroom seldom binds. What would slow it, neither stated by the paper (figure "
                "sensitivity_load, items sensitivity.uplink.*): other users of the sector uploading too (their "
                "frames set the RAB: one such user brings the uplink near the published 95 kb/s) or a laptop "
-               "farther from the cell (10 dB less power headroom: about 77 kb/s and an average RTT near the "
-               "published 731 ms)")
+               "farther from the cell (10 dB less power headroom: about 90 kb/s and an average RTT of about "
+               "660 ms, against the published 731 ms)")
 _LEE_DOWNLINK_LOSS = ("the forward link's RLP at the 1 % erasure input (liu Fig. 9's bound taken as the value) loses "
                       "about 1e-3 of packets, each a VJ burst of checksum failures ending at a timeout; the measured "
                       "network erased fewer physical-layer packets or recovered more than once (an erasure rate near "
