@@ -331,8 +331,7 @@ def _study(ctx, spec, direction):
 def _per_period(stats, periods_of, key):
     """An item's values for a statistic over loss periods: one per
     replicate, or, when a replicate saw no loss period (short --quick runs
-    at a residual loss of 0.01 %), the statistic over all replicates'
-    periods pooled."""
+    see few losses), the statistic over all replicates' periods pooled."""
     import pandas as pd
 
     values = [f[key] for f in stats]
