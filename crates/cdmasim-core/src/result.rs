@@ -367,7 +367,8 @@ pub struct SectorResult {
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct DropEvent {
     pub t_s: f64,
-    /// The link whose queue or wire dropped it, or "node:NAME" for a missing route.
+    /// The link whose queue or wire dropped it, or "node:N" (the node's
+    /// index) for a missing route or a segment failing its TCP checksum.
     pub place: String,
     pub reason: String,
     pub flow: String,
