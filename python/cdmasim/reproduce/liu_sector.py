@@ -568,6 +568,7 @@ def sensitivity_commercial(ctx):
         ax.set_xticklabels([p.replace("wired", "path ") for p, _, _ in points], fontsize=7)
         ax.set_xlabel("background users (bgN) or path delay each way", fontsize=7)
         ax.set_title(key, fontsize=9)
+        ax.set_ylabel("goodput / mean DRC" if key.startswith("fig7") else "share of the four laptops' goodput")
         ax.legend(fontsize=7)
     fig.tight_layout()
     ids = [f"sensitivity.commercial.{label}.{key}" for label, _ in _commercial_settings()[1:] for key in shown]
