@@ -10,10 +10,15 @@ import ipaddress
 import re
 import subprocess
 
-# tcptrace label (plus unit, where the label repeats) -> (report field, format)
+# tcptrace label (plus unit, where the label repeats) -> (report field, format).
+# tcptrace keeps the SYN, FIN and RST counts of a direction in 8-bit
+# counters (tcptrace.h, tcb: u_char syn_count, fin_count, reset_count), so
+# it prints them modulo 256 ("u8"); ours counts them all. A Linux receiver
+# that closed its socket answers each late segment with a RST, hundreds of
+# them at the end of an iperf3 -R run.
 FIELDS = {
     "total packets": ("total_packets", "d"),
-    "resets sent": ("resets_sent", "d"),
+    "resets sent": ("resets_sent", "u8"),
     "ack pkts sent": ("ack_pkts_sent", "d"),
     "pure acks sent": ("pure_acks_sent", "d"),
     "sack pkts sent": ("sack_pkts_sent", "d"),
@@ -28,7 +33,7 @@ FIELDS = {
     "zwnd probe bytes": ("zwnd_probe_bytes", "d"),
     "outoforder pkts": ("outoforder_pkts", "d"),
     "pushed data pkts": ("pushed_data_pkts", "d"),
-    "SYN/FIN pkts sent": (("syn_pkts_sent", "fin_pkts_sent"), "slash"),
+    "SYN/FIN pkts sent": (("syn_pkts_sent", "fin_pkts_sent"), "slash_u8"),
     "req 1323 ws/ts": (("req_1323_ws", "req_1323_ts"), "yn2"),
     "adv wind scale": ("adv_wind_scale", "d"),
     "req sack": ("req_sack", "yn"),
@@ -131,8 +136,10 @@ def parse(text):
 def fmt(value, how):
     if how == "d":
         return "NA" if value is None else str(int(value))
-    if how == "slash":
-        return f"{value[0]}/{value[1]}"
+    if how == "u8":
+        return "NA" if value is None else str(int(value) % 256)
+    if how == "slash_u8":
+        return f"{value[0] % 256}/{value[1] % 256}"
     if how == "yn":
         return "Y" if value else "N"
     if how == "yn2":
