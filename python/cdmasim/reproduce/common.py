@@ -47,6 +47,23 @@ def finish(ctx, fig, ax, id, title, xlabel, ylabel, items, axes_title=None, lege
     ctx.figure(id, title, fig, items)
 
 
+def settings_points(ax, points, labels):
+    """A sensitivity panel: for each (name, values, scored) of `points`, the
+    values' mean with their min-max as an error bar, the scored setting a
+    red square and the others blue dots, named on the x axis by `labels`."""
+    import numpy as np
+
+    labelled = set()
+    for k, (_, values, scored) in enumerate(points):
+        m = float(np.mean(values))
+        label = "scored setting" if scored else "other settings"
+        ax.errorbar([k], [m], yerr=[[m - min(values)], [max(values) - m]], fmt="s" if scored else "o", capsize=3,
+                    color="#c0392b" if scored else "#3b75af", label=None if label in labelled else label)
+        labelled.add(label)
+    ax.set_xticks(range(len(points)))
+    ax.set_xticklabels(labels, fontsize=7)
+
+
 def comparison_figure(title, rows, unit, xlabel):
     """Bars of published (hatched) beside measured for (label, published,
     measured) rows; `measured` is a number or the per-seed values (drawn as

@@ -53,7 +53,7 @@ adds their figures as items without a published value."""
 
 import os
 
-from .common import comparison_figure, finish, subplots
+from .common import comparison_figure, finish, settings_points, subplots
 from .items import Tolerance
 
 TITLE = "Measured TCP Performance in CDMA 1x EV-DO Network"
@@ -281,17 +281,9 @@ def _sensitivity(ctx):
               ("uplink", "rtt_avg_ms")]
     for ax, (direction, q) in zip(axes, panels):
         points = shown[(direction, q)]
-        labelled = set()
-        for k, (_, v, scored) in enumerate(points):
-            m = float(np.mean(v))
-            label = "scored setting" if scored else "other settings"
-            ax.errorbar([k], [m], yerr=[[m - min(v)], [max(v) - m]], fmt="s" if scored else "o", capsize=3,
-                        color="#c0392b" if scored else "#3b75af", label=None if label in labelled else label)
-            labelled.add(label)
+        settings_points(ax, points, [p.replace("bg", "").replace("_upload", "\n+up").replace("_headroom10", "\n10 dB")
+                                     for p, _, _ in points])
         ax.axhline(PUBLISHED[direction][q], color="k", ls=":", label="published")
-        ax.set_xticks(range(len(points)))
-        ax.set_xticklabels([p.replace("bg", "").replace("_upload", "\n+up").replace("_headroom10", "\n10 dB")
-                            for p, _, _ in points], fontsize=7)
         ax.set_xlabel("background users (+up: they upload too; 10 dB: the laptop's headroom)", fontsize=7)
         ax.set_title(f"{direction}: {q}", fontsize=9)
         ax.set_ylabel(units[q])

@@ -36,7 +36,7 @@ not stated, here the testbed's (the paper's only stated path). Both are
 settings, studied in `sensitivity_commercial` (items
 `sensitivity.commercial.*`)."""
 
-from .common import comparison_figure, finish, subplots
+from .common import comparison_figure, finish, settings_points, subplots
 from .items import Tolerance
 
 VARIANTS = ("reno", "cubic", "westwood", "vegas")
@@ -532,8 +532,6 @@ def sensitivity_commercial(ctx):
     """Items `sensitivity.commercial.SETTING.*` (not scored) and the figure
     `sensitivity_commercial`: fig7's highest utilisation and EX_COLO's
     Cubic and Vegas shares under each setting of the commercial sector."""
-    import numpy as np
-
     shown = {"fig7_max_utilisation": [], "colo_share_cubic": [], "colo_share_vegas": []}
     for k, (label, sector) in enumerate(_commercial_settings()):
         util, _, _ = _single(ctx, None if k == 0 else label, None if k == 0 else sector)
@@ -555,17 +553,9 @@ def sensitivity_commercial(ctx):
                  "colo_share_vegas": (0.20, "below")}
     fig, axes = subplots(3, figsize=(12, 3.6))
     for ax, (key, points) in zip(axes, shown.items()):
-        labelled = set()
-        for i, (_, vals, scored) in enumerate(points):
-            m = float(np.mean(vals))
-            label = "scored setting" if scored else "other settings"
-            ax.errorbar([i], [m], yerr=[[m - min(vals)], [max(vals) - m]], fmt="s" if scored else "o", capsize=3,
-                        color="#c0392b" if scored else "#3b75af", label=None if label in labelled else label)
-            labelled.add(label)
+        settings_points(ax, points, [p.replace("wired", "path ") for p, _, _ in points])
         pub, how = published[key]
         ax.axhline(pub, color="k", ls=":", label=f"published: {how} {pub:g}")
-        ax.set_xticks(range(len(points)))
-        ax.set_xticklabels([p.replace("wired", "path ") for p, _, _ in points], fontsize=7)
         ax.set_xlabel("background users (bgN) or path delay each way", fontsize=7)
         ax.set_title(key, fontsize=9)
         ax.set_ylabel("goodput / mean DRC" if key.startswith("fig7") else "share of the four laptops' goodput")

@@ -65,24 +65,14 @@ impl Bearer {
     /// A packet for the far end arrives at the sender; the queue takes it
     /// or gives it back with the reason.
     pub fn offer(&mut self, now: Time, pkt: Packet, hd: &Headers) -> Result<(), (Packet, DropReason)> {
-        self.touch(now);
         if let Some(ppp) = self.ppp.as_mut() {
             ppp.enter(&pkt, hd.get(pkt.hdr));
         }
-        match self.queue.enqueue(now, pkt) {
-            Ok(()) => {
-                self.meter.enqueued += 1;
-                self.meter.peak(&self.queue);
-                Ok(())
+        self.meter.enqueue(now, &mut self.queue, pkt).inspect_err(|&(pkt, _)| {
+            if let Some(ppp) = self.ppp.as_mut() {
+                ppp.refused(pkt, self.rlp.next_seq() + self.queue.len_packets() as u64);
             }
-            Err((pkt, reason)) => {
-                if let Some(ppp) = self.ppp.as_mut() {
-                    ppp.refused(pkt, self.rlp.next_seq() + self.queue.len_packets() as u64);
-                }
-                self.meter.drop(reason);
-                Err((pkt, reason))
-            }
-        }
+        })
     }
 
     /// PPP octets waiting to be sent at `t`: resends due, the head's

@@ -479,31 +479,37 @@ impl EvdoRan {
         }
         let air = self.air;
         let (tap, outbox) = (self.tap, &mut self.outbox);
-        for (u, user) in self.users.iter_mut().enumerate() {
+        // The users that send packets are `reverse`, in user order: their
+        // ports follow the forward ones in the same order.
+        let mut next_port = self.ports as Port;
+        for user in self.users.iter_mut() {
             let Some(up) = user.up.as_mut() else { continue };
+            let port = next_port;
+            next_port += up.bearer().is_some() as Port;
             let sec = &mut self.sectors[user.sector];
             let (rate, budget) = up.start_frame(t, sec.busy, &air);
             sec.load += sec.rab.load(rate);
             if rate == 0 {
                 continue;
             }
-            up.stats.air_bytes += budget;
             let capture = tap && !up.capture_at_entry;
-            let port = self.ports + self.reverse.iter().position(|&r| r == u).unwrap_or(0);
-            match &mut up.carries {
+            up.stats.air_bytes += match &mut up.carries {
                 Carries::Packets(b) => {
                     let mut load = Load::default();
                     let carried = b.fill(t, budget, &air, &mut load, |pkt| {
                         if capture {
-                            outbox.push_back(HopEvent::transmit(port as Port, pkt, hd));
+                            outbox.push_back(HopEvent::transmit(port, pkt, hd));
                         }
                     });
-                    up.stats.air_bytes -= budget - carried;
                     up.on_air = Some(load);
+                    carried
                 }
-                Carries::Acks { owed } => *owed = (*owed - budget as f64).max(0.0),
-                Carries::Backlog => {}
-            }
+                Carries::Acks { owed } => {
+                    *owed = (*owed - budget as f64).max(0.0);
+                    budget
+                }
+                Carries::Backlog => budget,
+            };
         }
     }
 
@@ -745,8 +751,8 @@ impl Hop for EvdoRan {
     /// capture named after its reverse link (`NAME.up`), as when that was
     /// a link of its own.
     fn capture_port(&self, port: Port) -> Port {
-        match self.reverse.iter().position(|&u| u == port as usize) {
-            Some(k) if self.reverse_user(port).is_none() => (self.ports + k) as Port,
+        match self.reverse.binary_search(&(port as usize)) {
+            Ok(k) if self.reverse_user(port).is_none() => (self.ports + k) as Port,
             _ => port,
         }
     }

@@ -27,18 +27,7 @@ impl Buffer {
 
     /// A packet arrives from the network; on a drop it comes back with the reason.
     pub fn offer(&mut self, now: Time, pkt: Packet) -> Result<(), (Packet, DropReason)> {
-        self.meter.touch(now, &self.queue);
-        match self.queue.enqueue(now, pkt) {
-            Ok(()) => {
-                self.meter.enqueued += 1;
-                self.meter.peak(&self.queue);
-                Ok(())
-            }
-            Err((pkt, reason)) => {
-                self.meter.drop(reason);
-                Err((pkt, reason))
-            }
-        }
+        self.meter.enqueue(now, &mut self.queue, pkt)
     }
 
     /// Move packets into the RLP sender until it holds at least `frame`

@@ -4,7 +4,7 @@
 
 use super::Queue;
 use crate::engine::Time;
-use crate::net::DropReason;
+use crate::net::{DropReason, Packet};
 use crate::result::QueueResult;
 use std::collections::BTreeMap;
 
@@ -40,6 +40,24 @@ impl QueueMeter {
     pub fn peak<Q: Queue + ?Sized>(&mut self, q: &Q) {
         self.max_pkts = self.max_pkts.max(q.len_packets() as u64);
         self.max_bytes = self.max_bytes.max(q.len_bytes());
+    }
+
+    /// Offer `pkt` to `q` at `now`, counting what happens: taken (and a
+    /// new maximum) or dropped, given back with the reason.
+    #[inline]
+    pub fn enqueue<Q: Queue + ?Sized>(&mut self, now: Time, q: &mut Q, pkt: Packet) -> Result<(), (Packet, DropReason)> {
+        self.touch(now, q);
+        match q.enqueue(now, pkt) {
+            Ok(()) => {
+                self.enqueued += 1;
+                self.peak(q);
+                Ok(())
+            }
+            Err((pkt, reason)) => {
+                self.drop(reason);
+                Err((pkt, reason))
+            }
+        }
     }
 
     pub fn drop(&mut self, reason: DropReason) {
