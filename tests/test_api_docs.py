@@ -18,7 +18,7 @@ from cdmasim.workers import WorkerPool
 
 PUBLIC = [
     cdmasim.run, cdmasim.parse, cdmasim.sweep, cdmasim.load_sweep,
-    *(getattr(cdmasim.channel, n) for n in ("rates_bps", "read", "stats", "summary", "fit", "presets", "generate",
+    *(getattr(cdmasim.channel, n) for n in ("rates_bps", "read", "stats", "stats_at", "summary", "fit", "presets", "generate",
                                              "sample", "reference_stats", "plot")),
     *(getattr(cdmasim.evdo, n) for n in ("drc_table", "schedule", "summary", "fig6")),
     cdmasim.pcap.analyze, cdmasim.pcap.analyze_raw,

@@ -193,3 +193,28 @@ def test_a_drawn_source_refuses_what_is_not_one():
         channel.stats("mobile", slots=10, seed=1, format="binary")
     with pytest.raises(InputError, match="is for a drawn source"):
         channel.stats(np.zeros(10, dtype=np.uint8), window_slots=[5, 6])
+
+
+def test_windows_placed_in_time_jump_their_gaps():
+    """stats_at: windows back to back are stats()'s windows to the last
+    bit; windows weeks apart cost their own slots (a drawn gap of five
+    weeks would take minutes), and a day scale asked for after the
+    preset's name spreads them."""
+    back = channel.stats_at("location1", 2, [(0, 30_000), (30_000, 30_000)], max_order=3, max_lag=50)
+    held = channel.stats("location1", slots=60_000, seed=2, window_slots=30_000, max_order=3, max_lag=50)
+    assert json.dumps(back, sort_keys=True) == json.dumps(held["windows"], sort_keys=True)
+    week = 7 * 24 * 2_160_000
+    far = [(k * week, 6000) for k in range(20)]
+    # The SINR's window means (the rate saturates at 3.072 Mb/s): about
+    # 1.6 dB apart under the drift alone, about 6 with the day scale.
+    plain = [w["sinr_mean_db"] for w in channel.stats_at("location1", 2, far)]
+    daily = [w["sinr_mean_db"] for w in channel.stats_at("location1:day_sd_db=6", 2, far)]
+    assert len(plain) == 20 and np.std(daily) > 2 * np.std(plain), (np.std(plain), np.std(daily))
+    with pytest.raises(InputError, match="before the window before it ends"):
+        channel.stats_at("location1", 1, [(100, 50), (120, 10)])
+    with pytest.raises(InputError, match="non-empty list of"):
+        channel.stats_at("location1", 1, [(1, 2, 3)])
+    with pytest.raises(InputError, match="unknown setting 'day'"):
+        channel.stats_at("location1:day=3", 1, [(0, 10)])
+    with pytest.raises(InputError, match="no regime"):
+        channel.stats_at("mobile:day_sd_db=3", 1, [(0, 10)])

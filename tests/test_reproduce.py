@@ -697,7 +697,7 @@ def test_ahead_names_the_paper_whose_calls_could_not_run(tmp_path, monkeypatch):
 
 def test_liu_declares_its_calls_and_is_analysed_last(tmp_path):
     """`reproduce all` analyses the papers that declare calls last, and
-    liu's declaration covers its three kinds of call over every seed."""
+    liu's declaration covers its four kinds of call over every seed."""
     from cdmasim import reproduce as rp
 
     assert rp.analysis_order(list(rp.PAPERS)) == ["lee", "paliwal", "jung", "dziong", "liu"]
@@ -705,6 +705,7 @@ def test_liu_declares_its_calls_and_is_analysed_last(tmp_path):
     targets = [t for t, _ in calls]
     assert paper == "liu" and targets[0] == "cdmasim.reproduce.liu:location_task"
     assert {t: targets.count(t) for t in targets} == {"cdmasim.reproduce.liu:location_task": 9,
+                                                      "cdmasim.reproduce.liu:campaign_task": 12,
                                                       "cdmasim.reproduce.liu:fig6_task": 12,
                                                       "cdmasim.reproduce.liu:channel_task": 6}
 

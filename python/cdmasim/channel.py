@@ -154,6 +154,29 @@ def _stats_drawn(source, slots, seed, window_slots, max_order, max_lag):
     return results if many else results[0]
 
 
+def stats_at(source: str, seed: int, at: Iterable[tuple[int, int]], max_order: int = 1,
+             max_lag: int = 1) -> list[dict[str, Any]]:
+    """Statistics of windows of a drawn source (a preset, 'constant:N' or a
+    model file) placed anywhere in its time: `at` lists (first slot, slots)
+    pairs in order, none overlapping the next. The source jumps the gaps
+    (exactly, for a stationary preset: each slow process by its n-step
+    law), so half-hour traces spread over weeks cost their half hours.
+    Returns one dict per window, of the keys stats() gives a trace's whole.
+    """
+    try:
+        pairs = [tuple(w) for w in at]
+    except TypeError:
+        pairs = None
+    if not pairs or any(len(w) != 2 for w in pairs):
+        raise InputError(f"at must be a non-empty list of (first slot, slots) pairs, got {at!r}")
+    windows = [(_units.count(a, f"at[{i}] first slot"), _units.count(n, f"at[{i}] slots", 1))
+               for i, (a, n) in enumerate(pairs)]
+    max_order, max_lag = _stats_depths(max_order, max_lag)
+    outs = _call(_core().channel_stats_at, _units.path(source, "source"), _units.count(seed, "seed"), windows,
+                 max_order, max_lag)
+    return [_clean(json.loads(o)["whole"]) for o in outs]
+
+
 def _check_results(results):
     if not isinstance(results, Mapping) or not results:
         raise InputError(f"results must be a non-empty dict of name -> stats() result, got {results!r}")

@@ -119,6 +119,30 @@ fn channel_stats_source(
     Ok(windows.iter().zip(per_window).map(|(&w, ws)| stats_json((whole.clone(), ws), w)).collect())
 }
 
+/// Statistics of windows of a drawn source placed in its time: `at` holds
+/// (first slot, slots) pairs in order (`channel::stats_at`); one JSON per
+/// window, each of `channel_stats_bytes`'s whole-trace shape.
+#[pyfunction]
+#[pyo3(signature = (source, seed, at, max_order=4, max_lag=200))]
+fn channel_stats_at(
+    py: Python<'_>,
+    source: &str,
+    seed: u64,
+    at: Vec<(u64, u64)>,
+    max_order: usize,
+    max_lag: usize,
+) -> PyResult<Vec<String>> {
+    let cfg = stats::StatsConfig { max_order, max_lag };
+    channel::check_windows_at(&at).map_err(PyValueError::new_err)?;
+    check_limits(at.iter().map(|w| w.1).max().unwrap_or(0), &[], &cfg)?;
+    let per = crate::interrupt::allow_threads_interruptible(py, || {
+        let mut s = make_source(source, seed)?;
+        Ok(channel::stats_at(s.as_mut(), &at, &cfg))
+    })?
+    .map_err(err)?;
+    Ok(per.into_iter().map(|w| stats_json((w, Vec::new()), 0)).collect())
+}
+
 /// Fit a Markov chain of `order` to a trace (with `regimes` > 1, a chain per
 /// regime of `window_slots` windows); returns the model JSON.
 #[pyfunction]
@@ -160,7 +184,7 @@ fn channel_fit(
 }
 
 fn make_source(src: &str, seed: u64) -> Result<Box<dyn channel::ChannelSource>, ChannelError> {
-    if let Some(s) = presets::source(src, seed) {
+    if let Some(s) = presets::source_checked(src, seed).map_err(|e| ChannelError::new(src, e))? {
         return Ok(s);
     }
     if let Some(d) = src.strip_prefix("constant:") {
@@ -226,6 +250,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(channel_stats_file, m)?)?;
     m.add_function(wrap_pyfunction!(channel_stats_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(channel_stats_source, m)?)?;
+    m.add_function(wrap_pyfunction!(channel_stats_at, m)?)?;
     m.add_function(wrap_pyfunction!(channel_fit, m)?)?;
     m.add_function(wrap_pyfunction!(channel_generate, m)?)?;
     m.add_function(wrap_pyfunction!(channel_sample, m)?)?;

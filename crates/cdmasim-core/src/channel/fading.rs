@@ -51,6 +51,7 @@ impl Gauss {
 pub struct Ar1 {
     rho: f64,
     gain: f64,
+    sd: f64,
     x: f64,
 }
 
@@ -58,11 +59,25 @@ impl Ar1 {
     /// `corr_slots`: the time (slots) over which the correlation falls to 1/e.
     pub fn new(sd: f64, corr_slots: f64, g: &mut Gauss) -> Self {
         let rho = if corr_slots > 0.0 { (-1.0 / corr_slots).exp() } else { 0.0 };
-        Self { rho, gain: sd * (1.0 - rho * rho).sqrt(), x: sd * g.sample() }
+        Self { rho, gain: sd * (1.0 - rho * rho).sqrt(), sd, x: sd * g.sample() }
     }
     #[inline]
     pub fn step(&mut self, g: &mut Gauss) -> f64 {
         self.x = self.rho * self.x + self.gain * g.sample();
+        self.x
+    }
+    /// The value `n` steps on, drawn at once: given x, x[n] is normal with
+    /// mean rho^n x and variance sd^2 (1 - rho^2n), the sum of the n steps'
+    /// innovations. One draw whatever `n`.
+    pub fn skip(&mut self, n: u64, g: &mut Gauss) -> f64 {
+        if n > 0 {
+            let r = self.rho.powf(n as f64);
+            self.x = r * self.x + self.sd * (1.0 - r * r).sqrt() * g.sample();
+        }
+        self.x
+    }
+    /// The current value.
+    pub fn value(&self) -> f64 {
         self.x
     }
 }
@@ -196,6 +211,34 @@ impl FadingSinr {
         self.slot += 1;
         x
     }
+
+    /// Move `n` slots on without drawing them: every Gauss-Markov part
+    /// jumps by its exact n-step law (`Ar1::skip`), the regime by its own
+    /// (`Regime::skip`). A mobile terminal's cell path has no such law, so
+    /// it steps through the slots.
+    fn skip_slots(&mut self, n: u64) {
+        if self.cfg.path.is_some() {
+            for _ in 0..n {
+                self.next_sinr();
+            }
+            return;
+        }
+        if let Some(r) = self.regime.as_mut() {
+            r.skip(n);
+        }
+        match self.shadow_g.as_mut() {
+            Some(g) => self.shadow.skip(n, g),
+            None => self.shadow.skip(n, &mut self.g),
+        };
+        self.slow.skip(n, &mut self.g);
+        if self.cfg.rayleigh_corr_slots.is_some() && n > 0 {
+            let r = self.h_rho.powf(n as f64);
+            let k = (1.0 - r * r).sqrt() * 0.5f64.sqrt();
+            self.h.0 = r * self.h.0 + k * self.g.sample();
+            self.h.1 = r * self.h.1 + k * self.g.sample();
+        }
+        self.slot += n;
+    }
 }
 
 impl ChannelSource for FadingSinr {
@@ -220,6 +263,9 @@ impl ChannelSource for FadingSinr {
     }
     fn take_handoffs(&mut self) -> Vec<u64> {
         std::mem::take(&mut self.handoffs)
+    }
+    fn skip(&mut self, n: u64) {
+        self.skip_slots(n)
     }
 }
 

@@ -58,7 +58,45 @@ fn neighbour_load(drop_db: f64, share: f64, drift_sd_db: f64, drift_corr_hours: 
         redraw_slots: 6_000.0,
         drift_sd_db,
         drift_corr_slots: drift_corr_hours * HOUR_SLOTS,
+        day_sd_db: 0.0,
+        day_corr_slots: DAY_CORR_DAYS * 24.0 * HOUR_SLOTS,
     }
+}
+
+/// Correlation time (days) of the day-scale offset when the spec leaves it
+/// out: one day, so neighbouring days share e^-1 of it and the morning and
+/// evening of one day nearly all. Unsourced: Liu et al. sample Fig. 1
+/// (right) twice a day and state no time scale.
+pub const DAY_CORR_DAYS: f64 = 1.0;
+
+/// A preset with settings after its name: `location1:day_sd_db=2` or
+/// `location1:day_sd_db=2,day_corr_days=7` adds the day-scale offset of
+/// `regime.rs` (dB, days) to a preset with a regime (the stationary ones).
+/// Returns the preset's name and its configuration; `Ok(None)` when the
+/// name is no preset; `Err` for a bad setting.
+pub fn parse(spec: &str, seed: u64) -> Result<Option<(&str, PresetConfig)>, String> {
+    let (name, settings) = match spec.split_once(':') {
+        Some((n, rest)) => (n, Some(rest)),
+        None => (spec, None),
+    };
+    let Some(mut c) = config(name, seed) else { return Ok(None) };
+    let Some(settings) = settings else { return Ok(Some((name, c))) };
+    let Some(r) = c.regime.as_mut() else {
+        return Err(format!("preset {name} has no regime to add a day scale to (the stationary presets have one)"));
+    };
+    for kv in settings.split(',') {
+        let (k, v) = kv.split_once('=').ok_or_else(|| format!("'{kv}' is not KEY=VALUE"))?;
+        let x: f64 = v.trim().parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(|| {
+            format!("{k} needs a number of at least 0, got '{v}'")
+        })?;
+        match k.trim() {
+            "day_sd_db" => r.day_sd_db = x,
+            "day_corr_days" if x > 0.0 => r.day_corr_slots = x * 24.0 * HOUR_SLOTS,
+            "day_corr_days" => return Err("day_corr_days must be above 0".into()),
+            other => return Err(format!("unknown setting '{other}' (day_sd_db, day_corr_days)")),
+        }
+    }
+    Ok(Some((name, c)))
 }
 
 pub fn config(name: &str, seed: u64) -> Option<PresetConfig> {
@@ -127,8 +165,14 @@ pub fn config(name: &str, seed: u64) -> Option<PresetConfig> {
 const STAT_BIN_CENTRES_DB: [f64; 2] = [8.25, 10.75];
 
 /// The preset's source for one seed (one user).
-pub fn source(name: &str, seed: u64) -> Option<Box<dyn ChannelSource>> {
-    Some(build(name, seed, config(name, seed)?, None))
+/// `spec` is a preset's name, with settings after a colon (`parse`).
+pub fn source(spec: &str, seed: u64) -> Option<Box<dyn ChannelSource>> {
+    source_checked(spec, seed).ok().flatten()
+}
+
+/// `source`, saying what is wrong with a preset's settings.
+pub fn source_checked(spec: &str, seed: u64) -> Result<Option<Box<dyn ChannelSource>>, String> {
+    Ok(parse(spec, seed)?.map(|(name, c)| build(name, seed, c, None)))
 }
 
 /// Presets a vehicle can share (`source_in_vehicle`).
@@ -160,7 +204,12 @@ pub fn build(name: &str, seed: u64, c: PresetConfig, vehicle: Option<u64>) -> Bo
         f = f.with_shared(shared.stream(&format!("preset/{name}/shadow")), shared.stream(&format!("preset/{name}/dwell")));
     }
     if let Some(rc) = c.regime {
-        let regime = Regime::new(rc, st.stream(&format!("preset/{name}/regime")), st.stream(&format!("preset/{name}/drift")));
+        let regime = Regime::new(
+            rc,
+            st.stream(&format!("preset/{name}/regime")),
+            st.stream(&format!("preset/{name}/drift")),
+            st.stream(&format!("preset/{name}/day")),
+        );
         f = f.with_regime(regime);
     }
     Box::new(SinrMapper::new(f, c.mapper, Thresholds::default(), st.stream(&format!("preset/{name}/mapper"))))
@@ -175,6 +224,44 @@ pub fn user_seed(seed: u64, k: usize) -> u64 {
 mod tests {
     use super::*;
     use crate::channel::{collect, stats};
+
+    /// Windows back to back through `stats_at` are the windows of one
+    /// drawn stretch; a campaign of half hours days apart jumps its gaps
+    /// and still lands where the hours-long drift puts it; the day scale
+    /// spreads the campaign's half-hour means.
+    #[test]
+    fn a_campaign_of_half_hours_days_apart() {
+        use crate::channel::{stats_at, stats_of_source};
+        let cfg = stats::StatsConfig { max_order: 1, max_lag: 1 };
+        let back_to_back: Vec<_> = (0..3).map(|k| (k * 60_000, 60_000)).collect();
+        let a = stats_at(source("location1", 4).unwrap().as_mut(), &back_to_back, &cfg);
+        let (_, b) = stats_of_source(source("location1", 4).unwrap().as_mut(), 180_000, &[60_000], &cfg);
+        let means = |v: &[stats::Stats]| v.iter().map(|s| s.mean_bps).collect::<Vec<_>>();
+        assert_eq!(means(&a), means(&b[0]));
+
+        let day = 24 * HOUR_SLOTS as u64;
+        // Twenty mornings of 100 s each (the reproduction takes half hours).
+        let campaign: Vec<_> = (0..20).map(|d| (d * day + 9 * HOUR_SLOTS as u64, 60_000)).collect();
+        let range = |spec: &str| {
+            let m: Vec<f64> = (0..3)
+                .flat_map(|seed| stats_at(source(spec, seed).unwrap().as_mut(), &campaign, &cfg))
+                .map(|s| s.mean_bps)
+                .collect();
+            let (lo, hi) = m.iter().fold((f64::MAX, 0f64), |(l, h), &x| (l.min(x), h.max(x)));
+            (lo, hi, m.iter().sum::<f64>() / m.len() as f64)
+        };
+        let (lo, hi, mean) = range("location1");
+        // Location 1 sits in the 2457.6 kb/s bin under a 1.5 dB drift.
+        assert!(mean > 2.0e6 && mean < 2.9e6 && lo > 1.0e6, "{lo} {hi} {mean}");
+        let (lo4, hi4, _) = range("location1:day_sd_db=4");
+        assert!(hi4 - lo4 > hi - lo + 300e3, "day scale off {lo}-{hi}, 4 dB {lo4}-{hi4}");
+        let msg = |spec: &str| source_checked(spec, 1).err().unwrap();
+        assert!(msg("location1:day_sd_db=-1").contains("at least 0"));
+        assert!(msg("location1:speed=3").contains("unknown setting 'speed'"));
+        assert!(msg("mobile:day_sd_db=1").contains("no regime"));
+        assert!(msg("location1:day_corr_days=0").contains("above 0"));
+        assert!(source_checked("nowhere:day_sd_db=1", 1).unwrap().is_none());
+    }
 
     #[test]
     fn terminals_in_one_vehicle_share_its_hand_offs_and_shadowing_but_not_their_fading() {

@@ -21,6 +21,15 @@
 //!   regime a slot reveals persists for thousands of slots.
 //! - **Drift**: a Gauss-Markov (AR(1)) offset with a correlation time of
 //!   hours: the load and the surroundings over the day.
+//! - **Day scale** (off unless set): a second Gauss-Markov offset with a
+//!   correlation time of days, for what changes from one day to the next at
+//!   a fixed place (Fig. 1 right: 30-minute means at Location 1 over 25
+//!   weekdays). The paper states no size for it; `day_sd_db` is a named
+//!   setting, 0 in every preset, and liu's `fig1_day_scale` figure shows
+//!   what it does to the 25-day range.
+//!
+//! `skip` moves the process over a gap without drawing its slots: a
+//! campaign of half-hour traces on 25 days draws 25 hours, not 600.
 
 use super::fading::{Ar1, Gauss};
 use crate::engine::Rng;
@@ -37,6 +46,10 @@ pub struct RegimeConfig {
     pub drift_sd_db: f64,
     /// Correlation time (slots) of the drift.
     pub drift_corr_slots: f64,
+    /// Standard deviation (dB) of the day-scale offset; 0 = none.
+    pub day_sd_db: f64,
+    /// Correlation time (slots) of the day-scale offset.
+    pub day_corr_slots: f64,
 }
 
 impl RegimeConfig {
@@ -52,12 +65,16 @@ pub struct Regime {
     rng: Rng,
     g: Gauss,
     drift: Ar1,
+    /// The day-scale offset and its own draws (None when `day_sd_db` is 0,
+    /// so the other streams are drawn exactly as without it).
+    day: Option<(Ar1, Gauss)>,
     current: usize,
     cumulative: Vec<f64>,
 }
 
 impl Regime {
-    pub fn new(cfg: RegimeConfig, rng: Rng, gauss: Rng) -> Self {
+    /// `rng` draws the regime, `gauss` the drift, `day` the day scale.
+    pub fn new(cfg: RegimeConfig, rng: Rng, gauss: Rng, day: Rng) -> Self {
         assert!(!cfg.levels_db.is_empty() && cfg.levels_db.len() == cfg.shares.len());
         assert!(cfg.redraw_slots >= 1.0);
         let total: f64 = cfg.shares.iter().sum();
@@ -69,7 +86,11 @@ impl Regime {
         let cumulative: Vec<f64> = cumulative.collect();
         let mut g = Gauss::new(gauss);
         let drift = Ar1::new(cfg.drift_sd_db, cfg.drift_corr_slots, &mut g);
-        let mut r = Self { cfg, rng, g, drift, current: 0, cumulative };
+        let day = (cfg.day_sd_db > 0.0).then(|| {
+            let mut dg = Gauss::new(day);
+            (Ar1::new(cfg.day_sd_db, cfg.day_corr_slots, &mut dg), dg)
+        });
+        let mut r = Self { cfg, rng, g, drift, day, current: 0, cumulative };
         r.current = r.draw(); // start in the stationary distribution
         r
     }
@@ -91,7 +112,31 @@ impl Regime {
             self.current = self.draw();
         }
         let drift = if self.cfg.drift_sd_db > 0.0 { self.drift.step(&mut self.g) } else { 0.0 };
-        self.cfg.levels_db[self.current] + drift
+        let day = match self.day.as_mut() {
+            Some((a, g)) => a.step(g),
+            None => 0.0,
+        };
+        self.cfg.levels_db[self.current] + drift + day
+    }
+
+    /// Move `n` slots on at once. The regime is redrawn at least once in
+    /// `n` slots with probability 1 - (1 - 1/redraw)^n, and then it is the
+    /// last redraw's, a fresh draw from `shares`; the drift and the day
+    /// scale take their exact n-step laws.
+    pub fn skip(&mut self, n: u64) {
+        if n == 0 {
+            return;
+        }
+        let stay = (1.0 - 1.0 / self.cfg.redraw_slots).powf(n as f64);
+        if self.rng.uniform() >= stay {
+            self.current = self.draw();
+        }
+        if self.cfg.drift_sd_db > 0.0 {
+            self.drift.skip(n, &mut self.g);
+        }
+        if let Some((a, g)) = self.day.as_mut() {
+            a.skip(n, g);
+        }
     }
 }
 
@@ -106,13 +151,19 @@ mod tests {
             redraw_slots: redraw,
             drift_sd_db: 0.0,
             drift_corr_slots: 0.0,
+            day_sd_db: 0.0,
+            day_corr_slots: 0.0,
         }
+    }
+
+    fn regime(c: RegimeConfig, seed: u64) -> Regime {
+        Regime::new(c, Rng::from_seed(seed), Rng::from_seed(seed + 100), Rng::from_seed(seed + 200))
     }
 
     #[test]
     fn time_in_each_regime_is_its_share_and_stays_last_their_mean() {
         let c = cfg(1000.0);
-        let mut r = Regime::new(c.clone(), Rng::from_seed(5), Rng::from_seed(6));
+        let mut r = regime(c.clone(), 5);
         let n = 20_000_000u64;
         let (mut in_low, mut stays, mut stay_slots, mut run, mut last) = (0u64, [0u64; 2], [0u64; 2], 0u64, None);
         for _ in 0..n {
@@ -142,7 +193,7 @@ mod tests {
     #[test]
     fn drift_has_its_spread() {
         let c = RegimeConfig { drift_sd_db: 2.0, drift_corr_slots: 50.0, ..cfg(1e12) };
-        let mut r = Regime::new(c, Rng::from_seed(1), Rng::from_seed(2));
+        let mut r = regime(c, 1);
         let k = r.current();
         let base = [0.0, -3.0][k];
         let n = 1_000_000;
@@ -150,5 +201,72 @@ mod tests {
         let m = xs.iter().sum::<f64>() / n as f64;
         let sd = (xs.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / n as f64).sqrt();
         assert!(m.abs() < 0.1 && (sd - 2.0).abs() < 0.1, "mean {m} sd {sd}");
+    }
+
+    /// A jump over a gap is the gap drawn slot by slot, in law: after 2,000
+    /// slots of a regime redrawn every 1,000, the chance of still being in
+    /// the regime one started in is the same both ways, and so are the
+    /// drift's mean and spread given where it started.
+    #[test]
+    fn a_skip_is_the_gap_drawn_slot_by_slot() {
+        let c = RegimeConfig { drift_sd_db: 1.0, drift_corr_slots: 4000.0, ..cfg(1000.0) };
+        let (n, gap) = (4000u64, 2000u64);
+        let mut kept = [0u64; 2];
+        let mut moved: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+        for seed in 0..n {
+            for (way, skip) in [(0, true), (1, false)] {
+                let mut r = regime(c.clone(), seed);
+                let x0 = r.step();
+                let k0 = r.current();
+                let d0 = x0 - c.levels_db[k0];
+                if skip {
+                    r.skip(gap - 1);
+                } else {
+                    for _ in 0..gap - 1 {
+                        r.step();
+                    }
+                }
+                let x = r.step();
+                kept[way] += (r.current() == k0) as u64;
+                moved[way].push((x - c.levels_db[r.current()]) - d0 * (-(gap as f64) / 4000.0).exp());
+            }
+        }
+        // Stay: 0.75 + 0.25 (1 - 1/1000)^2000 for regime 0 and so on, about
+        // 0.66 on average; binomial sd over 4000 runs 0.0075.
+        let (a, b) = (kept[0] as f64 / n as f64, kept[1] as f64 / n as f64);
+        assert!((a - b).abs() < 0.035, "stayed: skip {a}, drawn {b}");
+        for m in &moved {
+            let mean = m.iter().sum::<f64>() / n as f64;
+            let sd = (m.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / n as f64).sqrt();
+            let want = (1.0 - (-2.0 * gap as f64 / 4000.0).exp()).sqrt();
+            assert!(mean.abs() < 0.05 && (sd / want - 1.0).abs() < 0.05, "mean {mean}, sd {sd} against {want}");
+        }
+    }
+
+    /// The day scale adds its spread, holds it for its correlation time,
+    /// and takes no draws from the other streams: with it off, the regime
+    /// and the drift are what they were.
+    #[test]
+    fn the_day_scale_has_its_spread_and_leaves_the_rest_alone() {
+        let day = 100_000.0;
+        let c = RegimeConfig { day_sd_db: 3.0, day_corr_slots: 10.0 * day, ..cfg(1e12) };
+        let mut xs = Vec::new();
+        let mut r = regime(c.clone(), 3);
+        let base = c.levels_db[r.current()];
+        for _ in 0..2000 {
+            r.skip(day as u64 - 1);
+            xs.push(r.step() - base);
+        }
+        let m = xs.iter().sum::<f64>() / xs.len() as f64;
+        let sd = (xs.iter().map(|x| (x - m).powi(2)).sum::<f64>() / xs.len() as f64).sqrt();
+        let lag1 = xs.windows(2).map(|w| (w[0] - m) * (w[1] - m)).sum::<f64>() / (xs.len() - 1) as f64 / (sd * sd);
+        assert!((sd - 3.0).abs() < 0.6, "sd {sd}");
+        assert!((lag1 - (-0.1f64).exp()).abs() < 0.06, "day-to-day correlation {lag1}");
+        let off = RegimeConfig { day_sd_db: 0.0, drift_sd_db: 1.0, drift_corr_slots: 500.0, ..cfg(300.0) };
+        let mut a = regime(off.clone(), 9);
+        let mut b = Regime::new(off, Rng::from_seed(9), Rng::from_seed(109), Rng::from_seed(12345));
+        for _ in 0..10_000 {
+            assert_eq!(a.step(), b.step());
+        }
     }
 }

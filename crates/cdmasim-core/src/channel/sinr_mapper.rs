@@ -172,6 +172,14 @@ impl<S: ChannelSource> ChannelSource for SinrMapper<S> {
     fn take_handoffs(&mut self) -> Vec<u64> {
         self.inner.take_handoffs()
     }
+    /// The SINR source jumps; the terminal's estimate starts again from the
+    /// next slot's SINR (it forgets in about 1 / `estimate_weight` slots
+    /// anyway), while the outer loop's offset, which follows the frame
+    /// errors rather than the SINR, carries over.
+    fn skip(&mut self, n: u64) {
+        self.inner.skip(n);
+        self.estimate = None;
+    }
 }
 
 #[cfg(test)]

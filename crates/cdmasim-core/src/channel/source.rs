@@ -29,7 +29,7 @@ impl DrcSpec {
     pub fn open(&self) -> Result<Box<dyn ChannelSource>, ChannelError> {
         Ok(match self {
             DrcSpec::Preset { name, seed, vehicle } => match vehicle {
-                None => presets::source(name, *seed),
+                None => presets::source_checked(name, *seed).map_err(|e| ChannelError::new(name.as_str(), e))?,
                 Some(v) => presets::source_in_vehicle(name, *seed, *v),
             }
             .ok_or_else(|| ChannelError::new(name.as_str(), "unknown DRC preset"))?,
