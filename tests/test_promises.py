@@ -489,7 +489,7 @@ def _report(paper, **change):
 
 
 def test_the_report_page_embeds_only_what_reproduce_wrote(tmp_path):
-    from cdmasim.report import write_report
+    from cdmasim.reproduce.report import write_report
 
     out = tmp_path / "o"
     for paper in ("liu", "lee", "jung"):

@@ -333,7 +333,7 @@ def test_the_terminal_and_the_page_count_the_same_things_in_the_same_words(quick
     import html as html_lib
     import re
 
-    from cdmasim.report import tally
+    from cdmasim.reproduce.report import tally
 
     # jung's runs are in the quick reproduction's store: running it again
     # there rewrites the same report.

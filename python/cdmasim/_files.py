@@ -20,7 +20,7 @@ tempfile and shutil are imported where they are used: `cdmasim run` without
 
 import os
 
-from . import InputError
+from .errors import InputError
 
 #: The largest scenario or sweep file read (the core's limit for small
 #: inputs: far above any real one).

@@ -1,7 +1,7 @@
 """Command-line quantities with units, parsed by the core with the same rules
 as scenario files (cdmasim_core::scenario::units); slots are 1/600 s."""
 
-from . import InputError
+from .errors import InputError
 
 SLOTS_PER_SEC = 600
 NS_PER_SEC = 10**9

@@ -19,7 +19,8 @@ if TYPE_CHECKING:
     import numpy
     import pandas
 
-from . import InputError, _units
+from .errors import InputError
+from . import _units
 
 STATE_COUNT = 15
 

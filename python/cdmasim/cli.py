@@ -6,7 +6,8 @@ import importlib
 import os
 import sys
 
-from . import InputError, __version__
+from .errors import InputError
+from ._version import __version__
 from .commands import GROUPS
 
 

@@ -26,7 +26,7 @@ import signal
 import subprocess
 import time
 
-from . import InputError
+from .errors import InputError
 
 PR_SET_PDEATHSIG = 1
 SERVER_ADDR = "10.77.0.1"

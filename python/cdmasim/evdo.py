@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas
 
-from . import InputError, _units
+from .errors import InputError
+from . import _units
 from .channel import _call, _core
 
 

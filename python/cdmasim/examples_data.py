@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 import pathlib
 
-from . import InputError
+from .errors import InputError
 
 #: Inside the package, so that a wheel carries it (examples/ in a checkout
 #: points here).

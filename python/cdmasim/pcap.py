@@ -18,7 +18,8 @@ import json
 import os
 from collections.abc import Iterable
 
-from . import InputError, _units
+from .errors import InputError
+from . import _units
 
 # typing.TYPE_CHECKING without importing typing (3 ms of `cdmasim pcap
 # analyze`'s start-up), as in result.py.

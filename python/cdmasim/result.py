@@ -436,7 +436,7 @@ class Result:
         cells = self.summary.get("cells", [])
         c = cells[0] if cell is None and len(cells) == 1 else next((x for x in cells if x["name"] == cell), None)
         if c is None:
-            from . import InputError
+            from .errors import InputError
 
             raise InputError(f"no cell named {cell!r} (cells: {', '.join(x['name'] for x in cells) or 'none'})")
         end_s = self.summary["duration_s"] if end_s is None else end_s
@@ -609,7 +609,7 @@ class Result:
         temporary folder inside `out` and moved into place together, so a
         failure leaves `out` as it was. Returns the paths written;
         InputError if `out` cannot be written."""
-        from . import InputError
+        from .errors import InputError
         from ._files import check_output_dir, write_into
 
         if fmt not in ("parquet", "csv"):

@@ -11,7 +11,7 @@ import os
 import sys
 from collections.abc import Callable
 
-from . import InputError
+from .errors import InputError
 from .result import Result
 
 #: What names a scenario: a path, TOML text, a dict of the file's shape, or

@@ -44,7 +44,8 @@ import zlib
 from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from . import InputError, __version__
+from .errors import InputError
+from ._version import __version__
 
 if TYPE_CHECKING:
     import pandas

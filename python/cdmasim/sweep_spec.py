@@ -32,7 +32,7 @@ import math
 import os
 import re
 
-from . import InputError
+from .errors import InputError
 from ._files import read_text, shown
 
 _SEGMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)(?:\[([^\]]+)\])?$")

@@ -15,7 +15,7 @@ import tempfile
 import time
 from typing import TYPE_CHECKING
 
-from . import InputError
+from .errors import InputError
 from .store import Store, canonical, run_key
 from .sweep_spec import SweepError, SweepSpec, load
 

@@ -75,7 +75,7 @@ def _stats(args):
     window = slots(args.window, "--window")
     max_lag = slots(args.max_lag, "--max-lag", allow_bare=True, at_most=_core.MAX_LAG)
     if max_lag < 1:
-        from .. import InputError
+        from ..errors import InputError
 
         raise InputError("--max-lag: must be at least 1 slot")
     results = {}

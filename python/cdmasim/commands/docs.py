@@ -13,7 +13,7 @@ def register(sub):
 def main(args):
     import pathlib
 
-    from .. import InputError
+    from ..errors import InputError
 
     folder = pathlib.Path(__file__).resolve().parents[1] / "docs"
     pages = sorted(folder.glob("*.md"))

@@ -72,7 +72,7 @@ def main(args):
     Ctrl-C (docs/emulator.md)."""
     import sys
 
-    from .. import InputError
+    from ..errors import InputError
     from ..emulate import emulate
     from .._files import check_output_dir, write_into
 

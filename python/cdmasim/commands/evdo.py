@@ -50,7 +50,8 @@ def _schedule(args):
     import json
     import sys
 
-    from .. import InputError, evdo
+    from ..errors import InputError
+    from .. import evdo
     from .._units import rate, slots
 
     from .. import _core

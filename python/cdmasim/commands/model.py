@@ -61,7 +61,8 @@ def register(subparsers):
 
 
 def _evaluate(args):
-    from .. import InputError, models
+    from ..errors import InputError
+    from .. import models
     from .._units import rate, seconds, size_bytes
 
     m = args.model

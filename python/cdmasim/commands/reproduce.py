@@ -40,7 +40,7 @@ def register(subparsers):
 def headline(report):
     """A paper's result in one line: report.html's first table in words
     (report.tally: the same counts, the same words)."""
-    from ..report import tally
+    from ..reproduce.report import tally
 
     # Every count the table has; beyond the first three, those at zero are left out.
     counts = "; ".join(f"{w}: {v}" for i, (v, w) in enumerate(tally(report["summary"]))
@@ -53,7 +53,7 @@ def item_lines(report):
     reason (id, measured [spread], published and tolerance, verdict), and
     the reason beneath one that differs, is inconclusive or missed its
     target."""
-    from ..report import verdict_label
+    from ..reproduce.report import verdict_label
 
     lines = []
     for it in report["items"]:
@@ -74,9 +74,9 @@ def main(args):
     import os
     import time
 
-    from .. import InputError
+    from ..errors import InputError
     from .. import reproduce as rp
-    from ..report import write_report
+    from ..reproduce.report import write_report
     from ..workers import collect_less
     from .._files import check_output_dir
 
@@ -176,7 +176,7 @@ def _check_outputs(out, papers):
     OUT/store are folders (or absent). Checked before any simulation."""
     import os
 
-    from .. import InputError
+    from ..errors import InputError
 
     def bad(path, what):
         raise InputError(f"--out: {path}: exists and is not {what}; reproduce writes one there (nothing was written)")

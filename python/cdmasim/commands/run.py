@@ -22,7 +22,7 @@ def register(subparsers):
 
 
 def main(args):
-    from .. import InputError
+    from ..errors import InputError
     from ..simulate import run
     from .._files import check_output_dir
 

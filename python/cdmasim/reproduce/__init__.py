@@ -22,7 +22,7 @@ import json
 import os
 import time
 
-from .. import InputError
+from ..errors import InputError
 from ..progress import Tally
 from .items import Item, Tolerance, null_score
 

@@ -47,6 +47,18 @@ def finish(ctx, fig, ax, id, title, xlabel, ylabel, items, axes_title=None, lege
     ctx.figure(id, title, fig, items)
 
 
+def spearman(a, b):
+    """Spearman's rank correlation of two equal-length sequences (ties get
+    their mean rank); NaN below three points."""
+    import numpy as np
+    import pandas as pd
+
+    if len(a) < 3:
+        return float("nan")
+    ra, rb = pd.Series(a).rank().to_numpy(), pd.Series(b).rank().to_numpy()
+    return float(np.corrcoef(ra, rb)[0, 1])
+
+
 def settings_points(ax, points, labels):
     """A sensitivity panel: for each (name, values, scored) of `points`, the
     values' mean with their min-max as an error bar, the scored setting a

@@ -53,7 +53,7 @@ adds their figures as items without a published value."""
 
 import os
 
-from .common import comparison_figure, finish, settings_points, subplots
+from .common import comparison_figure, finish, settings_points, spearman, subplots
 from .items import Tolerance
 
 TITLE = "Measured TCP Performance in CDMA 1x EV-DO Network"
@@ -158,7 +158,8 @@ def _analyze(paths):
 def check_captures(paths):
     """Refuse, before any simulation, a capture the paper's analysis cannot
     use: missing, not a capture, or without a TCP connection carrying data."""
-    from .. import InputError, pcap
+    from ..errors import InputError
+    from .. import pcap
 
     for path in paths:
         c = pcap.analyze(path).connections
@@ -384,12 +385,6 @@ TABLE1 = "Table 1: 'Avg throughput(Kbps) 572.5 94.7; Min/Avg/Max RTT(ms) 109.2/4
          "Variance of avg RTT(ms) 14955.4 16628.1; Avg retransmission rate(%) 0.2 4.7'"
 
 
-def _spearman(a, b):
-    import pandas as pd
-
-    return float(pd.Series(a).rank().corr(pd.Series(b).rank()))
-
-
 def reproduce(ctx):
     import pandas as pd
 
@@ -402,7 +397,7 @@ def reproduce(ctx):
         for f, conns in zip(rep_stats, pooled_c):
             tp = conns.throughput_bps * 8 / 1e3
             f["cv"] = float(tp.std(ddof=1) / tp.mean()) if len(tp) > 1 else float("nan")
-            f["tp_rtt_rank_corr"] = _spearman(tp, conns.rtt_avg_ms) if len(tp) > 2 else float("nan")
+            f["tp_rtt_rank_corr"] = spearman(tp, conns.rtt_avg_ms)
         rep_conns[direction] = pooled_c
         rep_periods[direction] = pooled_p
         conns, periods = pd.concat(pooled_c, ignore_index=True), pd.concat(pooled_p, ignore_index=True)

@@ -201,14 +201,17 @@ def _switch(ctx):
 
 
 def plan(ctx):
-    from . import paliwal_cell
+    from . import paliwal_cell, paliwal_sensitivity
 
-    return [_fig4_spec(ctx, p)[0] for p in PANELS] + [_switch_spec()] + paliwal_cell.plan(ctx)
+    extra = list(paliwal_sensitivity.specs(ctx).values()) if ctx.sensitivity else []
+    return [_fig4_spec(ctx, p)[0] for p in PANELS] + [_switch_spec()] + paliwal_cell.plan(ctx) + extra
 
 
 def reproduce(ctx):
-    from . import paliwal_cell
+    from . import paliwal_cell, paliwal_sensitivity
 
     _fig4(ctx)
     _switch(ctx)
     paliwal_cell.reproduce(ctx)
+    if ctx.sensitivity:
+        paliwal_sensitivity.study(ctx)

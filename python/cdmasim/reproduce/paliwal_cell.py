@@ -26,7 +26,7 @@ item with a published value is a prediction. Each experiment runs over the
 context's seeds (the RED buffer and the mobiles' start jitter draw random
 numbers)."""
 
-from .common import finish, subplots
+from .common import finish, spearman, subplots
 from .items import Tolerance
 
 SWITCH_S = 50.0
@@ -433,7 +433,7 @@ def table2_sch(start_s=BURST_START_S, order=BURST_ORDER):
     return {"kind": "bursts", "burst": "1s", "gap": "1s", "rate": "16x", "start": f"{start_s:g}s", "order": order}
 
 
-def _table2_spec(ctx, name, tbs, tds, seeds, duration, rate_change):
+def table2_spec(ctx, name, tbs, tds, seeds, duration, rate_change):
     import itertools
 
     points = list(itertools.product(tbs, tds))
@@ -445,7 +445,7 @@ def _table2_spec(ctx, name, tbs, tds, seeds, duration, rate_change):
     }
 
 
-def _table2_grid(ctx):
+def table2_grid(ctx):
     """(T_B values, T_D values, run length in s: the FCH phase and the bursts)."""
     if ctx.quick:
         return (1, 5, 8), (1, 5, 8), BURST_START_S + 100
@@ -453,13 +453,13 @@ def _table2_grid(ctx):
 
 
 def _table2_specs(ctx):
-    tbs, tds, duration = _table2_grid(ctx)
+    tbs, tds, duration = table2_grid(ctx)
     short = [tb for tb in tbs if tb in SHORT_BURSTS]
-    return (_table2_spec(ctx, "paliwal_table2", tbs, tds, ctx.seeds, duration, "next_packet"),
-            _table2_spec(ctx, "paliwal_table2_exact", short, tds, ctx.seeds[:1], duration, "exact"))
+    return (table2_spec(ctx, "paliwal_table2", tbs, tds, ctx.seeds, duration, "next_packet"),
+            table2_spec(ctx, "paliwal_table2_exact", short, tds, ctx.seeds[:1], duration, "exact"))
 
 
-def _table2_frame(df):
+def table2_frame(df):
     df = df.assign(tb=df["cdma2000.sch.burst"].str[:-1].astype(float), td=df["cdma2000.sch.gap"].str[:-1].astype(float))
     df["rho_pct"] = df["cell.cell.rho_dead"] * 100
     return df
@@ -468,12 +468,12 @@ def _table2_frame(df):
 def table2(ctx):
     import numpy as np
 
-    tbs, tds, duration = _table2_grid(ctx)
+    tbs, tds, duration = table2_grid(ctx)
     spec, exact_spec = _table2_specs(ctx)
     # Only the cell's rho_dead is read: of each run's some 5000 figures,
     # the cells table's.
     df, store = ctx.sweep(spec, figures=("cells",))
-    df = _table2_frame(df)
+    df = table2_frame(df)
     paper = {(tb, td): TABLE2[T_VALUES.index(td)][T_VALUES.index(tb)] for tb in T_VALUES for td in T_VALUES}
     ids = []
     by_cell = {(tb, td): part.sort_values("seed").rho_pct.tolist() for (tb, td), part in df.groupby(["tb", "td"])}
@@ -538,8 +538,8 @@ def table2(ctx):
              samples=[float(df[df.seed == s].rho_pct.mean()) for s in seeds],
              ns2=ns_seed and [float(np.mean([r["rho_pct"] for r in row])) for row in ns_seed])
     ctx.item("table2.spearman", "Table II: Spearman rank correlation of our cells (seed means) with the paper's "
-             "(1 = same order)", "", measured=_spearman(ours, theirs), pooled=len(df),
-             ns2=ns_means and [_spearman(ns_means, theirs)])
+             "(1 = same order)", "", measured=spearman(ours, theirs), pooled=len(df),
+             ns2=ns_means and [spearman(ns_means, theirs)])
     ctx.item("table2.seed_spread_pts", "Table II: mean over cells of the standard deviation across seeds", "points",
              measured=float(np.mean([np.std(v, ddof=1) for v in by_cell.values()])) if len(seeds) > 1 else 0.0,
              pooled=len(df),
@@ -579,7 +579,7 @@ def table2(ctx):
     short = [tb for tb in tbs if tb in SHORT_BURSTS]
     if short:
         ex, _ = ctx.sweep(exact_spec, figures=("cells",))
-        ex = _table2_frame(ex)
+        ex = table2_frame(ex)
         nx = df[df.tb.isin(short) & (df.seed == ctx.seeds[0])]
         for label, frame in (("next_packet", nx), ("exact", ex)):
             ctx.item(f"table2.short_bursts.{label}", f"Table II: mean rho_dead for T_B in {short} s with rate changes "
@@ -636,16 +636,6 @@ def _ns2_table2(ctx, cells, seeds, duration):
     return out
 
 
-def _spearman(a, b):
-    import numpy as np
-    import pandas as pd
-
-    if len(a) < 3:
-        return float("nan")
-    ra, rb = pd.Series(a).rank().to_numpy(), pd.Series(b).rank().to_numpy()
-    return float(np.corrcoef(ra, rb)[0, 1])
-
-
 def _table2_figure(ctx, g, paper, tbs, tds, ids, ns=None):
     """The paper's table beside ours (and ns-2's, `ns`: {(T_B, T_D): seed mean})."""
     import numpy as np
@@ -679,19 +669,12 @@ def _table2_figure(ctx, g, paper, tbs, tds, ids, ns=None):
 
 
 def plan(ctx):
-    from . import paliwal_sensitivity
-
-    extra = list(paliwal_sensitivity.specs(ctx).values()) if ctx.sensitivity else []
     return [_fig5_spec(ctx)[0], _sensitivity_spec(ctx)[0], _fig6_spec(ctx)[0], _fig7_spec(ctx)[0],
-            *_table2_specs(ctx), *extra]
+            *_table2_specs(ctx)]
 
 
 def reproduce(ctx):
-    from . import paliwal_sensitivity
-
     fig5_sensitivity(ctx, fig5(ctx))
     fig6(ctx)
     fig7(ctx)
     table2(ctx)
-    if ctx.sensitivity:
-        paliwal_sensitivity.study(ctx)

@@ -17,9 +17,8 @@ because it matches the paper would be fitting to the number being
 scored. The items have no published value; the report and the figure let
 a reader see which assumptions bring back the paper's structure."""
 
-from .common import subplots
-from .paliwal_cell import (BURST_START_S, PERIOD_MIN_S, TABLE2, T_VALUES, _spearman, _table2_frame, _table2_grid,
-                           _table2_spec)
+from .common import spearman, subplots
+from .paliwal_cell import BURST_START_S, PERIOD_MIN_S, TABLE2, T_VALUES, table2_frame, table2_grid, table2_spec
 
 
 #: label -> (what the setting changes, the sweep's `set` overrides). The
@@ -74,10 +73,10 @@ def seeds(ctx):
 
 def specs(ctx, settings=None):
     """{label: the setting's sweep spec}: the Table II sweep plus its `set`."""
-    tbs, tds, duration = _table2_grid(ctx)
+    tbs, tds, duration = table2_grid(ctx)
     out = {}
     for label in SETTINGS if settings is None else settings:
-        spec = _table2_spec(ctx, f"paliwal_table2_{label}", tbs, tds, seeds(ctx), duration, "next_packet")
+        spec = table2_spec(ctx, f"paliwal_table2_{label}", tbs, tds, seeds(ctx), duration, "next_packet")
         fixed = dict(SETTINGS[label][1])
         if "cdma2000.sch.start" in fixed:
             # Another FCH-only phase, the burst phase as long as the baseline's.
@@ -90,7 +89,7 @@ def specs(ctx, settings=None):
 
 
 def summarise(df, store, paper):
-    """The study's quantities of one setting's runs (`_table2_frame` rows)."""
+    """The study's quantities of one setting's runs (`table2_frame` rows)."""
     import numpy as np
 
     g = df.groupby(["tb", "td"]).rho_pct.mean()
@@ -104,7 +103,7 @@ def summarise(df, store, paper):
     small, middle, large = [float(np.mean(p)) for p in parts] if all(parts) else (None, None, None)
     spans = [float(x) for k in df.run for x in (lambda d: d.end_s - d.start_s)(store.table(k, "dead_periods"))
              if x >= PERIOD_MIN_S]
-    rho = _spearman(ours, [paper[c] for c in cells])
+    rho = spearman(ours, [paper[c] for c in cells])
     return {"mean": float(np.mean(ours)), "max_pct": float(g.max()), "peak_tb_s": peak and float(peak[0]),
             "peak_td_s": peak and float(peak[1]), "spearman": rho if np.isfinite(rho) else None,
             "shape": None if small is None else float(small < middle and large < middle),
@@ -117,7 +116,7 @@ def study(ctx, settings=None):
     results = {}
     for label, spec in specs(ctx, settings).items():
         df, store = ctx.sweep(spec)
-        r = results[label] = summarise(_table2_frame(df), store, paper)
+        r = results[label] = summarise(table2_frame(df), store, paper)
         for q, unit, what in QUANTITIES:
             if r[q] is None:
                 continue

@@ -9,7 +9,7 @@ import html
 import json
 import os
 
-from .reproduce import PAPERS
+from . import PAPERS
 
 CSS = """
 body { font-family: sans-serif; max-width: 1200px; margin: 1em auto; color: #222; }
@@ -298,7 +298,7 @@ def write_report(out):
         + _index(reports) + "\n" + body + "\n</body></html>\n")
     # Written beside and renamed into place: a reader never sees half a
     # report, and a link at report.html is replaced, not followed.
-    from ._files import write_file
+    from .._files import write_file
 
     def save(tmp):
         with open(tmp, "w", encoding="utf-8") as f:

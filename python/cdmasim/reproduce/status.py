@@ -32,7 +32,7 @@ def _measured(it):
 def paper_section(r) -> list[str]:
     """One paper's markdown lines: the counts, then its items with a
     published value in the report's order."""
-    from ..report import tally, verdict_label
+    from .report import tally, verdict_label
 
     lines = [f"## {r['paper']}: {r['title']}", "", r.get("citation", ""), ""]
     if r.get("quick"):
@@ -60,7 +60,7 @@ def paper_section(r) -> list[str]:
 def render(out: str) -> str:
     """The whole page for the reports in OUT (the papers reproduce wrote
     there, in the papers' order)."""
-    from ..report import read_report
+    from .report import read_report
 
     reports = [r for r in (read_report(out, p) for p in PAPERS) if r is not None]
     if not reports:

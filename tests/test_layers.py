@@ -1,0 +1,44 @@
+"""The Python package's layers hold: the import-linter contracts in
+pyproject.toml (the layers top to bottom, no import cycle among the modules
+of one package), and no module imports the package's root, the facade that
+loads the public API lazily from the modules below it."""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "python" / "cdmasim"
+
+
+def test_the_import_contracts_are_kept(monkeypatch):
+    cli = pytest.importorskip("importlinter.cli", reason="import-linter is not installed (pip install '.[test]')")
+    monkeypatch.chdir(ROOT)  # the contracts are read from pyproject.toml here
+    assert cli.lint_imports(config_filename=str(ROOT / "pyproject.toml")) == 0, "lint-imports: a contract is broken"
+
+
+def _root_imports(path):
+    """(line, names) of each import of the package's root in one module:
+    `from . import X` (`..` in a subpackage) that names no module file."""
+    depth = len(path.relative_to(PACKAGE).parts)  # 1 for cdmasim/x.py, 2 for cdmasim/sub/x.py
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.ImportFrom) and node.module is None and node.level == depth:
+            names = [a.name for a in node.names
+                     if not (PACKAGE / f"{a.name}.py").exists() and not (PACKAGE / a.name).is_dir()]
+            if names:
+                yield node.lineno, names
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module == "cdmasim":
+            yield node.lineno, [a.name for a in node.names]
+        elif isinstance(node, ast.Import) and any(a.name == "cdmasim" for a in node.names):
+            yield node.lineno, ["cdmasim"]
+
+
+def test_no_module_imports_the_package_root():
+    # The compiled core, cdmasim._core, is imported as `from . import _core`:
+    # a module, though the import graph (Python files only) cannot see it.
+    found = [f"{p.relative_to(PACKAGE)}:{line}: {', '.join(names)}"
+             for p in sorted(PACKAGE.rglob("*.py")) if p.name != "__init__.py" or p.parent != PACKAGE
+             for line, names in _root_imports(p) if set(names) - {"_core"}]
+    assert found == [], "import these from their own modules (errors, _version), not the package's root: " + \
+        "; ".join(found)
