@@ -4,6 +4,15 @@
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
+/// One series a run streamed to its spool file (`sim::series_spool`): its
+/// name and its chunks there (byte offset, points).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Spooled {
+    pub metric: String,
+    pub subject: String,
+    pub chunks: Vec<(u64, u64)>,
+}
+
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct RunResult {
     pub seed: u64,
@@ -22,7 +31,7 @@ pub struct RunResult {
     /// spool file and each series' chunks there, in the order `series`
     /// would list them (`series` is then empty). Not part of the JSON.
     #[serde(skip)]
-    pub spooled: Option<(std::path::PathBuf, Vec<crate::sim::series_spool::Spooled>)>,
+    pub spooled: Option<(std::path::PathBuf, Vec<Spooled>)>,
     /// Every drop: when, where, why, and which flow's packet; empty when the
     /// run streamed them to a file (`RunOptions::drop_log`), and then left
     /// out of the JSON (the counts are in `queues` and `conservation`).

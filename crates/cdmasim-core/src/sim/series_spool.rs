@@ -21,13 +21,7 @@ use std::path::PathBuf;
 /// cell at 100 ms: 24.5 M points, 190 KB of index).
 pub const CHUNK_POINTS: usize = 2048;
 
-/// One series in the spool: its name and its chunks (byte offset, points).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Spooled {
-    pub metric: String,
-    pub subject: String,
-    pub chunks: Vec<(u64, u64)>,
-}
+pub use crate::result::Spooled;
 
 struct Pending {
     series: Spooled,
