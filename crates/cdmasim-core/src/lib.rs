@@ -22,6 +22,7 @@ pub mod channel;
 pub mod cdma2000;
 pub mod is2000;
 pub mod rlp;
+pub mod sched;
 pub mod emu;
 #[cfg(test)]
 mod delay_hop;

@@ -4,7 +4,7 @@
 
 mod common;
 use common::assert_conserved;
-use cdmasim_core::evdo::scheduler::pf::PfConfig;
+use cdmasim_core::sched::pf::PfConfig;
 use cdmasim_core::evdo::scheduler::study::{self, HandoffPolicy};
 use cdmasim_core::scenario::parse_str;
 use cdmasim_core::sim::{self, RunOptions, RunResult};

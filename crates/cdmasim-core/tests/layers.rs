@@ -12,7 +12,7 @@ use std::path::Path;
 /// Bottom to top; the folders of one layer do not name each other.
 const LAYERS: &[&[&str]] = &[
     &["engine", "files"],
-    &["channel", "models", "result"],
+    &["channel", "models", "result", "sched"],
     &["net"],
     &["app", "tcp", "pcap"],
     &["rlp", "cdma2000", "evdo"],

@@ -4,8 +4,8 @@
 use cdmasim_core::channel::{self, presets};
 use cdmasim_core::channel::drc::DRC_TABLE;
 use cdmasim_core::evdo::scheduler::study::{self, HandoffPolicy};
-use cdmasim_core::evdo::scheduler::pf::PfConfig;
-use cdmasim_core::evdo::scheduler::SCHEDULERS;
+use cdmasim_core::sched::pf::PfConfig;
+use cdmasim_core::sched::SCHEDULERS;
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 

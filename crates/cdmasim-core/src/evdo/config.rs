@@ -4,7 +4,7 @@
 
 use crate::net::ppp::Compression;
 use super::air::AirOverhead;
-use super::scheduler::pf::PfConfig;
+use crate::sched::pf::PfConfig;
 use crate::channel::DrcSpec;
 use crate::engine::Time;
 use crate::net::hop::{Ends, HopConfig};
@@ -38,7 +38,7 @@ pub enum HandoffQueue {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct SectorConfig {
     pub name: String,
-    /// "pf", "rr" or "maxci" (`evdo::scheduler::SCHEDULERS`).
+    /// "pf", "rr" or "maxci" (`sched::SCHEDULERS`).
     pub scheduler: String,
     pub pf: PfConfig,
     /// 4: the C.S0024 four-slot interlace; 1: multi-slot packets in

@@ -35,7 +35,8 @@ use super::config::{Activity, HandoffPf, HandoffPlan, HandoffQueue, RanConfig};
 use super::reverse::{RabConfig, RateControl, ReverseConfig, FRAME_SLOTS};
 use super::rlp::{HandedUp, Load};
 use super::uplink::{Carries, Uplink};
-use super::scheduler::{by_name, Scheduler, SlotServer};
+use super::scheduler::{drc_rates, SlotServer};
+use crate::sched::{by_name, Scheduler};
 use crate::channel::drc::RATE_BPS;
 use crate::channel::link_rate::{slot_at_or_after, slot_start};
 use crate::channel::source::SlotReader;
@@ -245,7 +246,7 @@ impl EvdoRan {
             .iter()
             .map(|s| Sector {
                 name: s.name.clone(),
-                sched: by_name(&s.scheduler, n, &s.pf).expect("scheduler name validated"),
+                sched: by_name(&s.scheduler, n, &s.pf, &drc_rates()).expect("scheduler name validated"),
                 server: if s.interlace == 0 { SlotServer::per_slot_rates() } else { SlotServer::new(s.interlace as usize) },
                 handoff_pf: s.handoff_pf,
                 handoff_queue: s.handoff_queue,

@@ -17,7 +17,7 @@ use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
 use crate::evdo::air::AirOverhead;
 use crate::evdo::config::{default_user_queue, Activity, BackgroundUser, HandoffPf, HandoffPlan, HandoffQueue, RanConfig, SectorConfig, UserConfig};
 use crate::evdo::reverse::{self, RabConfig, ReverseConfig};
-use crate::evdo::scheduler::{pf::PfConfig, SCHEDULERS};
+use crate::sched::{pf::PfConfig, SCHEDULERS};
 use crate::evdo::uplink::UplinkConfig;
 use crate::net::queue::QueueSpec;
 

@@ -9,7 +9,7 @@
 //! occupied slot carries packet_bits / slots(d) = rate(d) / 600 bits; early
 //! termination is not modelled.
 
-use super::{Scheduler, SlotView};
+use crate::sched::{Scheduler, SlotView};
 use crate::channel::drc::{DRC_TABLE, RATE_BPS};
 
 #[derive(Clone, Copy, Debug)]
@@ -62,7 +62,7 @@ impl SlotServer {
     #[inline]
     pub fn step<S: Scheduler + ?Sized>(&mut self, sched: &mut S, drc: &[u8], backlog_bits: Option<&[u64]>) -> Option<SlotOutcome> {
         let (k, slot) = self.advance();
-        let view = SlotView { slot, drc, backlog_bits };
+        let view = SlotView { slot, request: drc, backlog_bits };
         let (tx, new_packet) = match self.active[k] {
             Some(t) => (t, false),
             None => match sched.pick(&view) {
@@ -132,7 +132,7 @@ impl SlotServer {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evdo::scheduler::rr::RoundRobin;
+    use crate::sched::rr::RoundRobin;
 
     #[test]
     fn multi_slot_packets_hold_their_interlace() {
@@ -160,10 +160,10 @@ mod tests {
         // A sector-like loop: queues in bits, a packet dequeued when it
         // starts, nobody served once every queue is empty. User 0 asks
         // 2457.6 kb/s (4096-bit packets), user 1 921.6 kb/s (3072 bits, 2 slots).
-        use crate::evdo::scheduler::pf::{PfConfig, ProportionalFair};
+        use crate::sched::pf::{PfConfig, ProportionalFair};
         let drc = [12u8, 8];
         let mut q = [3 * 4096u64, 2 * 3072];
-        let mut pf = ProportionalFair::new(2, PfConfig::default());
+        let mut pf = ProportionalFair::new(2, PfConfig::default(), &super::super::drc_rates());
         let mut s = SlotServer::new(4);
         let mut sent = [0f64; 2];
         let mut busy = 0;

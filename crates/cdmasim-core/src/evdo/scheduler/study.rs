@@ -7,9 +7,10 @@
 //! it: the new sector serves the user as a new user (section 6, last
 //! paragraph).
 
-use super::pf::{PfConfig, ProportionalFair};
-use super::rr::RoundRobin;
-use super::{by_name, Scheduler, SlotServer};
+use super::{drc_rates, SlotServer};
+use crate::sched::pf::{PfConfig, ProportionalFair};
+use crate::sched::rr::RoundRobin;
+use crate::sched::{by_name, Scheduler};
 use serde::Serialize;
 
 /// The most users a study takes: a 1xEV-DO Rev. 0 sector addresses at most
@@ -147,9 +148,9 @@ pub fn run(ch: &UserChannels, scheduler: &str, pf: &PfConfig, interlace: usize, 
     // Concrete types so the slot loop inlines the scheduler (the trait object
     // path is what a sector uses; it costs a call per slot).
     match scheduler {
-        "pf" => Some(run_with(ch, &mut ProportionalFair::new(ch.users, pf.clone()), interlace, policy)),
+        "pf" => Some(run_with(ch, &mut ProportionalFair::new(ch.users, pf.clone(), &drc_rates()), interlace, policy)),
         "rr" => Some(run_with(ch, &mut RoundRobin::new(ch.users), interlace, policy)),
-        _ => Some(run_with(ch, by_name(scheduler, ch.users, pf)?.as_mut(), interlace, policy)),
+        _ => Some(run_with(ch, by_name(scheduler, ch.users, pf, &drc_rates())?.as_mut(), interlace, policy)),
     }
 }
 

@@ -1,16 +1,16 @@
 //! Max C/I: always the user with the highest requested rate. It maximises
 //! sector throughput and ignores fairness; an upper bound for PF.
 
-use super::{Scheduler, SlotView};
-use crate::channel::drc::RATE_BPS;
+use super::{RateTable, Scheduler, SlotView, RATE_INDICES};
 
 pub struct MaxCi {
-    _users: usize,
+    rate: RateTable,
 }
 
 impl MaxCi {
-    pub fn new(users: usize) -> Self {
-        Self { _users: users }
+    /// `rates`: the radio's rate (bit/s) of each rate index.
+    pub fn new(_users: usize, rates: &RateTable) -> Self {
+        Self { rate: *rates }
     }
 }
 
@@ -20,9 +20,9 @@ impl Scheduler for MaxCi {
     }
 
     fn pick(&mut self, view: &SlotView) -> Option<usize> {
-        let mut best = (0u64, None);
-        for u in 0..view.drc.len() {
-            let r = RATE_BPS[view.drc[u] as usize];
+        let mut best = (0.0, None);
+        for u in 0..view.request.len() {
+            let r = self.rate[view.request[u] as usize & (RATE_INDICES - 1)];
             if view.eligible(u) && r > best.0 {
                 best = (r, Some(u));
             }
@@ -40,6 +40,6 @@ mod tests {
     #[test]
     fn picks_the_highest_rate() {
         let drc = [3u8, 14, 13];
-        assert_eq!(MaxCi::new(3).pick(&SlotView { slot: 0, drc: &drc, backlog_bits: None }), Some(1));
+        assert_eq!(MaxCi::new(3, &super::super::rate_table(&crate::channel::drc::RATE_BPS)).pick(&SlotView { slot: 0, request: &drc, backlog_bits: None }), Some(1));
     }
 }

@@ -11,8 +11,7 @@
 //! R_i / B_i, compared by cross-multiplication: no divisions per slot. g is
 //! folded back into the B's before it underflows.
 
-use super::{Scheduler, SlotView};
-use crate::channel::drc::rate_table_f64;
+use super::{RateTable, Scheduler, SlotView, RATE_INDICES};
 
 #[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct PfConfig {
@@ -31,7 +30,7 @@ impl Default for PfConfig {
 
 pub struct ProportionalFair {
     cfg: PfConfig,
-    rate: [f64; 16],
+    rate: RateTable,
     g: f64,
     inv_g: f64,
     decay: f64,
@@ -42,14 +41,15 @@ pub struct ProportionalFair {
 const RENORM_BELOW: f64 = 1e-150;
 
 impl ProportionalFair {
-    pub fn new(users: usize, cfg: PfConfig) -> Self {
+    /// `rates`: the radio's rate (bit/s) of each rate index.
+    pub fn new(users: usize, cfg: PfConfig, rates: &RateTable) -> Self {
         assert!(cfg.alpha > 0.0 && cfg.alpha < 1.0 && cfg.initial_avg_bps > 0.0);
         let b0 = cfg.initial_avg_bps;
         Self {
             decay: 1.0 - cfg.alpha,
             inv_decay: 1.0 / (1.0 - cfg.alpha),
             cfg,
-            rate: rate_table_f64(),
+            rate: *rates,
             g: 1.0,
             inv_g: 1.0,
             b: vec![b0; users],
@@ -80,8 +80,8 @@ impl Scheduler for ProportionalFair {
         let mut who = usize::MAX;
         match view.backlog_bits {
             None => {
-                for (i, (&d, &b)) in view.drc.iter().zip(&self.b).enumerate() {
-                    let r = self.rate[(d & 15) as usize];
+                for (i, (&d, &b)) in view.request.iter().zip(&self.b).enumerate() {
+                    let r = self.rate[d as usize & (RATE_INDICES - 1)];
                     let better = r * bb > rb * b;
                     rb = if better { r } else { rb };
                     bb = if better { b } else { bb };
@@ -89,8 +89,8 @@ impl Scheduler for ProportionalFair {
                 }
             }
             Some(q) => {
-                for (i, ((&d, &b), &bl)) in view.drc.iter().zip(&self.b).zip(q).enumerate() {
-                    let r = if bl > 0 { self.rate[(d & 15) as usize] } else { 0.0 };
+                for (i, ((&d, &b), &bl)) in view.request.iter().zip(&self.b).zip(q).enumerate() {
+                    let r = if bl > 0 { self.rate[d as usize & (RATE_INDICES - 1)] } else { 0.0 };
                     let better = r * bb > rb * b;
                     rb = if better { r } else { rb };
                     bb = if better { b } else { bb };
@@ -138,10 +138,15 @@ impl Scheduler for ProportionalFair {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::channel::drc::RATE_BPS;
+
+    fn evdo() -> RateTable {
+        super::super::rate_table(&RATE_BPS)
+    }
 
     #[test]
     fn average_follows_eq_5() {
-        let mut pf = ProportionalFair::new(2, PfConfig { alpha: 0.01, initial_avg_bps: 100.0 });
+        let mut pf = ProportionalFair::new(2, PfConfig { alpha: 0.01, initial_avg_bps: 100.0 }, &evdo());
         let (mut a0, mut a1) = (100.0f64, 100.0f64);
         // Long enough to cross several renormalisations (g < 1e-150 after ~34 000 slots).
         for n in 0..100_000u64 {
@@ -159,10 +164,10 @@ mod tests {
 
     #[test]
     fn picks_the_best_relative_rate_among_the_backlogged() {
-        let mut pf = ProportionalFair::new(3, PfConfig { alpha: 0.5, initial_avg_bps: 1.0 });
+        let mut pf = ProportionalFair::new(3, PfConfig { alpha: 0.5, initial_avg_bps: 1.0 }, &evdo());
         pf.end_slot(Some((0, 2_457_600))); // A0 large, others decayed
         let drc = [12u8, 6, 1];
-        let v = SlotView { slot: 1, drc: &drc, backlog_bits: None };
+        let v = SlotView { slot: 1, request: &drc, backlog_bits: None };
         assert_eq!(pf.pick(&v), Some(1));
         let q = [5u64, 0, 7];
         assert_eq!(pf.pick(&SlotView { backlog_bits: Some(&q), ..v }), Some(2));

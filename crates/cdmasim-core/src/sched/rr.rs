@@ -46,7 +46,7 @@ mod tests {
     fn takes_turns_and_skips_ineligible() {
         let mut rr = RoundRobin::new(3);
         let drc = [3u8, 0, 5];
-        let v = SlotView { slot: 0, drc: &drc, backlog_bits: None };
+        let v = SlotView { slot: 0, request: &drc, backlog_bits: None };
         let picks: Vec<_> = (0..4).map(|_| rr.pick(&v).unwrap()).collect();
         assert_eq!(picks, vec![0, 2, 0, 2]);
     }
