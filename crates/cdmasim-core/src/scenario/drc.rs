@@ -69,8 +69,14 @@ pub(crate) fn parse_drc(v: &Val) -> Res<RawDrc> {
                 }
             }
             let name = p.str()?;
-            if !presets::PRESETS.contains(&name) {
-                return Err(p.err(format!("unknown DRC preset '{name}' (known: {})", presets::PRESETS.join(", "))));
+            // A preset's name, with its settings after a colon
+            // (`location1:day_sd_db=2`, presets::parse).
+            match presets::parse(name, 0) {
+                Ok(Some(_)) => {}
+                Ok(None) => {
+                    return Err(p.err(format!("unknown DRC preset '{name}' (known: {})", presets::PRESETS.join(", "))))
+                }
+                Err(e) => return Err(p.err(format!("DRC preset '{name}': {e}"))),
             }
             let seed = t.opt("seed", |v| v.count())?;
             let vehicle = t.opt("vehicle", |v| v.count())?;
@@ -128,7 +134,7 @@ pub(crate) fn parse_drc(v: &Val) -> Res<RawDrc> {
 pub(crate) fn resolve(d: &RawDrc, scenario_file: &str, default_seed: u64, run_seed: u64) -> Result<DrcSpec, (At, String)> {
     match &d.from {
         DrcFrom::Preset { name, seed, vehicle } => {
-            if !presets::PRESETS.contains(&name.as_str()) {
+            if !matches!(presets::parse(name, 0), Ok(Some(_))) {
                 return Err((d.at.clone(), format!("unknown DRC preset '{name}'")));
             }
             let vehicle = vehicle.map(|v| crate::engine::RngStreams::new(run_seed).stream(&format!("vehicle/{v}")).next_u64());

@@ -121,10 +121,23 @@ fn drc_replaces_rate_and_rate_schedule() {
     assert!(e.message.contains("drc"), "{e}");
 }
 
+/// A preset with a day scale after its name is the preset's source with it,
+/// in a scenario as in `channel.stats_at`.
+#[test]
+fn a_preset_takes_its_settings_after_a_colon() {
+    let s = ok(&scenario(3, "drc = { preset = \"location1:day_sd_db=4\", seed = 5 }\n"));
+    let drc = collect(presets::source("location1:day_sd_db=4", 5).unwrap().as_mut(), 6000).drc;
+    assert_eq!(steps(&s, &s.links()[0]), link_rate::rate_schedule(&drc, 10 * NS_PER_SEC));
+    let plain = collect(presets::source("location1", 5).unwrap().as_mut(), 6000).drc;
+    assert_ne!(drc, plain, "the day scale moves the mean");
+}
+
 #[test]
 fn drc_errors_name_file_line_and_field() {
     let cases: &[(&str, &str, &str)] = &[
         ("drc = { preset = \"parked\" }\n", "link[0].drc.preset", "unknown DRC preset 'parked' (known: stationary, mobile, location1, location2, location3)"),
+        ("drc = { preset = \"location1:day_sd_db=x\" }\n", "link[0].drc.preset", "day_sd_db needs a number"),
+        ("drc = { preset = \"mobile:day_sd_db=2\" }\n", "link[0].drc.preset", "no regime"),
         ("drc = { preset = \"mobile\", seed = -3 }\n", "link[0].drc.seed", "must not be negative"),
         ("drc = { preset = \"mobile\", seed = \"7\" }\n", "link[0].drc.seed", "expected a plain integer"),
         ("drc = { preset = \"mobile\", format = \"text\" }\n", "link[0].drc.format", "for trace files"),
