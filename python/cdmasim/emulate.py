@@ -24,6 +24,7 @@ import shlex
 import shutil
 import signal
 import subprocess
+import threading
 import time
 
 from .errors import InputError
@@ -40,20 +41,48 @@ def _die_with_parent():
     ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
+def _spawned(procs, start):
+    """start() with Ctrl-C held until its process is in `procs`: a Ctrl-C
+    that landed between the fork and the list would leave a program the
+    cleanup never stops, and its output pipe open (waited on for as long as
+    the program runs). A Ctrl-C that came meanwhile is raised once the list
+    has the process. (Python runs signal handlers in the main thread; called
+    from another thread, which gets no KeyboardInterrupt, it just starts.)"""
+    if threading.current_thread() is not threading.main_thread():
+        p = start()
+        procs.append(p)
+        return p
+    came = []
+    before = signal.signal(signal.SIGINT, lambda *_: came.append(True))
+    try:
+        p = start()
+        procs.append(p)
+    finally:
+        signal.signal(signal.SIGINT, before)
+    if came and before is not signal.SIG_IGN:
+        if callable(before):
+            before(signal.SIGINT, None)  # the default one raises KeyboardInterrupt
+        else:
+            raise KeyboardInterrupt
+    return p
+
+
 def _ns_of(pid):
     return f"/proc/{pid}/ns/net"
 
 
-def _new_namespace(timeout=5.0):
-    """A process in a new network namespace; returns (process, ns path)."""
-    p = subprocess.Popen(["unshare", "--net", "sleep", "infinity"], preexec_fn=_die_with_parent,
-                         stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+def _new_namespace(holders, timeout=5.0):
+    """A new network namespace, held by a process added to `holders` (the
+    cleanup stops it); returns the namespace's path."""
+    p = _spawned(holders, lambda: subprocess.Popen(["unshare", "--net", "sleep", "infinity"],
+                                                   preexec_fn=_die_with_parent, stdout=subprocess.DEVNULL,
+                                                   stderr=subprocess.DEVNULL))
     own = os.stat("/proc/self/ns/net").st_ino
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
             if os.stat(_ns_of(p.pid)).st_ino != own:
-                return p, _ns_of(p.pid)
+                return _ns_of(p.pid)
         except FileNotFoundError:
             break
         time.sleep(0.005)
@@ -271,13 +300,8 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None, until_don
     env = dict(os.environ, CDMASIM_SERVER=SERVER_ADDR)
     started = False
     try:
-        server_p, server_ns = _new_namespace()
-        holders.append(server_p)
-        user_ns = []
-        for _ in names:
-            p, ns = _new_namespace()
-            holders.append(p)
-            user_ns.append(ns)
+        server_ns = _new_namespace(holders)
+        user_ns = [_new_namespace(holders) for _ in names]
         _core.emulate_start(text, shown, server_ns, user_ns, "cdm0", os.fspath(log_dir) if log_dir else None)
         started = True
         t0 = time.monotonic()
@@ -297,22 +321,20 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None, until_don
             # (--kill-child), and with it every process the command started.
             # A session of its own: Ctrl-C at the terminal reaches cdmasim
             # alone, which stops the emulation and every program with it.
-            p = subprocess.Popen(["nsenter", f"--net={ns}", "unshare", "--pid", "--fork", "--kill-child=SIGKILL",
-                                  "sh", "-c", cmd], env={**env, **extra}, preexec_fn=_die_with_parent,
-                                 start_new_session=True, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                                 stderr=subprocess.STDOUT)
+            p = _spawned(procs, lambda: subprocess.Popen(
+                ["nsenter", f"--net={ns}", "unshare", "--pid", "--fork", "--kill-child=SIGKILL", "sh", "-c", cmd],
+                env={**env, **extra}, preexec_fn=_die_with_parent, start_new_session=True,
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT))
             shown_output.follow(name, p.stdout)
             return p
 
-        server_proc = run_in("server", server_ns, server, {}) if server else None
-        if server_proc is not None:
-            procs.append(server_proc)
+        if server:
+            run_in("server", server_ns, server, {})
             time.sleep(0.3)  # let it listen before the users connect
         mine = {}
         for k, name in enumerate(names):
             if name in users:
                 mine[name] = run_in(name, user_ns[k], users[name], {"CDMASIM_USER": name, "CDMASIM_ADDR": user_addr(k)})
-                procs.append(mine[name])
         # The scenario's duration bounds the emulation (from the relay's
         # start), unless asked to wait for the programs however long.
         deadline = None if until_done else t0 + spec["duration"] / 1e9
