@@ -21,8 +21,10 @@ from __future__ import annotations
 from fnmatch import fnmatchcase
 
 _LIU_COMMERCIAL = ("on the commercial sector (two full-buffer users beside the laptop, a setting the paper leaves "
-                   "open) the laptop gets about a third of the slots whatever its TCP, so the variants' "
-                   "utilisations bunch together; without them (sensitivity.commercial.bg0) they reach 0.87")
+                   "open, taken from what lee's commercial sector needed) the laptop gets about a third of the slots "
+                   "whatever its TCP, so the variants' utilisations bunch together near 0.31; without them "
+                   "(sensitivity.commercial.bg0) they reach 0.87 and with one 0.45, so the paper's 70 % lies between: "
+                   "other users busy part of the time, a load the paper does not state")
 _LIU_COLO = ("four laptops in one vehicle on a loaded PF sector, each with its own 64 KB queue: PF gives each "
              "about a quarter of the four's slots whatever its TCP does while its queue is not empty, and Vegas's "
              "few queued packets keep its queue from emptying; neither the other users' load nor the server path "
