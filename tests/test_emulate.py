@@ -272,8 +272,10 @@ def test_the_scenarios_duration_ends_the_emulation(tmp_path):
 
 def test_ctrl_c_stops_everything_and_exits_130(scenario):
     needs_emulation()
+    # SIGINT at its default in the child, as at a terminal: inherited as
+    # ignored (a suite started as a background job), it would never arrive.
     w = Watched(["emulate", scenario, "--user", "ue1=CDMASIM_TEST=1 sleep 60"], stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, text=True)
+                stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline and not any("CDMASIM_TEST" in _cmdline(pid) for pid, _ in tree(w.p.pid)):
         time.sleep(0.1)
