@@ -21,9 +21,10 @@ correlations and everything in section 6 are predictions.
 
 Fig. 1: the `location1`-`location3` presets were set so that Location 1's
 hourly mean sits in 2-3 Mb/s, Locations 2 and 3 near 1 Mb/s and their
-hourly modal fractions in 60-80 % and 40-60 % (calibration); the spread of
-30-minute means over days and the hourly SINR-DRC correlation are
-predictions (one seed is one day of one laptop)."""
+hourly modal fractions in 60-80 % and 40-60 % (calibration); the hourly
+SINR-DRC correlation (one seed is one day of one laptop) and the range of
+30-minute means over the 25-weekday campaign of Fig. 1 (right) (one seed
+is one campaign) are predictions."""
 
 from .common import comparison_figure, finish, settings_points, subplots
 from .items import Tolerance

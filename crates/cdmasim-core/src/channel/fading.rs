@@ -76,10 +76,6 @@ impl Ar1 {
         }
         self.x
     }
-    /// The current value.
-    pub fn value(&self) -> f64 {
-        self.x
-    }
 }
 
 /// Geometry of a mobile terminal crossing sectors.
@@ -202,9 +198,7 @@ impl FadingSinr {
         };
         let mut x = geo + shadow + self.slow.step(&mut self.g);
         if self.cfg.rayleigh_corr_slots.is_some() {
-            let k = (1.0 - self.h_rho * self.h_rho).sqrt() * 0.5f64.sqrt();
-            self.h.0 = self.h_rho * self.h.0 + k * self.g.sample();
-            self.h.1 = self.h_rho * self.h.1 + k * self.g.sample();
+            self.fade(self.h_rho);
             let p = (self.h.0 * self.h.0 + self.h.1 * self.h.1).max(1e-12);
             x += 10.0 * p.log10();
         }
@@ -232,12 +226,19 @@ impl FadingSinr {
         };
         self.slow.skip(n, &mut self.g);
         if self.cfg.rayleigh_corr_slots.is_some() && n > 0 {
-            let r = self.h_rho.powf(n as f64);
-            let k = (1.0 - r * r).sqrt() * 0.5f64.sqrt();
-            self.h.0 = r * self.h.0 + k * self.g.sample();
-            self.h.1 = r * self.h.1 + k * self.g.sample();
+            self.fade(self.h_rho.powf(n as f64));
         }
         self.slot += n;
+    }
+
+    /// The Rayleigh gain h one step on, where `r` is its correlation over
+    /// the step (h_rho for a slot, h_rho^n for n slots): each part keeps
+    /// variance 1/2.
+    #[inline]
+    fn fade(&mut self, r: f64) {
+        let k = (1.0 - r * r).sqrt() * 0.5f64.sqrt();
+        self.h.0 = r * self.h.0 + k * self.g.sample();
+        self.h.1 = r * self.h.1 + k * self.g.sample();
     }
 }
 
