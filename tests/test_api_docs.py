@@ -12,6 +12,7 @@ import pytest
 
 import cdmasim
 from cdmasim.pcap import PcapResult
+import cdmasim.result
 from cdmasim.result import Result
 from cdmasim.sweep_spec import SweepSpec
 from cdmasim.workers import WorkerPool
@@ -26,9 +27,7 @@ PUBLIC = [
                                             "mean_sojourn_slots", "stationary_distribution", "markov_sojourns",
                                             "jain_index", "rlp_max_retransmission_buffer")),
     Result.to_dir, Result.summary_json, Result.dead_fraction, Result.series_arrays,
-    *(getattr(Result, n).fget for n in ("flows", "queues", "series", "drops", "users", "sectors", "cells", "mobiles",
-                                         "dead_periods", "objects", "pages", "radio_links", "rlp_cdf", "is2000",
-                                         "is2000_cdf")),
+    Result.series.fget, Result.drops.fget, cdmasim.result.tables, cdmasim.result.markdown,
 ]
 # Names the modules import only for type checkers (TYPE_CHECKING blocks).
 NAMES = {"pandas": pandas, "numpy": numpy, "Result": Result, "PcapResult": PcapResult, "SweepSpec": SweepSpec,
@@ -44,6 +43,16 @@ def test_documented_and_annotated(f):
             assert p.annotation is not inspect.Parameter.empty, f"{f.__qualname__}: parameter {name} not annotated"
     assert sig.return_annotation is not inspect.Signature.empty, f"{f.__qualname__}: return not annotated"
     typing.get_type_hints(f, localns=NAMES)      # every annotation names something real
+
+
+def test_every_table_says_what_a_row_is():
+    # The tables other than series and drops are attributes the schema
+    # makes (Result.__getattr__): their help is the schema's.
+    for t in cdmasim.result.tables():
+        for doc in (t["doc"], *([t["long"]["doc"]] if "long" in t else [])):
+            assert len(doc) > 20, t["name"]
+        names = [t["name"], *([t["long"]["name"]] if "long" in t else [])]
+        assert all(name in Result.__doc__ for name in names), t["name"]
 
 
 def test_help_on_result_and_the_typed_marker():

@@ -111,9 +111,12 @@ def test_tables_take_their_columns_and_types_from_the_core(example, monkeypatch)
     r = cdmasim.run(scenario)
     dtype = {"int": "int64", "float": "float64", "int?": "float64", "float?": "float64", "counts": "int64",
              "intervals": "int64"}
-    assert set(schema()) == {"flows", "queues", "drops", "users", "sectors", "cells", "mobiles", "objects", "pages",
-                             "radio_links", "is2000", "ppp"}
+    assert set(schema()) == {"flows", "series", "queues", "drops", "users", "sectors", "cells", "mobiles", "objects",
+                             "pages", "radio_links", "is2000", "ppp"}
     for table, cols in schema().items():
+        if table == "series":
+            assert list(r.series.columns) == [c for c, _ in cols] and len(cols) == 4
+            continue
         df = getattr(r, table)
         counts = [c for c, k in cols if k == "counts"]
         plain = [c for c in df.columns if not any(c.startswith(f"{x}_") for x in counts)]

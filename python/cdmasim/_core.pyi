@@ -19,7 +19,7 @@ def parse_scenario(text: str, path: str = "<string>") -> str:
     """Validated ScenarioSpec as JSON; raises ScenarioError."""
 
 def result_schema() -> str:
-    """The result tables' columns as JSON: {table: [[column, kind], ...]}."""
+    """The result tables as JSON: [{name, doc, columns: [[column, kind], ...], long?: {...}}]."""
 def scenario_tables() -> list[str]:
     """The top-level keys and tables a scenario file may hold."""
 def scenario_toml_from_json(json: str) -> str:

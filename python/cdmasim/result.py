@@ -1,54 +1,13 @@
 """What `cdmasim.run` returns: the summary dict plus tables built lazily.
 
-The wide tables' columns and types come from the core (`schema()`: the
-Rust row types of crates/cdmasim-core/src/result.rs); Python adds the long
-tables series, rlp_cdf, is2000_cdf and dead_periods. The columns
-(documented in README.md):
-  flows:  name, kind, bytes_delivered, goodput_bps, packets_sent, retransmits,
-          retransmitted_fraction, timeouts, spurious_timeouts, fast_recoveries,
-          checksum_failures (segments its ends discarded: headers rebuilt
-          wrong below IP by VJ compression), rtt_min_s, rtt_avg_s, rtt_max_s (TCP), owd_min_s, owd_avg_s, owd_max_s,
-          excess_owd_mean_s, excess_owd_std_s, packets_received, completed_at_s,
-          connections_opened, connections_open (http flows)
-  queues: link, kind, drops (total), drops_<reason> for each reason seen,
-          enqueued, max_packets, max_bytes, avg_packets, avg_bytes,
-          utilization, bytes_sent
-  series: metric, subject, t_s, value (long format, one row per sample)
-  drops:  t_s, place, reason, flow, sent_s, seq (one row per dropped packet;
-          streamed to a file during the run, not kept in summary.json)
-  users:  name, sector, throughput_bps, mean_drc_bps, utilisation, slots_served,
-          slot_share, packets_delivered, handoffs, physical_packets,
-          erased_packets, rlp_retransmitted_bytes, rlp_aborts,
-          rlp_lost_packets (1xEV-DO users)
-  sectors: name, scheduler, traffic_slots, utilisation, throughput_bps, jain
-  cells:  name, mobiles, bsc_rate_bps, dead_s, rho_dead, dead_periods (count),
-          sch_grants (cdma2000 1X cells)
-  mobiles: name, cell, bts, throughput_bps, packets_delivered, sch_grants, sch_s
-  dead_periods: cell, start_s, end_s (one row per dead interval of a cell)
-  objects: flow, page, index (0: the page's main object), request_bytes,
-          size_bytes, start_s, finish_s, delay_s, normalized_s_per_kb
-          (web objects of kind = "http" flows; unfinished: finish_s empty)
-  pages:  flow, page, objects, size_bytes, start_s, finish_s, delay_s,
-          normalized_s_per_kb
-  radio_links: name, direction, rate_bps, packets_in, packets_delivered,
-          packets_aborted, frames_sent, frames_new, frames_retransmitted,
-          frames_idle, frames_lost, fer, naks_sent, new_data_mean_bytes,
-          new_data_max_bytes, rtx_mean_bytes, rtx_max_bytes, on_periods,
-          sector, sch_grants, active_s (one row per RLP radio link and
-          direction; the last three on an IS-2000 user's "down" row: its
-          sector, SCH grants received, seconds holding a traffic channel)
-  rlp_cdf: name, direction, quantity ("new_data_bytes", "rtx_bytes" or
-          "on_time_s"), value, cdf (fraction of the time, or of the ON
-          periods, at or below value)
-  is2000: name, users, power_mean, power_max, sch_grants, codes_max,
-          sch_denials, admissions_deferred, active_s, on_periods (IS-2000 sectors; their power and ON-time
-          distributions in is2000_cdf: name, quantity ("power_fraction",
-          "on_time_s"), value, cdf)
-  ppp:    link, compression ("none", "vj", "rohc"), frames, compressed,
-          header_bytes, full_header_bytes, lost, corrupted, discarded,
-          dropped_in_queue (frames the compressor wrote whose packets a
-          queue before the link dropped: the EV-DO base station's) (links
-          with ppp = ..., one row per direction)
+The tables describe themselves: the core's schema (`tables()`, from the
+Rust row types of crates/cdmasim-core/src/result.rs) names each one, says
+what a row is, and lists its columns and their kinds; a wide table's
+distributions and intervals go to a long table the schema also names
+(rlp_cdf, is2000_cdf, dead_periods). `Result.<table>` and `to_dir` serve
+every table of the schema, so a table added in the core needs no edit
+here. `python -m cdmasim.result` prints the list of output files
+README.md shows.
 """
 
 from __future__ import annotations
@@ -66,33 +25,90 @@ if TYPE_CHECKING:
     import numpy
     import pandas
 
-# The long tables Python derives from the core's distributions and
-# intervals (the wide tables' columns come from the core: `schema`).
-SERIES_COLUMNS = ["metric", "subject", "t_s", "value"]
-DEAD_COLUMNS = ["cell", "start_s", "end_s"]
-RLP_CDF_COLUMNS = ["name", "direction", "quantity", "value", "cdf"]
-IS2000_CDF_COLUMNS = ["name", "quantity", "value", "cdf"]
-TABLES = ("flows", "queues", "series", "drops", "users", "sectors", "cells", "mobiles", "dead_periods",
-          "objects", "pages", "radio_links", "rlp_cdf", "is2000", "is2000_cdf", "ppp")
+_TABLES = None
 
-_SCHEMA = None
+
+def tables() -> list[dict]:
+    """The core's result tables in order, each a dict: name, doc (what a
+    row is), columns ([column, kind] in order; kind one of int, float, str,
+    int?, float?, str? (may be empty), counts (a count per reason: a total
+    column and one per reason), cdf (a distribution, shown in the long
+    table), intervals (shown as their number, in full in the long table)),
+    and for a table with distributions or intervals, long: {name, doc, key
+    ([long column, wide field]), fields ([wide field, quantity]), point
+    (its two columns)}."""
+    global _TABLES
+    if _TABLES is None:
+        from . import _core
+
+        _TABLES = json.loads(_core.result_schema())
+    return _TABLES
 
 
 def schema() -> dict[str, list[tuple[str, str]]]:
-    """The core's result tables (flows, queues, drops, users, sectors, cells,
-    mobiles, objects, pages, radio_links, is2000): each one's fields as
-    (column, kind) in order, kind one of int, float, str, int?, float?,
-    str? (may be empty), counts (a count per reason: a total column and
-    one per reason), cdf (a distribution: in the long tables rlp_cdf and
-    is2000_cdf), intervals (shown as their number; in full in
-    dead_periods). The one list of the tables' columns: the Rust row types
-    (crates/cdmasim-core/src/result.rs)."""
+    """Each of the core's tables (`tables()`; not the long ones made from
+    them) with its columns as (column, kind) pairs in order."""
     global _SCHEMA
     if _SCHEMA is None:
-        from . import _core
-
-        _SCHEMA = {t: [tuple(c) for c in cols] for t, cols in json.loads(_core.result_schema()).items()}
+        _SCHEMA = {t["name"]: [tuple(c) for c in t["columns"]] for t in tables()}
     return _SCHEMA
+
+
+_SCHEMA = None
+_LONG = None
+
+
+def _long() -> dict[str, tuple[str, dict]]:
+    """Each long table: (the wide table it is made from, its description)."""
+    global _LONG
+    if _LONG is None:
+        _LONG = {t["long"]["name"]: (t["name"], t["long"]) for t in tables() if "long" in t}
+    return _LONG
+
+
+def table_names() -> tuple[str, ...]:
+    """Every table a Result has and `to_dir` writes, in the schema's order,
+    a long table right after the table it is made from."""
+    return tuple(n for t in tables() for n in (t["name"], *([t["long"]["name"]] if "long" in t else [])))
+
+
+def long_columns(name: str) -> list[tuple[str, str]]:
+    """A long table's columns as (column, stored kind): the key columns,
+    `quantity` when it shows more than one field, then the point's two."""
+    wide, spec = _long()[name]
+    kinds = dict(schema()[wide])
+    cols = [(c, _STORED[kinds[field]]) for c, field in spec["key"]]
+    if len(spec["fields"]) > 1:
+        cols.append(("quantity", "str"))
+    return cols + [(c, "float") for c in spec["point"]]
+
+
+def markdown() -> str:
+    """The README's list of output files, from the schema: one line per
+    table, its columns and what a row is."""
+    lines = ["| file | columns — rows |", "|---|---|"]
+    for t in tables():
+        lines.append(f"| `{t['name']}.parquet` | {', '.join(_shown(t['columns']))} — {t['doc']} |")
+        if "long" in t:
+            spec = t["long"]
+            cols = [c for c, _ in long_columns(spec["name"])]
+            if len(spec["fields"]) > 1:
+                i = cols.index("quantity")
+                cols[i] = f"quantity ({', '.join(f'`{q}`' for _, q in spec['fields'])})"
+            lines.append(f"| `{spec['name']}.parquet` | {', '.join(cols)} — {spec['doc']} |")
+    return "\n".join(lines) + "\n"
+
+
+def _shown(cols):
+    """A wide table's columns as its file has them (a counts column as its
+    total and one per reason; distributions left to the long table)."""
+    for c, kind in cols:
+        if kind == "counts":
+            yield f"{c} (total), {c}_&lt;reason&gt; per reason"
+        elif kind == "intervals":
+            yield f"{c} (count)"
+        elif kind != "cdf":
+            yield c
 
 
 def columns(table: str) -> list[str]:
@@ -102,7 +118,13 @@ def columns(table: str) -> list[str]:
 
 
 def __getattr__(name):
-    # FLOW_COLUMNS, QUEUE_COLUMNS, ... as earlier versions named them.
+    # TABLES, and FLOW_COLUMNS, QUEUE_COLUMNS, ... as earlier versions named
+    # them: from the schema, which is read on first use (the core's import
+    # costs milliseconds of start-up).
+    if name == "TABLES":
+        return table_names()
+    if name == "SERIES_COLUMNS":
+        return columns("series")
     tables = {"FLOW": "flows", "QUEUE": "queues", "DROP": "drops", "USER": "users", "SECTOR": "sectors",
               "CELL": "cells", "MOBILE": "mobiles", "OBJECT": "objects", "PAGE": "pages", "RADIO": "radio_links",
               "IS2000": "is2000", "PPP": "ppp"}
@@ -112,7 +134,7 @@ def __getattr__(name):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-# Empty tables by (columns, float columns): most of a run's sixteen tables are
+# Empty tables by (columns, float columns): most of a run's tables are
 # empty (a cell scenario has no web objects, a dumbbell no cells), and pandas
 # takes milliseconds to make even an empty frame, more than a small run's
 # simulation; each is made once per process and copied.
@@ -255,13 +277,14 @@ class Result:
 
     `summary` is the JSON summary as a dict (seed, duration_s, events,
     conservation, and per flow, queue, user, sector, cell, mobile, object
-    and page); each table is a pandas DataFrame built on first use:
-    flows, queues, series (long format: metric, subject, t_s, value),
-    drops, users, sectors, cells, mobiles, dead_periods, objects, pages,
-    radio_links, rlp_cdf, is2000, is2000_cdf (columns in the module
-    docstring and README.md). `to_dir(DIR)` writes them all; `repr()` is
-    the summary table `cdmasim run` prints. Times are seconds, rates bit/s,
-    sizes bytes."""
+    and page); each table of the core's schema is an attribute, a pandas
+    DataFrame built on first use: flows, series (long format: metric,
+    subject, t_s, value), drops, objects, pages, queues, users, sectors,
+    cells, dead_periods, mobiles, radio_links, rlp_cdf, is2000,
+    is2000_cdf, ppp (`table_names()`; what a row is and the columns in
+    `tables()` and README.md). `to_dir(DIR)` writes them all; `repr()` is
+    the summary table `cdmasim run` prints. Times are seconds, rates
+    bit/s, sizes bytes."""
 
     def __init__(self, summary: dict, series_raw=(), text: str | None = None, drops_path: str | None = None,
                  series_path: str | None = None, web_dir: str | None = None):
@@ -292,85 +315,35 @@ class Result:
     def _table(self, key):
         return self._cached(key, lambda: _typed_frame(*self._columns(key)))
 
-    @property
-    def flows(self) -> pandas.DataFrame:
-        """One row per flow: goodput, RTTs, one-way delays, retransmissions, timeouts."""
-        return self._table("flows")
+    def __getattr__(self, name: str) -> pandas.DataFrame:
+        # Every table of the schema but series and drops (properties of
+        # their own: they stream to files), built on first use.
+        if name.startswith("_") or name not in table_names():
+            raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
+        return self._table(name)
 
-    @property
-    def queues(self) -> pandas.DataFrame:
-        """One row per queue (links, base-station queues, a cell's buffers):
-        drops in all and by reason, lengths, utilization."""
-        return self._table("queues")
-
-    @property
-    def users(self) -> pandas.DataFrame:
-        """1xEV-DO users, one row each (empty without sectors)."""
-        return self._table("users")
-
-    @property
-    def sectors(self) -> pandas.DataFrame:
-        """1xEV-DO sectors, one row each (empty without sectors)."""
-        return self._table("sectors")
-
-    @property
-    def cells(self) -> pandas.DataFrame:
-        """cdma2000 1X cells, one row each (dead_periods: how many)."""
-        return self._table("cells")
-
-    @property
-    def mobiles(self) -> pandas.DataFrame:
-        """Mobiles of cdma2000 cells, one row each."""
-        return self._table("mobiles")
-
-    @property
-    def objects(self) -> pandas.DataFrame:
-        """Web objects of `kind = "http"` flows (Dziong et al. section 5.1), one row each."""
-        return self._table("objects")
-
-    @property
-    def pages(self) -> pandas.DataFrame:
-        """Web pages of `kind = "http"` flows, one row each."""
-        return self._table("pages")
-
-    @property
-    def radio_links(self) -> pandas.DataFrame:
-        """RLP radio links (Dziong et al.), one row per link and direction."""
-        return self._table("radio_links")
-
-    @property
-    def is2000(self) -> pandas.DataFrame:
-        """IS-2000 sectors, one row each."""
-        return self._table("is2000")
-
-    @property
-    def ppp(self) -> pandas.DataFrame:
-        """Links that run PPP: frames, header compression, and what lost
-        frames cost (Lee §3.3), one row per link direction."""
-        return self._table("ppp")
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(table_names()))
 
     def _columns(self, name):
         """Table `name`'s ([(column, stored kind)], one list of values per
-        column): a wide table of the core's schema, or one of the long
-        tables built from it."""
-        if name == "rlp_cdf":
-            keys = (("new_data_cdf", "new_data_bytes"), ("rtx_cdf", "rtx_bytes"), ("on_time_cdf", "on_time_s"))
-            rows = [(r["name"], r["direction"], q, x, c)
-                    for r in self.summary.get("radio_links", []) for key, q in keys for x, c in r.get(key, [])]
-            fields = list(zip(RLP_CDF_COLUMNS, ("str", "str", "str", "float", "float")))
-        elif name == "is2000_cdf":
-            keys = (("power_cdf", "power_fraction"), ("on_time_cdf", "on_time_s"))
-            rows = [(r["name"], q, x, c) for r in self.summary.get("is2000", []) for key, q in keys
-                    for x, c in r.get(key, [])]
-            fields = list(zip(IS2000_CDF_COLUMNS, ("str", "str", "float", "float")))
-        elif name == "dead_periods":
-            rows = [(c["name"], a, b) for c in self.summary.get("cells", []) for a, b in c.get("dead_periods", [])]
-            fields = list(zip(DEAD_COLUMNS, ("str", "float", "float")))
-        elif name in ("objects", "pages") and self._web_dir is not None:
-            return _wide(name, self._web_records(name))
-        else:
-            return _wide(name, self.summary.get(name, []))
+        column): a wide table of the core's schema, or a long table made
+        from one's distributions or intervals (`long_columns`)."""
+        if name not in _long():
+            return _wide(name, self._records(name))
+        wide, spec = _long()[name]
+        several = len(spec["fields"]) > 1
+        rows = [(*(r[f] for _, f in spec["key"]), *(q,) * several, a, b)
+                for r in self._records(wide) for f, q in spec["fields"] for a, b in r.get(f) or []]
+        fields = long_columns(name)
         return fields, _columns(rows, len(fields))
+
+    def _records(self, name):
+        """A wide table's records: the summary's, or those the run streamed
+        to a CSV file (web objects and pages)."""
+        if name in ("objects", "pages") and self._web_dir is not None:
+            return self._web_records(name)
+        return self.summary.get(name, [])
 
     def _web_records(self, name):
         """The objects or pages the run streamed to its CSV file, typed by
@@ -387,21 +360,6 @@ class Result:
         rows.sort(key=lambda r: (order.get(r["flow"], len(order)), r["page"], r.get("index", 0)))
         return rows
 
-    @property
-    def rlp_cdf(self) -> pandas.DataFrame:
-        """The RLP buffers' and channel ON periods' distributions (Figs. 9-12, 17), long format."""
-        return self._table("rlp_cdf")
-
-    @property
-    def is2000_cdf(self) -> pandas.DataFrame:
-        """The sectors' power in use (Fig. 14) and ON periods (Fig. 17), long format."""
-        return self._table("is2000_cdf")
-
-    @property
-    def dead_periods(self) -> pandas.DataFrame:
-        """Every dead interval of every cell (Paliwal et al. section IV-E)."""
-        return self._table("dead_periods")
-
     def write_table_parquet(self, name: str, dest, run_key: str | None = None) -> None:
         """Table `name` (any of TABLES but series and drops, which have
         their own writers) as Parquet into `dest` (a path or a binary file),
@@ -415,7 +373,7 @@ class Result:
             pq.write_table(_parquet_table(fields, columns, run_key), dest)
             return
         # An empty table's file does not depend on the run key (no rows
-        # hold it): made once. Most of a run's sixteen tables are empty (a
+        # hold it): made once. Most of a run's tables are empty (a
         # cdma2000 cell has no EV-DO users or sectors, no web objects or
         # pages, no IS-2000 links).
         key = (tuple(fields), run_key is not None)
@@ -549,7 +507,7 @@ class Result:
                     "value": v,
                 }))
             if not parts:
-                return _frame([], SERIES_COLUMNS, _floats("t_s", "value"))
+                return _frame([], columns("series"), _floats("t_s", "value"))
             return pd.concat(parts, ignore_index=True)
 
         return self._cached("series", build)
@@ -600,9 +558,10 @@ class Result:
         return json.dumps(self.summary, indent=2) + "\n"
 
     def to_dir(self, out: str | os.PathLike, fmt: str = "parquet") -> list[str]:
-        """Write summary.json and every table (result.TABLES: flows, queues,
-        series, drops, users, sectors, cells, mobiles, dead_periods, objects,
-        pages, radio_links, rlp_cdf, is2000, is2000_cdf) as Parquet
+        """Write summary.json and every table (`table_names()`: flows,
+        series, drops, objects, pages, queues, users, sectors, cells,
+        dead_periods, mobiles, radio_links, rlp_cdf, is2000, is2000_cdf,
+        ppp) as Parquet
         (fmt="parquet", via pyarrow) or CSV (fmt="csv") into the folder `out`
         (made if missing; other files in it stay, an earlier run's files of
         the same names are replaced). All files are written first into a
@@ -620,7 +579,7 @@ class Result:
         def write(tmp):
             with open(os.path.join(tmp, "summary.json"), "w", encoding="utf-8") as f:
                 f.write(self.summary_json())
-            for name in TABLES:
+            for name in table_names():
                 if name in ("series", "drops") and fmt == "parquet":
                     # In pieces: a long run's table is never whole in memory.
                     getattr(self, f"write_{name}_parquet")(os.path.join(tmp, f"{name}.parquet"))
@@ -638,3 +597,7 @@ class Result:
 
     def __repr__(self) -> str:
         return format_summary(self.summary)
+
+
+if __name__ == "__main__":
+    print(markdown(), end="")

@@ -534,7 +534,7 @@ class Store:
                           "(add --verify if the size looks right)")
 
     def table(self, key: str, name: str, filters: list[tuple] | None = None) -> pandas.DataFrame:
-        """One table of a done run as a DataFrame (result.TABLES: 'flows',
+        """One table of a done run as a DataFrame (result.table_names(): 'flows',
         'queues', 'series', 'drops', 'users', ...). `filters`: only the rows
         that match, as pyarrow takes them (e.g. [("metric", "==", "cwnd")]),
         in the file's order with a fresh index; the row groups that cannot
@@ -572,14 +572,14 @@ class Store:
         """Done runs (of `keys`, or all) whose files are not as written:
         {key: reason}. Sizes and the Parquet magic at both ends are always
         checked (cheap); `verify` reads every byte against its CRC-32."""
-        from .result import TABLES
+        from .result import table_names
 
         out = {}
         wanted = None if keys is None else set(keys)
         for key, files in self._query("SELECT key, files FROM runs WHERE status = 'done'"):
             if wanted is not None and key not in wanted:
                 continue
-            expected = _file_list(files) if files else {f"{t}.parquet": None for t in TABLES} | {"summary.json": None}
+            expected = _file_list(files) if files else {f"{t}.parquet": None for t in table_names()} | {"summary.json": None}
             if expected is None:
                 out[key] = "its file list in the manifest is damaged"
                 continue

@@ -28,14 +28,14 @@ DASK_CONNECT_TIMEOUT_S = 5
 def _tables_as_parquet(result, key):
     """Each table of a Result as Parquet bytes, with the run key as first
     column so that SQL over runs/*/T.parquet can join on it (written from
-    the records without pandas: a small run's fifteen DataFrames cost more
+    the records without pandas: a small run's DataFrames cost more
     than its simulation)."""
     import io
 
-    from .result import TABLES
+    from .result import table_names
 
     out = {}
-    for name in TABLES:
+    for name in table_names():
         buf = io.BytesIO()
         if name in ("series", "drops"):
             # In pieces: a long run's table is never whole in memory.

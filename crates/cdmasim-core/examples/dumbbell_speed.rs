@@ -42,7 +42,7 @@ fn main() {
     let r = run(&spec, RunOptions::default()).unwrap();
     let dt = t.elapsed().as_secs_f64();
     let total: f64 = r.flows.iter().map(|f| f.goodput_bps).sum();
-    let drops: u64 = r.queues[0].drops.values().sum();
+    let drops: u64 = r.hops.queues[0].drops.values().sum();
     println!(
         "flows {n}: goodput {:.3} Mb/s, drops {drops}, events {}, packets {}, {:.3} s, {:.1} M events/s",
         total / 1e6,

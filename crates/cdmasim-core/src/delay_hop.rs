@@ -211,7 +211,7 @@ bytes = "200kB"
         assert_eq!(bulk.rtt_min_s, Some((40 + 60) as f64 * NS_PER_MS as f64 / 1e9));
         let c = &r.conservation;
         assert_eq!((c.sent, c.dropped), (c.delivered + c.in_network, 0));
-        let q: Vec<_> = r.queues.iter().map(|q| (q.link.as_str(), q.kind.as_str())).collect();
+        let q: Vec<_> = r.hops.queues.iter().map(|q| (q.link.as_str(), q.kind.as_str())).collect();
         assert_eq!(q, [("ab", "delay"), ("ba", "delay")]);
         assert!(r.series.iter().any(|s| s.metric == "queue_pkts" && s.subject == "ab" && s.value.iter().any(|&v| v > 0.0)));
     }

@@ -21,7 +21,6 @@ pub struct RunResult {
     /// Events the engine processed.
     pub events: u64,
     pub flows: Vec<FlowResult>,
-    pub queues: Vec<QueueResult>,
     pub conservation: Conservation,
     /// Sampled and per-event time series (left out of the JSON when empty:
     /// the Python front receives them separately, as arrays).
@@ -41,16 +40,6 @@ pub struct RunResult {
     /// everything covers [0, stopped_at_s).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stopped_at_s: Option<f64>,
-    /// 1xEV-DO users and sectors (empty without radio access networks).
-    #[serde(default)]
-    pub users: Vec<UserResult>,
-    #[serde(default)]
-    pub sectors: Vec<SectorResult>,
-    /// cdma2000 1X cells and their mobiles (empty without cells).
-    #[serde(default)]
-    pub cells: Vec<CellResult>,
-    #[serde(default)]
-    pub mobiles: Vec<MobileResult>,
     /// Web objects and pages of `kind = "http"` flows (Dziong et al.
     /// §5.1); empty when the run streamed them to files
     /// (`RunOptions::web_log_dir`), and then left out of the JSON (each
@@ -59,29 +48,80 @@ pub struct RunResult {
     pub objects: Vec<ObjectResult>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pages: Vec<PageResult>,
-    /// IS-2000 radio links with RLP3: one row per link and direction.
-    #[serde(default)]
-    pub radio_links: Vec<RadioLinkResult>,
-    /// IS-2000 sectors (their users' air links are rows of `radio_links`).
-    #[serde(default)]
-    pub is2000: Vec<Is2000Result>,
-    /// Links that run PPP (`ppp = ...`): their frames and header compression.
-    #[serde(default)]
-    pub ppp: Vec<PppResult>,
+    /// The hops' tables (queues, users, sectors, ...: `HOP_TABLES`), at the
+    /// top level of the JSON beside the run's own.
+    #[serde(flatten)]
+    pub hops: HopRows,
 }
 
-/// The rows the hops add to the result tables (`Hop::report`), in the
-/// order of the hops.
-#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
-pub struct HopRows {
-    pub queues: Vec<QueueResult>,
-    pub users: Vec<UserResult>,
-    pub sectors: Vec<SectorResult>,
-    pub cells: Vec<CellResult>,
-    pub mobiles: Vec<MobileResult>,
-    pub radio_links: Vec<RadioLinkResult>,
-    pub is2000: Vec<Is2000Result>,
-    pub ppp: Vec<PppResult>,
+/// One result table as the schema describes it: its name, what a row is,
+/// its columns (the row type's fields, `Row`), and the long table its
+/// distributions or intervals are shown in.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Table {
+    pub name: &'static str,
+    pub doc: &'static str,
+    pub columns: &'static [(&'static str, &'static str)],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub long: Option<Long>,
+}
+
+/// A long table made from a wide table's `cdf` or `intervals` fields: one
+/// row per point, its first columns copied from the wide row (`key`: the
+/// long column and the wide field), then a `quantity` column naming the
+/// field (only when it shows more than one), then the point's two numbers.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Long {
+    pub name: &'static str,
+    pub doc: &'static str,
+    pub key: &'static [(&'static str, &'static str)],
+    /// (wide field, the name its points go by in `quantity`).
+    pub fields: &'static [(&'static str, &'static str)],
+    /// The columns of a point: (value, cdf) for a distribution, (start_s,
+    /// end_s) for an interval.
+    pub point: [&'static str; 2],
+}
+
+/// The hops' result tables: `HopRows` (what `Hop::report` fills) and their
+/// entries in the schema, from one list. A table added here reaches the
+/// JSON summary, Python's `Result.<table>` and `to_dir`, and the README's
+/// list of output files, with no edit anywhere else.
+macro_rules! hop_tables {
+    ($( $f:ident : $t:ty, $doc:literal $(, $long:expr)? ; )*) => {
+        /// The rows the hops add to the result tables (`Hop::report`), in
+        /// the order of the hops.
+        #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+        pub struct HopRows {
+            $( #[serde(default)] pub $f: Vec<$t>, )*
+        }
+
+        /// The hops' tables, in `HopRows`' order.
+        pub const HOP_TABLES: &[Table] = &[
+            $( Table { name: stringify!($f), doc: $doc, columns: <$t as Row>::COLUMNS, long: hop_tables!(@long $($long)?) }, )*
+        ];
+    };
+    (@long) => { None };
+    (@long $long:expr) => { Some($long) };
+}
+
+hop_tables! {
+    queues: QueueResult, "one row per queue (links, base-station queues, a cell's buffers): drops in all and by reason, lengths, utilization";
+    users: UserResult, "one row per 1xEV-DO user: throughput, DRC, slots, hand-offs; its forward RLP (`[[user]] rlp`) and reverse MAC (`reverse_mac`; empty without)";
+    sectors: SectorResult, "one row per 1xEV-DO sector: scheduler, slot utilisation, throughput, Jain's index, RAB busy share (with `reverse_mac`)";
+    cells: CellResult, "one row per cdma2000 1X cell (dead_periods: their number)",
+        Long { name: "dead_periods", doc: "one row per dead interval of a cell (Paliwal et al. §IV-E)",
+               key: &[("cell", "name")], fields: &[("dead_periods", "dead_periods")], point: ["start_s", "end_s"] };
+    mobiles: MobileResult, "one row per mobile of a cdma2000 1X cell";
+    radio_links: RadioLinkResult, "one row per RLP3 radio link and direction; an IS-2000 user's forward row also its sector, SCH grants and active time",
+        Long { name: "rlp_cdf", doc: "the RLP buffers' and ON periods' distributions (fraction of the time, or of the periods, at or below value)",
+               key: &[("name", "name"), ("direction", "direction")],
+               fields: &[("new_data_cdf", "new_data_bytes"), ("rtx_cdf", "rtx_bytes"), ("on_time_cdf", "on_time_s")],
+               point: ["value", "cdf"] };
+    is2000: Is2000Result, "one row per IS-2000 sector",
+        Long { name: "is2000_cdf", doc: "the IS-2000 sectors' power in use and ON periods, as distributions",
+               key: &[("name", "name")], fields: &[("power_cdf", "power_fraction"), ("on_time_cdf", "on_time_s")],
+               point: ["value", "cdf"] };
+    ppp: PppResult, "one row per direction of a link that runs PPP: frames, header compression, and what lost frames cost (docs/ppp.md)";
 }
 
 /// A distribution: (value, fraction at or below it), at the upper edge of
@@ -146,23 +186,23 @@ macro_rules! rows {
     };
 }
 
-/// Every table of a run's results with its row's columns, in the order of
-/// `RunResult`'s fields.
-pub fn schema() -> Vec<(&'static str, &'static [(&'static str, &'static str)])> {
-    vec![
-        ("flows", FlowResult::COLUMNS),
-        ("queues", QueueResult::COLUMNS),
-        ("drops", DropEvent::COLUMNS),
-        ("users", UserResult::COLUMNS),
-        ("sectors", SectorResult::COLUMNS),
-        ("cells", CellResult::COLUMNS),
-        ("mobiles", MobileResult::COLUMNS),
-        ("objects", ObjectResult::COLUMNS),
-        ("pages", PageResult::COLUMNS),
-        ("radio_links", RadioLinkResult::COLUMNS),
-        ("is2000", Is2000Result::COLUMNS),
-        ("ppp", PppResult::COLUMNS),
-    ]
+/// The series table's columns: one row per sample (`Series` holds a
+/// series' samples as two arrays).
+const SERIES_COLUMNS: &[(&str, &str)] = &[("metric", "str"), ("subject", "str"), ("t_s", "float"), ("value", "float")];
+
+/// Every table of a run's results: the run's own (flows, series, drops,
+/// objects, pages), then the hops' (`HOP_TABLES`).
+pub fn schema() -> Vec<Table> {
+    let own = |name, doc, columns| Table { name, doc, columns, long: None };
+    let mut tables = vec![
+        own("flows", "one row per flow: goodput, RTTs, one-way delays, retransmissions, timeouts; http flows also their connections, pages and objects", FlowResult::COLUMNS),
+        own("series", "one row per sample of a time series (e.g. `queue_pkts` of a link, `cwnd` of a flow, `drc_bps` of a 1xEV-DO user)", SERIES_COLUMNS),
+        own("drops", "one row per dropped packet: when, where (a link, a user's base-station queue `USER.down`, or `node:N` for a missing route or a failed TCP checksum), why, whose", DropEvent::COLUMNS),
+        own("objects", "one row per web object of `kind = \"http\"` flows (unfinished: finish_s empty)", ObjectResult::COLUMNS),
+        own("pages", "one row per web page of `kind = \"http\"` flows", PageResult::COLUMNS),
+    ];
+    tables.extend_from_slice(HOP_TABLES);
+    tables
 }
 
 rows! {

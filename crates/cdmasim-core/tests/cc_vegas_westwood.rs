@@ -93,7 +93,7 @@ fn vegas_keeps_between_alpha_and_beta_segments_queued() {
         // most twice that; the queue never exceeds 2(pipe + gamma + 1) − pipe
         // = pipe + 2 gamma + 2 = 38.5 packets (the round minimum instead
         // let it reach 95).
-        let peak = r.queues.iter().find(|q| q.link == "r1-r2").unwrap().max_packets as f64;
+        let peak = r.hops.queues.iter().find(|q| q.link == "r1-r2").unwrap().max_packets as f64;
         let pipe = RATE as f64 / 8.0 / PKT * BASE_RTT_S;
         println!("  peak queue over the run {peak} packets (bound {:.1})", pipe + 2.0 * p.gamma + 2.0);
         assert!(peak <= pipe + 2.0 * p.gamma + 2.0, "slow start overshoots: peak queue {peak}");

@@ -108,8 +108,8 @@ fn one_mobile_equals_the_links_it_replaces() {
         assert!(c.flows[0].bytes_delivered > 30_000);
         if sch {
             assert!(!c.drops.is_empty(), "the switch to 163.2 kb/s overflows the 5 kB shared buffer");
-            assert_eq!(c.mobiles[0].sch_grants, 1);
-            assert!((c.mobiles[0].sch_s - 40.0).abs() < 1e-9);
+            assert_eq!(c.hops.mobiles[0].sch_grants, 1);
+            assert!((c.hops.mobiles[0].sch_s - 40.0).abs() < 1e-9);
         }
     }
 }
@@ -199,17 +199,17 @@ rate = "3888bps"
         t = t.max(b);
     }
     dead.push((t, 10_000 * ms));
-    let got: Vec<(f64, f64)> = r.cells[0].dead_periods.0.clone();
+    let got: Vec<(f64, f64)> = r.hops.cells[0].dead_periods.0.clone();
     let want: Vec<(f64, f64)> = dead.iter().map(|&(a, b)| (a as f64 / NS, b as f64 / NS)).collect();
     assert_eq!(got.len(), want.len(), "got {got:?}\nwant {want:?}");
     for (g, w) in got.iter().zip(&want) {
         assert!((g.0 - w.0).abs() < 1e-9 && (g.1 - w.1).abs() < 1e-9, "got {g:?} want {w:?}");
     }
     let total: f64 = want.iter().map(|w| w.1 - w.0).sum();
-    assert!((r.cells[0].dead_s - total).abs() < 1e-9);
-    assert!((r.cells[0].rho_dead - total / 10.0).abs() < 1e-9);
-    assert_eq!(r.mobiles[1].sch_grants, 1);
-    assert_eq!(r.mobiles[0].sch_grants, 0);
+    assert!((r.hops.cells[0].dead_s - total).abs() < 1e-9);
+    assert!((r.hops.cells[0].rho_dead - total / 10.0).abs() < 1e-9);
+    assert_eq!(r.hops.mobiles[1].sch_grants, 1);
+    assert_eq!(r.hops.mobiles[0].sch_grants, 0);
 }
 
 /// A packet in transmission when the SCH arrives: exact semantics finish
@@ -281,7 +281,7 @@ n = 10
 bsc_queue = { kind = "red", limit = "300pkt", min_th = "20pkt", max_th = "60pkt", gentle = false, mean_pkt_size = "1000B" }
 sch = { kind = "at", at = "50s", rate = "16x" }
 "#);
-    let c = &r.cells[0];
+    let c = &r.hops.cells[0];
     assert_eq!(c.mobiles, 100);
     assert_eq!(c.bsc_rate_bps, 3_840_000.0);
     assert_eq!(c.sch_grants, 100);
@@ -292,7 +292,7 @@ sch = { kind = "at", at = "50s", rate = "16x" }
     let bsc_drops: usize = r.drops.iter().filter(|d| d.place == "cell.bsc" && d.t_s >= 50.0).count();
     assert!(bsc_drops > 300, "{bsc_drops} drops at the shared buffer after the switch");
     assert!(r.drops.iter().all(|d| d.place == "cell.bsc"), "only the shared buffer drops");
-    assert_eq!(r.mobiles.len(), 100);
+    assert_eq!(r.hops.mobiles.len(), 100);
 }
 
 /// Demand-driven grants: every backlogged mobile gets an SCH, and at no
@@ -312,10 +312,10 @@ sch = { kind = "demand", threshold = "2kB", grant_delay = "100ms", burst = "2s",
 "#;
         run(text)
     };
-    assert!(r.mobiles.iter().all(|m| m.sch_grants >= 1), "{:?}", r.mobiles);
-    assert!(r.mobiles.iter().all(|m| m.sch_s > 0.0 && m.sch_s < 30.0));
+    assert!(r.hops.mobiles.iter().all(|m| m.sch_grants >= 1), "{:?}", r.hops.mobiles);
+    assert!(r.hops.mobiles.iter().all(|m| m.sch_s > 0.0 && m.sch_s < 30.0));
     for bts in 1..=2 {
-        let names: Vec<String> = r.mobiles.iter().filter(|m| m.bts == bts).map(|m| m.name.clone()).collect();
+        let names: Vec<String> = r.hops.mobiles.iter().filter(|m| m.bts == bts).map(|m| m.name.clone()).collect();
         let rates: Vec<&Vec<f64>> =
             r.series.iter().filter(|s| s.metric == "rate_bps" && names.contains(&s.subject)).map(|s| &s.value).collect();
         assert_eq!(rates.len(), 4);
@@ -385,8 +385,8 @@ sch = {{ kind = "bursts", burst = "2s", gap = "2s", start = "10s", rate = "16x"{
     };
     let default = cell("");
     assert_eq!(default, cell(r#", order = "sequential""#));
-    assert_ne!(default.mobiles, cell(r#", order = "random""#).mobiles);
-    for m in &default.mobiles {
+    assert_ne!(default.hops.mobiles, cell(r#", order = "random""#).hops.mobiles);
+    for m in &default.hops.mobiles {
         // Five cycles from 10 s before the end at 29 s: 2 s of SCH each.
         assert_eq!(m.sch_grants, 5, "{m:?}");
         assert!((m.sch_s - 10.0).abs() < 1e-9, "{m:?}");

@@ -23,7 +23,7 @@ fn steps(spec: &ScenarioSpec, l: &cdmasim_core::scenario::LinkSpec) -> Vec<(u64,
 }
 
 fn queue<'r>(r: &'r RunResult, link: &str) -> &'r QueueResult {
-    r.queues.iter().find(|q| q.link == link).unwrap()
+    r.hops.queues.iter().find(|q| q.link == link).unwrap()
 }
 
 /// utilisation = bytes sent × 8 / capacity integral, so the integral over the

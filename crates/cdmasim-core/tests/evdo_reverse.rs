@@ -42,14 +42,14 @@ fn a_lone_terminal_on_an_idle_sector_reaches_153_6_kbps() {
     // climb from 9.6 kb/s (85 frames on average, 2.3 s) every frame is at
     // 153.6 kb/s.
     let r = run(&scenario("60s", 1, "{}", SATURATING, ""));
-    let u = &r.users[0];
+    let u = &r.hops.users[0];
     let frames = u.reverse_frames.unwrap();
     let top = u.reverse_frames_153k6.unwrap();
     // 60 s is 2250 frames.
     assert!(frames >= 2249, "it sends in every frame once it has data: {frames}");
     assert!(top > frames - 400, "{top} of {frames} frames at 153.6 kb/s");
     assert_eq!(u.reverse_busy_frames, Some(0), "alone, it never loads the sector past the RAB threshold");
-    assert_eq!(r.sectors[0].rab_busy, Some(0.0));
+    assert_eq!(r.hops.sectors[0].rab_busy, Some(0.0));
     // 500-byte packets, 508 octets with PPP's framing and stuffing, 506 per frame.
     let tput = u.reverse_throughput_bps.unwrap();
     let top_rate = 506.0 * 8.0 / (16.0 / 600.0) * 500.0 / 508.0;
@@ -65,10 +65,10 @@ fn a_loaded_reverse_link_sets_the_rab_and_its_terminals_fall_to_lower_rates() {
     // again: the RAB is set now and then, and they spend most frames below
     // 153.6 kb/s.
     let r = run(&scenario("60s", 3, "{}", SATURATING, ""));
-    let busy = r.sectors[0].rab_busy.unwrap();
+    let busy = r.hops.sectors[0].rab_busy.unwrap();
     assert!(busy > 0.02, "RAB set in {busy} of the frames");
     let mut total = 0.0;
-    for u in &r.users {
+    for u in &r.hops.users {
         let mean = u.reverse_mean_rate_bps.unwrap();
         println!("{}: mean frame rate {mean}, {:?} busy frames", u.name, u.reverse_busy_frames);
         assert!(mean < 110e3, "{}: mean frame rate {mean}", u.name);
@@ -81,8 +81,8 @@ fn a_loaded_reverse_link_sets_the_rab_and_its_terminals_fall_to_lower_rates() {
     // Where each frame costs the sector less (a pilot target 8 dB lower:
     // three at 153.6 kb/s make 1.6 dB) they all climb and stay.
     let free = run(&scenario("60s", 3, "{}", SATURATING, "rab = { pilot = -30.0 }"));
-    assert_eq!(free.sectors[0].rab_busy, Some(0.0));
-    assert!(free.users.iter().all(|u| u.reverse_mean_rate_bps.unwrap() > 140e3));
+    assert_eq!(free.hops.sectors[0].rab_busy, Some(0.0));
+    assert!(free.hops.users.iter().all(|u| u.reverse_mean_rate_bps.unwrap() > 140e3));
 }
 
 #[test]
@@ -96,7 +96,7 @@ fn rlp_one_resend_turns_frame_errors_into_the_predicted_residual_loss() {
     // 2 p² (1 − p) per frame. With p = 0.05 over 150000 frames that is 356
     // lost resends (Poisson sd 19), 713 packets.
     let r = run(&scenario("4000s", 1, "{ frame_error = 0.05 }", SATURATING, ""));
-    let u = &r.users[0];
+    let u = &r.hops.users[0];
     let frames = u.reverse_frames.unwrap() as f64;
     let erased = u.reverse_erased_frames.unwrap() as f64;
     let p = erased / frames;
@@ -106,7 +106,7 @@ fn rlp_one_resend_turns_frame_errors_into_the_predicted_residual_loss() {
     assert!((lost - expected).abs() < 0.2 * expected, "{lost} packets lost, {expected:.0} expected");
     // And without erasures nothing is lost.
     let clean = run(&scenario("60s", 1, "{ frame_error = 0.0 }", SATURATING, ""));
-    assert_eq!(clean.users[0].reverse_rlp_lost_packets, Some(0));
+    assert_eq!(clean.hops.users[0].reverse_rlp_lost_packets, Some(0));
 }
 
 #[test]
@@ -116,7 +116,7 @@ fn a_terminal_far_from_the_base_station_is_held_down_by_its_power() {
     // 38.4 (10.2 dB) does not.
     let text = scenario("30s", 1, "{}", SATURATING, "").replace("1228.8kbps", "38.4kbps");
     let r = run(&text);
-    let u = &r.users[0];
+    let u = &r.hops.users[0];
     println!("{u:?}");
     // Each step up that the transitions allow (1 in 16 frames at 19.2 kb/s) is capped.
     assert!(u.reverse_power_limited_frames.unwrap() > 30);
@@ -124,7 +124,7 @@ fn a_terminal_far_from_the_base_station_is_held_down_by_its_power() {
     assert!(mean <= 19.2e3 && mean > 15e3, "mean frame rate {mean}");
     // With no power cap it climbs as on a near channel.
     let r = run(&scenario("30s", 1, "{ headroom = \"none\" }", SATURATING, "").replace("1228.8kbps", "38.4kbps"));
-    assert!(r.users[0].reverse_mean_rate_bps.unwrap() > 130e3);
+    assert!(r.hops.users[0].reverse_mean_rate_bps.unwrap() > 130e3);
 }
 
 #[test]
@@ -153,14 +153,14 @@ fn background_users_load_the_reverse_link_with_their_acks_or_their_uploads() {
     // kb/s) leave the terminal alone at 153.6 kb/s; uploading too, the
     // three load the sector past the RAB threshold and the terminal falls.
     let acks = run(&scenario("60s", 1, "{}", SATURATING, "background = { users = 2, drc = { constant = \"1228.8kbps\" } }"));
-    let bg = &acks.users[1];
+    let bg = &acks.hops.users[1];
     let rate = bg.reverse_mean_rate_bps.unwrap();
     assert!(bg.reverse_frames.unwrap() > 1000 && rate < 40e3, "a background user's ACK frames: mean {rate}");
-    assert!(acks.users[0].reverse_mean_rate_bps.unwrap() > 140e3);
+    assert!(acks.hops.users[0].reverse_mean_rate_bps.unwrap() > 140e3);
     let uploads =
         run(&scenario("60s", 1, "{}", SATURATING, "background = { users = 2, drc = { constant = \"1228.8kbps\" }, upload = true }"));
-    assert!(uploads.sectors[0].rab_busy.unwrap() > 0.02);
-    let mean = uploads.users[0].reverse_mean_rate_bps.unwrap();
+    assert!(uploads.hops.sectors[0].rab_busy.unwrap() > 0.02);
+    let mean = uploads.hops.users[0].reverse_mean_rate_bps.unwrap();
     assert!(mean < 110e3, "with two uploads beside it: mean frame rate {mean}");
     // Without a reverse MAC user nobody would see the load.
     let text = scenario("10s", 1, "{}", BULK_UP, "background = { users = 1, upload = true }").replace("reverse_mac = {}\n", "");

@@ -85,7 +85,7 @@ fn one_user_on_a_constant_drc_is_a_link_of_the_same_rate() {
     // its start, 1.67 ms in an RTT of 30 ms and more): the same rate within 1 %.
     assert!((gs / gl - 1.0).abs() < 0.01, "sector {gs} vs link {gl}");
     assert_eq!((s.drops.len(), l.drops.len()), (0, 0));
-    assert!(s.users[0].utilisation > 0.9 && (s.users[0].mean_drc_bps - 2_457_600.0).abs() < 1e-6);
+    assert!(s.hops.users[0].utilisation > 0.9 && (s.hops.users[0].mean_drc_bps - 2_457_600.0).abs() < 1e-6);
 
     // A stream below capacity: the same packets arrive, each at most one
     // slot and one slot-boundary rounding later than over the link.
@@ -111,14 +111,14 @@ fn full_buffers_get_the_slots_of_the_scheduler_study() {
     for sched in ["pf", "rr"] {
         let r = run(&text.replace("SCHED", sched));
         assert_conserved(&r);
-        let slots = r.sectors[0].traffic_slots;
+        let slots = r.hops.sectors[0].traffic_slots;
         let ch = study::preset_channels("stationary", 4, slots, 5).unwrap();
         let want = study::run(&ch, sched, &PfConfig::default(), 4, HandoffPolicy::Keep).unwrap();
-        let got: Vec<u64> = r.users.iter().map(|u| u.slots_served).collect();
+        let got: Vec<u64> = r.hops.users.iter().map(|u| u.slots_served).collect();
         let expected: Vec<u64> = want.user_share.iter().map(|s| (s * want.slots as f64).round() as u64).collect();
-        println!("{sched}: {slots} slots, sector {got:?}, study {expected:?}, jain {:.4}", r.sectors[0].jain);
+        println!("{sched}: {slots} slots, sector {got:?}, study {expected:?}, jain {:.4}", r.hops.sectors[0].jain);
         assert_eq!(got, expected, "{sched}");
-        assert_eq!(r.sectors[0].utilisation, 1.0 - want.idle_slots as f64 / slots as f64);
+        assert_eq!(r.hops.sectors[0].utilisation, 1.0 - want.idle_slots as f64 / slots as f64);
     }
 }
 
@@ -136,12 +136,12 @@ fn background_users_take_the_slots_full_buffer_users_would() {
     for sched in ["pf", "rr"] {
         let r = run(&text.replace("SCHED", sched));
         assert_conserved(&r);
-        let slots = r.sectors[0].traffic_slots;
+        let slots = r.hops.sectors[0].traffic_slots;
         let ch = study::preset_channels("stationary", 4, slots, 5).unwrap();
         let want = study::run(&ch, sched, &PfConfig::default(), 4, HandoffPolicy::Keep).unwrap();
-        let got: Vec<u64> = r.users.iter().map(|u| u.slots_served).collect();
+        let got: Vec<u64> = r.hops.users.iter().map(|u| u.slots_served).collect();
         let expected: Vec<u64> = want.user_share.iter().map(|s| (s * want.slots as f64).round() as u64).collect();
-        assert_eq!(r.users.iter().map(|u| u.name.as_str()).collect::<Vec<_>>(), ["u0", "s.bg1", "s.bg2", "s.bg3"]);
+        assert_eq!(r.hops.users.iter().map(|u| u.name.as_str()).collect::<Vec<_>>(), ["u0", "s.bg1", "s.bg2", "s.bg3"]);
         // One slot may differ: the background users have data before time 0
         // ends, so the sector's first slot (at 0 s) runs before u0's first
         // packet is offered at the same instant; the study has everyone
@@ -154,7 +154,7 @@ fn background_users_take_the_slots_full_buffer_users_would() {
         let moved: u64 = got.iter().zip(&expected).map(|(a, b)| a.abs_diff(*b)).sum();
         assert!(moved <= if sched == "pf" { 2 } else { 4 }, "{sched}: {got:?} against {expected:?}");
         // Only the user with packets has a base-station queue.
-        assert_eq!(r.queues.iter().filter(|q| q.link.ends_with(".down")).count(), 1);
+        assert_eq!(r.hops.queues.iter().filter(|q| q.link.ends_with(".down")).count(), 1);
     }
 }
 
@@ -173,7 +173,7 @@ fn a_loaded_sector_halves_a_downloads_throughput() {
     let shared = run(&text("background = { users = 1, drc = { constant = \"1228.8kbps\" } }"));
     assert_conserved(&shared);
     let ratio = shared.flows[0].goodput_bps / alone.flows[0].goodput_bps;
-    let share = shared.users[0].slot_share;
+    let share = shared.hops.users[0].slot_share;
     println!("alone {:.0} shared {:.0} ratio {ratio:.3} slot share {share:.3}", alone.flows[0].goodput_bps, shared.flows[0].goodput_bps);
     assert!((0.45..0.55).contains(&share), "{share}");
     assert!((0.45..0.56).contains(&ratio), "{ratio}");
@@ -189,7 +189,7 @@ fn a_hand_off_moves_the_user_and_accounts_for_its_queue() {
     text += "[[flow]]\nname = \"f\"\nfrom = \"server\"\nto = \"ue\"\nkind = \"bulk\"\n";
     let r = run(&text);
     assert_conserved(&r);
-    assert_eq!((r.users[0].sector.as_str(), r.users[0].handoffs), ("s2", 1));
+    assert_eq!((r.hops.users[0].sector.as_str(), r.hops.users[0].handoffs), ("s2", 1));
     // The 64 KB queue was full of a bulk flow's segments at 3 s: dropped there.
     let dropped = r.drops.iter().filter(|d| d.reason == "handoff").count();
     println!("dropped at the hand-off: {dropped}; goodput {:.0}", r.flows[0].goodput_bps);
@@ -200,7 +200,7 @@ fn a_hand_off_moves_the_user_and_accounts_for_its_queue() {
     assert_conserved(&r);
     assert_eq!(r.drops.iter().filter(|d| d.reason == "handoff").count(), 0);
     // Both sectors served the user: half the run each.
-    assert!(r.users[0].slot_share > 0.0 && r.sectors.iter().all(|s| s.throughput_bps > 0.0));
+    assert!(r.hops.users[0].slot_share > 0.0 && r.hops.sectors.iter().all(|s| s.throughput_bps > 0.0));
 }
 
 #[test]
@@ -214,13 +214,13 @@ fn a_hand_off_due_while_the_sector_sleeps_happens_at_the_next_slot() {
     text += "[[flow]]\nname = \"f\"\nfrom = \"server\"\nto = \"a\"\nkind = \"cbr\"\nrate = \"100kbps\"\npacket_size = \"500B\"\nstop = \"1s\"\n";
     let r = run(&text);
     assert_conserved(&r);
-    assert_eq!((r.users[0].handoffs, r.users[0].sector.as_str()), (2, "s1"));
+    assert_eq!((r.hops.users[0].handoffs, r.hops.users[0].sector.as_str()), (2, "s1"));
     // Every 20-30 s in 70 s: two or three hand-offs, each to the next sector.
-    assert!((2..=3).contains(&r.users[1].handoffs), "{}", r.users[1].handoffs);
+    assert!((2..=3).contains(&r.hops.users[1].handoffs), "{}", r.hops.users[1].handoffs);
     // The sector ran every slot of the run, busy or not: 42000 slots less
     // the control channel's (8 per 256-slot cycle on interlace 0: 164 whole
     // cycles, and slots 0, 4, 8, 12 of the last 16).
-    for s in &r.sectors {
+    for s in &r.hops.sectors {
         assert_eq!(s.traffic_slots, 42_000 - (164 * 8 + 4), "{}", s.name);
     }
 }

@@ -25,7 +25,7 @@ fn delivered_kbps(r: &RunResult) -> f64 {
 fn load_raises_throughput_and_power_and_dormancy_frees_channels() {
     let (few, many) = (run(6, ""), run(24, ""));
     for r in [&few, &many] {
-        let s = &r.is2000[0];
+        let s = &r.hops.is2000[0];
         // 64 Walsh codes: pilot, sync and paging hold 3; FCHs and SCHs the rest.
         assert!(s.codes_max <= 64, "{} codes", s.codes_max);
         // Admission control: FCHs and SCHs never take more than the sector's power.
@@ -35,18 +35,18 @@ fn load_raises_throughput_and_power_and_dormancy_frees_channels() {
         // (active) for only part of the run.
         let held = s.active_s / (s.users as f64 * r.duration_s);
         assert!(held > 0.05 && held < 0.8, "channels held {held} of the time");
-        assert_eq!(r.radio_links.len(), 2 * s.users as usize, "each user's link, both ways");
+        assert_eq!(r.hops.radio_links.len(), 2 * s.users as usize, "each user's link, both ways");
         // Each user's grants and channel time, on its forward row, add up to the sector's.
-        let down: Vec<_> = r.radio_links.iter().filter(|l| l.direction == "down").collect();
+        let down: Vec<_> = r.hops.radio_links.iter().filter(|l| l.direction == "down").collect();
         assert!(down.iter().all(|l| l.sector.as_deref() == Some(s.name.as_str())));
-        assert!(r.radio_links.iter().filter(|l| l.direction == "up").all(|l| l.sch_grants.is_none() && l.active_s.is_none()));
+        assert!(r.hops.radio_links.iter().filter(|l| l.direction == "up").all(|l| l.sch_grants.is_none() && l.active_s.is_none()));
         assert_eq!(down.iter().map(|l| l.sch_grants.unwrap()).sum::<u64>(), s.sch_grants);
         let active: f64 = down.iter().map(|l| l.active_s.unwrap()).sum();
         assert!((active - s.active_s).abs() < 1e-6, "{active} vs {}", s.active_s);
         assert!(down.iter().filter(|l| l.sch_grants.unwrap() > 0).count() > 1, "grants spread over users");
         assert!(r.pages.iter().filter(|p| p.finish_s.is_some()).count() as u64 >= s.users);
     }
-    let (a, b) = (&few.is2000[0], &many.is2000[0]);
+    let (a, b) = (&few.hops.is2000[0], &many.hops.is2000[0]);
     assert!(delivered_kbps(&many) > 2.0 * delivered_kbps(&few), "{} vs {}", delivered_kbps(&many), delivered_kbps(&few));
     assert!(b.power_mean > a.power_mean && a.power_mean >= 0.2, "power {} vs {}", b.power_mean, a.power_mean);
 }
@@ -54,7 +54,7 @@ fn load_raises_throughput_and_power_and_dormancy_frees_channels() {
 #[test]
 fn without_errors_nothing_is_retransmitted_and_a_smaller_budget_grants_less() {
     let r = run(8, "fer = 0.0\nfading = \"iid\"");
-    assert!(r.radio_links.iter().all(|l| l.frames_lost == 0 && l.frames_retransmitted == 0 && l.packets_aborted == 0));
+    assert!(r.hops.radio_links.iter().all(|l| l.frames_lost == 0 && l.frames_retransmitted == 0 && l.packets_aborted == 0));
     // A cell-edge-heavy power model (16X needs more than the budget almost
     // everywhere) grants lower rates: less throughput for the same pages.
     let tight = run(8, "fer = 0.0\nfading = \"iid\"\npower = { p_edge = 0.5 }");
@@ -70,14 +70,14 @@ fn the_link_budget_never_passes_the_sectors_power_even_overloaded() {
     // Every channel needing 4 dB more Eb/Nt and busy neighbours: the MAC
     // and admission control still keep within the sector's power.
     let r = run(40, "power = { ebnt_db = [10, 8.5, 8.5, 8.5, 8.5], other_cell = 1.2 }");
-    let s = &r.is2000[0];
+    let s = &r.hops.is2000[0];
     assert!(s.power_max <= 1.0 + 1e-9, "power max {}", s.power_max);
     assert!(s.power_mean > 0.8, "overloaded: power mean {}", s.power_mean);
     assert!(s.admissions_deferred > 0, "some users wait for an FCH");
     // The distance law is still there, by its keys or by name.
     let a = run(4, "power = { p_edge = 0.06 }");
     let b = run(4, "power = { model = \"distance\" }");
-    assert_eq!(a.is2000, b.is2000);
+    assert_eq!(a.hops.is2000, b.hops.is2000);
 }
 
 /// `[[is2000_sector]]` is the sector as a table of its own; the preset only
@@ -104,7 +104,7 @@ fn the_preset_is_a_sector_table_with_its_system_around_it() {
     }
     let a = sim::run(&parse_str(preset, "a.toml").unwrap(), RunOptions::default()).unwrap();
     let b = sim::run(&parse_str(&by_hand, "b.toml").unwrap_or_else(|e| panic!("{e}")), RunOptions::default()).unwrap();
-    assert!(a.pages.len() > 3 && a.is2000[0].sch_grants > 0);
+    assert!(a.pages.len() > 3 && a.hops.is2000[0].sch_grants > 0);
     assert_eq!(a, b);
 }
 
@@ -132,7 +132,7 @@ fn a_sector_table_names_nodes_that_exist_and_serves_each_once() {
 fn under_load_a_denial_ends_the_pass_and_continue_grants_more() {
     let stop = run(60, "");
     let go_on = run(60, "mac = { after_denial = \"continue\" }\n");
-    let (s, c) = (&stop.is2000[0], &go_on.is2000[0]);
+    let (s, c) = (&stop.hops.is2000[0], &go_on.hops.is2000[0]);
     assert!(s.power_max <= 1.0 + 1e-9 && c.power_max <= 1.0 + 1e-9);
     assert!(c.sch_grants > s.sch_grants, "continue {} against stop {}", c.sch_grants, s.sch_grants);
     assert!(s.sch_denials > 0 && c.sch_denials > 0, "denials: stop {}, continue {}", s.sch_denials, c.sch_denials);

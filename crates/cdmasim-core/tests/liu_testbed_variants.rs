@@ -80,7 +80,7 @@ fn outcome(name: &'static str, cc: CcAlgo, voip: bool) -> Outcome {
     for seed in SEEDS {
         let (r, mean) = testbed(cc, voip, seed);
         let d = &r.flows[0];
-        let q = r.queues.iter().find(|q| q.link == "bs-laptop").unwrap();
+        let q = r.hops.queues.iter().find(|q| q.link == "bs-laptop").unwrap();
         o.utilisation += d.goodput_bps / mean / k;
         o.goodput += d.goodput_bps / k;
         o.excess_ms += d.excess_owd_mean_s.unwrap() * 1e3 / k;

@@ -81,7 +81,7 @@ fn timestamps_turn_vj_compression_off_and_the_bursts_with_it() {
 #[test]
 fn vj_shrinks_the_headers_it_can_and_the_link_reports_it() {
     let r = run(Some(Compression::Vj), false);
-    let data = r.ppp.iter().find(|p| p.link == "r1-r2").expect("the bottleneck's PPP row");
+    let data = r.hops.ppp.iter().find(|p| p.link == "r1-r2").expect("the bottleneck's PPP row");
     assert_eq!(data.compression, "vj");
     assert!(data.compressed as f64 > 0.9 * data.frames as f64);
     // 40-byte headers down to 3 for in-order data.
@@ -148,8 +148,8 @@ fn an_evdo_users_ppp_link_turns_a_lost_frame_into_a_burst_under_vj_only() {
         assert!(c.retransmits as f64 <= 1.5 * c.losses as f64, "{ppp}");
     }
     let r = sector(r#"ppp = "vj""#);
-    let row = r.ppp.iter().find(|p| p.link == "laptop.down").expect("the user's PPP row");
-    assert_eq!(row.corrupted, r.flows[0].checksum_failures - r.ppp.iter().find(|p| p.link == "laptop.up").unwrap().corrupted);
+    let row = r.hops.ppp.iter().find(|p| p.link == "laptop.down").expect("the user's PPP row");
+    assert_eq!(row.corrupted, r.flows[0].checksum_failures - r.hops.ppp.iter().find(|p| p.link == "laptop.up").unwrap().corrupted);
 }
 
 /// The same user with the forward link's RLP instead of a residual loss:
@@ -164,7 +164,7 @@ fn rlp_recovers_most_erasures_and_the_holes_it_gives_up_become_vj_bursts() {
     // about frame_error of the holes; the ones it gives up are the only
     // losses, each costing TCP about one segment.
     let r = sector_rlp("", false);
-    let u = &r.users[0];
+    let u = &r.hops.users[0];
     let fer = u.erased_packets as f64 / u.physical_packets as f64;
     assert!((fer - 0.01).abs() < 0.002, "erasure rate {fer}");
     assert!(u.rlp_aborts > 0 && (u.rlp_aborts as f64) < 0.03 * u.erased_packets as f64, "{u:?}");

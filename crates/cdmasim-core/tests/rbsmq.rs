@@ -80,7 +80,7 @@ struct Outcome {
 }
 
 fn outcome(label: &str, r: &RunResult, from_s: f64) -> Outcome {
-    let q = r.queues.iter().find(|q| q.link == "pdsn-mobile").unwrap();
+    let q = r.hops.queues.iter().find(|q| q.link == "pdsn-mobile").unwrap();
     let delivered = delivered_since(r, from_s);
     let o = Outcome {
         jain: jain_index(&delivered).unwrap(),
@@ -219,7 +219,7 @@ fn the_shipped_example_parses_and_shares_the_radio_link() {
     }
     let net = Net { spec };
     let r = net.run();
-    let q = r.queues.iter().find(|q| q.link == "radio").unwrap();
+    let q = r.hops.queues.iter().find(|q| q.link == "radio").unwrap();
     let d = delivered_since(&r, 20.0);
     let j = jain_index(&d).unwrap();
     println!("example: kB after 20 s {:?}, Jain {j:.3}, radio queue avg {:.1} max {}", d.iter().map(|x| (x / 1000.0).round()).collect::<Vec<_>>(), q.avg_packets, q.max_packets);

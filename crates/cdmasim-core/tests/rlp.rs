@@ -52,7 +52,7 @@ const REQUESTS: &str = "[[flow]]\nname = \"requests\"\nkind = \"cbr\"\nfrom = \"
 const UPLOAD: &str = "[[flow]]\nname = \"upload\"\nkind = \"cbr\"\nfrom = \"ue\"\nto = \"pdsn\"\npacket_size = \"932B\"\nrate = \"40kbps\"\n";
 
 fn down(r: &RunResult) -> &RadioLinkResult {
-    r.radio_links.iter().find(|x| x.direction == "down").expect("the forward direction")
+    r.hops.radio_links.iter().find(|x| x.direction == "down").expect("the forward direction")
 }
 
 #[test]
@@ -142,7 +142,7 @@ fn a_nak_takes_room_in_control_frames() {
     let owd = |r: &RunResult| r.flows.iter().find(|f| f.name == "requests").unwrap().owd_avg_s.unwrap();
     assert!(owd(&frames) > owd(&piggyback), "{} vs {}", owd(&frames), owd(&piggyback));
     let up = |r: &RunResult| {
-        let u = r.radio_links.iter().find(|x| x.direction == "up").unwrap();
+        let u = r.hops.radio_links.iter().find(|x| x.direction == "up").unwrap();
         (u.frames_new, u.packets_delivered)
     };
     let (f, p) = (up(&frames), up(&piggyback));
@@ -265,7 +265,7 @@ fn the_per_mobile_buffer_overflows_in_front_of_rlp_and_rlp_holds_a_frame() {
     // next frame's data plus the packet it is cutting.
     let text = cbr("60s", "120kbps", "queue = { kind = \"droptail\", limit = \"20pkt\" }");
     let r = run(&text.replace("172B", "972B").replace("seed = 9", "seed = 9\nsample_interval = \"1s\""));
-    let q = r.queues.iter().find(|q| q.link == "air").expect("the buffer's row, under the link's name");
+    let q = r.hops.queues.iter().find(|q| q.link == "air").expect("the buffer's row, under the link's name");
     assert_eq!(q.max_packets, 20);
     assert!(q.drops["overflow"] > 500, "{:?}", q.drops);
     assert!(r.drops.iter().all(|d| d.place == "air.down" && d.reason == "overflow"));

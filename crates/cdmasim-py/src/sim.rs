@@ -68,16 +68,13 @@ fn parse_scenario(py: Python<'_>, text: &str, path: &str) -> PyResult<String> {
     serde_json::to_string(&spec).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
-/// The result tables' columns, from the core's row types: a JSON object
-/// {table: [[column, kind], ...]}, kind one of int, float, str, int?,
-/// float?, str?, counts, cdf, intervals.
+/// The result tables, from the core's row types: a JSON list of {name,
+/// doc, columns: [[column, kind], ...], long?: {name, doc, key, fields,
+/// point}} (`cdmasim_core::result::Table`), kind one of int, float, str,
+/// int?, float?, str?, counts, cdf, intervals.
 #[pyfunction]
 fn result_schema() -> String {
-    let tables: serde_json::Map<String, serde_json::Value> = cdmasim_core::result::schema()
-        .into_iter()
-        .map(|(t, cols)| (t.to_string(), cols.iter().map(|(c, k)| serde_json::json!([c, k])).collect()))
-        .collect();
-    serde_json::Value::Object(tables).to_string()
+    serde_json::to_string(&cdmasim_core::result::schema()).expect("the schema is plain data")
 }
 
 /// The top-level keys and tables a scenario file may hold.

@@ -106,7 +106,6 @@ pub fn collect(world: &mut World, seed: u64) -> RunResult {
             r
         })
         .collect();
-    let rows = world.net.report(horizon);
     let sm = &w.samples;
     if !sm.t.is_empty() {
         let t_s = ts(sm.t.iter().copied());
@@ -142,7 +141,6 @@ pub fn collect(world: &mut World, seed: u64) -> RunResult {
         duration_s: secs(horizon),
         events: w.q.events_processed(),
         flows,
-        queues: rows.queues,
         conservation: Conservation {
             sent: w.counters.created,
             delivered: w.counters.delivered,
@@ -150,15 +148,9 @@ pub fn collect(world: &mut World, seed: u64) -> RunResult {
             in_network: world.in_network(),
         },
         series,
-        users: rows.users,
-        sectors: rows.sectors,
-        cells: rows.cells,
-        mobiles: rows.mobiles,
         objects,
         pages,
-        radio_links: rows.radio_links,
-        is2000: rows.is2000,
-        ppp: rows.ppp,
+        hops: world.net.report(horizon),
         stopped_at_s: None,
         spooled: w.spool.as_ref().map(|sp| (sp.path().clone(), spooled_index(w, sp))),
     }
