@@ -8,13 +8,13 @@
 use crate::channel::ChannelError;
 use crate::engine::Time;
 use crate::net::hop::{BuildContext, Ends, Hop, HopConfig, HopEvent, HopKind, Port, Samples};
+use crate::net::link::LinkSpec;
 use crate::net::{Headers, Packet};
-use crate::network::HopSpec;
 use crate::result::{HopRows, QueueResult};
-use crate::scenario::error::ScenarioError;
-use crate::scenario::kind::{KindTables, Names, Resolver};
-use crate::scenario::reader::Named;
-use crate::scenario::reader::{Res, Val};
+use crate::input::error::ScenarioError;
+use crate::input::kind::{KindTables, Names, Resolver};
+use crate::input::reader::Named;
+use crate::input::reader::{Res, Val};
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -129,7 +129,7 @@ pub(crate) struct DelayTables {
     delays: Vec<RawDelay>,
 }
 
-impl KindTables for DelayTables {
+impl<H: From<LinkSpec> + From<DelayConfig>> KindTables<H> for DelayTables {
     fn tables(&self) -> &'static [&'static str] {
         &["delay"]
     }
@@ -145,12 +145,12 @@ impl KindTables for DelayTables {
         Ok(())
     }
 
-    fn resolve(&self, cx: &mut Resolver) -> Result<(), ScenarioError> {
+    fn resolve(&self, cx: &mut Resolver<H>) -> Result<(), ScenarioError> {
         let mut names = Names::new("delay");
         for (i, d) in self.delays.iter().enumerate() {
             names.add(&cx.file, &d.name, i)?;
             let (from, to) = (cx.node(&d.from)?, cx.node(&d.to)?);
-            cx.hops.push(HopSpec::Delay(DelayConfig { name: d.name.name.clone(), from, to, delay: d.delay }));
+            cx.hops.push(H::from(DelayConfig { name: d.name.name.clone(), from, to, delay: d.delay }));
         }
         Ok(())
     }

@@ -8,6 +8,7 @@
 
 pub mod engine;
 pub mod files;
+pub mod input;
 pub mod models;
 pub mod net;
 pub mod network;

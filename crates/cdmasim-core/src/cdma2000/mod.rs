@@ -9,3 +9,4 @@ pub mod dead;
 pub mod sch;
 pub mod sch_demand;
 pub mod sch_scheduled;
+pub(crate) mod tables;

@@ -12,3 +12,4 @@ pub mod reverse;
 pub mod rlp;
 pub mod scheduler;
 pub mod uplink;
+pub(crate) mod tables;

@@ -11,3 +11,4 @@ pub mod dormancy;
 pub mod power;
 pub mod radio;
 pub mod sector;
+pub(crate) mod tables;

@@ -1,10 +1,11 @@
 //! The hop kinds, listed once. `hop_kinds!` makes from the list the
 //! scenario's `HopSpec` (one variant per kind, holding the kind's
-//! configuration; `kind` names it in the spec's JSON) and the network's
+//! configuration; `kind` names it in the spec's JSON), the network's
 //! `AnyHop` (the built hops, dispatched by `match`, never by a virtual
 //! call, on the per-packet path), with everything that goes from one to
-//! the other. Adding a kind is one line here (docs/ARCHITECTURE.md,
-//! "Adding a radio hop").
+//! the other, and `Kinds`, every kind's scenario tables (`KindTables`, in
+//! the kind's folder) in the order their hops are added. Adding a kind is
+//! one line here (docs/ARCHITECTURE.md, "Adding a radio hop").
 //!
 //! The first kind, the point-to-point link, is the hop of the per-packet
 //! hot path (every wired hop of every scenario): its arm is the one inlined
@@ -13,17 +14,23 @@
 
 use crate::cdma2000::cell::Cell;
 use crate::cdma2000::config::CellConfig;
+use crate::cdma2000::tables::CellTables;
 use crate::channel::ChannelError;
 use crate::engine::Time;
 use crate::evdo::config::RanConfig;
 use crate::evdo::ran::EvdoRan;
+use crate::evdo::tables::EvdoTables;
 use crate::is2000::config::Is2000Config;
 use crate::is2000::sector::Is2000Sector;
+use crate::is2000::tables::Is2000Tables;
 use crate::net::hop::{BuildContext, Ends, HopConfig, HopKind, Samples};
 use crate::net::link::LinkSpec;
 use crate::net::{Headers, Hop, HopEvent, Link, Packet, Port};
 use crate::result::HopRows;
+use crate::input::kind::KindTables;
+use crate::input::link::LinkTables;
 use crate::rlp::link::{RadioLinkConfig, RlpLink};
+use crate::rlp::tables::RadioLinkTables;
 use serde::{Deserialize, Serialize};
 
 macro_rules! hop_kinds {
@@ -42,9 +49,41 @@ macro_rules! hop_kinds {
         }
     };
     (
-        inline $lv:ident($lc:ty => $lh:ty) = $lt:literal;
-        $( $(#[$a:meta])* $v:ident($c:ty => $h:ty) = $t:literal; )*
+        inline $lv:ident($lc:ty => $lh:ty) = $lt:literal, $lf:ident: $ltab:ty;
+        $( $(#[$a:meta])* $v:ident($c:ty => $h:ty) = $t:literal, $f:ident: $tab:ty; )*
     ) => {
+        /// Every kind's scenario tables, as read (presets add to them too).
+        #[derive(Default)]
+        pub(crate) struct Kinds {
+            pub $lf: $ltab,
+            $( $(#[$a])* pub $f: $tab, )*
+        }
+
+        impl Kinds {
+            /// Every kind, in the order their hops are listed: the file's
+            /// links first, then each radio kind's.
+            pub fn all(&mut self) -> Vec<&mut dyn KindTables<HopSpec>> {
+                #[allow(unused_mut)]
+                let mut all: Vec<&mut dyn KindTables<HopSpec>> = vec![&mut self.$lf];
+                $( $(#[$a])* all.push(&mut self.$f); )*
+                all
+            }
+        }
+
+        impl From<$lc> for HopSpec {
+            fn from(c: $lc) -> Self {
+                HopSpec::$lv(c)
+            }
+        }
+        $(
+            $(#[$a])*
+            impl From<$c> for HopSpec {
+                fn from(c: $c) -> Self {
+                    HopSpec::$v(c)
+                }
+            }
+        )*
+
         /// One hop of a scenario, as validated: its kind and configuration.
         #[derive(Clone, Debug, Serialize, Deserialize)]
         #[serde(tag = "kind")]
@@ -173,12 +212,14 @@ macro_rules! hop_kinds {
     };
 }
 
+// Each kind: its variant (configuration => built hop) = its name in the
+// spec's JSON, and its field in `Kinds` with its scenario tables.
 hop_kinds! {
-    inline Link(LinkSpec => Link) = "link";
-    Evdo(RanConfig => EvdoRan) = "evdo";
-    Cell(CellConfig => Cell) = "cdma2000_cell";
-    Rlp(RadioLinkConfig => RlpLink) = "radio_link";
-    Is2000(Is2000Config => Is2000Sector) = "is2000_sector";
+    inline Link(LinkSpec => Link) = "link", link: LinkTables;
+    Evdo(RanConfig => EvdoRan) = "evdo", evdo: EvdoTables;
+    Cell(CellConfig => Cell) = "cdma2000_cell", cell: CellTables;
+    Rlp(RadioLinkConfig => RlpLink) = "radio_link", radio_link: RadioLinkTables;
+    Is2000(Is2000Config => Is2000Sector) = "is2000_sector", is2000: Is2000Tables;
     #[cfg(test)]
-    Delay(crate::delay_hop::DelayConfig => crate::delay_hop::DelayHop) = "delay";
+    Delay(crate::delay_hop::DelayConfig => crate::delay_hop::DelayHop) = "delay", delay: crate::delay_hop::DelayTables;
 }

@@ -13,3 +13,4 @@ pub mod iid;
 pub mod link;
 pub mod meter;
 pub mod rayleigh;
+pub(crate) mod tables;

@@ -2,7 +2,7 @@
 //! `rwnd = "fixed" | "rbsmq"` with `[…tcp.rbsmq]`. A parameter table for an
 //! algorithm that is not the one chosen is an error: it would be ignored.
 
-use super::reader::{Res, Table, Val};
+use crate::input::reader::{Res, Table, Val};
 use super::spec::{BbrParams, CcAlgo, CubicParams, RbsmqParams, RbsmqScope, RwndAlgo, VegasParams, WestwoodParams};
 
 pub(crate) const CC_NAMES: &[&str] = &["reno", "newreno", "vegas", "westwood", "cubic", "bbr"];

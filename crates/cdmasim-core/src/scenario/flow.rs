@@ -2,8 +2,8 @@
 //! "http" (a web-browsing user: `from` is the server, `to` the browser).
 
 use super::raw::{RawFlow};
-use super::reader::Named;
-use super::reader::{Res, Val};
+use crate::input::reader::Named;
+use crate::input::reader::{Res, Val};
 use super::spec::{AppSpec, CcAlgo, TcpSpec};
 use super::tcp::{parse_tcp, parse_tcp_over};
 use super::web::{parse_http, HTTP_KEYS};

@@ -1,37 +1,27 @@
 //! Scenario files: TOML with a unit on every quantity, parsed and validated
 //! once into a [`spec::ScenarioSpec`]. The reference for every key is
-//! docs/scenario.md. Each hop kind's tables are read by one file
-//! implementing `kind::KindTables`.
+//! docs/scenario.md. This folder reads the whole file (its nodes, routes,
+//! flows, TCP and presets) and resolves it; each hop kind's tables are read
+//! in the kind's own folder (`KindTables`, registered in `network::kinds`)
+//! with the toolkit of `input`.
 
 pub mod spec;
 pub use spec::*;
 
 mod cc;
-mod drc;
-pub(crate) mod error;
 mod flow;
 mod json;
-pub mod limits;
 mod parse;
 mod presets;
-mod queue;
 pub(crate) mod raw;
-pub(crate) mod reader;
 mod resolve;
 mod tcp;
 mod web;
 
-// The hop kinds' tables: the interface and registry, then one file per kind.
-pub(crate) mod kind;
-mod kinds;
-mod cell;
-mod is2000;
-mod link;
-mod radio_link;
-mod sector;
-pub mod units;
-
-pub use error::ScenarioError;
+// The reading toolkit, named here as well, where users of the crate have
+// always found it.
+pub use crate::input::error::{self, ScenarioError};
+pub use crate::input::{limits, units};
 pub use json::toml_from_json;
 pub use parse::{load, parse_str, parse_str_seeded, top_level_tables, DEFAULT_SEED};
 

@@ -1,13 +1,13 @@
 //! TOML text → [`ScenarioSpec`]: syntax, then each table, then presets, then
 //! cross-references (see `resolve`).
 
-use super::error::ScenarioError;
+use crate::input::error::ScenarioError;
 use super::flow::parse_flow;
-use super::limits::MAX_SAMPLES;
+use crate::input::limits::MAX_SAMPLES;
 use super::presets;
 use super::raw::{RawRoute, RawScenario};
-use super::reader::Named;
-use super::reader::{Res, Source, Table, Val};
+use crate::input::reader::Named;
+use crate::input::reader::{Res, Source, Table, Val};
 use super::resolve::resolve;
 use super::spec::ScenarioSpec;
 use toml::de::{DeTable, DeValue};

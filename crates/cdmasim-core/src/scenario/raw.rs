@@ -2,8 +2,8 @@
 //! remembers where it came from so that cross-reference errors (unknown node,
 //! route to nowhere, no path) can still name the line and field.
 
-use super::kinds::Kinds;
-use super::reader::{At, Named};
+use crate::network::kinds::Kinds;
+use crate::input::reader::{At, Named};
 use super::spec::AppSpec;
 use crate::engine::Time;
 

@@ -1,19 +1,19 @@
 //! Cross-reference validation: names → indices. The kinds add their hops
-//! to one ordered list (`kinds::Kinds::all`: the links first, a duplex link
+//! to one ordered list (`network::kinds::Kinds::all`: the links first, a duplex link
 //! being two), then routes are checked, and a forwarding path for every
 //! flow (and its ACK path for TCP).
 
-use super::error::ScenarioError;
-use super::kind::{Names, Resolver};
-use super::limits::{MAX_NODES, MAX_SAMPLE_VALUES};
+use crate::input::error::ScenarioError;
+use crate::input::kind::{Names, Resolver};
+use crate::input::limits::{MAX_NODES, MAX_SAMPLE_VALUES};
 use super::raw::RawScenario;
-use super::reader::At;
+use crate::input::reader::At;
 use super::spec::*;
 use crate::engine::RngStreams;
 use crate::net::routing::PathError;
 use std::collections::HashMap;
 
-pub(crate) use super::kind::err;
+pub(crate) use crate::input::kind::err;
 
 
 pub(crate) fn resolve(mut raw: RawScenario, file: &str) -> Result<ScenarioSpec, ScenarioError> {
@@ -48,20 +48,20 @@ pub(crate) fn resolve(mut raw: RawScenario, file: &str) -> Result<ScenarioSpec, 
         routes.push(RouteSpec { node, dest, link });
     }
 
-    let Resolver { nodes, node_specs, hops, .. } = cx;
-    if node_specs.len() > MAX_NODES {
+    let Resolver { nodes, node_names, hops, .. } = cx;
+    if node_names.len() > MAX_NODES {
         // Blame the first node table past the limit, or the last one there is.
         let at = raw.nodes.get(MAX_NODES).or(raw.nodes.last()).map_or(At { line: 0, field: "node".into() }, |n| n.at.clone());
         return Err(err(file, &at, format!(
             "{} nodes (with the users' and mobiles'): at most {MAX_NODES} (the routing table takes 4 bytes per pair of nodes)",
-            node_specs.len()
+            node_names.len()
         )));
     }
     let mut spec = ScenarioSpec {
         duration: raw.duration,
         seed: raw.seed,
         sample_interval: raw.sample_interval,
-        nodes: node_specs,
+        nodes: node_names.into_iter().map(|name| NodeSpec { name }).collect(),
         hops,
         routes,
         flows: Vec::new(),

@@ -33,7 +33,7 @@ pub struct ScenarioSpec {
     /// Every hop, in one order: hop i here is hop i of the built network
     /// and of the router's edges. The file's links first (a duplex link is
     /// two), then each kind's hops with the reverse links of its terminals
-    /// before them (`scenario::kinds`).
+    /// before them (`network::kinds::Kinds`).
     pub hops: Vec<HopSpec>,
     /// Explicit static routes; any (node, destination) pair not listed here is
     /// filled in with a fewest-hops route.

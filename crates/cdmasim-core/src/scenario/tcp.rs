@@ -1,7 +1,7 @@
 //! The `[flow.tcp]` / `[dumbbell.tcp]` table → [`TcpSpec`]; absent keys keep
 //! `TcpSpec::default()`.
 
-use super::reader::{Res, Table, Val};
+use crate::input::reader::{Res, Table, Val};
 use super::cc::{parse_cc, parse_rwnd, CC_KEYS};
 use super::spec::{DelAck, LossResponse, RtoRule, RttSampling, SpuriousDetection, TcpSpec};
 use crate::engine::NS_PER_MS;

@@ -3,7 +3,7 @@
 //! fixed value) or a table `{ dist = "exponential", mean = ... }` /
 //! `{ dist = "lognormal", median = ..., sigma = ..., max = ... }`.
 
-use super::reader::{Res, Table, Val};
+use crate::input::reader::{Res, Table, Val};
 use crate::app::http::HttpSpec;
 use crate::app::workload::{Dist, MAX_OBJECTS_PER_PAGE};
 use crate::engine::time::secs;

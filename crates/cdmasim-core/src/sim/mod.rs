@@ -14,7 +14,7 @@ pub use crate::result::{self, *};
 
 use crate::engine::Time;
 use crate::net::Hop;
-use crate::scenario::limits::MAX_PACKETS_IN_NETWORK;
+use crate::input::limits::MAX_PACKETS_IN_NETWORK;
 use crate::scenario::ScenarioSpec;
 use std::path::PathBuf;
 

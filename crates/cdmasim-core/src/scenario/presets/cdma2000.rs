@@ -4,12 +4,12 @@
 //! them, and one bulk Reno flow `ftp{i}_{j}` per mobile. Every hop has
 //! Table I's 37.5 ms (300 ms round trip) and the wired links 100 Mb/s.
 
-use super::super::cell::{parse_rate_change, parse_sch_of, RawCell, RawMobile};
-use super::super::queue::parse_queue;
-use super::super::link::RawLink;
+use crate::cdma2000::tables::{parse_rate_change, parse_sch_of, RawCell, RawMobile};
+use crate::input::queue::parse_queue;
+use crate::input::link::RawLink;
 use super::super::raw::{RawFlow, RawScenario};
-use super::super::reader::Named;
-use super::super::reader::{Res, Val};
+use crate::input::reader::Named;
+use crate::input::reader::{Res, Val};
 use super::super::spec::{AppSpec, DelAck, QueueLimit, QueueSpec, TcpSpec};
 use super::super::tcp::parse_tcp;
 use crate::cdma2000::config::{default_bsc_queue, default_link_queue, BASE_RATE_BPS, TABLE1_DELAY};

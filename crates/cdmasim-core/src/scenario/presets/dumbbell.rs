@@ -2,12 +2,12 @@
 //! one bulk TCP flow "flow{i}" from s{i} to d{i}, started i × start_spacing
 //! apart so that the flows do not all leave slow start in lock-step.
 
-use super::super::drc::{parse_drc, REVERSE_RATE_BPS};
-use super::super::queue::parse_queue;
-use super::super::link::RawLink;
+use crate::input::drc::{parse_drc, REVERSE_RATE_BPS};
+use crate::input::queue::parse_queue;
+use crate::input::link::RawLink;
 use super::super::raw::{RawFlow, RawScenario};
-use super::super::reader::Named;
-use super::super::reader::{At, Res, Val};
+use crate::input::reader::Named;
+use crate::input::reader::{At, Res, Val};
 use super::super::spec::{AppSpec, QueueLimit, QueueSpec, TcpSpec};
 use super::super::tcp::parse_tcp;
 use crate::engine::{Time, NS_PER_MS};
@@ -33,9 +33,9 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
     let flows_v = t.req("flows")?;
     let n = flows_v.count()?;
     // Two end hosts per flow and the two routers: the scenario's node limit.
-    let most = (super::super::limits::MAX_NODES as u64 - 2) / 2;
+    let most = (crate::input::limits::MAX_NODES as u64 - 2) / 2;
     if n == 0 || n > most {
-        return Err(flows_v.err(format!("flows must be between 1 and {most} (two hosts each, at most {} nodes)", super::super::limits::MAX_NODES)));
+        return Err(flows_v.err(format!("flows must be between 1 and {most} (two hosts each, at most {} nodes)", crate::input::limits::MAX_NODES)));
     }
     // The bottleneck's forward rate: constant, or a DRC sequence.
     let drc = t.opt("bottleneck_drc", parse_drc)?;

@@ -5,11 +5,11 @@
 //! air link (D, frame errors) with the MAC granting SCHs within the power
 //! and Walsh codes.
 
-use super::super::is2000::{settings, RawIs2000, SETTINGS};
-use super::super::link::RawLink;
+use crate::is2000::tables::{settings, RawIs2000, SETTINGS};
+use crate::input::link::RawLink;
 use super::super::raw::{RawFlow, RawScenario};
-use super::super::reader::Named;
-use super::super::reader::{Res, Val};
+use crate::input::reader::Named;
+use crate::input::reader::{Res, Val};
 use super::super::spec::{AppSpec, CcAlgo, QueueLimit, QueueSpec, TcpSpec};
 use super::super::tcp::parse_tcp_over;
 use super::super::web::{parse_http, HTTP_KEYS};

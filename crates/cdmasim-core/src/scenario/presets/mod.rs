@@ -6,7 +6,7 @@ pub(crate) mod dumbbell;
 pub(crate) mod is2000;
 
 use super::raw::RawScenario;
-use super::reader::{Res, Table};
+use crate::input::reader::{Res, Table};
 
 /// Names of the presets, for the top-level key list and error messages.
 pub(crate) const PRESETS: &[&str] = &["dumbbell", "cdma2000", "is2000"];

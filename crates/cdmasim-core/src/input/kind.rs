@@ -2,23 +2,27 @@
 //! top-level tables it reads, how one is read, how its names become
 //! indices) and the context it resolves in (`Resolver`: nodes, link names
 //! and the one ordered list of hops, with the steps kinds share, such as a
-//! terminal's node and reverse link). The kinds are registered in
-//! `kinds.rs`.
+//! terminal's node and reverse link). The kinds are registered with their
+//! hops, in `network::kinds`' one list.
 //!
-//! Each kind's code is one file: `link.rs` ([[link]]), `sector.rs`
-//! ([[sector]], [[user]]: 1xEV-DO), `cell.rs` ([[cell]], [[mobile]]:
-//! cdma2000 1X), `radio_link.rs` ([[radio_link]]: IS-2000 RLP3),
-//! `is2000.rs` ([[is2000_sector]]). Presets add to the kinds' tables
-//! before anything is resolved.
+//! Each kind's tables are one file in the kind's folder: `evdo/tables.rs`
+//! ([[sector]], [[user]]: 1xEV-DO), `cdma2000/tables.rs` ([[cell]],
+//! [[mobile]]: cdma2000 1X), `rlp/tables.rs` ([[radio_link]]: IS-2000
+//! RLP3), `is2000/tables.rs` ([[is2000_sector]]); the plain link's
+//! ([[link]]) is `input/link.rs`, beside the reader, since `net::link` sits
+//! below it. Presets add to the kinds' tables before anything is resolved.
 
 use super::error::ScenarioError;
 use super::reader::{At, Named, Res, Val};
-use super::spec::{HopSpec, LinkSpec, NodeSpec};
+use crate::net::link::LinkSpec;
 use crate::engine::Time;
 use std::collections::HashMap;
 
-/// One hop kind's scenario tables.
-pub(crate) trait KindTables {
+/// One hop kind's scenario tables. `H` is the registry's hop spec
+/// (`network::HopSpec`), which the kind's configuration converts into; the
+/// kind names only its own configuration, so its tables live in its folder,
+/// below the registry.
+pub(crate) trait KindTables<H> {
     /// The top-level arrays of tables it reads (`[[sector]]`, `[[user]]`).
     fn tables(&self) -> &'static [&'static str];
 
@@ -27,7 +31,7 @@ pub(crate) trait KindTables {
 
     /// Resolve its names and add its hops (with their terminals' nodes and
     /// reverse links) through `cx`.
-    fn resolve(&self, cx: &mut Resolver) -> Result<(), ScenarioError>;
+    fn resolve(&self, cx: &mut Resolver<H>) -> Result<(), ScenarioError>;
 }
 
 pub(crate) fn err(file: &str, at: &At, message: impl Into<String>) -> ScenarioError {
@@ -63,18 +67,19 @@ impl Names {
 }
 
 /// Where the kinds resolve: the nodes, the links by name, the hops so far.
-pub(crate) struct Resolver {
+pub(crate) struct Resolver<H> {
     pub file: String,
     pub duration: Time,
     pub seed: u64,
     pub nodes: Names,
-    pub node_specs: Vec<NodeSpec>,
+    /// Every node's name, by index (the file's nodes, then the terminals).
+    pub node_names: Vec<String>,
     /// Link name → (hop index, line it was defined on).
     links: HashMap<String, (usize, usize)>,
-    pub hops: Vec<HopSpec>,
+    pub hops: Vec<H>,
 }
 
-impl Resolver {
+impl<H: From<LinkSpec>> Resolver<H> {
     pub fn new(file: &str, duration: Time, seed: u64, nodes: &[Named]) -> Result<Self, ScenarioError> {
         let mut names = Names::new("node");
         for (i, n) in nodes.iter().enumerate() {
@@ -85,7 +90,7 @@ impl Resolver {
             duration,
             seed,
             nodes: names,
-            node_specs: nodes.iter().map(|n| NodeSpec { name: n.name.clone() }).collect(),
+            node_names: nodes.iter().map(|n| n.name.clone()).collect(),
             links: HashMap::new(),
             hops: Vec::new(),
         })
@@ -102,7 +107,7 @@ impl Resolver {
     }
 
     pub fn node_name(&self, i: usize) -> &str {
-        &self.node_specs[i].name
+        &self.node_names[i]
     }
 
     /// A link's hop index by name.
@@ -116,7 +121,7 @@ impl Resolver {
             return Err(self.err(&at.at, format!("duplicate link name '{}' (first defined on line {line})", spec.name)));
         }
         self.links.insert(spec.name.clone(), (self.hops.len(), at.at.line));
-        self.hops.push(HopSpec::Link(spec));
+        self.hops.push(H::from(spec));
         Ok(self.hops.len() - 1)
     }
 
@@ -126,9 +131,9 @@ impl Resolver {
         if self.nodes.find(&n.name).is_some() {
             return Err(self.err(&n.at, format!("{what} '{}' has the name of a node: a {what} is a node of its own", n.name)));
         }
-        let node = self.node_specs.len();
+        let node = self.node_names.len();
         self.nodes.add(&self.file, n, node)?;
-        self.node_specs.push(NodeSpec { name: n.name.clone() });
+        self.node_names.push(n.name.clone());
         Ok(node)
     }
 

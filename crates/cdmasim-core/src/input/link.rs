@@ -7,7 +7,8 @@ use super::kind::{KindTables, Resolver};
 use super::queue::{default_queue, parse_queue};
 use super::reader::Named;
 use super::reader::{Res, Val};
-use super::spec::{LinkSpec, QueueSpec};
+use crate::net::link::LinkSpec;
+use crate::net::queue::QueueSpec;
 use crate::net::ppp::Compression;
 use crate::engine::Time;
 
@@ -46,7 +47,7 @@ pub(crate) struct LinkTables {
     pub links: Vec<RawLink>,
 }
 
-impl KindTables for LinkTables {
+impl<H: From<LinkSpec>> KindTables<H> for LinkTables {
     fn tables(&self) -> &'static [&'static str] {
         &["link"]
     }
@@ -57,7 +58,7 @@ impl KindTables for LinkTables {
     }
 
     /// Each link a hop; a duplex link's reverse `NAME/rev` right after it.
-    fn resolve(&self, cx: &mut Resolver) -> Result<(), ScenarioError> {
+    fn resolve(&self, cx: &mut Resolver<H>) -> Result<(), ScenarioError> {
         for l in &self.links {
             let from = cx.node(&l.from)?;
             let to = cx.node(&l.to)?;

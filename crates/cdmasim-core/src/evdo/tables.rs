@@ -4,13 +4,13 @@
 
 use crate::evdo::rlp::RlpConfig;
 use crate::net::ppp::Compression;
-use super::drc::{self, parse_drc, DrcFrom, RawDrc, REVERSE_RATE_BPS};
-use super::error::ScenarioError;
-use super::kind::{KindTables, Names, Resolver};
-use super::queue::parse_queue;
-use super::reader::Named;
-use super::reader::{At, Res, Val};
-use super::spec::{HopSpec, LinkSpec};
+use crate::input::drc::{self, parse_drc, DrcFrom, RawDrc, REVERSE_RATE_BPS};
+use crate::input::error::ScenarioError;
+use crate::input::kind::{KindTables, Names, Resolver};
+use crate::input::queue::parse_queue;
+use crate::input::reader::Named;
+use crate::input::reader::{At, Res, Val};
+use crate::net::link::LinkSpec;
 use crate::channel::presets;
 use crate::engine::time::secs;
 use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
@@ -326,11 +326,11 @@ fn parse_user(v: &Val) -> Res<RawUser> {
         reverse_rate_bps: t.or("reverse_rate", REVERSE_RATE_BPS, |v| v.positive_rate())?,
         reverse_queue: t.or("reverse_queue", default_user_queue(), parse_queue)?,
         handoff,
-        ppp: t.opt("ppp", super::link::parse_ppp)?,
+        ppp: t.opt("ppp", crate::input::link::parse_ppp)?,
         loss: t.or("loss", 0.0, |v| v.probability())?,
         reverse_loss: t.or("reverse_loss", 0.0, |v| v.probability())?,
         rlp: t.opt("rlp", parse_rlp)?,
-        uplink_capture_at_entry: t.or("uplink_capture", false, super::link::parse_capture)?,
+        uplink_capture_at_entry: t.or("uplink_capture", false, crate::input::link::parse_capture)?,
         reverse_mac: {
             let mac = t.opt("reverse_mac", parse_reverse_mac)?;
             // A reverse MAC picks its own rates and its RLP makes its losses.
@@ -411,7 +411,7 @@ pub(crate) struct EvdoTables {
     pub users: Vec<RawUser>,
 }
 
-impl KindTables for EvdoTables {
+impl<H: From<LinkSpec> + From<RanConfig>> KindTables<H> for EvdoTables {
     fn tables(&self) -> &'static [&'static str] {
         &["sector", "user"]
     }
@@ -427,7 +427,7 @@ impl KindTables for EvdoTables {
     /// Group the sectors by base-station node into radio access networks,
     /// make each user's node and its reverse link (`USER.up`, to the base
     /// station), resolve every name, and add the networks as hops.
-    fn resolve(&self, cx: &mut Resolver) -> Result<(), ScenarioError> {
+    fn resolve(&self, cx: &mut Resolver<H>) -> Result<(), ScenarioError> {
         if self.sectors.is_empty() {
             if let Some(u) = self.users.first() {
                 return Err(cx.err(&u.sector.at, format!("no sector named '{}': add a [[sector]] table", u.sector.name)));
@@ -577,7 +577,7 @@ impl KindTables for EvdoTables {
             let s = self.sectors.iter().find(|s| cx.nodes.find(&s.node.name) == Some(ran.node)).expect("a RAN has a sector");
             return Err(cx.err(&s.name.at, format!("the sectors of node '{}' serve no user: add a [[user]] with sector = '{}'", s.node.name, s.name.name)));
         }
-        cx.hops.extend(rans.into_iter().map(HopSpec::Evdo));
+        cx.hops.extend(rans.into_iter().map(H::from));
         Ok(())
     }
 }

@@ -1,12 +1,12 @@
 //! `[[cell]]` and `[[mobile]]` tables → raw cdma2000 1X cells and mobiles
 //! (`resolve` makes each mobile a node with its reverse link and checks names).
 
-use super::error::ScenarioError;
-use super::kind::{err, KindTables, Names, Resolver};
-use super::queue::parse_queue;
-use super::reader::Named;
-use super::reader::{At, Res, Table, Val};
-use super::spec::{HopSpec, LinkSpec};
+use crate::input::error::ScenarioError;
+use crate::input::kind::{err, KindTables, Names, Resolver};
+use crate::input::queue::parse_queue;
+use crate::input::reader::Named;
+use crate::input::reader::{At, Res, Table, Val};
+use crate::net::link::LinkSpec;
 use crate::cdma2000::config::{
     default_bsc_queue, default_link_queue, is_sch_rate, BurstOrder, CellConfig, DemandConfig, MobileConfig, RateChange,
     SchPlan,
@@ -200,8 +200,8 @@ fn parse_mobile(v: &Val) -> Res<RawMobile> {
         None => 0,
         Some(b) => match b.count_u32()? {
             0 => return Err(b.err("BTSs are numbered from 1 (the paper's i)")),
-            n if n > super::limits::MAX_BTS_PER_CELL => {
-                return Err(b.err(format!("BTS {n}: a cell's BTSs are numbered 1 to {}", super::limits::MAX_BTS_PER_CELL)))
+            n if n > crate::input::limits::MAX_BTS_PER_CELL => {
+                return Err(b.err(format!("BTS {n}: a cell's BTSs are numbered 1 to {}", crate::input::limits::MAX_BTS_PER_CELL)))
             }
             n => n - 1,
         },
@@ -283,7 +283,7 @@ pub(crate) struct CellTables {
     pub mobiles: Vec<RawMobile>,
 }
 
-impl KindTables for CellTables {
+impl<H: From<LinkSpec> + From<CellConfig>> KindTables<H> for CellTables {
     fn tables(&self) -> &'static [&'static str] {
         &["cell", "mobile"]
     }
@@ -298,7 +298,7 @@ impl KindTables for CellTables {
 
     /// Make each mobile a node with its reverse link (`MOBILE.up`, to the
     /// BSC), resolve every name and the SCH plans, and add the cells as hops.
-    fn resolve(&self, cx: &mut Resolver) -> Result<(), ScenarioError> {
+    fn resolve(&self, cx: &mut Resolver<H>) -> Result<(), ScenarioError> {
         let file = cx.file.clone();
         let mut cell_names = Names::new("cell");
         let mut cells = Vec::new();
@@ -357,7 +357,7 @@ impl KindTables for CellTables {
             };
             check_plan(&cell.sch, cx.duration, &file, &raw_cell.sch_at)?;
         }
-        cx.hops.extend(cells.into_iter().map(HopSpec::Cell));
+        cx.hops.extend(cells.into_iter().map(H::from));
         Ok(())
     }
 }

@@ -2,7 +2,8 @@
 //! `{kind = "red", limit, min_th, max_th, max_p, w_q, gentle, mode, mean_pkt_size}`.
 
 use super::reader::{Res, Val};
-use super::spec::{QueueLimit, QueueSpec, RedSpec};
+use crate::net::queue::red::RedSpec;
+use crate::net::queue::{QueueLimit, QueueSpec};
 use crate::net::queue::red::RedVariant;
 use super::units::Amount;
 

@@ -5,11 +5,10 @@
 //! user k's forward and reverse links. The `is2000` preset fills one in
 //! with Dziong et al.'s system around it.
 
-use super::error::ScenarioError;
-use super::kind::{KindTables, Names, Resolver};
-use super::reader::Named;
-use super::reader::{Res, Table, Val};
-use super::spec::HopSpec;
+use crate::input::error::ScenarioError;
+use crate::input::kind::{KindTables, Names, Resolver};
+use crate::input::reader::Named;
+use crate::input::reader::{Res, Table, Val};
 use crate::cdma2000::config::BASE_RATE_BPS;
 use crate::engine::NS_PER_MS;
 use crate::is2000::config::{AfterDenial, Is2000Config, Is2000User, MacConfig};
@@ -17,6 +16,7 @@ use crate::is2000::dormancy::DormancyConfig;
 use crate::is2000::power::{DistanceLaw, LinkBudget, PowerConfig};
 use crate::is2000::radio::RadioConfig;
 use crate::rlp::frame_errors::ErrorModel;
+use crate::net::link::LinkSpec;
 use crate::rlp::link::{ChannelConfig, RadioLinkConfig, RlpConfig, FRAME};
 
 /// The sector's own keys besides its name, node and users (the preset's
@@ -41,7 +41,7 @@ fn parse_mac(v: &Val) -> Res<MacConfig> {
     let d = MacConfig::default();
     let max_v = t.get("max_sch");
     let max_sch_bps = match &max_v {
-        Some(m) => super::cell::parse_sch_rate(m)?,
+        Some(m) => crate::cdma2000::tables::parse_sch_rate(m)?,
         None => d.max_sch_bps,
     };
     let burst = t.or("burst", d.burst, |v| v.time())?;
@@ -219,7 +219,7 @@ pub(crate) fn settings(t: &Table, name: &str) -> Res<Is2000Config> {
         }
     };
     let rlp = match t.get("rlp") {
-        Some(r) => super::radio_link::parse_rlp(&r)?,
+        Some(r) => crate::rlp::tables::parse_rlp(&r)?,
         None => RlpConfig::default(),
     };
     let fch = ChannelConfig { rate_bps: BASE_RATE_BPS, fer };
@@ -253,7 +253,7 @@ pub(crate) struct Is2000Tables {
     pub sectors: Vec<RawIs2000>,
 }
 
-impl KindTables for Is2000Tables {
+impl<H: From<LinkSpec> + From<Is2000Config>> KindTables<H> for Is2000Tables {
     fn tables(&self) -> &'static [&'static str] {
         &["is2000_sector"]
     }
@@ -264,7 +264,7 @@ impl KindTables for Is2000Tables {
     }
 
     /// Node names → indices; a node is served by one sector at most.
-    fn resolve(&self, cx: &mut Resolver) -> Result<(), ScenarioError> {
+    fn resolve(&self, cx: &mut Resolver<H>) -> Result<(), ScenarioError> {
         let mut names = Names::new("IS-2000 sector");
         let mut served = Names::new("IS-2000 user");
         for (i, r) in self.sectors.iter().enumerate() {
@@ -279,7 +279,7 @@ impl KindTables for Is2000Tables {
                 served.add(&cx.file, u, n)?;
                 users.push(Is2000User { name: u.name.clone(), node: n });
             }
-            cx.hops.push(HopSpec::Is2000(Is2000Config { node, users, ..r.cfg.clone() }));
+            cx.hops.push(H::from(Is2000Config { node, users, ..r.cfg.clone() }));
         }
         Ok(())
     }

@@ -199,7 +199,7 @@ impl<'a> Val<'a> {
         self.quantity("64KB", units::parse_size)
     }
 
-    pub fn limit(&self) -> Res<super::spec::QueueLimit> {
+    pub fn limit(&self) -> Res<crate::net::queue::QueueLimit> {
         self.quantity("100pkt", units::parse_limit)
     }
 

@@ -2,14 +2,14 @@
 //! RLP3 between a network-side node and a mobile (Dziong et al., Table 1), one
 //! hop with both directions.
 
-use super::error::ScenarioError;
-use super::kind::{KindTables, Names, Resolver};
-use super::queue::parse_queue;
-use super::reader::Named;
-use super::reader::{Res, Val};
-use super::spec::HopSpec;
+use crate::input::error::ScenarioError;
+use crate::input::kind::{KindTables, Names, Resolver};
+use crate::input::queue::parse_queue;
+use crate::input::reader::Named;
+use crate::input::reader::{Res, Val};
 use crate::engine::{Time, NS_PER_MS};
 use crate::rlp::frame_errors::ErrorModel;
+use crate::net::link::LinkSpec;
 use crate::rlp::link::{ChannelConfig, Control, RadioLinkConfig, RlpConfig, FRAME};
 
 const KEYS: &[&str] = &[
@@ -120,7 +120,7 @@ pub(crate) struct RadioLinkTables {
     pub links: Vec<RawRadioLink>,
 }
 
-impl KindTables for RadioLinkTables {
+impl<H: From<LinkSpec> + From<RadioLinkConfig>> KindTables<H> for RadioLinkTables {
     fn tables(&self) -> &'static [&'static str] {
         &["radio_link"]
     }
@@ -130,7 +130,7 @@ impl KindTables for RadioLinkTables {
         Ok(())
     }
 
-    fn resolve(&self, cx: &mut Resolver) -> Result<(), ScenarioError> {
+    fn resolve(&self, cx: &mut Resolver<H>) -> Result<(), ScenarioError> {
         let mut names = Names::new("radio link");
         for (i, r) in self.links.iter().enumerate() {
             names.add(&cx.file, &r.name, i)?;
@@ -144,7 +144,7 @@ impl KindTables for RadioLinkTables {
             if bsc == mobile {
                 return Err(cx.err(&r.mobile.at, "a radio link joins two different nodes"));
             }
-            cx.hops.push(HopSpec::Rlp(RadioLinkConfig { name: r.name.name.clone(), bsc, mobile, ..r.cfg.clone() }));
+            cx.hops.push(H::from(RadioLinkConfig { name: r.name.name.clone(), bsc, mobile, ..r.cfg.clone() }));
         }
         Ok(())
     }

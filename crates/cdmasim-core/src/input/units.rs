@@ -11,7 +11,7 @@
 //! Binary sizes have their own units: KiB, MiB, GiB (1024-based).
 //! A bare number is always an error: the unit is what says what it means.
 
-use super::spec::QueueLimit;
+use crate::net::queue::QueueLimit;
 use crate::engine::{Time, NS_PER_MS, NS_PER_SEC, NS_PER_US};
 
 /// Exact decimal: `mantissa × 10^exp`.
