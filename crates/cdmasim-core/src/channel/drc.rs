@@ -87,16 +87,6 @@ pub const RATE_BPS: [u64; NUM_DRC] = {
     r
 };
 
-/// The same as f64, padded to 16 entries so that `idx & 15` lookups never
-/// bounds-check in hot loops.
-pub fn rate_table_f64() -> [f64; 16] {
-    let mut r = [0.0; 16];
-    for i in 0..NUM_DRC {
-        r[i] = RATE_BPS[i] as f64;
-    }
-    r
-}
-
 pub fn format(index: u8) -> Option<&'static DrcFormat> {
     DRC_TABLE.get(index as usize)
 }

@@ -17,7 +17,7 @@
 use super::error::{ChannelError, Result};
 use super::markov::{MarkovModel, MarkovSource};
 use super::ChannelSource;
-use crate::channel::drc::rate_table_f64;
+use crate::channel::drc::RATE_BPS;
 use crate::engine::Rng;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -73,9 +73,8 @@ impl RegimeMarkovModel {
         let w = window_slots as usize;
         let windows: Vec<&[u8]> = drc.chunks(w).filter(|c| c.len() == w).collect();
         assert!(windows.len() >= regimes, "{} windows for {regimes} regimes", windows.len());
-        let rate = rate_table_f64();
-        let means: Vec<f64> =
-            windows.iter().map(|c| c.iter().map(|&d| rate[d as usize]).sum::<f64>() / c.len() as f64).collect();
+        let rate = |d: u8| RATE_BPS.get(d as usize).map_or(0.0, |&r| r as f64);
+        let means: Vec<f64> = windows.iter().map(|c| c.iter().map(|&d| rate(d)).sum::<f64>() / c.len() as f64).collect();
         let levels = kmeans_1d(&means, regimes);
         let label: Vec<usize> = means.iter().map(|&m| nearest(&levels, m)).collect();
         let mut transitions = vec![vec![0u64; regimes]; regimes];
