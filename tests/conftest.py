@@ -37,16 +37,42 @@ def as_nobody():
 
 
 @pytest.fixture(scope="session")
-def quick_reproduction(tmp_path_factory):
+def quick_reproduction(request, tmp_path_factory):
     """(output folder, {paper: its --json object}, the process) of one
     `reproduce all --quick` run. Every figure it saves is checked for
-    axes without labels (tests/figure_check/: OUT/unlabelled.txt)."""
-    out = tmp_path_factory.mktemp("reproduce-all-quick")
+    axes without labels (tests/figure_check/: OUT/unlabelled.txt).
+
+    Under pytest-xdist (scripts/test runs two workers) the run is made
+    once, by the first worker that asks, in the folder the workers' own
+    temporary folders share, and read by the others (the suite's longest
+    setup, made once rather than once per worker)."""
+    if not hasattr(request.config, "workerinput"):
+        return _quick_reproduction(tmp_path_factory.mktemp("reproduce-all-quick"))
+    import fcntl
+
+    shared = tmp_path_factory.getbasetemp().parent
+    with open(shared / "reproduce-all-quick.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        done = shared / "reproduce-all-quick.json"
+        if not done.exists():
+            out, _, p = _quick_reproduction(shared / "reproduce-all-quick")
+            done.write_text(json.dumps({"out": str(out), "args": p.args, "stdout": p.stdout, "stderr": p.stderr}))
+        made = json.loads(done.read_text())
+    p = subprocess.CompletedProcess(made["args"], 0, made["stdout"], made["stderr"])
+    return pathlib.Path(made["out"]), _reports(p), p
+
+
+def _quick_reproduction(out):
+    out.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, CDMASIM_FIGURE_LOG=str(out / "unlabelled.txt"),
                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "tests" / "figure_check"),
                                                         os.environ.get("PYTHONPATH")])))
     p = subprocess.run([sys.executable, "-m", "cdmasim.cli", "reproduce", "all", "--quick", "--out", str(out), "--json"],
                        cwd=ROOT, capture_output=True, text=True, timeout=900, env=env)
     assert p.returncode == 0, p.stderr[-3000:]
+    return out, _reports(p), p
+
+
+def _reports(p):
     reports = [json.loads(line) for line in p.stdout.strip().splitlines()]
-    return out, {r["paper"]: r for r in reports}, p
+    return {r["paper"]: r for r in reports}
