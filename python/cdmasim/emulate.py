@@ -108,16 +108,16 @@ def users(scenario):
     node but the first."""
     from .simulate import parse, scenario_text
 
-    return _attachment(*scenario_text(parse(scenario)))[1]
+    return _attachment(scenario_text(parse(scenario)))[1]
 
 
-def _attachment(text, shown):
-    """(network-side node, users) of scenario text; InputError if the radio
-    hops are served from several nodes."""
+def _attachment(source):
+    """(network-side node, users) of a scenario (`simulate.Source`);
+    InputError if the radio hops are served from several nodes."""
     from . import _core
 
     try:
-        return _core.emulate_attachment(text, shown)
+        return _core.emulate_attachment(*source)
     except ValueError as e:
         raise InputError(f"emulate: {e}") from None
 
@@ -134,13 +134,14 @@ def simulated_twin(scenario, downloads, duration, start="0.3s"):
     import copy
     import tomllib
 
-    from .simulate import scenario_text
+    from .simulate import ParsedScenario, scenario_text
 
-    if isinstance(scenario, dict):
+    if isinstance(scenario, dict) and not isinstance(scenario, ParsedScenario):
         doc = copy.deepcopy(scenario)
     else:
-        doc = tomllib.loads(scenario_text(scenario)[0])
-    base, names = _attachment(*scenario_text(doc))
+        source = scenario_text(scenario)
+        doc = (json.loads if source.json else tomllib.loads)(source.text)
+    base, names = _attachment(scenario_text(doc))
     for user in downloads:
         if user not in names:
             raise InputError(f"simulated_twin: no user '{user}' in the scenario (users: {', '.join(names)})")
@@ -157,14 +158,14 @@ def check_root():
         raise InputError("emulate: needs root (network namespaces and TUN devices)")
 
 
-def check(text, shown, users, server_cmd):
+def check(source, users, server_cmd):
     """The one-line errors: users of the scenario's radio hops, programs
     that exist. Returns the users' names in order."""
     check_root()
     for tool in ("unshare", "nsenter", "ip"):
         if shutil.which(tool) is None:
             raise InputError(f"emulate: '{tool}' not found (install util-linux and iproute2)")
-    _, names = _attachment(text, shown)
+    _, names = _attachment(source)
     if not names:
         raise InputError("emulate: the scenario needs a radio hop with users (a [[sector]], [[cell]], "
                          "[[radio_link]] or [[is2000_sector]]), or at least two nodes")
@@ -291,8 +292,8 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None, until_don
     log_dir = _check_arguments(users, server, log_dir, on_start)
     until_done = _units_flag(until_done, "until_done")
     spec = parse(scenario)
-    text, shown = scenario_text(spec)
-    names = check(text, shown, users, server)
+    source = scenario_text(spec)
+    names = check(source, users, server)
     if log_dir is not None:
         os.makedirs(log_dir, exist_ok=True)
     shown_output = _Output(sys.stdout if output is None else output, log_dir)
@@ -302,7 +303,8 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None, until_don
     try:
         server_ns = _new_namespace(holders)
         user_ns = [_new_namespace(holders) for _ in names]
-        _core.emulate_start(text, shown, server_ns, user_ns, "cdm0", os.fspath(log_dir) if log_dir else None)
+        _core.emulate_start(source.text, source.shown, server_ns, user_ns, "cdm0",
+                            os.fspath(log_dir) if log_dir else None, source.json)
         started = True
         t0 = time.monotonic()
         _in_ns(server_ns, "ip", "link", "set", "lo", "up")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from collections import namedtuple
 from collections.abc import Callable
 
 from .errors import InputError
@@ -41,13 +42,20 @@ def _looks_like_toml(s: str) -> bool:
     return "\n" in s or "=" in s
 
 
+# (collections.namedtuple, not typing.NamedTuple: typing costs start-up.)
+Source = namedtuple("Source", "text shown json", defaults=(False,))
+Source.__doc__ = """A scenario as the core reads it: its text (TOML, or with `json` a
+dict as a JSON object, which the core turns into TOML itself: a dict
+crosses to the core once) and the name its errors give it."""
+
+
 class ParsedScenario(dict):
     """What `parse` returns: the validated spec as a dict, which remembers the
     scenario it came from so that `run(parse(x))` runs x."""
 
-    def __init__(self, spec, text, shown):
+    def __init__(self, spec, source):
         super().__init__(spec)
-        self._source = (text, shown, json.dumps(spec, sort_keys=True))
+        self._source = (source, json.dumps(spec, sort_keys=True))
 
 
 def _progress_every_ns(value):
@@ -87,10 +95,10 @@ def _numpy_value(v):
     raise TypeError(f"Object of type {type(v).__name__} is not JSON serializable")
 
 
-def scenario_text(scenario):
-    """(toml_text, shown_path) for a path, a TOML string, a dict or a parsed scenario."""
+def scenario_text(scenario) -> Source:
+    """The `Source` of a path, a TOML string, a dict or a parsed scenario."""
     if isinstance(scenario, ParsedScenario):
-        text, shown, frozen = scenario._source
+        source, frozen = scenario._source
         try:
             now = json.dumps(scenario, sort_keys=True)
         except (TypeError, ValueError, RecursionError):
@@ -98,10 +106,10 @@ def scenario_text(scenario):
         if now != frozen:
             raise InputError("a parsed scenario was changed after parse(): edit the scenario (file, TOML or dict) "
                              "and parse or run that instead")
-        return text, shown
+        return source
     if isinstance(scenario, dict):
         try:
-            return _core().scenario_toml_from_json(json.dumps(scenario, default=_numpy_value)), "<dict>"
+            return Source(json.dumps(scenario, default=_numpy_value), "<dict>", json=True)
         except RecursionError:
             msg = "nested too deeply to be a scenario"
             raise ScenarioError(f"<dict>: {msg}", file="<dict>", message=msg) from None
@@ -119,11 +127,11 @@ def scenario_text(scenario):
 
         if not path:
             raise ScenarioError("a scenario path is empty", message="a scenario path is empty")
-        return read_text(os.fspath(scenario), err), path
+        return Source(read_text(os.fspath(scenario), err), path)
     if isinstance(scenario, str):
         if "\x00" in scenario:
             raise ScenarioError("<string>: holds a NUL character", file="<string>", message="holds a NUL character")
-        return scenario, "<string>"
+        return Source(scenario, "<string>")
     raise InputError(f"a scenario is a path, a TOML string or a dict, not {type(scenario).__name__}")
 
 
@@ -142,12 +150,12 @@ def _translate(e, shown):
 def parse(scenario: Scenario) -> dict:
     """Parse and validate a scenario; returns the validated spec as a dict
     (times in ns, rates in bit/s, sizes in bytes, references as indices)."""
-    text, shown = scenario_text(scenario)
+    source = scenario_text(scenario)
     core = _core()
     try:
-        return ParsedScenario(json.loads(core.parse_scenario(text, shown)), text, shown)
+        return ParsedScenario(json.loads(core.parse_scenario(*source)), source)
     except core.ScenarioError as e:
-        raise _translate(e, shown) from None
+        raise _translate(e, source.shown) from None
 
 
 def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike | None = None,
@@ -173,7 +181,7 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     KeyboardInterrupt on Ctrl-C."""
     import weakref
 
-    text, shown = scenario_text(scenario)
+    text, shown, is_json = scenario_text(scenario)
     seed = as_seed(seed)
     every_ns = _progress_every_ns(progress_every)
     if not (progress is None or isinstance(progress, bool) or callable(progress)):
@@ -194,7 +202,7 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     drops, spool = (os.path.join(tmp, name) for name in _RUN_FILES[:2])
     try:
         def run_into(pcaps):
-            return core.run_scenario(text, shown, seed, pcaps, progress, drops, every_ns, spool, tmp)
+            return core.run_scenario(text, shown, seed, pcaps, progress, drops, every_ns, spool, tmp, is_json)
 
         if pcap_dir is None:
             summary_json, series = run_into(None)

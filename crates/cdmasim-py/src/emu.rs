@@ -14,13 +14,21 @@ use std::thread::JoinHandle;
 type Running = (Arc<AtomicBool>, JoinHandle<std::io::Result<relay::RelayReport>>);
 static RUNNING: Mutex<Option<Running>> = Mutex::new(None);
 
+/// A scenario, TOML or (with `json`) a JSON object; its error as ValueError.
+fn parse(text: &str, path: &str, json: bool) -> PyResult<scenario::ScenarioSpec> {
+    if json { scenario::parse_json_seeded(text, path, None) } else { scenario::parse_str(text, path) }
+        .map_err(|e| PyValueError::new_err(e.to_string()))
+}
+
 /// Open TUN `tun_name` in the server namespace and in each user's (paths
 /// like /proc/PID/ns/net, users in the scenario's order), then relay on a
-/// background thread until `emulate_finish`.
+/// background thread until `emulate_finish`. `json`: the scenario is a
+/// JSON object (a Python dict), not TOML.
 #[pyfunction]
-#[pyo3(signature = (text, path, server_ns, user_ns, tun_name="cdm0", log_dir=None))]
-fn emulate_start(text: &str, path: &str, server_ns: &str, user_ns: Vec<String>, tun_name: &str, log_dir: Option<PathBuf>) -> PyResult<()> {
-    let spec = scenario::parse_str(text, path).map_err(|e| PyValueError::new_err(e.to_string()))?;
+#[pyo3(signature = (text, path, server_ns, user_ns, tun_name="cdm0", log_dir=None, json=false))]
+#[allow(clippy::too_many_arguments)]
+fn emulate_start(text: &str, path: &str, server_ns: &str, user_ns: Vec<String>, tun_name: &str, log_dir: Option<PathBuf>, json: bool) -> PyResult<()> {
+    let spec = parse(text, path, json)?;
     let mut running = RUNNING.lock().unwrap_or_else(|p| p.into_inner());
     if running.is_some() {
         return Err(PyRuntimeError::new_err("a relay is already running in this process"));
@@ -40,9 +48,9 @@ fn emulate_start(text: &str, path: &str, server_ns: &str, user_ns: Vec<String>, 
 /// node and every other without one). ValueError if they are served from
 /// several nodes.
 #[pyfunction]
-#[pyo3(signature = (text, path = "<string>"))]
-fn emulate_attachment(text: &str, path: &str) -> PyResult<(String, Vec<String>)> {
-    let spec = scenario::parse_str(text, path).map_err(|e| PyValueError::new_err(e.to_string()))?;
+#[pyo3(signature = (text, path = "<string>", json = false))]
+fn emulate_attachment(text: &str, path: &str, json: bool) -> PyResult<(String, Vec<String>)> {
+    let spec = parse(text, path, json)?;
     let (base, users) = relay::attachment(&spec).map_err(PyValueError::new_err)?;
     Ok((spec.nodes[base as usize].name.clone(), users.into_iter().map(|u| u.0).collect()))
 }

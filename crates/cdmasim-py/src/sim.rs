@@ -53,18 +53,24 @@ fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     }
 }
 
-fn parse(py: Python<'_>, text: &str, path: &str, seed: Option<u64>) -> PyResult<ScenarioSpec> {
-    match guarded(|| Ok(scenario::parse_str_seeded(text, path, seed)))? {
+/// Parse a scenario: TOML text, or with `json` a JSON object (a Python
+/// dict), which the core turns into TOML itself (Python hands it over once).
+fn parse(py: Python<'_>, text: &str, path: &str, seed: Option<u64>, json: bool) -> PyResult<ScenarioSpec> {
+    let parsed = guarded(|| {
+        Ok(if json { scenario::parse_json_seeded(text, path, seed) } else { scenario::parse_str_seeded(text, path, seed) })
+    })?;
+    match parsed {
         Ok(spec) => Ok(spec),
         Err(e) => Err(scenario_error(py, e)),
     }
 }
 
-/// Parse and validate scenario TOML; returns the ScenarioSpec as JSON.
+/// Parse and validate scenario TOML (with `json`: a JSON object); returns
+/// the ScenarioSpec as JSON.
 #[pyfunction]
-#[pyo3(signature = (text, path = "<string>"))]
-fn parse_scenario(py: Python<'_>, text: &str, path: &str) -> PyResult<String> {
-    let spec = parse(py, text, path, None)?;
+#[pyo3(signature = (text, path = "<string>", json = false))]
+fn parse_scenario(py: Python<'_>, text: &str, path: &str, json: bool) -> PyResult<String> {
+    let spec = parse(py, text, path, None, json)?;
     serde_json::to_string(&spec).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
@@ -83,12 +89,6 @@ fn scenario_tables() -> Vec<&'static str> {
     cdmasim_core::scenario::top_level_tables()
 }
 
-/// A JSON object (e.g. `json.dumps(dict)`) rendered as scenario TOML text.
-#[pyfunction]
-fn scenario_toml_from_json(json: &str) -> PyResult<String> {
-    guarded(|| scenario::toml_from_json(json).map_err(PyValueError::new_err))
-}
-
 /// Parse, validate and run a scenario.
 ///
 /// Returns `(summary_json, series)`: the RunResult without its series as
@@ -105,9 +105,10 @@ fn scenario_toml_from_json(json: &str) -> PyResult<String> {
 /// being (byte offset, points) pairs as little-endian u64 bytes (each chunk
 /// in the file: the points' times, then their values, f64 LE).
 /// `web_log_dir`: stream web objects and pages to objects.csv and pages.csv
-/// there instead of the summary.
+/// there instead of the summary. `json`: `text` is a JSON object (a Python
+/// dict), not TOML.
 #[pyfunction]
-#[pyo3(signature = (text, path = "<string>", seed_override = None, pcap_dir = None, progress = None, drop_log = None, progress_every_ns = None, series_spool = None, web_log_dir = None))]
+#[pyo3(signature = (text, path = "<string>", seed_override = None, pcap_dir = None, progress = None, drop_log = None, progress_every_ns = None, series_spool = None, web_log_dir = None, json = false))]
 #[allow(clippy::too_many_arguments)]
 fn run_scenario(
     py: Python<'_>,
@@ -120,9 +121,10 @@ fn run_scenario(
     progress_every_ns: Option<u64>,
     series_spool: Option<PathBuf>,
     web_log_dir: Option<PathBuf>,
+    json: bool,
 ) -> PyResult<(String, Py<PyList>)> {
     // The override acts during parsing: it also draws DRC preset sequences.
-    let spec = parse(py, text, path, seed_override)?;
+    let spec = parse(py, text, path, seed_override, json)?;
     if progress_every_ns == Some(0) {
         return Err(PyValueError::new_err("progress_every must be positive"));
     }
@@ -248,7 +250,6 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type_bound::<ScenarioError>())?;
     m.add("DEFAULT_SEED", scenario::DEFAULT_SEED)?;
     m.add_function(wrap_pyfunction!(parse_scenario, m)?)?;
-    m.add_function(wrap_pyfunction!(scenario_toml_from_json, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_tables, m)?)?;
     m.add_function(wrap_pyfunction!(result_schema, m)?)?;
     m.add_function(wrap_pyfunction!(run_scenario, m)?)?;

@@ -28,4 +28,22 @@ mod tests {
         assert!(toml_from_json("[1, 2]").is_err());
         assert!(toml_from_json(r#"{"simulation": null}"#).is_err());
     }
+
+    /// A dict handed to the core as JSON reads as its TOML would, and one
+    /// with no TOML form is refused as the whole scenario's, in one line.
+    #[test]
+    fn a_dict_is_parsed_from_its_json() {
+        let json = r#"{"preset": "dumbbell", "simulation": {"duration": "5s", "seed": 4},
+            "dumbbell": {"flows": 3, "bottleneck_rate": "1Mbps", "bottleneck_delay": "10ms",
+                         "queue": {"kind": "droptail", "limit": "20pkt"}}}"#;
+        let from_json = super::super::parse_json_seeded(json, "<dict>", Some(9)).unwrap();
+        let from_toml = super::super::parse_str_seeded(&toml_from_json(json).unwrap(), "<dict>", Some(9)).unwrap();
+        assert_eq!(serde_json::to_string(&from_json).unwrap(), serde_json::to_string(&from_toml).unwrap());
+        assert_eq!(from_json.seed, 9);
+        let e = super::super::parse_json_seeded(r#"{"simulation": null}"#, "<dict>", None).unwrap_err();
+        assert_eq!((e.file.as_str(), e.line, e.field.as_str()), ("<dict>", 0, ""));
+        assert!(e.message.starts_with("cannot express as TOML"), "{}", e.message);
+        let e = super::super::parse_json_seeded("[1]", "<dict>", None).unwrap_err();
+        assert!(e.message.contains("a scenario must be a table"), "{}", e.message);
+    }
 }

@@ -94,6 +94,16 @@ pub fn top_level_tables() -> Vec<&'static str> {
 }
 
 /// Read and parse a scenario file.
+/// `parse_str_seeded` for a scenario given as a JSON object (a Python
+/// dict): turned into TOML here and read as a file would be, so that a
+/// dict and a file say the same things of the same mistakes. A JSON that
+/// is no table, or has no TOML form, is refused as the whole scenario's.
+pub fn parse_json_seeded(json: &str, path: &str, seed: Option<u64>) -> Result<ScenarioSpec, ScenarioError> {
+    let text = super::json::toml_from_json(json)
+        .map_err(|message| ScenarioError { file: path.to_string(), line: 0, field: String::new(), message })?;
+    parse_str_seeded(&text, path, seed)
+}
+
 pub fn load(path: impl AsRef<std::path::Path>) -> Result<ScenarioSpec, ScenarioError> {
     let path = path.as_ref();
     let shown = path.display().to_string();
