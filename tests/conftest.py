@@ -45,7 +45,9 @@ def quick_reproduction(request, tmp_path_factory):
     Under pytest-xdist (scripts/test runs two workers) the run is made
     once, by the first worker that asks, in the folder the workers' own
     temporary folders share, and read by the others (the suite's longest
-    setup, made once rather than once per worker)."""
+    setup, made once rather than once per worker). Tests only read the
+    folder: one that writes there works on a copy, since the other worker
+    may be reading it."""
     if not hasattr(request.config, "workerinput"):
         return _quick_reproduction(tmp_path_factory.mktemp("reproduce-all-quick"))
     import fcntl
@@ -55,22 +57,31 @@ def quick_reproduction(request, tmp_path_factory):
         fcntl.flock(lock, fcntl.LOCK_EX)
         done = shared / "reproduce-all-quick.json"
         if not done.exists():
-            out, _, p = _quick_reproduction(shared / "reproduce-all-quick")
-            done.write_text(json.dumps({"out": str(out), "args": p.args, "stdout": p.stdout, "stderr": p.stderr}))
+            # Made once, failed or not: a failure is the other worker's too.
+            p = _run_quick(shared / "reproduce-all-quick")
+            tmp = done.with_suffix(".part")
+            tmp.write_text(json.dumps({"out": str(shared / "reproduce-all-quick"), "args": p.args,
+                                       "returncode": p.returncode, "stdout": p.stdout, "stderr": p.stderr}))
+            tmp.rename(done)
         made = json.loads(done.read_text())
-    p = subprocess.CompletedProcess(made["args"], 0, made["stdout"], made["stderr"])
+    p = subprocess.CompletedProcess(made["args"], made["returncode"], made["stdout"], made["stderr"])
+    assert p.returncode == 0, p.stderr[-3000:]
     return pathlib.Path(made["out"]), _reports(p), p
 
 
 def _quick_reproduction(out):
+    p = _run_quick(out)
+    assert p.returncode == 0, p.stderr[-3000:]
+    return out, _reports(p), p
+
+
+def _run_quick(out):
     out.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, CDMASIM_FIGURE_LOG=str(out / "unlabelled.txt"),
                PYTHONPATH=os.pathsep.join(filter(None, [str(ROOT / "tests" / "figure_check"),
                                                         os.environ.get("PYTHONPATH")])))
-    p = subprocess.run([sys.executable, "-m", "cdmasim.cli", "reproduce", "all", "--quick", "--out", str(out), "--json"],
-                       cwd=ROOT, capture_output=True, text=True, timeout=900, env=env)
-    assert p.returncode == 0, p.stderr[-3000:]
-    return out, _reports(p), p
+    return subprocess.run([sys.executable, "-m", "cdmasim.cli", "reproduce", "all", "--quick", "--out", str(out),
+                           "--json"], cwd=ROOT, capture_output=True, text=True, timeout=900, env=env)
 
 
 def _reports(p):

@@ -8,6 +8,7 @@ the --json shape (one object per paper)."""
 
 import json
 import pathlib
+import shutil
 import subprocess
 import sys
 
@@ -381,7 +382,7 @@ def test_the_status_page_is_generated_from_the_reports(quick_reproduction, tmp_p
     assert not (tmp_path / "x.md").exists()
 
 
-def test_jung_items_and_caching(quick_reproduction):
+def test_jung_items_and_caching(quick_reproduction, tmp_path):
     out, reports, _ = quick_reproduction
     r = reports["jung"]
     items = {it["id"]: it for it in r["items"]}
@@ -411,8 +412,10 @@ def test_jung_items_and_caching(quick_reproduction):
     assert items["fig4.queue_reno64_pkts"]["measured"] > 40
     assert {f["id"] for f in r["figures"]} >= {"fig1", "sensitivity_fer"}
     assert all((out / f["file"]).stat().st_size > 0 for f in r["figures"])
-    # A second run takes every experiment from the store and gives the same items.
-    r2, _ = reproduce("jung", out, "--quick")
+    # A second run takes every experiment from the store and gives the same
+    # items (in a copy: the other test worker may be reading the original).
+    shutil.copytree(out, tmp_path / "out")
+    r2, _ = reproduce("jung", tmp_path / "out", "--quick")
     assert r2["items"] == r["items"]
 
 
@@ -432,7 +435,7 @@ def test_dziong_fits_nothing_and_runs_the_capped_workload_as_a_named_variant(qui
     assert "sensitivity.after_denial_continue.u60.aggregate_kbps" in items
 
 
-def test_lee_labels_its_inputs_and_calibration(quick_reproduction):
+def test_lee_labels_its_inputs_and_calibration(quick_reproduction, tmp_path):
     out, reports, _ = quick_reproduction
     items = {it["id"]: it for it in reports["lee"]["items"]}
     assert items["table1.downlink_rtt_min_ms"]["basis"] == "calibration"
@@ -448,10 +451,12 @@ def test_lee_labels_its_inputs_and_calibration(quick_reproduction):
     assert items["fig8.retrans_pct.ts_on"]["measured"] < items["table1.downlink_retrans_pct"]["measured"]
     assert not any(it["verdict"] == "not modelled" for it in items.values())
     assert items["table1.downlink_throughput_kbps"]["seeds"] == 3 and items["table1.downlink_throughput_kbps"]["spread"]
-    # The captures are in the store, and the analysis runs on a user's capture too.
-    caps = sorted((out / "store" / "runs").glob("*/pcap/internet.pcap"))
+    # The captures are in the store, and the analysis runs on a user's
+    # capture too (in a copy: the other test worker may be reading the original).
+    shutil.copytree(out, tmp_path / "out")
+    caps = sorted((tmp_path / "out" / "store" / "runs").glob("*/pcap/internet.pcap"))
     assert caps
-    r2, _ = reproduce("lee", out, "--quick", "--pcap", str(caps[0]))
+    r2, _ = reproduce("lee", tmp_path / "out", "--quick", "--pcap", str(caps[0]))
     mine = {it["id"]: it for it in r2["items"] if it["id"].startswith("pcap.")}
     assert mine["pcap.throughput_kbps"]["measured"] > 0
     assert mine["pcap.throughput_kbps"]["verdict"] == "no published value"

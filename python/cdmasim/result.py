@@ -125,6 +125,9 @@ def __getattr__(name):
         return table_names()
     if name == "SERIES_COLUMNS":
         return columns("series")
+    long = {"DEAD_COLUMNS": "dead_periods", "RLP_CDF_COLUMNS": "rlp_cdf", "IS2000_CDF_COLUMNS": "is2000_cdf"}
+    if name in long:
+        return [c for c, _ in long_columns(long[name])]
     tables = {"FLOW": "flows", "QUEUE": "queues", "DROP": "drops", "USER": "users", "SECTOR": "sectors",
               "CELL": "cells", "MOBILE": "mobiles", "OBJECT": "objects", "PAGE": "pages", "RADIO": "radio_links",
               "IS2000": "is2000", "PPP": "ppp"}
@@ -317,8 +320,9 @@ class Result:
 
     def __getattr__(self, name: str) -> pandas.DataFrame:
         # Every table of the schema but series and drops (properties of
-        # their own: they stream to files), built on first use.
-        if name.startswith("_") or name not in table_names():
+        # their own: they stream to files; an AttributeError inside one
+        # must not fall back to here), built on first use.
+        if name.startswith("_") or name in ("series", "drops") or name not in table_names():
             raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
         return self._table(name)
 

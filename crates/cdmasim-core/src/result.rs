@@ -21,6 +21,10 @@ pub struct RunResult {
     /// Events the engine processed.
     pub events: u64,
     pub flows: Vec<FlowResult>,
+    /// The hops' tables (queues, users, sectors, ...: `HOP_TABLES`), at the
+    /// top level of the JSON, after the flows.
+    #[serde(flatten)]
+    pub hops: HopRows,
     pub conservation: Conservation,
     /// Sampled and per-event time series (left out of the JSON when empty:
     /// the Python front receives them separately, as arrays).
@@ -48,10 +52,6 @@ pub struct RunResult {
     pub objects: Vec<ObjectResult>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub pages: Vec<PageResult>,
-    /// The hops' tables (queues, users, sectors, ...: `HOP_TABLES`), at the
-    /// top level of the JSON beside the run's own.
-    #[serde(flatten)]
-    pub hops: HopRows,
 }
 
 /// One result table as the schema describes it: its name, what a row is,
@@ -563,4 +563,37 @@ pub struct Series {
     pub subject: String,
     pub t_s: Vec<f64>,
     pub value: Vec<f64>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every long table names real fields of its wide table: its key
+    /// columns are plain columns there, its fields are the table's
+    /// distributions or intervals, and every distribution or interval of a
+    /// table is shown in its long table (none is silently left out of the
+    /// outputs). Table names are unique across wide and long tables.
+    #[test]
+    fn the_schema_holds_together() {
+        let mut names = std::collections::BTreeSet::new();
+        for t in schema() {
+            assert!(names.insert(t.name), "{} twice", t.name);
+            assert!(t.doc.len() > 20, "{}: say what a row is", t.name);
+            let kind = |f: &str| t.columns.iter().find(|c| c.0 == f).map(|c| c.1);
+            let shown: Vec<&str> = t.columns.iter().filter(|c| c.1 == "cdf" || c.1 == "intervals").map(|c| c.0).collect();
+            let Some(long) = t.long else {
+                assert!(shown.is_empty(), "{}: {shown:?} shown nowhere", t.name);
+                continue;
+            };
+            assert!(names.insert(long.name), "{} twice", long.name);
+            for (column, field) in long.key {
+                assert!(matches!(kind(field), Some("str" | "int")), "{}: key {column} from {field}", long.name);
+            }
+            let fields: Vec<&str> = long.fields.iter().map(|f| f.0).collect();
+            assert_eq!(fields, shown, "{}: the fields it shows", long.name);
+            let kinds: std::collections::BTreeSet<_> = fields.iter().map(|f| kind(f)).collect();
+            assert_eq!(kinds.len(), 1, "{}: distributions and intervals in one long table", long.name);
+        }
+    }
 }

@@ -93,7 +93,6 @@ pub fn top_level_tables() -> Vec<&'static str> {
     all
 }
 
-/// Read and parse a scenario file.
 /// `parse_str_seeded` for a scenario given as a JSON object (a Python
 /// dict): turned into TOML here and read as a file would be, so that a
 /// dict and a file say the same things of the same mistakes. A JSON that
@@ -104,6 +103,7 @@ pub fn parse_json_seeded(json: &str, path: &str, seed: Option<u64>) -> Result<Sc
     parse_str_seeded(&text, path, seed)
 }
 
+/// Read and parse a scenario file.
 pub fn load(path: impl AsRef<std::path::Path>) -> Result<ScenarioSpec, ScenarioError> {
     let path = path.as_ref();
     let shown = path.display().to_string();
