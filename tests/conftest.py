@@ -49,30 +49,27 @@ def quick_reproduction(request, tmp_path_factory):
     folder: one that writes there works on a copy, since the other worker
     may be reading it."""
     if not hasattr(request.config, "workerinput"):
-        return _quick_reproduction(tmp_path_factory.mktemp("reproduce-all-quick"))
-    import fcntl
+        out = tmp_path_factory.mktemp("reproduce-all-quick")
+        p = _run_quick(out)
+    else:
+        import fcntl
 
-    shared = tmp_path_factory.getbasetemp().parent
-    with open(shared / "reproduce-all-quick.lock", "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        done = shared / "reproduce-all-quick.json"
-        if not done.exists():
-            # Made once, failed or not: a failure is the other worker's too.
-            p = _run_quick(shared / "reproduce-all-quick")
-            tmp = done.with_suffix(".part")
-            tmp.write_text(json.dumps({"out": str(shared / "reproduce-all-quick"), "args": p.args,
-                                       "returncode": p.returncode, "stdout": p.stdout, "stderr": p.stderr}))
-            tmp.rename(done)
-        made = json.loads(done.read_text())
-    p = subprocess.CompletedProcess(made["args"], made["returncode"], made["stdout"], made["stderr"])
+        shared = tmp_path_factory.getbasetemp().parent
+        out = shared / "reproduce-all-quick"
+        with open(shared / "reproduce-all-quick.lock", "w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            done = shared / "reproduce-all-quick.json"
+            if not done.exists():
+                # Made once, failed or not: a failure is the other worker's too.
+                p = _run_quick(out)
+                tmp = done.with_suffix(".part")
+                tmp.write_text(json.dumps({"args": p.args, "returncode": p.returncode, "stdout": p.stdout,
+                                           "stderr": p.stderr}))
+                tmp.rename(done)
+            p = subprocess.CompletedProcess(**json.loads(done.read_text()))
     assert p.returncode == 0, p.stderr[-3000:]
-    return pathlib.Path(made["out"]), _reports(p), p
-
-
-def _quick_reproduction(out):
-    p = _run_quick(out)
-    assert p.returncode == 0, p.stderr[-3000:]
-    return out, _reports(p), p
+    reports = [json.loads(line) for line in p.stdout.strip().splitlines()]
+    return out, {r["paper"]: r for r in reports}, p
 
 
 def _run_quick(out):
@@ -82,8 +79,3 @@ def _run_quick(out):
                                                         os.environ.get("PYTHONPATH")])))
     return subprocess.run([sys.executable, "-m", "cdmasim.cli", "reproduce", "all", "--quick", "--out", str(out),
                            "--json"], cwd=ROOT, capture_output=True, text=True, timeout=900, env=env)
-
-
-def _reports(p):
-    reports = [json.loads(line) for line in p.stdout.strip().splitlines()]
-    return {r["paper"]: r for r in reports}

@@ -12,6 +12,7 @@ README.md shows.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from collections.abc import Iterator
@@ -25,9 +26,11 @@ if TYPE_CHECKING:
     import numpy
     import pandas
 
-_TABLES = None
 
-
+# The schema is read from the core once, on first use (the core's import
+# costs milliseconds of start-up), and what is derived from it once too:
+# a table attribute of a Result looks its name up at every access.
+@functools.cache
 def tables() -> list[dict]:
     """The core's result tables in order, each a dict: name, doc (what a
     row is), columns ([column, kind] in order; kind one of int, float, str,
@@ -37,35 +40,25 @@ def tables() -> list[dict]:
     and for a table with distributions or intervals, long: {name, doc, key
     ([long column, wide field]), fields ([wide field, quantity]), point
     (its two columns)}."""
-    global _TABLES
-    if _TABLES is None:
-        from . import _core
+    from . import _core
 
-        _TABLES = json.loads(_core.result_schema())
-    return _TABLES
+    return json.loads(_core.result_schema())
 
 
+@functools.cache
 def schema() -> dict[str, list[tuple[str, str]]]:
     """Each of the core's tables (`tables()`; not the long ones made from
     them) with its columns as (column, kind) pairs in order."""
-    global _SCHEMA
-    if _SCHEMA is None:
-        _SCHEMA = {t["name"]: [tuple(c) for c in t["columns"]] for t in tables()}
-    return _SCHEMA
+    return {t["name"]: [tuple(c) for c in t["columns"]] for t in tables()}
 
 
-_SCHEMA = None
-_LONG = None
-
-
+@functools.cache
 def _long() -> dict[str, tuple[str, dict]]:
     """Each long table: (the wide table it is made from, its description)."""
-    global _LONG
-    if _LONG is None:
-        _LONG = {t["long"]["name"]: (t["name"], t["long"]) for t in tables() if "long" in t}
-    return _LONG
+    return {t["long"]["name"]: (t["name"], t["long"]) for t in tables() if "long" in t}
 
 
+@functools.cache
 def table_names() -> tuple[str, ...]:
     """Every table a Result has and `to_dir` writes, in the schema's order,
     a long table right after the table it is made from."""

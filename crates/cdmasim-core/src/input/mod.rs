@@ -6,7 +6,7 @@
 //! `drc` (the `queue` and `drc` keys several kinds take), and `link` (the
 //! plain link's `[[link]]` tables). The whole file is read in `scenario`.
 
-pub mod drc;
+pub(crate) mod drc;
 pub mod error;
 pub(crate) mod kind;
 pub mod limits;
