@@ -160,13 +160,22 @@ impl<E: Slow + Copy> EventQueue<E> {
 
     /// Pop the earliest event and advance the clock to it.
     pub fn pop(&mut self) -> Option<(Time, E)> {
+        self.pop_by(Time::MAX)
+    }
+
+    /// Pop the earliest event if it is due by `limit` (else leave it, and
+    /// the clock, where they are): a run's loop looks at the front once.
+    #[inline]
+    pub fn pop_by(&mut self, limit: Time) -> Option<(Time, E)> {
         self.settle();
         let (time, event) = if self.next_is_slow() {
-            let e = self.slow.pop()?;
+            let e = self.slow.peek().filter(|e| e.time() <= limit)?;
+            let (time, event) = (e.time(), e.event);
+            self.slow.pop();
             self.slow_front = self.slow.peek().map_or(u128::MAX, |f| f.key);
-            (e.time(), e.event)
+            (time, event)
         } else {
-            let e = self.heap.peek()?;
+            let e = self.heap.peek().filter(|e| e.time() <= limit)?;
             self.held = true;
             (e.time(), e.event)
         };
@@ -237,6 +246,26 @@ mod tests {
         assert_eq!(q.pop(), None);
         q.schedule(3, 'e');
         assert_eq!(q.pop(), Some((3, 'e')));
+    }
+
+    /// `pop_by` pops only what is due by its limit, from either heap, and
+    /// leaves the rest (and the clock) as they were.
+    #[test]
+    fn pop_by_stops_at_its_limit() {
+        let mut q = EventQueue::new();
+        for (at, ev) in [(3, 'a'), (5, 'B'), (7, 'c')] {
+            q.schedule(at, ev);
+        }
+        assert_eq!(q.pop_by(2), None);
+        assert_eq!((q.now(), q.len(), q.events_processed()), (0, 3, 0));
+        assert_eq!(q.pop_by(3), Some((3, 'a')));
+        assert_eq!(q.pop_by(4), None);
+        assert_eq!((q.now(), q.len()), (3, 2));
+        assert_eq!(q.pop_by(6), Some((5, 'B')));
+        assert_eq!(q.pop_by(6), None);
+        assert_eq!(q.pop_by(7), Some((7, 'c')));
+        assert_eq!(q.pop_by(Time::MAX), None);
+        assert_eq!(q.events_processed(), 3);
     }
 
     #[test]

@@ -196,7 +196,9 @@ pub struct Link {
     /// (the delay is constant, so FIFO; Time::MAX while an outage pauses one).
     in_flight: std::collections::VecDeque<(Time, Packet)>,
     pub stats: LinkStats,
-    last_touch: Time,
+    /// Since when the rate has been what it is (the capacity integral is
+    /// brought up to date only when it changes and at the end).
+    rate_since: Time,
     /// (bytes, rate, transmission time) of the last packet served.
     last_tx: (u32, u64, Time),
 }
@@ -255,16 +257,21 @@ impl Link {
             released: 0,
             in_flight: Default::default(),
             stats: LinkStats::default(),
-            last_touch: 0,
+            rate_since: 0,
             last_tx: (0, 0, 0),
         }
     }
 
-    /// Bring the time integrals up to `now` (call before any change of queue or rate).
+    /// Bring the queue's time integrals up to `now` (call before the queue changes).
+    #[inline(always)]
     fn touch(&mut self, now: Time) {
         self.stats.queue.touch(now, &self.queue);
-        self.stats.capacity_bit_ns += self.rate_bps as u128 * (now - self.last_touch) as u128;
-        self.last_touch = now;
+    }
+
+    /// Bring the capacity integral up to `now` (call before the rate changes).
+    fn integrate_rate(&mut self, now: Time) {
+        self.stats.capacity_bit_ns += self.rate_bps as u128 * (now - self.rate_since) as u128;
+        self.rate_since = now;
     }
 
     /// Forget a service that has finished by `now` (its end needed no wake-up
@@ -316,6 +323,7 @@ impl Link {
         }
         let Some(pkt) = self.queue.dequeue(now) else { return false };
         self.start(now, pkt, hd);
+        self.want_tx_done();
         true
     }
 
@@ -333,7 +341,8 @@ impl Link {
 
     /// Serve `bytes` of the link for `pkt`: onto the wire list, or dropped
     /// (`dropped`: the loss module or a decompressor took it); `tap`: report
-    /// it to a capture.
+    /// it to a capture. The caller then says whether its end needs a
+    /// wake-up (`want_tx_done`).
     #[inline(always)]
     fn serve(&mut self, now: Time, pkt: Packet, bytes: u32, dropped: Option<DropReason>, tap: bool, hd: &Headers) {
         let bits = bytes as u64 * 8;
@@ -356,7 +365,6 @@ impl Link {
             }
         }
         self.service = Some(Service { remaining_bits: bits, since: now, finish: Some(finish), lost: dropped.is_some() });
-        self.want_tx_done();
     }
 
     /// `pkt` is dropped here (by the queue on arrival, the loss module or a
@@ -400,6 +408,7 @@ impl Link {
     /// link, such as a cdma2000 cell granting a supplemental channel).
     pub fn set_rate(&mut self, now: Time, rate: u64, hd: &mut Headers) {
         self.touch(now);
+        self.integrate_rate(now);
         self.retire(now);
         let old = self.rate_bps;
         self.rate_bps = rate;
@@ -443,6 +452,8 @@ impl Hop for Link {
                     self.stats.queue.enqueued += 1;
                     self.retire(now);
                     self.start(now, pkt, hd);
+                    // Nothing waits behind it: its end needs no wake-up.
+                    self.tx_done_at = None;
                 }
                 Err((pkt, reason)) => self.report_drop(pkt, reason),
             }
@@ -549,6 +560,7 @@ impl Hop for Link {
 
     fn finish(&mut self, now: Time, _hd: &mut Headers) {
         self.touch(now);
+        self.integrate_rate(now);
     }
 
     fn tap(&mut self) -> bool {

@@ -162,22 +162,27 @@ pub fn run_world(
     let tick = every.unwrap_or(w.hosts.horizon / 1000).max(1);
     let mut next_tick = if progress.is_some() { tick } else { Time::MAX };
     let mut countdown = INTERRUPT_EVERY;
-    while let Some(t) = w.hosts.q.peek_time() {
-        if t > w.hosts.horizon {
-            break;
-        }
-        if t > next_tick {
-            // Every event up to the tick is done: offer it there (once for a
-            // gap of several ticks without events, whose state is the same).
-            let at = next_tick;
-            next_tick = t.div_ceil(tick).saturating_mul(tick);
-            if let Some(p) = progress.as_mut() {
-                if !p(at, w.hosts.horizon) {
-                    return Err(stop_at(w, at));
+    loop {
+        // One look at the queue's front for an event due by the horizon and
+        // the next progress tick; only past a tick a second one.
+        let Some((now, ev)) = w.hosts.q.pop_by(w.hosts.horizon.min(next_tick)) else {
+            match w.hosts.q.peek_time() {
+                Some(t) if t <= w.hosts.horizon => {
+                    // Every event up to the tick is done: offer it there (once
+                    // for a gap of several ticks without events, whose state
+                    // is the same).
+                    let at = next_tick;
+                    next_tick = t.div_ceil(tick).saturating_mul(tick);
+                    if let Some(p) = progress.as_mut() {
+                        if !p(at, w.hosts.horizon) {
+                            return Err(stop_at(w, at));
+                        }
+                    }
+                    continue;
                 }
+                _ => break,
             }
-        }
-        let (now, ev) = w.hosts.q.pop().expect("peeked");
+        };
         w.handle(now, ev);
         countdown -= 1;
         if countdown == 0 {

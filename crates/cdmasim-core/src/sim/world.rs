@@ -96,7 +96,18 @@ pub struct Hosts {
 }
 
 impl World {
+    /// Inlined into the run's loop for the hops' wake-ups (most events);
+    /// the other kinds go out of line.
+    #[inline(always)]
     pub fn handle(&mut self, now: Time, ev: Event) {
+        match ev {
+            Event::HopTimer { hop } => self.net.on_hop_timer(now, hop, &mut self.hosts),
+            _ => self.handle_other(now, ev),
+        }
+    }
+
+    #[inline(never)]
+    fn handle_other(&mut self, now: Time, ev: Event) {
         let (net, hosts) = (&mut self.net, &mut self.hosts);
         match ev {
             Event::HopTimer { hop } => net.on_hop_timer(now, hop, hosts),
