@@ -53,8 +53,8 @@ impl Default for AnalyzeOptions {
 /// byte at a time more than a hundred instructions a key). The table
 /// only finds a connection's index, so the hash decides no output.
 #[derive(Default)]
-pub struct Fnv(u64);
-impl Hasher for Fnv {
+pub struct KeyHash(u64);
+impl Hasher for KeyHash {
     fn finish(&self) -> u64 {
         self.0
     }
@@ -125,7 +125,7 @@ pub fn analyze_bytes(buf: &[u8], opts: &AnalyzeOptions) -> Result<Analysis, Pcap
 
 fn analyze_records(mut reader: impl Records, opts: &AnalyzeOptions) -> Result<Analysis, PcapError> {
     let mut an = Analysis::default();
-    let mut table: HashMap<Key, usize, BuildHasherDefault<Fnv>> = HashMap::default();
+    let mut table: HashMap<Key, usize, BuildHasherDefault<KeyHash>> = HashMap::default();
     let mut last: Option<(u128, u16, u128, u16, usize)> = None;
     let mut unknown_link_warned = false;
     while let Some(rec) = reader.next_record() {

@@ -13,7 +13,7 @@
 //!
 //! Memory: one table entry per packet of the first capture.
 
-use super::{conn_key, Fnv, Key};
+use super::{conn_key, KeyHash, Key};
 use crate::pcap::decode::{decode, Decoded, TcpPacket};
 use crate::pcap::error::PcapError;
 use crate::pcap::reader::Records;
@@ -36,7 +36,7 @@ struct PKey {
 fn pkey(p: &TcpPacket) -> PKey {
     let conn = conn_key(p);
     let fwd = (p.src, p.sport) == (conn.0, conn.1);
-    let mut h = Fnv::default();
+    let mut h = KeyHash::default();
     h.write(p.options());
     let pl = p.payload();
     h.write(&pl[..pl.len().min(64)]);
@@ -90,7 +90,7 @@ struct Acc {
 }
 
 pub fn one_way_delay(a: impl Records, b: impl Records) -> Result<OwdReport, PcapError> {
-    type H = BuildHasherDefault<Fnv>;
+    type H = BuildHasherDefault<KeyHash>;
     // Packets of capture A by key; u64::MAX marks a duplicate key.
     let mut table: HashMap<PKey, u64, H> = HashMap::default();
     let mut ambiguous = 0u64;
