@@ -64,6 +64,6 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
     if spec.sample_interval.is_some() {
         hosts.q.schedule(0, Event::Sample);
     }
-    hosts.samples = Sampler::new(spec.sample_interval, &net, &hosts.flows);
+    hosts.samples = Sampler::new(spec.sample_interval, spec.duration, &net, &hosts.flows);
     Ok(World { net, hosts })
 }

@@ -21,6 +21,11 @@ pub struct Sampler {
     pub delivered: Vec<Vec<u64>>,
     /// Samples taken (kept here or streamed).
     pub taken: u64,
+    /// Samples the run will take (at 0, every interval, up to the horizon):
+    /// kept series are given room for them at the first, as they would
+    /// grow to it anyway (a vector grown by doubling copies itself about
+    /// as often as it is long).
+    expected: usize,
     /// Streaming: the spool's series of each hop series and of each flow's
     /// goodput, and each flow's bytes at the last sample.
     streamed: Option<(Vec<usize>, Vec<usize>, Vec<u64>)>,
@@ -38,7 +43,7 @@ impl Sampler {
         self.interval.map_or(1.0, secs)
     }
 
-    pub fn new(interval: Option<Time>, net: &Network, flows: &[Flow]) -> Self {
+    pub fn new(interval: Option<Time>, horizon: Time, net: &Network, flows: &[Flow]) -> Self {
         let mut names = Vec::new();
         if interval.is_some() {
             net.sample(&mut |metric, subject, _| names.push((metric, subject())));
@@ -50,8 +55,18 @@ impl Sampler {
             names,
             delivered: vec![Vec::new(); flows.len()],
             taken: 0,
+            expected: interval.map_or(0, |i| (horizon / i.max(1)).saturating_add(1) as usize),
             streamed: None,
         }
+    }
+
+    /// Room for every sample the run will take, in each kept series.
+    #[cold]
+    fn reserve(&mut self) {
+        let n = self.expected;
+        self.t.reserve_exact(n);
+        self.hop_values.iter_mut().for_each(|v| v.reserve_exact(n));
+        self.delivered.iter_mut().for_each(|v| v.reserve_exact(n));
     }
 
     /// Take a sample: kept here, or written to `spool` when series stream
@@ -78,6 +93,9 @@ impl Sampler {
                 last[k] = x;
             }
             return;
+        }
+        if self.t.is_empty() {
+            self.reserve();
         }
         self.t.push(now);
         let mut i = 0;
