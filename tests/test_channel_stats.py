@@ -71,12 +71,21 @@ def test_text_binary_fit_generate_round_trip(tmp_path, capsys):
     a, b = channel.read(txt), channel.read(drc_file)
     assert (a["drc"] == b["drc"]).all()
     np.testing.assert_allclose(a["sinr"], b["sinr"], atol=0.0101)  # both keep 1/100 dB, rounded separately
-    rc, out, err = run_cli(["channel", "fit", drc_file, "--order", "1", "--out", model], capsys)
+    # A one-step chain fitted to a trace of several cell crossings (200,000
+    # slots: about eight) reproduces its state distribution (10 seeds: the
+    # largest difference 0.019-0.048). A trace of one crossing (20,000
+    # slots) does not in general: for half the seeds the fitted chain mixes
+    # too slowly or has a closed class the trace ended in (seed 8: DRC 0
+    # and 1), and a generated trace is absorbed there.
+    long = tmp_path / "long.drc"
+    rc, _, err = run_cli(["channel", "generate", "mobile", "--slots", "200000", "--seed", "3", "--out", long], capsys)
+    assert rc == 0, err
+    rc, out, err = run_cli(["channel", "fit", long, "--order", "1", "--out", model], capsys)
     assert rc == 0 and "order 1" in out
     rc, _, err = run_cli(["channel", "generate", model, "--slots", "200000", "--seed", "1", "--out", gen], capsys)
     assert rc == 0, err
-    # A one-step chain fitted to the trace reproduces its state distribution.
-    fa, fg = np.bincount(b["drc"], minlength=15) / 20000, np.bincount(channel.read(gen)["drc"], minlength=15) / 200000
+    fa = np.bincount(channel.read(long)["drc"], minlength=15) / 200000
+    fg = np.bincount(channel.read(gen)["drc"], minlength=15) / 200000
     assert np.abs(fa - fg).max() < 0.05
     rc, out, _ = run_cli(["channel", "stats", drc_file, gen, "--json", "--window", "10s"], capsys)
     r = json.loads(out)

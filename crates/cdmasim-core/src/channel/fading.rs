@@ -22,27 +22,18 @@ use super::sinr_mapper::Thresholds;
 use super::ChannelSource;
 use crate::engine::Rng;
 
-/// Standard normal draws by Box-Muller, keeping the second value.
+/// Standard normal draws from one stream (`engine::ziggurat`).
 pub struct Gauss {
     rng: Rng,
-    spare: Option<f64>,
 }
 
 impl Gauss {
     pub fn new(rng: Rng) -> Self {
-        Self { rng, spare: None }
+        Self { rng }
     }
     #[inline]
     pub fn sample(&mut self) -> f64 {
-        if let Some(s) = self.spare.take() {
-            return s;
-        }
-        let u1 = 1.0 - self.rng.uniform();
-        let u2 = self.rng.uniform();
-        let r = (-2.0 * u1.ln()).sqrt();
-        let (s, c) = (std::f64::consts::TAU * u2).sin_cos();
-        self.spare = Some(r * s);
-        r * c
+        self.rng.normal()
     }
 }
 
@@ -110,6 +101,8 @@ pub struct FadingSinr {
     slow: Ar1,
     h: (f64, f64),
     h_rho: f64,
+    /// The innovation's gain over one slot, sqrt((1 - h_rho²) / 2).
+    h_gain: f64,
     slot: u64,
     cell_start: u64,
     cell_len: u64,
@@ -134,6 +127,7 @@ impl FadingSinr {
             slow,
             h,
             h_rho,
+            h_gain: fade_gain(h_rho),
             slot: 0,
             cell_start: 0,
             cell_len: 1,
@@ -198,7 +192,7 @@ impl FadingSinr {
         };
         let mut x = geo + shadow + self.slow.step(&mut self.g);
         if self.cfg.rayleigh_corr_slots.is_some() {
-            self.fade(self.h_rho);
+            self.fade(self.h_rho, self.h_gain);
             let p = (self.h.0 * self.h.0 + self.h.1 * self.h.1).max(1e-12);
             x += 10.0 * p.log10();
         }
@@ -226,20 +220,26 @@ impl FadingSinr {
         };
         self.slow.skip(n, &mut self.g);
         if self.cfg.rayleigh_corr_slots.is_some() && n > 0 {
-            self.fade(self.h_rho.powf(n as f64));
+            let r = self.h_rho.powf(n as f64);
+            self.fade(r, fade_gain(r));
         }
         self.slot += n;
     }
 
     /// The Rayleigh gain h one step on, where `r` is its correlation over
-    /// the step (h_rho for a slot, h_rho^n for n slots): each part keeps
-    /// variance 1/2.
+    /// the step (h_rho for a slot, h_rho^n for n slots) and `k` =
+    /// `fade_gain(r)`: each part keeps variance 1/2.
     #[inline]
-    fn fade(&mut self, r: f64) {
-        let k = (1.0 - r * r).sqrt() * 0.5f64.sqrt();
+    fn fade(&mut self, r: f64, k: f64) {
         self.h.0 = r * self.h.0 + k * self.g.sample();
         self.h.1 = r * self.h.1 + k * self.g.sample();
     }
+}
+
+/// The innovation's gain of a Rayleigh part whose correlation over a step
+/// is `r`, so that it keeps variance 1/2.
+fn fade_gain(r: f64) -> f64 {
+    (1.0 - r * r).sqrt() * 0.5f64.sqrt()
 }
 
 impl ChannelSource for FadingSinr {

@@ -5,6 +5,7 @@ pub mod interrupt;
 pub mod queue;
 pub mod rng;
 pub mod time;
+pub mod ziggurat;
 
 pub use queue::{EventQueue, Slow};
 pub use rng::{Rng, RngStreams};

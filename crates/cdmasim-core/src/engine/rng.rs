@@ -81,17 +81,16 @@ impl Rng {
         ((self.next_u64() as u128 * n as u128) >> 64) as u64
     }
 
-    /// Exponential with the given mean.
+    /// Exponential with the given mean (`engine::ziggurat`).
+    #[inline]
     pub fn exponential(&mut self, mean: f64) -> f64 {
-        -mean * (1.0 - self.uniform()).ln()
+        mean * super::ziggurat::exponential(self)
     }
 
-    /// Standard normal (Box–Muller; one draw of the pair is used, so a
-    /// stream's sequence does not depend on how calls interleave).
+    /// Standard normal (`engine::ziggurat`).
+    #[inline]
     pub fn normal(&mut self) -> f64 {
-        let u1 = 1.0 - self.uniform(); // (0, 1]
-        let u2 = self.uniform();
-        (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
+        super::ziggurat::normal(self)
     }
 }
 
