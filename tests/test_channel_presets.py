@@ -24,7 +24,7 @@ def test_stationary_preset_ranges():
     # Fig. 5 right: below half the entropy up to a lag of almost 100 slots.
     # At lag 100 a seed's figure spreads about 0.43 +- 0.045 (40 seeds), and
     # a few seeds in 40 cross 0.5 under either version of the random streams
-    # (docs/engine.md): the mean and most seeds are held to it.
+    # (docs/channel.md): the mean and most seeds are held to it.
     assert sum(x < 0.5 for x in lag100) >= 8 and np.mean(lag100) < 0.5, lag100
 
 
@@ -61,11 +61,17 @@ def test_sinr_drc_correlation_scales():
     # Section 5.1: SINR and DRC agree over long windows (> 0.98 hourly) but
     # quantisation and the dynamic mapping hide small SINR moves slot by slot
     # (0.05-0.71 within an hour). Our stationary preset, 30 s windows, 12
-    # seeds: the windows' means agree, and no window loses the relation.
+    # seeds: the windows' means agree, no window loses the relation, and a
+    # typical window follows SINR less closely than the means do (medians
+    # 0.61-0.78 against 0.91-0.98). No window tracks SINR exactly: the
+    # highest seen is 0.95, and a mapping that followed SINR slot by slot
+    # would pass 0.97.
     for seed in range(12):
         across, within = _window_correlations(seed)
         assert across > 0.9, (seed, across)
         assert min(within) > 0.05, (seed, within)
+        assert np.median(within) < across - 0.1, (seed, np.median(within), across)
+        assert max(within) < 0.97, (seed, max(within))
 
 
 @pytest.mark.xfail(strict=True, reason="finding: the preset's most correlated 30-s window reaches 0.85-0.95 "

@@ -71,8 +71,8 @@ def test_text_binary_fit_generate_round_trip(tmp_path, capsys):
     a, b = channel.read(txt), channel.read(drc_file)
     assert (a["drc"] == b["drc"]).all()
     np.testing.assert_allclose(a["sinr"], b["sinr"], atol=0.0101)  # both keep 1/100 dB, rounded separately
-    # A one-step chain fitted to a trace of several cell crossings (200,000
-    # slots: about eight) reproduces its state distribution (10 seeds: the
+    # A one-step chain fitted to a trace of many cell crossings (200,000
+    # slots: eleven to sixteen) reproduces its state distribution (10 seeds: the
     # largest difference 0.019-0.048). A trace of one crossing (20,000
     # slots) does not in general: for half the seeds the fitted chain mixes
     # too slowly or has a closed class the trace ended in (seed 8: DRC 0

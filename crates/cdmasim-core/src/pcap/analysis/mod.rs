@@ -50,8 +50,10 @@ impl Default for AnalyzeOptions {
 /// A multiply-and-rotate hash over the key eight bytes at a time (the
 /// key is 36 bytes of addresses and ports from a trusted-enough source;
 /// SipHash costs more than the rest of the per-packet work, and FNV-1a's
-/// byte at a time more than a hundred instructions a key). The table
-/// only finds a connection's index, so the hash decides no output.
+/// byte at a time more than a hundred instructions a key). The connection
+/// table only finds a connection's index with it; `owd` keeps a packet's
+/// 64-bit hash of its options and payload as part of its identity, where
+/// two packets alike in every other field would have to collide.
 #[derive(Default)]
 pub struct KeyHash(u64);
 impl Hasher for KeyHash {
