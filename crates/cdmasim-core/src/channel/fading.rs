@@ -22,21 +22,6 @@ use super::sinr_mapper::Thresholds;
 use super::ChannelSource;
 use crate::engine::Rng;
 
-/// Standard normal draws from one stream (`engine::ziggurat`).
-pub struct Gauss {
-    rng: Rng,
-}
-
-impl Gauss {
-    pub fn new(rng: Rng) -> Self {
-        Self { rng }
-    }
-    #[inline]
-    pub fn sample(&mut self) -> f64 {
-        self.rng.normal()
-    }
-}
-
 /// x[n] = rho x[n-1] + sd sqrt(1 - rho^2) w[n]: stationary with std `sd`.
 #[derive(Clone, Debug)]
 pub struct Ar1 {
@@ -48,22 +33,22 @@ pub struct Ar1 {
 
 impl Ar1 {
     /// `corr_slots`: the time (slots) over which the correlation falls to 1/e.
-    pub fn new(sd: f64, corr_slots: f64, g: &mut Gauss) -> Self {
+    pub fn new(sd: f64, corr_slots: f64, g: &mut Rng) -> Self {
         let rho = if corr_slots > 0.0 { (-1.0 / corr_slots).exp() } else { 0.0 };
-        Self { rho, gain: sd * (1.0 - rho * rho).sqrt(), sd, x: sd * g.sample() }
+        Self { rho, gain: sd * (1.0 - rho * rho).sqrt(), sd, x: sd * g.normal() }
     }
     #[inline]
-    pub fn step(&mut self, g: &mut Gauss) -> f64 {
-        self.x = self.rho * self.x + self.gain * g.sample();
+    pub fn step(&mut self, g: &mut Rng) -> f64 {
+        self.x = self.rho * self.x + self.gain * g.normal();
         self.x
     }
     /// The value `n` steps on, drawn at once: given x, x[n] is normal with
     /// mean rho^n x and variance sd^2 (1 - rho^2n), the sum of the n steps'
     /// innovations. One draw whatever `n`.
-    pub fn skip(&mut self, n: u64, g: &mut Gauss) -> f64 {
+    pub fn skip(&mut self, n: u64, g: &mut Rng) -> f64 {
         if n > 0 {
             let r = self.rho.powf(n as f64);
-            self.x = r * self.x + self.sd * (1.0 - r * r).sqrt() * g.sample();
+            self.x = r * self.x + self.sd * (1.0 - r * r).sqrt() * g.normal();
         }
         self.x
     }
@@ -92,10 +77,11 @@ pub struct FadingConfig {
 
 pub struct FadingSinr {
     cfg: FadingConfig,
-    g: Gauss,
+    /// The stream of the normal draws (`Rng::normal`).
+    g: Rng,
     /// The shadowing's own draws when it is shared with other terminals
     /// (`with_shared`); None: it draws from `g` like the rest.
-    shadow_g: Option<Gauss>,
+    shadow_g: Option<Rng>,
     dwell_rng: Rng,
     shadow: Ar1,
     slow: Ar1,
@@ -113,11 +99,11 @@ pub struct FadingSinr {
 
 impl FadingSinr {
     pub fn new(cfg: FadingConfig, rng: Rng, dwell_rng: Rng) -> Self {
-        let mut g = Gauss::new(rng);
+        let mut g = rng;
         let shadow = Ar1::new(cfg.shadow_sd_db, cfg.shadow_corr_slots, &mut g);
         let slow = Ar1::new(cfg.slow_sd_db, cfg.slow_corr_slots, &mut g);
         let h_rho = cfg.rayleigh_corr_slots.map(|c| (-1.0 / c).exp()).unwrap_or(0.0);
-        let h = (g.sample() * 0.5f64.sqrt(), g.sample() * 0.5f64.sqrt());
+        let h = (g.normal() * 0.5f64.sqrt(), g.normal() * 0.5f64.sqrt());
         let mut s = Self {
             cfg,
             g,
@@ -147,7 +133,7 @@ impl FadingSinr {
     /// hand-offs) and the shadowing come from the vehicle's streams, the
     /// same for each of them; the fading below stays the terminal's own.
     pub fn with_shared(mut self, shadow: Rng, dwell: Rng) -> Self {
-        let mut g = Gauss::new(shadow);
+        let mut g = shadow;
         self.shadow = Ar1::new(self.cfg.shadow_sd_db, self.cfg.shadow_corr_slots, &mut g);
         self.shadow_g = Some(g);
         self.dwell_rng = dwell;
@@ -231,8 +217,8 @@ impl FadingSinr {
     /// `fade_gain(r)`: each part keeps variance 1/2.
     #[inline]
     fn fade(&mut self, r: f64, k: f64) {
-        self.h.0 = r * self.h.0 + k * self.g.sample();
-        self.h.1 = r * self.h.1 + k * self.g.sample();
+        self.h.0 = r * self.h.0 + k * self.g.normal();
+        self.h.1 = r * self.h.1 + k * self.g.normal();
     }
 }
 
@@ -276,7 +262,7 @@ mod tests {
 
     #[test]
     fn ar1_has_its_std_and_correlation() {
-        let mut g = Gauss::new(Rng::from_seed(3));
+        let mut g = Rng::from_seed(3);
         let mut a = Ar1::new(2.0, 10.0, &mut g);
         let n = 400_000;
         let xs: Vec<f64> = (0..n).map(|_| a.step(&mut g)).collect();

@@ -31,7 +31,7 @@
 //! `skip` moves the process over a gap without drawing its slots: a
 //! campaign of half-hour traces on 25 days draws 25 hours, not 600.
 
-use super::fading::{Ar1, Gauss};
+use super::fading::Ar1;
 use crate::engine::Rng;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -63,11 +63,11 @@ impl RegimeConfig {
 pub struct Regime {
     cfg: RegimeConfig,
     rng: Rng,
-    g: Gauss,
+    g: Rng,
     drift: Ar1,
     /// The day-scale offset and its own draws (None when `day_sd_db` is 0,
     /// so the other streams are drawn exactly as without it).
-    day: Option<(Ar1, Gauss)>,
+    day: Option<(Ar1, Rng)>,
     current: usize,
     cumulative: Vec<f64>,
 }
@@ -84,10 +84,10 @@ impl Regime {
             acc
         });
         let cumulative: Vec<f64> = cumulative.collect();
-        let mut g = Gauss::new(gauss);
+        let mut g = gauss;
         let drift = Ar1::new(cfg.drift_sd_db, cfg.drift_corr_slots, &mut g);
         let day = (cfg.day_sd_db > 0.0).then(|| {
-            let mut dg = Gauss::new(day);
+            let mut dg = day;
             (Ar1::new(cfg.day_sd_db, cfg.day_corr_slots, &mut dg), dg)
         });
         let mut r = Self { cfg, rng, g, drift, day, current: 0, cumulative };

@@ -46,6 +46,12 @@ fn splitmix64(x: &mut u64) -> u64 {
     z ^ (z >> 31)
 }
 
+/// A word's top 53 bits as a fraction in [0, 1).
+#[inline(always)]
+pub(crate) fn fraction(u: u64) -> f64 {
+    (u >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+}
+
 impl Rng {
     pub fn from_seed(seed: u64) -> Self {
         let mut x = seed;
@@ -67,7 +73,7 @@ impl Rng {
 
     /// Uniform in [0, 1) with 53 bits of precision.
     pub fn uniform(&mut self) -> f64 {
-        (self.next_u64() >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
+        fraction(self.next_u64())
     }
 
     /// True with probability `p`.

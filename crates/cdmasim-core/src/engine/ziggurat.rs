@@ -18,7 +18,7 @@
 //! draw takes varies; a stream's sequence is still a function of its seed
 //! and the calls made on it.
 
-use super::rng::Rng;
+use super::rng::{fraction, Rng};
 use std::sync::LazyLock;
 
 const LAYERS: usize = 256;
@@ -74,12 +74,6 @@ const EXP_V: f64 = 0.003_949_659_822_581_557;
 
 static NORMAL: LazyLock<Table> = LazyLock::new(|| Table::new(NORMAL_R, NORMAL_V, gauss, gauss_inv));
 static EXPONENTIAL: LazyLock<Table> = LazyLock::new(|| Table::new(EXP_R, EXP_V, expo, expo_inv));
-
-/// The 53-bit fraction of a word, in [0, 1).
-#[inline(always)]
-fn fraction(u: u64) -> f64 {
-    (u >> 11) as f64 * (1.0 / (1u64 << 53) as f64)
-}
 
 /// A standard normal draw.
 #[inline]

@@ -190,20 +190,9 @@ impl Network {
     #[inline(always)]
     fn drain<E: Endpoints>(&mut self, now: Time, h: u32, e: &mut E) {
         while let Some(ev) = self.hops[h as usize].poll() {
-            match ev {
-                HopEvent::Deliver { port, pkt } => self.deliver(now, h, port, &pkt, e),
-                _ => self.hand_on(now, h, ev, e),
-            }
+            self.hand_on(now, h, ev, e);
         }
         self.arm(h, e);
-    }
-
-    /// Hop `h` handed `pkt` on at `port`: forward it from the node behind.
-    #[inline(never)]
-    fn deliver<E: Endpoints>(&mut self, now: Time, h: u32, port: Port, pkt: &Packet, e: &mut E) {
-        e.seen(self, now, h, port, pkt, self.headers.get(pkt.hdr), true);
-        let node = self.hops[h as usize].ends(port).to;
-        self.forward(now, node, pkt, e);
     }
 
     #[inline(always)]
@@ -217,13 +206,16 @@ impl Network {
         }
     }
 
-    /// One thing hop `h` handed on other than a delivery: report a drop or
-    /// a transmission.
-    #[cold]
+    /// One thing hop `h` handed on: forward a delivery from the node behind
+    /// its port, report a drop or a transmission.
     #[inline(never)]
     fn hand_on<E: Endpoints>(&mut self, now: Time, h: u32, ev: HopEvent, e: &mut E) {
         match ev {
-            HopEvent::Deliver { port, pkt } => self.deliver(now, h, port, &pkt, e),
+            HopEvent::Deliver { port, pkt } => {
+                e.seen(self, now, h, port, &pkt, self.headers.get(pkt.hdr), true);
+                let node = self.hops[h as usize].ends(port).to;
+                self.forward(now, node, &pkt, e);
+            }
             HopEvent::Drop { port, pkt, reason } => self.drop_at(now, DropAt::Hop { hop: h, port }, reason, pkt, e),
             HopEvent::Transmit { port, pkt, header } => e.seen(self, now, h, port, &pkt, &header, false),
         }
