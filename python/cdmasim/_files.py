@@ -20,6 +20,7 @@ tempfile and shutil are imported where they are used: `cdmasim run` without
 
 import os
 
+from . import _core
 from .errors import InputError
 
 #: The largest scenario or sweep file read (the core's limit for small
@@ -39,7 +40,6 @@ def shown(path):
 def read_text(path, err, what="scenario file"):
     """A file's text (UTF-8), refused with `err(message)` if it is not a
     readable regular file of at most MAX_SMALL_INPUT_BYTES."""
-    from . import _core
 
     name = shown(path)
     if "\x00" in os.fsdecode(path):

@@ -1,6 +1,12 @@
 """Command-line quantities with units, parsed by the core with the same rules
 as scenario files (cdmasim_core::scenario::units); slots are 1/600 s."""
 
+import argparse
+import math
+import operator
+import os
+
+from . import _core
 from .errors import InputError
 
 SLOTS_PER_SEC = 600
@@ -9,8 +15,6 @@ NS_PER_MS = 10**6
 
 
 def _parse(name, text, what):
-    from . import _core
-
     try:
         return getattr(_core, name)(str(text).strip())
     except ValueError as e:
@@ -20,7 +24,6 @@ def _parse(name, text, what):
 def integer(lo, hi, what="value"):
     """An argparse `type` for an integer option within [lo, hi]: a value out of
     range is a one-line usage error, not an OverflowError from the core."""
-    import argparse
 
     def parse(text):
         try:
@@ -41,7 +44,6 @@ seed = integer(0, 2**64 - 1, "a seed")
 
 def integer_value(value):
     """A Python or numpy integer as an int, or None (a bool, a float, anything else)."""
-    import operator
 
     if isinstance(value, bool):
         return None
@@ -66,7 +68,6 @@ def count(value, what, lo=0, hi=2**64 - 1):
 def path(value, what):
     """A file or folder path argument of the Python API (str, bytes or
     os.PathLike; not None, a number or an empty string), as text."""
-    import os
 
     if isinstance(value, bool) or not isinstance(value, (str, bytes, os.PathLike)):
         raise InputError(f"{what} must be a path, got {value!r}")
@@ -105,7 +106,6 @@ def trace_format(value, what="format"):
 def number(value, what, lo=None, hi=None, lo_open=False, hi_open=False):
     """A finite real number within its bounds (None: unbounded; open or
     closed); not a bool or a string."""
-    import math
 
     lo = -math.inf if lo is None else lo
     hi = math.inf if hi is None else hi
@@ -123,7 +123,6 @@ def number(value, what, lo=None, hi=None, lo_open=False, hi_open=False):
 
 def positive(value, what):
     """A finite positive number."""
-    import math
 
     try:
         x = float(value)
@@ -201,7 +200,6 @@ def quantity(text):
     """'10pkt' -> ('pkts', 10.0), '1.5Mbps' -> ('bps', 1500000.0): a scenario
     quantity in its base unit (bps, s, bytes, pkts, fraction), or None if
     `text` is not one (a name such as "cubic", a bare number)."""
-    from . import _core
 
     try:
         return _core.parse_quantity(str(text).strip())

@@ -19,16 +19,11 @@ if TYPE_CHECKING:
     import numpy
     import pandas
 
+from . import _core, _units
+from ._files import check_output_dir, check_output_file, write_file, write_into
 from .errors import InputError
-from . import _units
 
 STATE_COUNT = 15
-
-
-def _core():
-    from . import _core as c
-
-    return c
 
 
 def _call(fn, *a, **k):
@@ -56,14 +51,14 @@ def rates_bps() -> numpy.ndarray:
     """Nominal rate of each DRC index (C.S0024-A), as a numpy array."""
     import numpy as np
 
-    return np.array([r for (_, r, _, _) in _core().evdo_drc_table()], dtype=np.float64)
+    return np.array([r for (_, r, _, _) in _core.evdo_drc_table()], dtype=np.float64)
 
 
 def read(path: str | os.PathLike, format: str | None = None, mahimahi_window_ms: int = 100) -> dict[str, Any]:
     """Read a trace: {'drc': uint8 array, 'sinr': float32 array or None, 'handoffs': list}."""
     import numpy as np
 
-    drc, sinr, ho = _call(_core().channel_read, _units.path(path, "path"), _units.trace_format(format),
+    drc, sinr, ho = _call(_core.channel_read, _units.path(path, "path"), _units.trace_format(format),
                           _units.mahimahi_window(mahimahi_window_ms))
     return {
         "drc": np.frombuffer(drc, dtype=np.uint8),
@@ -90,7 +85,7 @@ def stats(source: str | os.PathLike | Iterable[int], sinr: Iterable[float] | Non
     (eq. 4), cond_entropy (n = 1..max_order, eq. 3 normalised), lag_entropy
     (d = 1..max_lag), sinr_mean_db and sinr_rate_corr.
     """
-    c = _core()
+
     max_order, max_lag = _stats_depths(max_order, max_lag)
     if slots is not None or seed is not None:
         for name, given in (("sinr", sinr is not None), ("format", format is not None),
@@ -103,7 +98,7 @@ def stats(source: str | os.PathLike | Iterable[int], sinr: Iterable[float] | Non
                          f"a trace takes one length, got {window_slots!r}")
     window_slots = _units.count(window_slots, "window_slots")
     if isinstance(source, (str, bytes, os.PathLike)):
-        out = _call(c.channel_stats_file, _units.path(source, "source"), _units.trace_format(format),
+        out = _call(_core.channel_stats_file, _units.path(source, "source"), _units.trace_format(format),
                     _units.mahimahi_window(mahimahi_window_ms), window_slots, max_order, max_lag)
     else:
         import numpy as np
@@ -119,14 +114,14 @@ def stats(source: str | os.PathLike | Iterable[int], sinr: Iterable[float] | Non
             raise InputError("a DRC array holds integer DRC indices 0-14")
         drc = np.ascontiguousarray(values, dtype=np.uint8)
         sb = None if sinr is None else np.ascontiguousarray(sinr, dtype="<f4").tobytes()
-        out = _call(c.channel_stats_bytes, drc.tobytes(), sb, window_slots, max_order, max_lag)
+        out = _call(_core.channel_stats_bytes, drc.tobytes(), sb, window_slots, max_order, max_lag)
     return _stats_result(out)
 
 
 def _stats_depths(max_order, max_lag):
     """max_order (1 to 4) and max_lag (1 to the core's MAX_LAG) as ints."""
     return (_units.count(max_order, "max_order", 1, 4),
-            _units.count(max_lag, "max_lag", 1, _core().MAX_LAG))
+            _units.count(max_lag, "max_lag", 1, _core.MAX_LAG))
 
 
 def _stats_result(text):
@@ -149,7 +144,7 @@ def _stats_drawn(source, slots, seed, window_slots, max_order, max_lag):
         windows = [count(w, "window_slots") for w in (window_slots if many else [window_slots])]
     except TypeError:
         raise InputError(f"window_slots must be an integer or a non-empty list of integers, got {window_slots!r}") from None
-    outs = _call(_core().channel_stats_source, _units.path(source, "source"), count(slots, "slots"),
+    outs = _call(_core.channel_stats_source, _units.path(source, "source"), count(slots, "slots"),
                  count(seed, "seed"), windows, max_order, max_lag)
     results = [_stats_result(o) for o in outs]
     return results if many else results[0]
@@ -173,7 +168,7 @@ def stats_at(source: str, seed: int, at: Iterable[tuple[int, int]], max_order: i
     windows = [(_units.count(a, f"at[{i}] first slot"), _units.count(n, f"at[{i}] slots", 1))
                for i, (a, n) in enumerate(pairs)]
     max_order, max_lag = _stats_depths(max_order, max_lag)
-    outs = _call(_core().channel_stats_at, _units.path(source, "source"), _units.count(seed, "seed"), windows,
+    outs = _call(_core.channel_stats_at, _units.path(source, "source"), _units.count(seed, "seed"), windows,
                  max_order, max_lag)
     return [_clean(json.loads(o)["whole"]) for o in outs]
 
@@ -227,10 +222,9 @@ def fit(path: str | os.PathLike, order: int, out: str | os.PathLike | None = Non
     into that many regimes, and each regime gets its own chain; the model
     also holds the window-to-window regime transitions (docs/channel.md,
     "Long-term variation")."""
-    from ._files import check_output_file, write_file
 
     path = _units.path(path, "path")
-    order = _units.count(order, "order", 0, _core().MAX_MARKOV_ORDER)
+    order = _units.count(order, "order", 0, _core.MAX_MARKOV_ORDER)
     regimes = _units.count(regimes, "regimes", 1, 64)
     if _units.integer_value(regime_window) is not None:
         window = _units.count(regime_window, "regime_window", 1)
@@ -241,7 +235,7 @@ def fit(path: str | os.PathLike, order: int, out: str | os.PathLike | None = Non
     if out is not None:
         # Before the fit: a long fit is not lost to a path that cannot be written.
         out = check_output_file("out", out)
-    text = _call(_core().channel_fit, path, order, _units.trace_format(format),
+    text = _call(_core.channel_fit, path, order, _units.trace_format(format),
                  _units.mahimahi_window(mahimahi_window_ms), regimes, window)
     if out is not None:
         def save(tmp):
@@ -257,18 +251,17 @@ def fit(path: str | os.PathLike, order: int, out: str | os.PathLike | None = Non
 
 def presets() -> list[str]:
     """The names of the channel presets (Liu et al. section 5: stationary, mobile, ...)."""
-    return list(_core().channel_presets())
+    return list(_core.channel_presets())
 
 
 def generate(source: str | os.PathLike, slots: int, seed: int, out: str | os.PathLike,
              drc_only: bool = False) -> dict[str, Any]:
     """Write `slots` slots from a preset, 'constant:N' or a model file to `out`
     (binary if it ends in .drc). Returns {'slots', 'sinr', 'handoffs'}."""
-    from ._files import check_output_file
 
     source, slots, seed = _drawn(source, slots, seed)
     out = check_output_file("out", out)
-    n, has_sinr, ho = _call(_core().channel_generate, source, slots, seed, out, _units.flag(drc_only, "drc_only"))
+    n, has_sinr, ho = _call(_core.channel_generate, source, slots, seed, out, _units.flag(drc_only, "drc_only"))
     return {"slots": n, "sinr": has_sinr, "handoffs": ho}
 
 
@@ -277,7 +270,7 @@ def _drawn(source, slots, seed):
     how much: `slots` at most the core's MAX_SLOTS_IN_MEMORY."""
     if isinstance(source, bool) or not isinstance(source, (str, bytes, os.PathLike)):
         raise InputError(f"source must be a preset name, 'constant:N' or a model file, got {source!r}")
-    return (_units.path(source, "source"), _units.count(slots, "slots", 0, _core().MAX_SLOTS_IN_MEMORY),
+    return (_units.path(source, "source"), _units.count(slots, "slots", 0, _core.MAX_SLOTS_IN_MEMORY),
             _units.count(seed, "seed"))
 
 
@@ -285,7 +278,7 @@ def sample(source: str | os.PathLike, slots: int, seed: int) -> dict[str, Any]:
     """Draw from a preset / 'constant:N' / model file into memory (same shape as read())."""
     import numpy as np
 
-    drc, sinr, ho = _call(_core().channel_sample, *_drawn(source, slots, seed))
+    drc, sinr, ho = _call(_core.channel_sample, *_drawn(source, slots, seed))
     return {
         "drc": np.frombuffer(drc, dtype=np.uint8),
         "sinr": None if sinr is None else np.frombuffer(sinr, dtype="<f4"),
@@ -315,7 +308,7 @@ def reference_stats(drc: Iterable[int], sinr: Iterable[float] | None = None, max
         raise InputError(f"drc must be a sequence of DRC indices 0-14, got {drc!r}")
     x = np.asarray(drc)
     if x.ndim != 1 or x.dtype.kind not in "iu" or (x.size and (x.min() < 0 or x.max() > 14)) or x.size <= max(4, max_lag):
-        raise InputError(f"drc must be a sequence of more than max(4, max_lag) DRC indices 0-14")
+        raise InputError("drc must be a sequence of more than max(4, max_lag) DRC indices 0-14")
     x = x.astype(np.int64)
     n = len(x)
     rates = rates_bps()
@@ -327,7 +320,6 @@ def reference_stats(drc: Iterable[int], sinr: Iterable[float] | None = None, max
     # runs
     change = np.flatnonzero(x[1:] != x[:-1]) + 1
     starts = np.concatenate(([0], change))
-    lens = np.diff(np.concatenate((starts, [n])))
     states = x[starts]
     nruns = np.bincount(states, minlength=STATE_COUNT)
     soj_obs = np.where(nruns > 0, cnt / np.maximum(nruns, 1), np.nan)
@@ -386,7 +378,6 @@ def plot(results: Mapping[str, dict], outdir: str | os.PathLike) -> list[str]:
     """Write PNG figures for {name: stats() result} into outdir, all
     together (they replace the figures an earlier call wrote there); return
     the paths."""
-    from ._files import check_output_dir, write_into
 
     _check_results(results)
     outdir = check_output_dir("outdir", outdir)

@@ -17,17 +17,25 @@ so after a normal exit, Ctrl-C or SIGKILL the namespaces have no process
 left and the kernel removes them; the TUN devices go with the relay's file
 descriptors. Nothing is mounted (no `ip netns add`), so nothing stays."""
 
+import copy
 import ctypes
 import json
 import os
+import re
 import shlex
 import shutil
 import signal
 import subprocess
+import sys
 import threading
 import time
+from collections.abc import Mapping
 
+from . import _core
+from ._files import check_output_dir
+from ._units import flag
 from .errors import InputError
+from .simulate import ParsedScenario, parse, scenario_text
 
 PR_SET_PDEATHSIG = 1
 SERVER_ADDR = "10.77.0.1"
@@ -106,7 +114,6 @@ def users(scenario):
     has, in order: the terminals of its radio hops (EV-DO and IS-2000
     users, a cell's mobiles, a radio link's mobile), or without one every
     node but the first."""
-    from .simulate import parse, scenario_text
 
     return _attachment(scenario_text(parse(scenario)))[1]
 
@@ -114,7 +121,6 @@ def users(scenario):
 def _attachment(source):
     """(network-side node, users) of a scenario (`simulate.Source`);
     InputError if the radio hops are served from several nodes."""
-    from . import _core
 
     try:
         return _core.emulate_attachment(*source)
@@ -131,10 +137,7 @@ def simulated_twin(scenario, downloads, duration, start="0.3s"):
     `start`; the run lasts `duration` ("10.3s"). Returns the scenario as a
     dict, for cdmasim.run (trace files named relative to a scenario file
     then resolve from the working directory)."""
-    import copy
     import tomllib
-
-    from .simulate import ParsedScenario, scenario_text
 
     if isinstance(scenario, dict) and not isinstance(scenario, ParsedScenario):
         doc = copy.deepcopy(scenario)
@@ -184,7 +187,6 @@ def _check_command(what, cmd):
     """A shell command (run by `sh -c`) whose first program exists: leading
     VAR=value assignments are skipped, and shell builtins and keywords
     (exit, cd, if, ...) count as existing, as `command -v` says."""
-    import re
 
     try:
         words = shlex.split(cmd)
@@ -208,7 +210,6 @@ def _check_arguments(users, server, log_dir, on_start):
     """The Python API's arguments, before anything starts: users a dict of
     name -> shell command, server a command or None, log_dir a writable
     folder or None, on_start a callable or None."""
-    from collections.abc import Mapping
 
     if not isinstance(users, Mapping) or not users:
         raise InputError(f"users must be a dict of user name -> shell command, got {users!r}")
@@ -220,8 +221,6 @@ def _check_arguments(users, server, log_dir, on_start):
     if on_start is not None and not callable(on_start):
         raise InputError(f"on_start must be a callable or None, got {on_start!r}")
     if log_dir is not None:
-        from ._files import check_output_dir
-
         return check_output_dir("log_dir", log_dir)
     return None
 
@@ -232,19 +231,13 @@ class _Output:
     NAME.out in the log folder: lines of two programs never mix."""
 
     def __init__(self, stream, log_dir):
-        import threading
-
         self.stream, self.log_dir = stream, log_dir
         self.lock = threading.Lock()
         self.threads = []
 
     def follow(self, name, pipe):
-        import threading
-
         log = None
         if self.log_dir is not None:
-            from . import _core
-
             log = open(os.path.join(self.log_dir, _core.file_component(name) + ".out"), "wb")
 
         def pump():
@@ -283,10 +276,6 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None, until_don
     report}. Each program's output goes, line by line and prefixed with its
     name, to `output` (a text stream; None: sys.stdout), and whole to
     NAME.out in `log_dir`."""
-    import sys
-
-    from . import _core
-    from .simulate import parse, scenario_text
 
     check_root()
     log_dir = _check_arguments(users, server, log_dir, on_start)
@@ -363,6 +352,4 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None, until_don
 
 
 def _units_flag(value, what):
-    from ._units import flag
-
     return flag(value, what)

@@ -11,9 +11,9 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     import pandas
 
+from . import _core, _units
+from .channel import _call
 from .errors import InputError
-from . import _units
-from .channel import _call, _core
 
 
 def drc_table() -> pandas.DataFrame:
@@ -21,7 +21,7 @@ def drc_table() -> pandas.DataFrame:
     import pandas as pd
 
     rows = [
-        {"drc": i, "rate_kbps": r / 1e3, "slots": s, "packet_bits": b} for (i, r, s, b) in _core().evdo_drc_table()
+        {"drc": i, "rate_kbps": r / 1e3, "slots": s, "packet_bits": b} for (i, r, s, b) in _core.evdo_drc_table()
     ]
     return pd.DataFrame(rows)
 
@@ -49,8 +49,8 @@ def schedule(users: int, slots: int, seed: int = 1, preset: str | None = None,
     if isinstance(schedulers, (str, bytes)) or not _iterable(schedulers) or not list(schedulers):
         raise InputError("schedulers: give a list of one or more of pf, rr, maxci")
     schedulers = [u.choice(x, "schedulers", ("pf", "rr", "maxci")) for x in schedulers]
-    users = u.count(users, "users", 1, _core().MAX_STUDY_USERS)
-    slots = u.count(slots, "slots", 1, _core().MAX_SLOTS_IN_MEMORY // users)
+    users = u.count(users, "users", 1, _core.MAX_STUDY_USERS)
+    slots = u.count(slots, "slots", 1, _core.MAX_SLOTS_IN_MEMORY // users)
     if handoff_every is not None:
         if isinstance(handoff_every, (str, bytes)) or not _iterable(handoff_every) or len(list(handoff_every)) != 2:
             raise InputError(f"handoff_every must be (lo, hi) slots, got {handoff_every!r}")
@@ -59,7 +59,7 @@ def schedule(users: int, slots: int, seed: int = 1, preset: str | None = None,
             raise InputError(f"handoff_every: ({lo}, {hi}): lo is above hi")
         handoff_every = (lo, hi)
     out = _call(
-        _core().evdo_schedule, users, slots, u.count(seed, "seed"), preset, traces or None, schedulers,
+        _core.evdo_schedule, users, slots, u.count(seed, "seed"), preset, traces or None, schedulers,
         u.number(alpha, "alpha", 0, 1, lo_open=True, hi_open=True), u.count(interlace, "interlace", 0, 4),
         u.choice(handoff, "handoff", ("keep", "reset", "both")), handoff_every, u.trace_format(format),
         u.mahimahi_window(mahimahi_window_ms), u.positive(pf_initial_avg_bps, "pf_initial_avg_bps"),

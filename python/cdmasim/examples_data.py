@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import pathlib
+import re
 
 from .errors import InputError
 
@@ -61,7 +62,6 @@ def summary(name: str) -> str:
         words.append(text)
     paragraph = " ".join(words)
     # The first full stop that ends a sentence (not "Fig. 5", "et al.").
-    import re
 
     for m in re.finditer(r"\. (?=[A-Z(])", paragraph):
         word = paragraph[:m.start()].rsplit(" ", 1)[-1].lstrip("(")

@@ -7,21 +7,16 @@ probability, `b` packets acknowledged per ACK."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from . import _core
+from ._units import count
 from .errors import InputError
 
 
-def _core():
-    from . import _core as c
-
-    return c
-
-
 def _check(**values):
-    import math
-
     for name, v in values.items():
         if not isinstance(v, (int, float)) or isinstance(v, bool) or not math.isfinite(v):
             raise InputError(f"{name} must be a finite number, got {v!r}")
@@ -42,7 +37,7 @@ def fluid_loss(mu_ll: float, mu_s: float, mu_lh: float, window_bytes: float, buf
     link_empty_threshold_bps (W/T)."""
     _check(mu_ll=mu_ll, mu_s=mu_s, mu_lh=mu_lh, window_bytes=window_bytes, buffer_bytes=buffer_bytes, rtt=rtt, t0=t0)
     try:
-        case, ts, te, lv, lim, th4, th1 = _core().model_fluid_loss(
+        case, ts, te, lv, lim, th4, th1 = _core.model_fluid_loss(
             float(mu_ll), float(mu_s), float(mu_lh), float(window_bytes), float(buffer_bytes), float(rtt), float(t0))
     except ValueError as e:
         raise InputError(str(e)) from None
@@ -57,7 +52,7 @@ def mathis(mss_bytes: float, rtt_s: float, p: float, b: float = 1.0) -> float:
     _check(mss_bytes=mss_bytes, rtt_s=rtt_s, p=p, b=b)
     _positive(mss_bytes=mss_bytes, rtt_s=rtt_s, b=b)
     _probability(p)
-    return _core().model_mathis_bytes_per_s(float(mss_bytes), float(rtt_s), float(p), float(b))
+    return _core.model_mathis_bytes_per_s(float(mss_bytes), float(rtt_s), float(p), float(b))
 
 
 def pftk(rtt_s: float, rto_s: float, p: float, mss_bytes: float, wmax_segments: float, b: float = 1.0) -> float:
@@ -66,7 +61,7 @@ def pftk(rtt_s: float, rto_s: float, p: float, mss_bytes: float, wmax_segments: 
     _check(rtt_s=rtt_s, rto_s=rto_s, p=p, mss_bytes=mss_bytes, wmax_segments=wmax_segments, b=b)
     _positive(rtt_s=rtt_s, rto_s=rto_s, mss_bytes=mss_bytes, wmax_segments=wmax_segments, b=b)
     _probability(p)
-    return _core().model_pftk_bytes_per_s(float(rtt_s), float(rto_s), float(b), float(wmax_segments), float(p),
+    return _core.model_pftk_bytes_per_s(float(rtt_s), float(rto_s), float(b), float(wmax_segments), float(p),
                                           float(mss_bytes))
 
 
@@ -76,7 +71,7 @@ def lee_eq1(rtt_s: float, p: float, c: float = 2.0, mtu_bytes: float = 1500.0, b
     _check(rtt_s=rtt_s, p=p, c=c, mtu_bytes=mtu_bytes, b=b)
     _positive(rtt_s=rtt_s, mtu_bytes=mtu_bytes, b=b)
     _probability(p)
-    return _core().model_lee_eq1_bytes_per_s(float(c), float(mtu_bytes), float(rtt_s), float(b), float(p))
+    return _core.model_lee_eq1_bytes_per_s(float(c), float(mtu_bytes), float(rtt_s), float(b), float(p))
 
 
 def fit_lee_c(observations: Iterable[tuple[float, float, float]], mtu_bytes: float = 1500.0,
@@ -86,7 +81,7 @@ def fit_lee_c(observations: Iterable[tuple[float, float, float]], mtu_bytes: flo
     C = sum(y x) / sum(x^2), x = MTU / (RTT sqrt(b p)). Returns c,
     rel_residual, mean_abs_rel_error, n."""
     try:
-        c, rr, mre, n = _core().model_fit_lee_c([tuple(map(float, o)) for o in observations], float(mtu_bytes),
+        c, rr, mre, n = _core.model_fit_lee_c([tuple(map(float, o)) for o in observations], float(mtu_bytes),
                                                float(b))
     except (ValueError, TypeError) as e:
         raise InputError(str(e)) from None
@@ -103,7 +98,7 @@ def reno_sawtooth(capacity_pkts_per_s: float, prop_rtt_s: float, buffer_pkts: fl
     if buffer_pkts < 0:
         raise InputError(f"buffer_pkts must be >= 0, got {buffer_pkts}")
     names = ("bdp_pkts", "w_max", "w_min", "utilisation", "throughput_pkts_per_s", "cycle_s", "mean_queue_pkts")
-    return dict(zip(names, _core().model_reno_sawtooth(float(capacity_pkts_per_s), float(prop_rtt_s),
+    return dict(zip(names, _core.model_reno_sawtooth(float(capacity_pkts_per_s), float(prop_rtt_s),
                                                        float(buffer_pkts))))
 
 
@@ -112,13 +107,13 @@ def mean_sojourn_slots(p_ii: float) -> float:
     p_ii: 1/(1 - p_ii) slots (geometric sojourn)."""
     _check(p_ii=p_ii)
     _probability(p_ii, "p_ii")
-    return _core().model_mean_sojourn_slots(float(p_ii))
+    return _core.model_mean_sojourn_slots(float(p_ii))
 
 
 def stationary_distribution(matrix: Sequence[Sequence[float]]) -> list[float]:
     """pi with pi P = pi, sum(pi) = 1 for a row-stochastic matrix (list of rows)."""
     try:
-        return list(_core().model_stationary_distribution([[float(x) for x in row] for row in matrix]))
+        return list(_core.model_stationary_distribution([[float(x) for x in row] for row in matrix]))
     except (ValueError, TypeError) as e:
         raise InputError(str(e)) from None
 
@@ -133,7 +128,7 @@ def markov_sojourns(matrix: Sequence[Sequence[float]]) -> list[dict[str, float]]
 def jain_index(values: Iterable[float]) -> float:
     """Jain's fairness index (sum x)^2 / (n sum x^2)."""
     try:
-        return _core().model_jain_index([float(v) for v in values])
+        return _core.model_jain_index([float(v) for v in values])
     except (ValueError, TypeError) as e:
         raise InputError(str(e)) from None
 
@@ -150,15 +145,13 @@ def rlp_max_retransmission_buffer(rounds: int, delay_s: float, guard_s: float, r
         _check(window_bytes=window_bytes)
     n = _units_count(rounds, "rounds")
     try:
-        return _core().model_rlp_max_retransmission_buffer(n, float(delay_s), float(guard_s), float(rate_bps),
+        return _core.model_rlp_max_retransmission_buffer(n, float(delay_s), float(guard_s), float(rate_bps),
                                                           float(window_bytes) if window_bytes != float("inf") else 1e300)
     except (ValueError, TypeError) as e:
         raise InputError(str(e)) from None
 
 
 def _units_count(value, name):
-    from ._units import count
-
     return count(value, name, lo=0, hi=64)
 
 

@@ -18,8 +18,9 @@ import json
 import os
 from collections.abc import Iterable
 
+from . import _core, _units
+from ._units import count, flag, positive
 from .errors import InputError
-from . import _units
 
 # typing.TYPE_CHECKING without importing typing (3 ms of `cdmasim pcap
 # analyze`'s start-up), as in result.py.
@@ -92,9 +93,6 @@ def analyze_raw(path: str | os.PathLike, peer: str | os.PathLike | None = None, 
                 fit_connections: Iterable[int] | None = None,
                 fit_min_packets: int = 100) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The core's report dicts: (report, owd report or None)."""
-    from . import _core
-
-    from ._units import count, flag, positive
 
     path = _check_file(path)
     peer = None if peer is None else _check_file(peer, "peer capture")

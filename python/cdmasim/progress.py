@@ -4,6 +4,7 @@ It stays invisible for the first half second, so short runs print nothing,
 and draws only when stderr is a terminal."""
 
 import sys
+import threading
 import time
 
 
@@ -50,8 +51,6 @@ class Tally:
     ahead in a thread of their own), for a status line to read."""
 
     def __init__(self):
-        import threading
-
         self._lock = threading.Lock()
         self.total = 0
         self.done = 0
@@ -73,8 +72,6 @@ class StatusLine:
     EVERY_S = 0.5
 
     def __init__(self, text, stream=None, enabled=None):
-        import threading
-
         self.stream = stream or sys.stderr
         self.text = text
         self.enabled = (hasattr(self.stream, "isatty") and self.stream.isatty()) if enabled is None else enabled

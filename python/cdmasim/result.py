@@ -12,11 +12,16 @@ README.md shows.
 
 from __future__ import annotations
 
+import csv
 import functools
+import io
 import json
 import os
 from collections.abc import Iterator
 
+from . import _core
+from ._files import check_output_dir, write_into
+from .errors import InputError
 from .summary import format_summary
 
 # typing.TYPE_CHECKING without importing typing (3 ms of `cdmasim run`'s
@@ -40,7 +45,6 @@ def tables() -> list[dict]:
     and for a table with distributions or intervals, long: {name, doc, key
     ([long column, wide field]), fields ([wide field, quantity]), point
     (its two columns)}."""
-    from . import _core
 
     return json.loads(_core.result_schema())
 
@@ -346,7 +350,6 @@ class Result:
         """The objects or pages the run streamed to its CSV file, typed by
         the schema, in the order the core keeps them in memory: by flow (as
         the scenario lists them), page and object."""
-        import csv
 
         convert = {"int": int, "float": float, "float?": lambda x: float(x) if x else None,
                    "int?": lambda x: int(x) if x else None, "str": str, "str?": lambda x: x or None}
@@ -375,8 +378,6 @@ class Result:
         # pages, no IS-2000 links).
         key = (tuple(fields), run_key is not None)
         if key not in _EMPTY_FILES:
-            import io
-
             buf = io.BytesIO()
             pq.write_table(_parquet_table(fields, columns, run_key), buf)
             _EMPTY_FILES[key] = buf.getvalue()
@@ -391,8 +392,6 @@ class Result:
         cells = self.summary.get("cells", [])
         c = cells[0] if cell is None and len(cells) == 1 else next((x for x in cells if x["name"] == cell), None)
         if c is None:
-            from .errors import InputError
-
             raise InputError(f"no cell named {cell!r} (cells: {', '.join(x['name'] for x in cells) or 'none'})")
         end_s = self.summary["duration_s"] if end_s is None else end_s
         dead = sum(max(0.0, min(b, end_s) - max(a, start_s)) for a, b in c.get("dead_periods", []))
@@ -565,8 +564,6 @@ class Result:
         temporary folder inside `out` and moved into place together, so a
         failure leaves `out` as it was. Returns the paths written;
         InputError if `out` cannot be written."""
-        from .errors import InputError
-        from ._files import check_output_dir, write_into
 
         if fmt not in ("parquet", "csv"):
             raise InputError(f"unknown output format '{fmt}' (expected parquet or csv)")

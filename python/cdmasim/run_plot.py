@@ -7,6 +7,8 @@ MAX_PER_FLOW flows get aggregate figures instead of one per flow."""
 
 import os
 
+from . import _core
+from ._files import check_output_dir, write_into
 from ._plot import finish, pyplot
 
 HINTS = {
@@ -21,7 +23,6 @@ MAX_PER_FLOW = 12
 def _safe(name):
     """A flow's or cell's name in a file name: the core's escaping, so two
     names never share a figure (`x/y` and `x_y`)."""
-    from . import _core
 
     return _core.file_component(name)
 
@@ -30,7 +31,6 @@ def plot_run(result, outdir):
     """Write the figures into `outdir`, all together (they replace the
     figures an earlier run wrote there); returns (files written, hints for
     series the run lacks)."""
-    from ._files import check_output_dir, write_into
 
     check_output_dir("outdir", outdir)
     hints = []

@@ -9,10 +9,16 @@ from __future__ import annotations
 import json
 import os
 import sys
+import weakref
 from collections import namedtuple
 from collections.abc import Callable
 
+from . import _core as core
+from ._files import check_output_dir, read_text, shown, temp_dir, write_into
+from ._units import _parse, count, positive
 from .errors import InputError
+from .examples_data import resolve
+from .progress import ProgressBar
 from .result import Result
 
 #: What names a scenario: a path, TOML text, a dict of the file's shape, or
@@ -29,12 +35,6 @@ class ScenarioError(InputError):
     def __init__(self, text, file="", line=0, field="", message=""):
         super().__init__(text)
         self.file, self.line, self.field, self.message = file, line, field, message or text
-
-
-def _core():
-    from . import _core as core
-
-    return core
 
 
 def _looks_like_toml(s: str) -> bool:
@@ -63,12 +63,8 @@ def _progress_every_ns(value):
     if value is None:
         return None
     if isinstance(value, str):
-        from ._units import _parse
-
         ns = _parse("parse_time_ns", value, "progress_every")
     elif isinstance(value, (int, float)) and not isinstance(value, bool):
-        from ._units import positive
-
         x = positive(value, "progress_every")
         if x > 1e9:
             raise InputError(f"progress_every: {value!r} s is longer than any run")
@@ -82,7 +78,6 @@ def _progress_every_ns(value):
 
 def as_seed(seed, what="seed"):
     """None, or an integer in [0, 2^64)."""
-    from ._units import count
 
     return None if seed is None else count(seed, what)
 
@@ -116,9 +111,6 @@ def scenario_text(scenario) -> Source:
         except (TypeError, ValueError) as e:
             raise ScenarioError(f"<dict>: {e}", file="<dict>", message=str(e)) from None
     if isinstance(scenario, os.PathLike) or (isinstance(scenario, str) and not _looks_like_toml(scenario)):
-        from ._files import read_text, shown
-        from .examples_data import resolve
-
         scenario = resolve(scenario)
         path = shown(os.fspath(scenario))
 
@@ -151,7 +143,6 @@ def parse(scenario: Scenario) -> dict:
     """Parse and validate a scenario; returns the validated spec as a dict
     (times in ns, rates in bit/s, sizes in bytes, references as indices)."""
     source = scenario_text(scenario)
-    core = _core()
     try:
         return ParsedScenario(json.loads(core.parse_scenario(*source)), source)
     except core.ScenarioError as e:
@@ -179,7 +170,6 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     simulated time or the sampling interval. Raises ScenarioError (an
     InputError) on a bad scenario, InputError on a bad argument, and
     KeyboardInterrupt on Ctrl-C."""
-    import weakref
 
     text, shown, is_json = scenario_text(scenario)
     seed = as_seed(seed)
@@ -187,17 +177,12 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     if not (progress is None or isinstance(progress, bool) or callable(progress)):
         raise InputError(f"progress: expected True, False or a callable, got {progress!r}")
     if pcap_dir is not None:
-        from ._files import check_output_dir
-
         pcap_dir = check_output_dir("pcap_dir", pcap_dir)
     bar = None
     if progress is True:
-        from .progress import ProgressBar
-
         bar = progress = ProgressBar()
     elif progress is False:
         progress = None
-    core = _core()
     tmp = _private_dir("cdmasim-run-")
     drops, spool = (os.path.join(tmp, name) for name in _RUN_FILES[:2])
     try:
@@ -209,7 +194,6 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
         else:
             # The captures take their places together once the run is
             # complete; an interrupted run leaves the folder as it was.
-            from ._files import write_into
 
             ran = []
             write_into(pcap_dir, lambda into: ran.append(run_into(into)))
@@ -249,7 +233,6 @@ def _private_dir(prefix):
     `PREFIX<pid>-<random>`, so that the next run removes what a killed one
     left. Not tempfile itself otherwise, so that `cdmasim run` does not
     import it."""
-    from ._files import temp_dir
 
     loaded = sys.modules.get("tempfile")
     # Absolute: the Result reads and removes these files later, perhaps

@@ -32,7 +32,10 @@ run_key)."""
 
 from __future__ import annotations
 
+import errno
+import fcntl
 import hashlib
+import io
 import json
 import os
 import re
@@ -44,8 +47,11 @@ import zlib
 from collections.abc import Collection, Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
-from .errors import InputError
+from . import _core
 from ._version import __version__
+from .errors import InputError
+from .result import table_names
+from .sweep_spec import typed_point
 
 if TYPE_CHECKING:
     import pandas
@@ -82,8 +88,6 @@ def build_version() -> str:
     and a store must not hand back runs of an older core as if current."""
     global _BUILD
     if _BUILD is None:
-        from . import _core
-
         h = hashlib.sha256()
         with open(_core.__file__, "rb") as f:
             for block in iter(lambda: f.read(1 << 20), b""):
@@ -372,8 +376,6 @@ class Store:
         writer.lock, kept until the last of its writers closes); returns
         whether this is the process's first writer (which recovers). The
         caller holds _WRITING_GUARD."""
-        import errno
-        import fcntl
 
         real = os.path.realpath(self.path)
         held = _WRITING.get(real)
@@ -541,7 +543,6 @@ class Store:
         match are not decoded (a run's series are written a few series to
         a row group: one series of a 1.08 M-row table read in 24 ms, the
         whole table read and filtered in 380 ms)."""
-        import io
 
         import pandas as pd
 
@@ -572,7 +573,6 @@ class Store:
         """Done runs (of `keys`, or all) whose files are not as written:
         {key: reason}. Sizes and the Parquet magic at both ends are always
         checked (cheap); `verify` reads every byte against its CRC-32."""
-        from .result import table_names
 
         out = {}
         wanted = None if keys is None else set(keys)
@@ -702,7 +702,6 @@ def _figures(st: Store, key: str, tables: Collection[str] | None = None) -> dict
     tables named in `tables` (default all). Read with pyarrow alone,
     columns at once, empty tables skipped on their metadata: a sweep of a
     few hundred 100-mobile cells is read in seconds."""
-    import io
 
     import pyarrow as pa
     import pyarrow.parquet as pq
@@ -757,7 +756,6 @@ def load_sweep(path: str | os.PathLike, sweep: str | None = None) -> pandas.Data
     `user.NAME.COLUMN` and `sector.NAME.COLUMN`, cdma2000 cells and mobiles
     as `cell.NAME.COLUMN` and `mobile.NAME.COLUMN`). Raises InputError for
     a folder that is not a store or a damaged file (naming it)."""
-    from .sweep_spec import typed_point
 
     with _open(path) as st:
         return _runs_frame(st, [(r, r["point"], r["seed"]) for r in st.rows(sweep)], typed_point)
@@ -771,7 +769,6 @@ def load_runs(path: str | os.PathLike, runs: Iterable[tuple[str, dict, int]],
     table or tables whose figures to read (of flows, queues, users,
     sectors, cells, mobiles; default all): a 100-mobile cell has some 5000, and an
     analysis that needs one reads a table instead of six."""
-    from .sweep_spec import typed_point
 
     if figures is not None:
         figures = frozenset((figures,) if isinstance(figures, str) else figures)

@@ -28,12 +28,16 @@ scenario reader then checks that the key exists in the format).
 
 import copy
 import itertools
+import json
 import math
 import os
 import re
 
-from .errors import InputError
+from . import _core
 from ._files import read_text, shown
+from ._units import integer_value, quantity
+from .errors import InputError
+from .examples_data import resolve
 
 _SEGMENT = re.compile(r"^([A-Za-z_][A-Za-z0-9_-]*)(?:\[([^\]]+)\])?$")
 _SECTIONS = {"sweep", "set", "grid", "zip", "scenario"}
@@ -59,8 +63,6 @@ MAX_DOCUMENT_BYTES = 500 << 20
 
 
 def _scenario_tables():
-    from . import _core
-
     return _core.scenario_tables()
 
 
@@ -190,7 +192,6 @@ class SweepSpec:
         if n_points * len(self.seeds) > MAX_RUNS:
             raise self._err(f"{n_points} points x {len(self.seeds)} seed(s) = {n_points * len(self.seeds)} runs; "
                             f"a sweep holds at most {MAX_RUNS}")
-        import json
 
         try:
             size = len(json.dumps(self.base))
@@ -255,7 +256,6 @@ def _value(value, err, where, depth=0):
     boolean, or lists and tables of them; numpy scalars and arrays as the
     Python values they hold (so a sweep built from numpy hashes and stores
     like any other). Anything else (a date, bytes, an object) is refused."""
-    import math
 
     if depth > MAX_VALUE_DEPTH:
         raise err(f"{where}: nested more than {MAX_VALUE_DEPTH} deep")
@@ -297,7 +297,6 @@ def _name(name, source):
 
 def _seed(value, err):
     """A seed of a sweep: a Python or numpy integer in [0, 2^63), not a bool."""
-    from ._units import integer_value
 
     n = integer_value(value)
     if n is None or not 0 <= n < MAX_SEED:
@@ -307,12 +306,11 @@ def _seed(value, err):
 
 def _base_seed(base, source):
     """The base scenario's own seed (the sweep's only seed when it names none)."""
-    from .simulate import _core
 
     sim = base.get("simulation", {})
     if not isinstance(sim, dict):
         raise SweepError(f"{source}: scenario: simulation: expected a table [simulation]")
-    seed = sim.get("seed", _core().DEFAULT_SEED)
+    seed = sim.get("seed", _core.DEFAULT_SEED)
 
     def err(msg):
         return SweepError(f"{source}: scenario: simulation.seed: {msg.split(': ', 1)[1]}")
@@ -327,7 +325,6 @@ def _seeds(value, source):
         extra = set(value) - {"first", "count"}
         if extra or "count" not in value:
             raise SweepError(f"{source}: sweep.seeds: expected a list or {{ first = N, count = K }}")
-        from ._units import integer_value
 
         first, count = integer_value(value.get("first", 1)), integer_value(value["count"])
         if first is None or count is None or count < 0:
@@ -348,7 +345,6 @@ def typed_point(point):
     `dumbbell.queue.limit:pkts` = 10.0 ("1.5Mbps" -> PATH:bps, "300ms" ->
     PATH:s, "64kB" -> PATH:bytes, "1%" -> PATH:fraction), so that columns
     sort and compare as numbers."""
-    from ._units import quantity
 
     out = dict(point)
     for path, v in point.items():
@@ -397,8 +393,6 @@ def load(sweep, base_dir=None):
     elif isinstance(sweep, str) and ("\n" in sweep or "=" in sweep):
         doc = _parse_toml(sweep, source)
     elif isinstance(sweep, (str, os.PathLike)):
-        from .examples_data import resolve
-
         sweep = resolve(sweep) if os.fsdecode(os.fspath(sweep)) else sweep
         source = shown(os.fspath(sweep))
         if not os.fsdecode(os.fspath(sweep)):

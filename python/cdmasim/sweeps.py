@@ -9,18 +9,23 @@ killed sweep resumable and an edited sweep run only its new points."""
 
 from __future__ import annotations
 
+import io
 import json
+import logging
 import os
+import socket
+import struct
+import sys
 import tempfile
 import time
-from typing import TYPE_CHECKING
 
+from ._units import count, size_bytes
 from .errors import InputError
+from .result import table_names
+from .simulate import ScenarioError, parse, run
 from .store import Store, canonical, run_key
-from .sweep_spec import SweepError, SweepSpec, load
-
-if TYPE_CHECKING:
-    from .workers import WorkerPool
+from .sweep_spec import SweepError, SweepSpec, load, typed_point
+from .workers import WorkerPool
 
 DASK_CONNECT_TIMEOUT_S = 5
 
@@ -30,9 +35,6 @@ def _tables_as_parquet(result, key):
     column so that SQL over runs/*/T.parquet can join on it (written from
     the records without pandas: a small run's DataFrames cost more
     than its simulation)."""
-    import io
-
-    from .result import table_names
 
     out = {}
     for name in table_names():
@@ -49,11 +51,8 @@ def _tables_as_parquet(result, key):
 def _point_parquet(key, sweep_name, seed, point):
     """One row: the run key, sweep, seed and the swept values (one column
     per path), for SQL that joins runs/*/point.parquet with the tables."""
-    import io
 
     import pandas as pd
-
-    from .sweep_spec import typed_point
 
     row = {"run": key, "sweep": sweep_name, "seed": seed}
     row.update({path: (json.dumps(v) if isinstance(v, (dict, list)) else v) for path, v in typed_point(point).items()})
@@ -65,7 +64,6 @@ def _point_parquet(key, sweep_name, seed, point):
 def execute(key, doc, seed, pcap=False):
     """Run one scenario document with `seed` (in a worker). Returns
     (status, error, files, wall_s); files maps names to bytes."""
-    from .simulate import run
 
     t0 = time.perf_counter()
     try:
@@ -88,7 +86,6 @@ def _resolved(doc):
     """What a run's key hashes: the validated spec when the scenario parses
     (so '100ms' and '0.1s' are one run), else the document itself (the run
     will fail, and is recorded once)."""
-    from .simulate import ScenarioError, parse
 
     try:
         return parse(doc), None
@@ -103,8 +100,6 @@ class SweepProgress:
     WIDTH = 24
 
     def __init__(self, total, already, stream=None, enabled=None):
-        import sys
-
         self.stream = stream or sys.stderr
         self.total, self.done, self.failed, self.already = total, already, 0, already
         self.t0 = time.monotonic()
@@ -139,8 +134,6 @@ class _LocalPool:
     failed and the others go on; the workers die with this process."""
 
     def __init__(self, jobs, memory=None, pool=None):
-        from .workers import WorkerPool
-
         self.own = pool is None
         self.pool = pool if pool is not None else WorkerPool(jobs, memory=memory)
 
@@ -165,8 +158,6 @@ def _probe_dask(address, timeout):
     reads a stranger's bytes as frame lengths): a scheduler sends its
     handshake first, a length-prefixed msgpack frame naming its pickle
     protocol. Other schemes (tls://, ucx://) are left to distributed."""
-    import socket
-    import struct
 
     addr = address[len("tcp://"):] if address.startswith("tcp://") else address
     if "://" in addr:
@@ -212,8 +203,6 @@ class _DaskPool:
 
     def __init__(self, address, jobs):
         try:
-            import logging
-
             from distributed import Client, LocalCluster
         except ImportError:
             raise InputError("--dask needs the 'distributed' package (pip install 'dask[distributed]')") from None
@@ -292,7 +281,6 @@ MAX_WORKER_MEMORY = 1000_000_000_000
 def worker_memory_bytes(value, what="--worker-memory"):
     """None, or bytes from an integer or a size such as '4GB', in
     [256MB, 1000GB]."""
-    from ._units import count, size_bytes
 
     if value is None:
         return None
@@ -341,7 +329,6 @@ def sweep_many(specs, store, jobs=None, dask=None, progress=False, pcap=False, r
     stop: a threading.Event; once it is set no further result is recorded
     and [] is returned (for a sweep in a thread that another one stops).
     tally: a progress.Tally told the runs to do and each one done."""
-    from ._units import count
 
     t0 = time.perf_counter()
     plans = [Plan(*s) if isinstance(s, tuple) else Plan(s, pcap) for s in specs]
@@ -350,8 +337,6 @@ def sweep_many(specs, store, jobs=None, dask=None, progress=False, pcap=False, r
     if dask is not None and not isinstance(dask, _DaskPool) and (not isinstance(dask, str) or not dask.strip()):
         raise InputError(f"--dask: expected 'local' or tcp://HOST:PORT, got {dask!r}")
     if pool is not None:
-        from .workers import WorkerPool
-
         if not isinstance(pool, WorkerPool):
             raise InputError(f"pool: expected a cdmasim.workers.WorkerPool, got {type(pool).__name__}")
     union = {}

@@ -26,8 +26,11 @@ it, leaves their folders)."""
 
 from __future__ import annotations
 
+import ctypes
 import gc
+import importlib
 import os
+import resource
 import shutil
 import signal
 import subprocess
@@ -266,7 +269,6 @@ class WorkerPool:
 def _die_with(parent: int):
     """Ask the kernel for SIGKILL when the parent goes, then make sure it
     has not already gone (the request only covers deaths after it)."""
-    import ctypes
 
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
@@ -277,8 +279,6 @@ def _die_with(parent: int):
 
 
 def _limit_memory(nbytes: int):
-    import resource
-
     # pyarrow's default allocator reserves about a gigabyte of address space
     # it never touches, which RLIMIT_DATA would count; the system allocator
     # reserves only what is used, so the limit measures real demand.
@@ -292,8 +292,6 @@ _RESOLVED: dict[str, Callable] = {}
 def resolve(target: str) -> Callable:
     """'module:function' -> the function (imported once)."""
     if target not in _RESOLVED:
-        import importlib
-
         module, _, name = target.partition(":")
         _RESOLVED[target] = getattr(importlib.import_module(module), name)
     return _RESOLVED[target]

@@ -20,11 +20,18 @@ answer (zeros, the paper's mean, the input unchanged) would pass.
 import importlib
 import json
 import os
+import threading
 import time
 
+from .._files import write_file
 from ..errors import InputError
 from ..progress import Tally
+from ..store import Store, load_runs
+from ..sweeps import sweep_many
+from ..workers import Slots, WorkerPool, call
 from .items import Item, Tolerance, null_score
+from .ns2 import Ns2, Recorded
+from .why import explain
 
 PAPERS = ("liu", "lee", "paliwal", "jung", "dziong")
 COUNTED = ("agrees", "differs", "inconclusive", "not modelled", "no published value", "by construction")
@@ -68,7 +75,6 @@ class Context:
         """Run sweeps together (their runs share the workers); `specs` are
         sweep dicts or (sweep dict, pcap) pairs. Later `sweep` calls of the
         same specs read the store."""
-        from ..sweeps import sweep_many
 
         specs = list(specs)
         if specs:
@@ -80,8 +86,6 @@ class Context:
         """Run a sweep spec (dict) into the shared store (or find it there);
         returns one row per run of it (as load_sweep; `figures`: only those
         tables' figures, as store.load_runs) and the store."""
-        from ..store import Store, load_runs
-        from ..sweeps import sweep_many
 
         report = self._done.get(_spec_key((spec, pcap)) if pcap else _spec_key(spec))
         if report is None:       # not in the plan: run it now
@@ -100,7 +104,6 @@ class Context:
         workers (in this process with a Dask cluster); results in order.
         Calls the paper declared in `tasks(ctx)` come from the Ahead that
         ran them, if there is one."""
-        from ..workers import call
 
         arglist = [tuple(a) for a in arglist]
         out = {}
@@ -167,8 +170,6 @@ class Context:
         model passes."""
         import matplotlib.pyplot as plt
 
-        from .._files import write_file
-
         name = f"{id}.png"
         write_file(os.path.join(self.dir, name), lambda tmp: fig.savefig(tmp, format="png", dpi=90, bbox_inches="tight"))
         plt.close(fig)
@@ -186,8 +187,6 @@ class _Stage:
     ended the thread. Nothing is kept once `stop` is set."""
 
     def __init__(self, name, items, work, stop):
-        import threading
-
         self.items, self.work, self.stop = items, work, stop
         self.results, self.error = {}, None
         self.ready = {paper: threading.Event() for paper, _ in items}
@@ -244,10 +243,6 @@ class Ahead:
     again next time)."""
 
     def __init__(self, plans, store, jobs, tasks=()):
-        import threading
-
-        from ..workers import Slots, WorkerPool
-
         self.store = store
         tasks = [(p, list(c)) for p, c in tasks if c]
         self._stop = threading.Event()
@@ -262,17 +257,15 @@ class Ahead:
         self.task_thread = self.calls.thread if self.calls else None
 
     def _sweeps(self, specs):
-        from ..sweeps import sweep_many
-
         reports = sweep_many(specs, self.store, pool=self.pool, stop=self._stop, tally=TALLY) if specs else []
         return {_spec_key(s): r for s, r in zip(specs, reports)}
 
     def _calls(self, calls):
         got = {}
-        for call, outcome in self.task_pool.map_unordered(calls):
+        for task, outcome in self.task_pool.map_unordered(calls):
             if self._stop.is_set():
                 break
-            got[call] = outcome
+            got[task] = outcome
         return got
 
     def computed(self, paper):
@@ -409,7 +402,6 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
     (ns2.RECORD) where it holds them. sensitivity: paliwal's Table II under each setting the
     paper leaves unstated (20 grids of 169 cells, about 20 min on 2 cores).
     ahead: an Ahead already running this paper's planned sweeps."""
-    from ..workers import WorkerPool
 
     mod = _module(paper)
     t0 = time.perf_counter()
@@ -419,8 +411,6 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
     try:
         runner = None
         if paper == "paliwal":
-            from .ns2 import Ns2, Recorded
-
             runner = Ns2(os.path.join(out, "ns2"), jobs) if ns2 else Recorded.load()
         recorded = runner is not None and not ns2
         ctx = Context(paper, out, quick=quick, jobs=jobs, pcaps=pcaps, dask=dask, pool=pool, ns2=runner,
@@ -439,7 +429,6 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
     finally:
         if own:
             pool.close()
-    from .why import explain
 
     for it in ctx.items:
         it.why = explain(paper, it)
@@ -451,7 +440,6 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
         "aliases": dict(ctx._aliases),
         "citation": mod.CITATION, "pending": list(mod.PENDING), "notes": ctx.notes, "quick": quick,
     }
-    from .._files import write_file
 
     def dump(tmp):
         with open(tmp, "w", encoding="utf-8") as f:

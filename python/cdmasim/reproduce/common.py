@@ -3,11 +3,13 @@ of load_sweep rows, and the published-vs-measured bar chart."""
 
 import copy
 
+from ..examples_data import path
+from ..models import jain_index
+from ..sweep_spec import _read_toml
+
 
 def example_doc(name):
     """The packaged example NAME.toml (cdmasim/examples/) as a scenario document (dict)."""
-    from ..examples_data import path
-    from ..sweep_spec import _read_toml
 
     return copy.deepcopy(_read_toml(str(path(name))))
 
@@ -22,8 +24,6 @@ def flow_values(row, column):
 
 
 def jain(values):
-    from ..models import jain_index
-
     return jain_index(list(values))
 
 

@@ -39,6 +39,7 @@ the `sensitivity.*` items. Every experiment runs over the context's seeds
 Alias ids (`sec5.1.object_delay_s.c1.fer_0.01`, ...,
 `sec5.2.on_time_median_ms`) answer for the items below."""
 
+from ..models import rlp_max_retransmission_buffer
 from .common import comparison_figure, finish, subplots
 from .items import Tolerance
 
@@ -315,8 +316,6 @@ def _during_pages(store, key, series):
 def rlp_buffers(ctx):
     """Figs. 9-12 and section 5.1.4: RLP buffers at 38.4 kb/s with an 8 KB TCP window."""
     import numpy as np
-
-    from ..models import rlp_max_retransmission_buffer
 
     runs = {label: _per_seed(ctx, f"dziong_rlp_{label}", doc) for label, doc in _rlp_docs(ctx).items()}
     fig, axes = subplots(2, figsize=(10, 3.6))

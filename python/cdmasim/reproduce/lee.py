@@ -53,6 +53,9 @@ adds their figures as items without a published value."""
 
 import os
 
+from .. import pcap
+from ..errors import InputError
+from ..models import fit_lee_c
 from .common import comparison_figure, finish, settings_points, spearman, subplots
 from .items import Tolerance
 
@@ -141,8 +144,6 @@ def _analyze(paths):
     rows, pooled loss-period sizes, and (T, RTT, p) points for eq. 1."""
     import pandas as pd
 
-    from .. import pcap
-
     conns, periods = [], []
     for path in paths:
         r = pcap.analyze(path)
@@ -158,8 +159,6 @@ def _analyze(paths):
 def check_captures(paths):
     """Refuse, before any simulation, a capture the paper's analysis cannot
     use: missing, not a capture, or without a TCP connection carrying data."""
-    from ..errors import InputError
-    from .. import pcap
 
     for path in paths:
         c = pcap.analyze(path).connections
@@ -169,8 +168,6 @@ def check_captures(paths):
 
 def _figures_of(conns, periods):
     """Table 1 and section 3.3 figures of a set of connections."""
-    import numpy as np
-
     rex = periods.rexmits.to_numpy()
     return {
         "throughput_kbps": float((conns.throughput_bps * 8 / 1e3).mean()),   # tcptrace's throughput is bytes/s
@@ -297,7 +294,6 @@ def _sensitivity(ctx):
 
 def _checksum_failures(paths):
     """Segments that failed the TCP checksum in each receiver-side capture."""
-    from .. import pcap
 
     return [int(pcap.analyze(p).connections.cksum_bad.sum()) for p in paths]
 
@@ -362,8 +358,6 @@ def _ccdf_figure(ctx, by_dir):
 
 
 def _user_captures(ctx):
-    from ..models import fit_lee_c
-
     conns, periods = _analyze(ctx.pcaps)
     f = _figures_of(conns, periods)
     for k, unit in (("throughput_kbps", "kb/s"), ("rtt_avg_ms", "ms"), ("retrans_pct", "%")):
@@ -387,8 +381,6 @@ TABLE1 = "Table 1: 'Avg throughput(Kbps) 572.5 94.7; Min/Avg/Max RTT(ms) 109.2/4
 
 def reproduce(ctx):
     import pandas as pd
-
-    from ..models import fit_lee_c
 
     reps, per, duration = _replicates(ctx)
     by_dir, per_rep, rep_conns, rep_periods, all_conns = {}, {}, {}, {}, []

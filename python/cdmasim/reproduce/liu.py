@@ -26,6 +26,11 @@ SINR-DRC correlation (one seed is one day of one laptop) and the range of
 30-minute means over the 25-weekday campaign of Fig. 1 (right) (one seed
 is one campaign) are predictions."""
 
+import statistics
+from statistics import fmean
+
+from .. import channel, evdo
+from . import liu_sector
 from .common import comparison_figure, finish, settings_points, subplots
 from .items import Tolerance
 
@@ -46,7 +51,6 @@ HOUR = 2_160_000
 
 def channel_task(preset, seed, slots):
     """One preset trace's section 5 statistics (run on a worker)."""
-    from .. import channel
 
     s = channel.sample(preset, slots, seed)
     w = channel.stats(s["drc"], sinr=s["sinr"], max_order=4, max_lag=100)["whole"]
@@ -62,7 +66,6 @@ def channel_task(preset, seed, slots):
 def location_task(preset, seed, slots):
     """Fig. 1 (left, middle): one location preset's hourly statistics over
     `slots` (a day in the full run), one seed being one day of one laptop."""
-    from .. import channel
 
     # One pass over the drawn day, never held (10 MB instead of 260).
     hourly = channel.stats(preset, slots=slots, seed=seed, window_slots=HOUR, max_order=1, max_lag=100)
@@ -101,7 +104,6 @@ def campaign_task(day_sd_db, seed, quick):
     """Fig. 1 (right): the half-hour mean DRC (kb/s) of each trace of one
     campaign at Location 1 (one seed, one laptop placed there for weeks),
     with a day-scale offset of `day_sd_db` (a worker)."""
-    from .. import channel
 
     spec = "location1" if day_sd_db == 0 else f"location1:day_sd_db={day_sd_db:g}"
     windows, _ = campaign_windows(quick)
@@ -114,7 +116,6 @@ def _campaign_cases(ctx):
 
 def fig6_task(preset, users, slots, seed):
     """PF/RR gains and Jain's indices of one full-buffer study (a worker)."""
-    from .. import evdo
 
     r = evdo.fig6(preset, users=(users,), slots=slots, seeds=(seed,), interlace=0).iloc[0]
     return {k: float(r[k]) for k in ("gain_keep", "gain_reset", "jain_pf", "jain_rr")}
@@ -128,8 +129,6 @@ def _sizes(ctx):
 
 
 def plan(ctx):
-    from . import liu_sector
-
     return liu_sector.plan(ctx)
 
 
@@ -188,8 +187,6 @@ def _locations(ctx):
 
 
 def _fig1(ctx):
-    import statistics
-
     loc, hours = _locations(ctx)
     over = f"({len(ctx.seeds)} seeds x {hours} h of slots, hourly windows)"
     l1, l2, l3 = loc["location1"], loc["location2"], loc["location3"]
@@ -300,8 +297,6 @@ def _fig1_plot(ctx, loc, hours):
 
 
 def _sec5(ctx):
-    from statistics import fmean
-
     loc = _fig1(ctx)
     loc_lag = [fmean(r["hour_lag100"]) for rs in loc.values() for r in rs]
     loc_entropy = [fmean(r["hour_entropy"]) for rs in loc.values() for r in rs]
@@ -497,8 +492,6 @@ def _printed_gain(pct):
 
 
 def reproduce(ctx):
-    from . import liu_sector
-
     _sec5(ctx)
     tcp = liu_sector.fig6(ctx)
     _fig6(ctx, tcp)

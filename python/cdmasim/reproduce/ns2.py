@@ -28,14 +28,22 @@ cdmasim (even killed by SIGKILL), for at most TIMEOUT_S."""
 
 from __future__ import annotations
 
+import argparse
 import concurrent.futures as cf
+import ctypes
+import glob
+import gzip
 import hashlib
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
+import zlib
+
+from .._files import temp_dir, write_file
 
 TCL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "paliwal_ns2.tcl")
 #: ns-2's recorded runs (see the module's text).
@@ -115,8 +123,6 @@ def _valid(run) -> bool:
 def _die_with_parent():
     """In the child, before exec: SIGKILL when cdmasim dies (even by
     SIGKILL), so no `ns` outlives a killed reproduce."""
-    import ctypes
-    import signal
 
     ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
 
@@ -144,8 +150,6 @@ class Ns2:
         return os.path.join(self.cache_dir, hashlib.sha256(blob.encode()).hexdigest()[:32] + ".json")
 
     def _run_one(self, args: dict) -> dict:
-        from .._files import temp_dir, write_file
-
         path = self._path(args)
         try:
             with open(path, encoding="utf-8") as f:
@@ -204,7 +208,6 @@ class Ns2:
     def _ns(cmd, cwd, what):
         """Run one `ns` in a process group of its own that dies with
         cdmasim, for at most TIMEOUT_S: (stdout, stderr, exit status)."""
-        import signal
 
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
                              start_new_session=True, preexec_fn=_die_with_parent)
@@ -258,8 +261,6 @@ class Recorded:
     @classmethod
     def load(cls, path: str = RECORD) -> "Recorded | None":
         """The record, or None where it is absent or made with another script."""
-        import gzip
-        import zlib
 
         try:
             with gzip.open(path, "rt", encoding="utf-8") as f:
@@ -282,10 +283,6 @@ class Recorded:
 def record(cache_dir: str, path: str = RECORD) -> int:
     """Write RECORD from the runs cached in `cache_dir` that this script
     made (by any `ns`); returns how many it holds."""
-    import glob
-    import gzip
-
-    from .._files import write_file
 
     digest = _script_digest()
     runs = {}
@@ -325,7 +322,6 @@ def cell_args(duration_s: float, seed: int, sch: str, **extra) -> dict:
 
 def main(argv=None) -> int:
     """`python -m cdmasim.reproduce.ns2 record OUT/ns2`: write RECORD."""
-    import argparse
 
     p = argparse.ArgumentParser(prog="python -m cdmasim.reproduce.ns2",
                                 description="Gather the ns-2 runs cached by `cdmasim reproduce paliwal --ns2 --out OUT` "

@@ -18,6 +18,8 @@ switch is our own example, not one of the paper's runs: its items have no
 published value.
 """
 
+from ..models import fluid_loss
+from . import paliwal_cell, paliwal_sensitivity
 from .common import example_doc, finish, subplots
 from .items import Tolerance
 
@@ -103,8 +105,6 @@ UNIT = {"mu_lh": "kbps", "w": "kB", "t": "s"}
 
 
 def _eq6_pkts(p):
-    from ..models import fluid_loss
-
     return fluid_loss(MU_LL, MU_S, p["mu_lh"], p["w"] * PKT, B, p["t"])["loss_volume_bytes"] / PKT
 
 
@@ -201,15 +201,11 @@ def _switch(ctx):
 
 
 def plan(ctx):
-    from . import paliwal_cell, paliwal_sensitivity
-
     extra = list(paliwal_sensitivity.specs(ctx).values()) if ctx.sensitivity else []
     return [_fig4_spec(ctx, p)[0] for p in PANELS] + [_switch_spec()] + paliwal_cell.plan(ctx) + extra
 
 
 def reproduce(ctx):
-    from . import paliwal_cell, paliwal_sensitivity
-
     _fig4(ctx)
     _switch(ctx)
     paliwal_cell.reproduce(ctx)

@@ -26,8 +26,11 @@ item with a published value is a prediction. Each experiment runs over the
 context's seeds (the RED buffer and the mobiles' start jitter draw random
 numbers)."""
 
+import itertools
+
 from .common import finish, spearman, subplots
 from .items import Tolerance
+from .ns2 import cell_args, dead_within
 
 SWITCH_S = 50.0
 MSS = 960
@@ -158,7 +161,6 @@ def _ns2_runs(ctx, cases, what):
     paliwal_ns2.tcl, in order: run (--ns2) or recorded; None without them."""
     if ctx.ns2 is None:
         return None
-    from .ns2 import cell_args
 
     return ctx.ns2.run([cell_args(duration, int(seed), sch, **args) for sch, args, duration, seed in cases], what)
 
@@ -349,8 +351,6 @@ def fig6(ctx):
     got = _ns2_runs(ctx, [("at", {"at": 0.0, "join_at": SWITCH_S, "join_initial": 6}, duration, s) for s in df.seed],
                     "Fig. 6")
     if got:
-        from .ns2 import dead_within
-
         ns = [dead_within(r, SWITCH_S, duration) for r in got]
     ctx.item("fig6.dead_s", f"Fig. 6: dead time after 94 users join at 50 s, all at 163.2 kb/s ({len(dead)} seeds; "
              "ns-2: its dead periods of 0.1 s or more)", "s",
@@ -401,8 +401,6 @@ def fig7(ctx):
     cases = [(tr, int(s)) for tr in RISE_TIMES for s in sorted(df.seed.unique())]
     got = _ns2_runs(ctx, [("rise", {"at": SWITCH_S, "rise": float(tr)}, duration, s) for tr, s in cases], "Fig. 7")
     if got:
-        from .ns2 import dead_within
-
         for (tr, _), r in zip(cases, got):
             ns.setdefault(tr, []).append(dead_within(r, SWITCH_S, duration))
     for ax, tr in zip(axes, RISE_TIMES):
@@ -434,8 +432,6 @@ def table2_sch(start_s=BURST_START_S, order=BURST_ORDER):
 
 
 def table2_spec(ctx, name, tbs, tds, seeds, duration, rate_change):
-    import itertools
-
     points = list(itertools.product(tbs, tds))
     return {
         "sweep": {"name": name, "seeds": list(seeds),

@@ -7,8 +7,11 @@ per figure its score and the table of its items, grouped by basis."""
 import base64
 import html
 import json
+import math
 import os
+import re
 
+from .._files import write_file
 from . import PAPERS
 
 CSS = """
@@ -209,9 +212,6 @@ def read_report(out, paper):
 
 
 def _well_formed(r, paper):
-    import math
-    import re
-
     def isnum(x, none=False):
         return (x is None and none) or (isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x))
 
@@ -298,7 +298,6 @@ def write_report(out):
         + _index(reports) + "\n" + body + "\n</body></html>\n")
     # Written beside and renamed into place: a reader never sees half a
     # report, and a link at report.html is replaced, not followed.
-    from .._files import write_file
 
     def save(tmp):
         with open(tmp, "w", encoding="utf-8") as f:

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import sys
 
+from .._files import write_file
 from . import PAPERS
+from .report import read_report, tally, verdict_label
 
 
 def _num(v):
@@ -32,7 +34,6 @@ def _measured(it):
 def paper_section(r) -> list[str]:
     """One paper's markdown lines: the counts, then its items with a
     published value in the report's order."""
-    from .report import tally, verdict_label
 
     lines = [f"## {r['paper']}: {r['title']}", "", r.get("citation", ""), ""]
     if r.get("quick"):
@@ -60,7 +61,6 @@ def paper_section(r) -> list[str]:
 def render(out: str) -> str:
     """The whole page for the reports in OUT (the papers reproduce wrote
     there, in the papers' order)."""
-    from .report import read_report
 
     reports = [r for r in (read_report(out, p) for p in PAPERS) if r is not None]
     if not reports:
@@ -75,8 +75,6 @@ def render(out: str) -> str:
 
 
 def main(argv=None) -> int:
-    from .._files import write_file
-
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 2:
         print("usage: python -m cdmasim.reproduce.status OUT FILE.md", file=sys.stderr)
