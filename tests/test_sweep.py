@@ -415,3 +415,43 @@ def test_run_keys_are_the_documented_hash():
             want = hashlib.sha256(blob.encode()).hexdigest()[:32]
             assert run_key(resolved, seed) == want
             assert run_key(None, seed, text=canonical(resolved)) == want
+
+
+def test_a_sweep_parses_each_point_once_and_its_seeds_run_that_spec(monkeypatch):
+    """A point is parsed once, in the planning process, whatever its seeds;
+    each of its runs carries the spec that was keyed (the core's "spec"
+    form, run as it is), and running it with a seed is bit for bit running
+    the point's document with that seed."""
+    from cdmasim import simulate, sweeps
+
+    parsed = []
+    real = simulate.core.parse_scenario
+    monkeypatch.setattr(simulate.core, "parse_scenario", lambda *a: parsed.append(a[2]) or real(*a))
+    doc = BASE.replace('duration = "3s"', 'duration = "1s"').replace("[dumbbell]", '[dumbbell]\nstart_jitter = "300ms"')
+    plan = sweeps.Plan({"sweep": {"name": "once", "scenario": doc, "seeds": [1, 2, 3]},
+                        "grid": {"dumbbell.tcp.cc": ["reno", "cubic"]}})
+    assert parsed == ["json", "json"], "one parse a point"
+    assert len(plan.runs) == 6 and len({r[0] for r in plan.runs}) == 6
+    for point in range(2):
+        sources = [r[3] for r in plan.runs[3 * point:3 * point + 3]]
+        assert all(s is sources[0] for s in sources) and sources[0].form == "spec"
+    monkeypatch.undo()
+    _, point, seed, source = plan.runs[4]
+    document = plan.spec.runs()[4][2]
+    assert (point, seed) == ({"dumbbell.tcp.cc": "cubic"}, 2)
+    a, b = cdmasim.run(source, seed=seed), cdmasim.run(document, seed=seed)
+    assert a.summary_json() == b.summary_json()
+    assert a.summary_json() != cdmasim.run(source, seed=3).summary_json(), "the seed still draws the start jitter"
+
+
+def test_running_a_parsed_scenario_is_running_the_scenario():
+    """parse(x, seed=s) differs from parse(x) in the seed alone (start
+    jitter and preset channels are drawn when the run starts); running what
+    parse returned, with or without a seed, is bit for bit running x."""
+    for name in ("dumbbell", "evdo_sector"):
+        path = ROOT / "examples" / f"{name}.toml"
+        text = path.read_text().replace('duration = "60s"', 'duration = "3s"')
+        spec = cdmasim.parse(text, seed=4)
+        assert spec["seed"] == 4 and cdmasim.parse(text) == dict(spec, seed=1)
+        assert cdmasim.run(spec).summary_json() == cdmasim.run(text, seed=4).summary_json()
+        assert cdmasim.run(cdmasim.parse(text), seed=4).summary_json() == cdmasim.run(text, seed=4).summary_json()

@@ -15,8 +15,9 @@ class ScenarioError(ValueError):
     field: str
     message: str
 
-def parse_scenario(text: str, path: str = "<string>", json: bool = False) -> str:
-    """Validated ScenarioSpec as JSON (text: TOML, or with json a JSON object); raises ScenarioError."""
+def parse_scenario(text: str, path: str = "<string>", form: str = "toml", seed: int | None = None) -> str:
+    """Validated ScenarioSpec as JSON, with seed in place of the scenario's (form: "toml", "json" for a
+    JSON object, or "spec" for what this returned); raises ScenarioError."""
 
 def result_schema() -> str:
     """The result tables as JSON: [{name, doc, columns: [[column, kind], ...], long?: {...}}]."""
@@ -33,7 +34,7 @@ def run_scenario(
     progress_every_ns: int | None = None,
     series_spool: str | None = None,
     web_log_dir: str | None = None,
-    json: bool = False,
+    form: str = "toml",
 ) -> tuple[str, list[tuple[str, str, bytes, bytes]] | list[tuple[str, str, bytes]]]:
     """(pretty summary JSON, [(metric, subject, t f64 LE bytes, value f64 LE bytes)]).
     progress(now_s, horizon_s) -> bool | None is offered at every multiple of
@@ -124,11 +125,11 @@ def pcap_owd_json(a: str, b: str) -> str: ...
 
 # --- emulator (crates/cdmasim-py/src/emu.rs) ---
 def emulate_start(text: str, path: str, server_ns: str, user_ns: list[str], tun_name: str = "cdm0",
-                  log_dir: str | None = None, json: bool = False) -> None:
+                  log_dir: str | None = None, form: str = "toml") -> None:
     """Open TUN devices in the namespaces and relay on a thread until emulate_finish."""
 def emulate_finish() -> str:
     """Stop the relay; its report as JSON."""
-def emulate_attachment(text: str, path: str = "<string>", json: bool = False) -> tuple[str, list[str]]:
+def emulate_attachment(text: str, path: str = "<string>", form: str = "toml") -> tuple[str, list[str]]:
     """(network-side node, user names): the terminals of the scenario's radio hops."""
 
 # --- files users name (crates/cdmasim-py/src/files.rs) ---

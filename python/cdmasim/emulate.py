@@ -142,8 +142,10 @@ def simulated_twin(scenario, downloads, duration, start="0.3s"):
     if isinstance(scenario, dict) and not isinstance(scenario, ParsedScenario):
         doc = copy.deepcopy(scenario)
     else:
-        source = scenario_text(scenario)
-        doc = (json.loads if source.json else tomllib.loads)(source.text)
+        source = scenario_text(scenario)  # (a parsed one is checked unchanged)
+        if isinstance(scenario, ParsedScenario):
+            source = scenario._source  # the document it was parsed from
+        doc = (json.loads if source.form == "json" else tomllib.loads)(source.text)
     base, names = _attachment(scenario_text(doc))
     for user in downloads:
         if user not in names:
@@ -293,7 +295,7 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None, until_don
         server_ns = _new_namespace(holders)
         user_ns = [_new_namespace(holders) for _ in names]
         _core.emulate_start(source.text, source.shown, server_ns, user_ns, "cdm0",
-                            os.fspath(log_dir) if log_dir else None, source.json)
+                            os.fspath(log_dir) if log_dir else None, source.form)
         started = True
         t0 = time.monotonic()
         _in_ns(server_ns, "ip", "link", "set", "lo", "up")

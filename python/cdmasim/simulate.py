@@ -43,19 +43,23 @@ def _looks_like_toml(s: str) -> bool:
 
 
 # (collections.namedtuple, not typing.NamedTuple: typing costs start-up.)
-Source = namedtuple("Source", "text shown json", defaults=(False,))
-Source.__doc__ = """A scenario as the core reads it: its text (TOML, or with `json` a
-dict as a JSON object, which the core turns into TOML itself: a dict
-crosses to the core once) and the name its errors give it."""
+Source = namedtuple("Source", "text shown form", defaults=("toml",))
+Source.__doc__ = """A scenario as the core reads it: its text, the name its errors give
+it, and its form: "toml" (a file's text), "json" (a dict as a JSON object,
+which the core turns into TOML itself: a dict crosses to the core once) or
+"spec" (what parsing made, which the core runs as it is)."""
 
 
 class ParsedScenario(dict):
-    """What `parse` returns: the validated spec as a dict, which remembers the
-    scenario it came from so that `run(parse(x))` runs x."""
+    """What `parse` returns: the validated spec as a dict. It keeps the spec
+    as the core wrote it, so that `run(parse(x))` runs that spec without
+    parsing x again, and the scenario it came from."""
 
-    def __init__(self, spec, source):
-        super().__init__(spec)
-        self._source = (source, json.dumps(spec, sort_keys=True))
+    def __init__(self, spec_text, source):
+        super().__init__(json.loads(spec_text))
+        self._source = source
+        self._spec = Source(spec_text, source.shown, "spec")
+        self._frozen = json.dumps(self, sort_keys=True)
 
 
 def _progress_every_ns(value):
@@ -91,20 +95,22 @@ def _numpy_value(v):
 
 
 def scenario_text(scenario) -> Source:
-    """The `Source` of a path, a TOML string, a dict or a parsed scenario."""
+    """The `Source` of a path, a TOML string, a dict or a parsed scenario
+    (its spec); a `Source` as it is."""
+    if isinstance(scenario, Source):
+        return scenario
     if isinstance(scenario, ParsedScenario):
-        source, frozen = scenario._source
         try:
             now = json.dumps(scenario, sort_keys=True)
         except (TypeError, ValueError, RecursionError):
             now = None
-        if now != frozen:
+        if now != scenario._frozen:
             raise InputError("a parsed scenario was changed after parse(): edit the scenario (file, TOML or dict) "
                              "and parse or run that instead")
-        return source
+        return scenario._spec
     if isinstance(scenario, dict):
         try:
-            return Source(json.dumps(scenario, default=_numpy_value), "<dict>", json=True)
+            return Source(json.dumps(scenario, default=_numpy_value), "<dict>", "json")
         except RecursionError:
             msg = "nested too deeply to be a scenario"
             raise ScenarioError(f"<dict>: {msg}", file="<dict>", message=msg) from None
@@ -139,14 +145,19 @@ def _translate(e, shown):
     return ScenarioError(text, file=shown, line=line, field=field, message=message)
 
 
-def parse(scenario: Scenario) -> dict:
+def parse(scenario: Scenario, seed: int | None = None) -> dict:
     """Parse and validate a scenario; returns the validated spec as a dict
-    (times in ns, rates in bit/s, sizes in bytes, references as indices)."""
+    (times in ns, rates in bit/s, sizes in bytes, references as indices).
+    seed: in place of [simulation].seed. Nothing in the spec is drawn from
+    the seed (start jitter and channels are drawn when a run starts), so
+    `run(parse(x), seed=s)` runs x's spec, parsed once, with seed s."""
     source = scenario_text(scenario)
+    seed = as_seed(seed)
     try:
-        return ParsedScenario(json.loads(core.parse_scenario(*source)), source)
+        spec = core.parse_scenario(source.text, source.shown, source.form, seed)
     except core.ScenarioError as e:
         raise _translate(e, source.shown) from None
+    return ParsedScenario(spec, scenario._source if isinstance(scenario, ParsedScenario) else source)
 
 
 def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike | None = None,
@@ -171,7 +182,7 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     InputError) on a bad scenario, InputError on a bad argument, and
     KeyboardInterrupt on Ctrl-C."""
 
-    text, shown, is_json = scenario_text(scenario)
+    text, shown, form = scenario_text(scenario)
     seed = as_seed(seed)
     every_ns = _progress_every_ns(progress_every)
     if not (progress is None or isinstance(progress, bool) or callable(progress)):
@@ -187,7 +198,7 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     drops, spool = (os.path.join(tmp, name) for name in _RUN_FILES[:2])
     try:
         def run_into(pcaps):
-            return core.run_scenario(text, shown, seed, pcaps, progress, drops, every_ns, spool, tmp, is_json)
+            return core.run_scenario(text, shown, seed, pcaps, progress, drops, every_ns, spool, tmp, form)
 
         if pcap_dir is None:
             summary_json, series = run_into(None)

@@ -22,7 +22,7 @@ import time
 from ._units import count, size_bytes
 from .errors import InputError
 from .result import table_names
-from .simulate import ScenarioError, parse, run
+from .simulate import ScenarioError, parse, run, scenario_text
 from .store import Store, canonical, run_key
 from .sweep_spec import SweepError, SweepSpec, load, typed_point
 from .workers import WorkerPool
@@ -61,15 +61,17 @@ def _point_parquet(key, sweep_name, seed, point):
     return buf.getvalue()
 
 
-def execute(key, doc, seed, pcap=False):
-    """Run one scenario document with `seed` (in a worker). Returns
-    (status, error, files, wall_s); files maps names to bytes."""
+def execute(key, scenario, seed, pcap=False):
+    """Run one scenario with `seed` (in a worker): the spec the sweep parsed
+    and keyed (a `simulate.Source`), or a document that did not parse, to
+    record why. Returns (status, error, files, wall_s); files maps names to
+    bytes."""
 
     t0 = time.perf_counter()
     try:
         with tempfile.TemporaryDirectory(prefix="cdmasim-run-") as tmp:
             pdir = os.path.join(tmp, "pcap") if pcap else None
-            result = run(doc, seed=seed, pcap_dir=pdir)
+            result = run(scenario, seed=seed, pcap_dir=pdir)
             files = _tables_as_parquet(result, key)
             files["summary.json"] = result.summary_json().encode()
             if pdir:
@@ -82,15 +84,17 @@ def execute(key, doc, seed, pcap=False):
     return "done", None, files, time.perf_counter() - t0
 
 
-def _resolved(doc):
-    """What a run's key hashes: the validated spec when the scenario parses
-    (so '100ms' and '0.1s' are one run), else the document itself (the run
-    will fail, and is recorded once)."""
+def _parsed(doc):
+    """(what a point's runs hash, what they run, the scenario's error):
+    the validated spec when the scenario parses (so '100ms' and '0.1s' are
+    one run), which the workers then run as it is, once per seed; else the
+    document itself (the run will fail, and is recorded once)."""
 
     try:
-        return parse(doc), None
+        spec = parse(doc)
     except ScenarioError as e:
-        return {"unparsed": doc}, e
+        return canonical({"unparsed": doc}), doc, e
+    return canonical(spec), scenario_text(spec), None
 
 
 class SweepProgress:
@@ -291,25 +295,24 @@ def worker_memory_bytes(value, what="--worker-memory"):
 
 
 class Plan:
-    """A sweep's runs, keyed: (key, point, seed, doc) in the file's order."""
+    """A sweep's runs, keyed: (key, point, seed, scenario to run) in the file's order."""
 
     def __init__(self, spec, pcap=False):
         self.spec, self.pcap = load(spec), pcap
         self.runs, self.failures, self.first_error = [], 0, None
-        resolved_of = {}    # a point's seeds share its document: parsed and made canonical once
+        parsed_of = {}    # a point's seeds share its document: parsed and made canonical once
         for point, seed, doc in self.spec.runs():
             at = json.dumps(doc, sort_keys=True, default=str)
-            if at not in resolved_of:
-                resolved, err = _resolved(doc)
-                resolved_of[at] = (canonical(resolved), err)
-            text, err = resolved_of[at]
+            if at not in parsed_of:
+                parsed_of[at] = _parsed(doc)
+            text, scenario, err = parsed_of[at]
             if err is not None and "unknown key" in err.message:
                 # A swept or set path that the scenario format does not have.
                 raise SweepError(f"{self.spec.source}: {err.field or 'scenario'}: {err.message}")
             if err is not None:
                 self.failures += 1
                 self.first_error = self.first_error or str(err)
-            self.runs.append((run_key(None, seed, text=text), point, seed, doc))
+            self.runs.append((run_key(None, seed, text=text), point, seed, scenario))
         # One key may come from several points (e.g. a swept value equal to
         # the default); it runs once.
         self.unique = {}

@@ -36,7 +36,7 @@ fn main() {
         let access = QueueSpec::DropTail { limit: QueueLimit::Packets(1000) };
         duplex(&mut spec, a, r1, 100_000_000, NS_PER_MS, access.clone());
         duplex(&mut spec, r2, b, 100_000_000, NS_PER_MS, access);
-        spec.flows.push(FlowSpec { name: format!("flow{i}"), from: a, to: b, start: 10 * NS_PER_MS * i as u64, stop: None, app: AppSpec::Bulk { bytes: None, tcp: tcp.clone() } });
+        spec.flows.push(FlowSpec { name: format!("flow{i}"), from: a, to: b, start: 10 * NS_PER_MS * i as u64, start_jitter: 0, stop: None, app: AppSpec::Bulk { bytes: None, tcp: tcp.clone() } });
     }
     let t = std::time::Instant::now();
     let r = run(&spec, RunOptions::default()).unwrap();

@@ -14,21 +14,20 @@ use std::thread::JoinHandle;
 type Running = (Arc<AtomicBool>, JoinHandle<std::io::Result<relay::RelayReport>>);
 static RUNNING: Mutex<Option<Running>> = Mutex::new(None);
 
-/// A scenario, TOML or (with `json`) a JSON object; its error as ValueError.
-fn parse(text: &str, path: &str, json: bool) -> PyResult<scenario::ScenarioSpec> {
-    if json { scenario::parse_json_seeded(text, path, None) } else { scenario::parse_str(text, path) }
-        .map_err(|e| PyValueError::new_err(e.to_string()))
+/// A scenario in any form (`crate::sim::form`); its error as ValueError.
+fn parse(text: &str, path: &str, form: &str) -> PyResult<scenario::ScenarioSpec> {
+    scenario::parse_form(text, path, crate::sim::form(form)?, None).map_err(|e| PyValueError::new_err(e.to_string()))
 }
 
 /// Open TUN `tun_name` in the server namespace and in each user's (paths
 /// like /proc/PID/ns/net, users in the scenario's order), then relay on a
-/// background thread until `emulate_finish`. `json`: the scenario is a
-/// JSON object (a Python dict), not TOML.
+/// background thread until `emulate_finish`. `form`: how the scenario is
+/// written (`crate::sim::form`).
 #[pyfunction]
-#[pyo3(signature = (text, path, server_ns, user_ns, tun_name="cdm0", log_dir=None, json=false))]
+#[pyo3(signature = (text, path, server_ns, user_ns, tun_name="cdm0", log_dir=None, form="toml"))]
 #[allow(clippy::too_many_arguments)]
-fn emulate_start(text: &str, path: &str, server_ns: &str, user_ns: Vec<String>, tun_name: &str, log_dir: Option<PathBuf>, json: bool) -> PyResult<()> {
-    let spec = parse(text, path, json)?;
+fn emulate_start(text: &str, path: &str, server_ns: &str, user_ns: Vec<String>, tun_name: &str, log_dir: Option<PathBuf>, form: &str) -> PyResult<()> {
+    let spec = parse(text, path, form)?;
     let mut running = RUNNING.lock().unwrap_or_else(|p| p.into_inner());
     if running.is_some() {
         return Err(PyRuntimeError::new_err("a relay is already running in this process"));
@@ -48,9 +47,9 @@ fn emulate_start(text: &str, path: &str, server_ns: &str, user_ns: Vec<String>, 
 /// node and every other without one). ValueError if they are served from
 /// several nodes.
 #[pyfunction]
-#[pyo3(signature = (text, path = "<string>", json = false))]
-fn emulate_attachment(text: &str, path: &str, json: bool) -> PyResult<(String, Vec<String>)> {
-    let spec = parse(text, path, json)?;
+#[pyo3(signature = (text, path = "<string>", form = "toml"))]
+fn emulate_attachment(text: &str, path: &str, form: &str) -> PyResult<(String, Vec<String>)> {
+    let spec = parse(text, path, form)?;
     let (base, users) = relay::attachment(&spec).map_err(PyValueError::new_err)?;
     Ok((spec.nodes[base as usize].name.clone(), users.into_iter().map(|u| u.0).collect()))
 }

@@ -53,24 +53,36 @@ fn guarded<T>(f: impl FnOnce() -> PyResult<T>) -> PyResult<T> {
     }
 }
 
-/// Parse a scenario: TOML text, or with `json` a JSON object (a Python
-/// dict), which the core turns into TOML itself (Python hands it over once).
-fn parse(py: Python<'_>, text: &str, path: &str, seed: Option<u64>, json: bool) -> PyResult<ScenarioSpec> {
-    let parsed = guarded(|| {
-        Ok(if json { scenario::parse_json_seeded(text, path, seed) } else { scenario::parse_str_seeded(text, path, seed) })
-    })?;
+/// The `form` argument of the functions that take a scenario: "toml" (a
+/// file's text), "json" (a Python dict as a JSON object, which the core
+/// turns into TOML itself, so Python hands it over once) or "spec" (what
+/// `parse_scenario` returned, run as it is).
+pub(crate) fn form(form: &str) -> PyResult<scenario::Form> {
+    match form {
+        "toml" => Ok(scenario::Form::Toml),
+        "json" => Ok(scenario::Form::Json),
+        "spec" => Ok(scenario::Form::Spec),
+        _ => Err(PyValueError::new_err(format!("form: expected toml, json or spec, got {form:?}"))),
+    }
+}
+
+/// Parse a scenario in any form, with `seed` (when given) in place of its own.
+fn parse(py: Python<'_>, text: &str, path: &str, seed: Option<u64>, form_: &str) -> PyResult<ScenarioSpec> {
+    let form_ = form(form_)?;
+    let parsed = guarded(|| Ok(scenario::parse_form(text, path, form_, seed)))?;
     match parsed {
         Ok(spec) => Ok(spec),
         Err(e) => Err(scenario_error(py, e)),
     }
 }
 
-/// Parse and validate scenario TOML (with `json`: a JSON object); returns
-/// the ScenarioSpec as JSON.
+/// Parse and validate a scenario (`form` as for `run_scenario`), with
+/// `seed` in place of its own; returns the ScenarioSpec as JSON, which
+/// `run_scenario` takes back with form "spec".
 #[pyfunction]
-#[pyo3(signature = (text, path = "<string>", json = false))]
-fn parse_scenario(py: Python<'_>, text: &str, path: &str, json: bool) -> PyResult<String> {
-    let spec = parse(py, text, path, None, json)?;
+#[pyo3(signature = (text, path = "<string>", form = "toml", seed = None))]
+fn parse_scenario(py: Python<'_>, text: &str, path: &str, form: &str, seed: Option<u64>) -> PyResult<String> {
+    let spec = parse(py, text, path, seed, form)?;
     serde_json::to_string(&spec).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
@@ -105,10 +117,10 @@ fn scenario_tables() -> Vec<&'static str> {
 /// being (byte offset, points) pairs as little-endian u64 bytes (each chunk
 /// in the file: the points' times, then their values, f64 LE).
 /// `web_log_dir`: stream web objects and pages to objects.csv and pages.csv
-/// there instead of the summary. `json`: `text` is a JSON object (a Python
-/// dict), not TOML.
+/// there instead of the summary. `form`: how `text` is written, "toml",
+/// "json" (a Python dict) or "spec" (what `parse_scenario` returned).
 #[pyfunction]
-#[pyo3(signature = (text, path = "<string>", seed_override = None, pcap_dir = None, progress = None, drop_log = None, progress_every_ns = None, series_spool = None, web_log_dir = None, json = false))]
+#[pyo3(signature = (text, path = "<string>", seed_override = None, pcap_dir = None, progress = None, drop_log = None, progress_every_ns = None, series_spool = None, web_log_dir = None, form = "toml"))]
 #[allow(clippy::too_many_arguments)]
 fn run_scenario(
     py: Python<'_>,
@@ -121,10 +133,9 @@ fn run_scenario(
     progress_every_ns: Option<u64>,
     series_spool: Option<PathBuf>,
     web_log_dir: Option<PathBuf>,
-    json: bool,
+    form: &str,
 ) -> PyResult<(String, Py<PyList>)> {
-    // The override acts during parsing: it also draws DRC preset sequences.
-    let spec = parse(py, text, path, seed_override, json)?;
+    let spec = parse(py, text, path, seed_override, form)?;
     if progress_every_ns == Some(0) {
         return Err(PyValueError::new_err("progress_every must be positive"));
     }

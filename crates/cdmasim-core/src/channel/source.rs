@@ -4,16 +4,25 @@
 //! parses in constant memory; slots are drawn only as the run reaches them.
 
 use super::{presets, read_trace, ChannelError, ChannelSource, Format, TraceSource};
+use crate::engine::RngStreams;
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum DrcSpec {
-    /// A synthetic preset of `channel::presets` drawn with this seed; in
-    /// a vehicle (`presets::source_in_vehicle`) with others of its seed.
+    /// A synthetic preset of `channel::presets`. Its seed is `seed` when the
+    /// scenario pins one, else it comes from the run's seed: that seed
+    /// itself, or for terminal `user` of an EV-DO sector its own stream of
+    /// it (`presets::user_seed`). With `vehicle`, it rides in that vehicle
+    /// with the other terminals of the same number
+    /// (`presets::source_in_vehicle`), whose seed the run's seed draws too.
+    /// The run's seed acts only when the world is built, so one parsed
+    /// scenario runs under any seed.
     Preset {
         name: String,
-        seed: u64,
+        seed: Option<u64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        user: Option<u64>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         vehicle: Option<u64>,
     },
@@ -25,14 +34,17 @@ pub enum DrcSpec {
 }
 
 impl DrcSpec {
-    /// The live source.
-    pub fn open(&self) -> Result<Box<dyn ChannelSource>, ChannelError> {
+    /// The live source, for a run whose seed makes `run`'s streams.
+    pub fn open(&self, run: &RngStreams) -> Result<Box<dyn ChannelSource>, ChannelError> {
         Ok(match self {
-            DrcSpec::Preset { name, seed, vehicle } => match vehicle {
-                None => presets::source_checked(name, *seed).map_err(|e| ChannelError::new(name.as_str(), e))?,
-                Some(v) => presets::source_in_vehicle(name, *seed, *v),
+            DrcSpec::Preset { name, seed, user, vehicle } => {
+                let seed = seed.unwrap_or_else(|| user.map_or(run.seed(), |k| presets::user_seed(run.seed(), k as usize)));
+                match vehicle {
+                    None => presets::source_checked(name, seed).map_err(|e| ChannelError::new(name.as_str(), e))?,
+                    Some(v) => presets::source_in_vehicle(name, seed, run.stream(&format!("vehicle/{v}")).next_u64()),
+                }
+                .ok_or_else(|| ChannelError::new(name.as_str(), "unknown DRC preset"))?
             }
-            .ok_or_else(|| ChannelError::new(name.as_str(), "unknown DRC preset"))?,
             DrcSpec::Trace { path, format, mahimahi_window_ms, start_slot } => {
                 let t = read_trace(path, Some(*format), *mahimahi_window_ms)?;
                 if t.is_empty() {

@@ -98,7 +98,7 @@ impl User {
             name: name.to_string(),
             node,
             sector,
-            channel: SlotReader::new(drc.open()?),
+            channel: SlotReader::new(drc.open(rng)?),
             down: Bearer::new(&format!("{name}.down"), queue, name, rng),
             up: None,
             drc: 0,

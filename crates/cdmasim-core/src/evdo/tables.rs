@@ -11,7 +11,6 @@ use crate::input::queue::parse_queue;
 use crate::input::reader::Named;
 use crate::input::reader::{At, Res, Val};
 use crate::net::link::LinkSpec;
-use crate::channel::presets;
 use crate::engine::time::secs;
 use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
 use crate::evdo::air::AirOverhead;
@@ -523,7 +522,7 @@ impl<H: From<LinkSpec> + From<RanConfig>> KindTables<H> for EvdoTables {
                     HandoffPlan::Channel { sectors: list(sectors)? }
                 }
             };
-            let drc = drc::resolve(&u.drc, &file, presets::user_seed(cx.seed, k), cx.seed).map_err(|(at, m)| cx.err(&at, m))?;
+            let drc = drc::resolve(&u.drc, &file, Some(k as u64)).map_err(|(at, m)| cx.err(&at, m))?;
             let (node, reverse) = match u.reverse_mac {
                 Some(mac) => {
                     let node = cx.add_terminal_node("user", &u.name)?;
@@ -560,7 +559,7 @@ impl<H: From<LinkSpec> + From<RanConfig>> KindTables<H> for EvdoTables {
         for (s, (r, local)) in self.sectors.iter().zip(&place) {
             let Some((n, raw, activity, upload)) = &s.background else { continue };
             for j in 1..=*n {
-                let drc = drc::resolve(raw, &file, presets::user_seed(cx.seed, k), cx.seed).map_err(|(at, m)| cx.err(&at, m))?;
+                let drc = drc::resolve(raw, &file, Some(k as u64)).map_err(|(at, m)| cx.err(&at, m))?;
                 k += 1;
                 let name = format!("{}.bg{j}", s.name.name);
                 rans[*r].background.push(BackgroundUser { name, sector: *local, drc, activity: *activity, upload: *upload });

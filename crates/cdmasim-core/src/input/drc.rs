@@ -1,8 +1,9 @@
 //! `drc = {...}` on a link: its forward rate follows a 1xEV-DO DRC sequence,
 //! slot by slot (`channel::link_rate`), from a synthetic channel preset or a
 //! recorded trace. The key is checked where it is written (`parse_drc`); the
-//! sequence is drawn or read only once the run's duration and seed are known
-//! (`schedule`, called from `resolve`).
+//! sequence is drawn or read only once the run's duration and seed are known:
+//! `resolve` checks the preset or reads the trace, and the world opens the
+//! channel (`DrcSpec::open`) with the run's seed.
 
 use super::reader::{At, Res, Val};
 use crate::channel::{self, presets, DrcSpec, Format};
@@ -125,20 +126,20 @@ pub(crate) fn parse_drc(v: &Val) -> Res<RawDrc> {
     }
 }
 
-/// The channel the world will draw: the preset with its seed (default
-/// `default_seed`) and its vehicle's (drawn from the run's seed
-/// `run_seed`), or the trace file, read once here so that a bad file is
-/// reported with the line of its key. `scenario_file` is the scenario's path
-/// as given, whose folder relative trace paths start from. On error: where
-/// to blame it, and the message.
-pub(crate) fn resolve(d: &RawDrc, scenario_file: &str, default_seed: u64, run_seed: u64) -> Result<DrcSpec, (At, String)> {
+/// The channel the world will draw: the preset, whose seed is its own
+/// `seed` if the scenario pins one, else the run's (for EV-DO terminal
+/// `user`, that terminal's stream of it), or the trace file, read once here
+/// so that a bad file is reported with the line of its key. `scenario_file`
+/// is the scenario's path as given, whose folder relative trace paths start
+/// from. On error: where to blame it, and the message.
+pub(crate) fn resolve(d: &RawDrc, scenario_file: &str, user: Option<u64>) -> Result<DrcSpec, (At, String)> {
     match &d.from {
         DrcFrom::Preset { name, seed, vehicle } => {
             if !matches!(presets::parse(name, 0), Ok(Some(_))) {
                 return Err((d.at.clone(), format!("unknown DRC preset '{name}'")));
             }
-            let vehicle = vehicle.map(|v| crate::engine::RngStreams::new(run_seed).stream(&format!("vehicle/{v}")).next_u64());
-            Ok(DrcSpec::Preset { name: name.clone(), seed: seed.unwrap_or(default_seed), vehicle })
+            let user = if seed.is_some() { None } else { user };
+            Ok(DrcSpec::Preset { name: name.clone(), seed: *seed, user, vehicle: *vehicle })
         }
         DrcFrom::Constant { drc } => Ok(DrcSpec::Constant { drc: *drc }),
         DrcFrom::Trace { path, format, window_ms } => {

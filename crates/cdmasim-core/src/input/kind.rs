@@ -70,7 +70,6 @@ impl Names {
 pub(crate) struct Resolver<H> {
     pub file: String,
     pub duration: Time,
-    pub seed: u64,
     pub nodes: Names,
     /// Every node's name, by index (the file's nodes, then the terminals).
     pub node_names: Vec<String>,
@@ -80,7 +79,7 @@ pub(crate) struct Resolver<H> {
 }
 
 impl<H: From<LinkSpec>> Resolver<H> {
-    pub fn new(file: &str, duration: Time, seed: u64, nodes: &[Named]) -> Result<Self, ScenarioError> {
+    pub fn new(file: &str, duration: Time, nodes: &[Named]) -> Result<Self, ScenarioError> {
         let mut names = Names::new("node");
         for (i, n) in nodes.iter().enumerate() {
             names.add(file, n, i)?;
@@ -88,7 +87,6 @@ impl<H: From<LinkSpec>> Resolver<H> {
         Ok(Resolver {
             file: file.to_string(),
             duration,
-            seed,
             nodes: names,
             node_names: nodes.iter().map(|n| n.name.clone()).collect(),
             links: HashMap::new(),

@@ -64,7 +64,7 @@ impl<H: From<LinkSpec>> KindTables<H> for LinkTables {
             let to = cx.node(&l.to)?;
             // A DRC link's channel is described here and drawn as the run goes.
             let drc = match &l.drc {
-                Some(d) => Some(drc::resolve(d, &cx.file, cx.seed, cx.seed).map_err(|(at, m)| cx.err(&at, m.replace('\n', "; ")))?),
+                Some(d) => Some(drc::resolve(d, &cx.file, None).map_err(|(at, m)| cx.err(&at, m.replace('\n', "; ")))?),
                 None => None,
             };
             let fwd = LinkSpec {

@@ -76,7 +76,7 @@ impl HopKind for Link {
     /// loss module draw from streams named after the link.
     fn build(l: &LinkSpec, cx: &BuildContext) -> Result<Link, ChannelError> {
         let steps: RateSteps = match &l.drc {
-            Some(d) => Box::new(link_rate::RateSteps::new(d.open()?, cx.duration)),
+            Some(d) => Box::new(link_rate::RateSteps::new(d.open(cx.rng)?, cx.duration)),
             None => match l.rate_period {
                 Some((start, period)) => periodic_steps(l.rate_schedule.clone(), start, period, cx.duration),
                 None => Box::new(l.rate_schedule.clone().into_iter()),

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::channel::{collect, link_rate, presets, stats};
-use crate::engine::{NS_PER_MS, NS_PER_SEC};
+use crate::engine::{RngStreams, NS_PER_MS, NS_PER_SEC};
 
 const TESTBED: &str = include_str!("../../../../examples/evdo_testbed.toml");
 
@@ -18,7 +18,7 @@ fn scenario(seed: u64, keys: &str) -> String {
 
 /// The rate steps the world will draw from a DRC link's channel.
 fn steps(s: &ScenarioSpec, l: &LinkSpec) -> Vec<(u64, u64)> {
-    let src = l.drc.as_ref().expect("a DRC link").open().unwrap();
+    let src = l.drc.as_ref().expect("a DRC link").open(&RngStreams::new(s.seed)).unwrap();
     link_rate::RateSteps::new(src, s.duration).collect()
 }
 

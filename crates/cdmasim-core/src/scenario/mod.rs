@@ -23,7 +23,7 @@ mod web;
 pub use crate::input::error::{self, ScenarioError};
 pub use crate::input::{limits, units};
 pub use json::toml_from_json;
-pub use parse::{load, parse_json_seeded, parse_str, parse_str_seeded, top_level_tables, DEFAULT_SEED};
+pub use parse::{load, parse_form, parse_json_seeded, parse_str, parse_str_seeded, top_level_tables, Form, DEFAULT_SEED};
 
 #[cfg(test)]
 mod tests;

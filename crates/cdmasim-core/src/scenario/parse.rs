@@ -27,8 +27,9 @@ pub fn parse_str(text: &str, path: &str) -> Result<ScenarioSpec, ScenarioError> 
 }
 
 /// `parse_str` with `seed` (when given) in place of `[simulation].seed`:
-/// what `--seed` does. It must act before `resolve`, because the seed also
-/// draws the synthetic DRC sequences of `drc = {preset = ...}` links.
+/// what `--seed` does. The spec holds the seed and nothing drawn from it
+/// (flow start jitter, preset channels and vehicles are drawn when the
+/// world is built), so setting `ScenarioSpec::seed` afterwards is the same.
 pub fn parse_str_seeded(text: &str, path: &str, seed: Option<u64>) -> Result<ScenarioSpec, ScenarioError> {
     let src = Source::new(path, text);
     let doc = DeTable::parse(text).map_err(|e| {
@@ -101,6 +102,39 @@ pub fn parse_json_seeded(json: &str, path: &str, seed: Option<u64>) -> Result<Sc
     let text = super::json::toml_from_json(json)
         .map_err(|message| ScenarioError { file: path.to_string(), line: 0, field: String::new(), message })?;
     parse_str_seeded(&text, path, seed)
+}
+
+/// How the text handed to `parse_form` is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    /// A scenario file's TOML.
+    Toml,
+    /// A JSON object (a Python dict), read as its TOML (`parse_json_seeded`).
+    Json,
+    /// A spec that parsing already made, as JSON (`serde_json` of
+    /// `ScenarioSpec`): read back, not parsed again, so that what a caller
+    /// keyed or inspected is what runs.
+    Spec,
+}
+
+/// A scenario in any `Form`, with `seed` (when given) in place of its own.
+pub fn parse_form(text: &str, path: &str, form: Form, seed: Option<u64>) -> Result<ScenarioSpec, ScenarioError> {
+    match form {
+        Form::Toml => parse_str_seeded(text, path, seed),
+        Form::Json => parse_json_seeded(text, path, seed),
+        Form::Spec => {
+            let mut spec: ScenarioSpec = serde_json::from_str(text).map_err(|e| ScenarioError {
+                file: path.to_string(),
+                line: 0,
+                field: String::new(),
+                message: format!("not a parsed scenario's spec: {e}"),
+            })?;
+            if let Some(seed) = seed {
+                spec.seed = seed;
+            }
+            Ok(spec)
+        }
+    }
 }
 
 /// Read and parse a scenario file.

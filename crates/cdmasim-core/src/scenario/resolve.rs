@@ -9,7 +9,6 @@ use crate::input::limits::{MAX_NODES, MAX_SAMPLE_VALUES};
 use super::raw::RawScenario;
 use crate::input::reader::At;
 use super::spec::*;
-use crate::engine::RngStreams;
 use crate::net::routing::PathError;
 use std::collections::HashMap;
 
@@ -17,7 +16,7 @@ pub(crate) use crate::input::kind::err;
 
 
 pub(crate) fn resolve(mut raw: RawScenario, file: &str) -> Result<ScenarioSpec, ScenarioError> {
-    let mut cx = Resolver::new(file, raw.duration, raw.seed, &raw.nodes)?;
+    let mut cx = Resolver::new(file, raw.duration, &raw.nodes)?;
     for kind in raw.kinds.all() {
         kind.resolve(&mut cx)?;
     }
@@ -85,12 +84,6 @@ pub(crate) fn resolve(mut raw: RawScenario, file: &str) -> Result<ScenarioSpec, 
         if f.start.saturating_add(f.start_jitter) > raw.duration || f.start >= raw.duration {
             return Err(err(file, &f.start_at, format!("flow '{}' starts at or after the end of the simulation", f.name.name)));
         }
-        // Start jitter: the same seed gives the same starts, another seed others.
-        let start = f.start
-            + match f.start_jitter {
-                0 => 0,
-                j => RngStreams::new(raw.seed).stream(&format!("start/{}", f.name.name)).below(j),
-            };
         let (a, b) = (&f.from.name, &f.to.name);
         router.path(from as u32, to as u32).map_err(|m| err(file, &f.to.at, format!("no path from '{a}' to '{b}': {}", why(m))))?;
         match f.app {
@@ -102,7 +95,15 @@ pub(crate) fn resolve(mut raw: RawScenario, file: &str) -> Result<ScenarioSpec, 
             }
             AppSpec::Cbr { .. } => {}
         }
-        flows.push(FlowSpec { name: f.name.name.clone(), from, to, start, stop: f.stop, app: f.app.clone() });
+        flows.push(FlowSpec {
+            name: f.name.name.clone(),
+            from,
+            to,
+            start: f.start,
+            start_jitter: f.start_jitter,
+            stop: f.stop,
+            app: f.app.clone(),
+        });
     }
 
     spec.flows = flows;

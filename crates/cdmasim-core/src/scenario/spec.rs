@@ -3,7 +3,7 @@
 //! (ns, bit/s, bytes), every reference is already resolved to an index, and
 //! every value has passed validation, so the builder cannot fail on it.
 
-use crate::engine::Time;
+use crate::engine::{RngStreams, Time};
 use crate::net::routing::{Edge, Explicit, Routes};
 use serde::{Deserialize, Serialize};
 
@@ -132,10 +132,26 @@ pub struct FlowSpec {
     pub name: String,
     pub from: usize,
     pub to: usize,
+    /// The flow starts at `start` plus a uniform time in [0, start_jitter)
+    /// that the run's seed draws (`start_in`).
     pub start: Time,
+    pub start_jitter: Time,
     /// The application stops offering data at this time (None: runs to the end).
     pub stop: Option<Time>,
     pub app: AppSpec,
+}
+
+impl FlowSpec {
+    /// When the flow starts in a run whose seed makes `run`: the draw is
+    /// from the flow's own stream, named after it, so the same seed gives
+    /// the same starts and another seed others.
+    pub fn start_in(&self, run: &RngStreams) -> Time {
+        self.start
+            + match self.start_jitter {
+                0 => 0,
+                j => run.stream(&format!("start/{}", self.name)).below(j),
+            }
+    }
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]

@@ -2,7 +2,7 @@
 //! errors land on the right line and field.
 
 use super::*;
-use crate::engine::{NS_PER_MS, NS_PER_SEC};
+use crate::engine::{RngStreams, NS_PER_MS, NS_PER_SEC};
 
 const DUMBBELL: &str = include_str!("../../../../examples/dumbbell.toml");
 const GENERIC: &str = include_str!("../../../../examples/generic.toml");
@@ -37,8 +37,11 @@ fn dumbbell_expands_to_the_documented_topology() {
     assert_eq!(s.flows.len(), 10);
     let f = &s.flows[7];
     assert_eq!((f.name.as_str(), s.nodes[f.from].name.as_str(), s.nodes[f.to].name.as_str()), ("flow7", "s7", "d7"));
-    // i × 10 ms plus up to 10 ms of start jitter (the example's).
-    assert!(f.start >= 70 * NS_PER_MS && f.start < 80 * NS_PER_MS, "{}", f.start);
+    // i × 10 ms plus up to 10 ms of start jitter (the example's), drawn
+    // when the run is built.
+    assert_eq!((f.start, f.start_jitter), (70 * NS_PER_MS, 10 * NS_PER_MS));
+    let start = f.start_in(&RngStreams::new(s.seed));
+    assert!((70 * NS_PER_MS..80 * NS_PER_MS).contains(&start), "{start}");
     match &f.app {
         AppSpec::Bulk { bytes, tcp } => {
             assert_eq!(*bytes, None);
@@ -329,7 +332,10 @@ fn start_jitter_is_drawn_from_the_seed() {
             "preset = \"dumbbell\"\n[simulation]\nduration = \"10s\"\nseed = {seed}\n[dumbbell]\nflows = 4\nbottleneck_rate = \"1Mbps\"\nbottleneck_delay = \"10ms\"\nstart_spacing = \"1s\"\nstart_jitter = \"500ms\"\n"
         )
     };
-    let starts = |seed| parse_str(&text(seed), "t.toml").unwrap().flows.iter().map(|f| f.start).collect::<Vec<_>>();
+    let starts = |seed| {
+        let s = parse_str(&text(seed), "t.toml").unwrap();
+        s.flows.iter().map(|f| f.start_in(&RngStreams::new(s.seed))).collect::<Vec<_>>()
+    };
     let (a, b) = (starts(1), starts(2));
     assert_eq!(a, starts(1), "same seed, same starts");
     assert_ne!(a, b, "another seed, other starts");

@@ -41,7 +41,8 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
     // Receive-window state shared by the connections arriving at one node (RBSMQ host scope).
     let mut rwnd_hosts = rwnd::Hosts::default();
     for (i, f) in spec.flows.iter().enumerate() {
-        hosts.q.schedule(f.start, Event::FlowStart { flow: i as u32 });
+        let start = f.start_in(&rng);
+        hosts.q.schedule(start, Event::FlowStart { flow: i as u32 });
         if let Some(stop) = f.stop {
             hosts.q.schedule(stop, Event::FlowStop { flow: i as u32 });
         }
@@ -59,7 +60,7 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
                 FlowKind::Web(Box::new(WebFlow::new(client, tcp.clone())))
             }
         };
-        hosts.flows.push(Flow { stop: f.stop, ..Flow::new(f.name.clone(), f.from as u32, f.to as u32, f.start, kind) });
+        hosts.flows.push(Flow { stop: f.stop, ..Flow::new(f.name.clone(), f.from as u32, f.to as u32, start, kind) });
     }
     if spec.sample_interval.is_some() {
         hosts.q.schedule(0, Event::Sample);

@@ -46,13 +46,14 @@ impl Net {
             from,
             to,
             start,
+            start_jitter: 0,
             stop: None,
             app: AppSpec::Bulk { bytes, tcp },
         });
     }
 
     pub fn cbr(&mut self, name: &str, from: usize, to: usize, start: Time, packet_size: u32, rate_bps: u64) {
-        self.spec.flows.push(FlowSpec { name: name.into(), from, to, start, stop: None, app: AppSpec::Cbr { packet_size, rate_bps } });
+        self.spec.flows.push(FlowSpec { name: name.into(), from, to, start, start_jitter: 0, stop: None, app: AppSpec::Cbr { packet_size, rate_bps } });
     }
 
     pub fn run(&self) -> RunResult {
