@@ -10,6 +10,7 @@ import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -162,13 +163,21 @@ def kill_once_started(args):
     """Start `cdmasim ARGS`, SIGKILL it once its user program (marked
     CDMASIM_TEST) runs, and check that none of the processes it started is
     left, nor anything in the namespaces they held."""
-    w = Watched(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not any("CDMASIM_TEST" in _cmdline(pid) for pid, _ in tree(w.p.pid)):
+    err = tempfile.TemporaryFile()
+    w = Watched(args, stdout=subprocess.DEVNULL, stderr=err)
+    # Until the user program runs or cdmasim gives up; the deadline only
+    # keeps a hung start from hanging the suite (a loaded machine has
+    # taken over 30 s to start one).
+    deadline = time.monotonic() + 180
+    while time.monotonic() < deadline and w.p.poll() is None and \
+            not any("CDMASIM_TEST" in _cmdline(pid) for pid, _ in tree(w.p.pid)):
         time.sleep(0.1)
     started = [pid for pid, _ in tree(w.p.pid) if "CDMASIM_TEST" in _cmdline(pid)]
     w.stop_watching()
-    assert started and w.namespaces, "the emulation did not start"
+    if w.p.poll() is not None:
+        err.seek(0)
+        pytest.fail(f"cdmasim exited {w.p.returncode} before its user program ran: {err.read()[-2000:]!r}")
+    assert started and w.namespaces, "the emulation did not start within 180 s"
     w.p.send_signal(signal.SIGKILL)
     w.p.wait()
     alive, inside = w.left_behind()
