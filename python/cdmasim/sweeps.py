@@ -50,14 +50,16 @@ def _tables_as_parquet(result, key):
 
 def _point_parquet(key, sweep_name, seed, point):
     """One row: the run key, sweep, seed and the swept values (one column
-    per path), for SQL that joins runs/*/point.parquet with the tables."""
-
-    import pandas as pd
+    per path), for SQL that joins runs/*/point.parquet with the tables
+    (written with Arrow alone: read back, the same DataFrame pandas would
+    have written, without importing pandas into the sweep's process)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
     row = {"run": key, "sweep": sweep_name, "seed": seed}
     row.update({path: (json.dumps(v) if isinstance(v, (dict, list)) else v) for path, v in typed_point(point).items()})
     buf = io.BytesIO()
-    pd.DataFrame([row]).to_parquet(buf, index=False, engine="pyarrow")
+    pq.write_table(pa.Table.from_pylist([row]), buf)
     return buf.getvalue()
 
 

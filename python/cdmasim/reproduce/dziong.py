@@ -208,7 +208,9 @@ def fig6_fig7(ctx):
         for table, what, ax in (("objects", "object", axes[0]), ("pages", "page", axes[1])):
             per = [_binned(store.table(key, table)) for _, store, key in runs[f"r{rate:g}"]]
             binned[(rate, table)] = per
-            ys = [float(np.nanmean([p[i][1] for p in per])) for i in range(len(BINS_KB) - 1)]
+            # A bin no seed's run has an object or page in stays empty (NaN).
+            ys = [float(np.mean(v)) if (v := [p[i][1] for p in per if p[i][2]]) else np.nan
+                  for i in range(len(BINS_KB) - 1)]
             ax.plot([x for x, _, _ in per[0]], ys, marker="o", label=f"{rate:g} kb/s")
             for i, (lo, hi) in enumerate(zip(BINS_KB, BINS_KB[1:])):
                 vals = [p[i][1] for p in per if p[i][2]]
