@@ -63,6 +63,22 @@ def test_the_readme_lists_every_file_out_writes(tmp_path):
     assert "`summary.json`" in section[:section.index(begin)]
 
 
+def test_the_column_reference_is_current_and_describes_every_column():
+    # docs/results.md is what the schema generates, and every column of
+    # every table (wide and long, as Result builds them) has its text.
+    from cdmasim.result import column_docs, columns, long_columns, reference, table_names
+
+    assert (ROOT / "docs" / "results.md").read_text() == reference(), \
+        "docs/results.md is stale: regenerate it with python -m cdmasim.result --reference > docs/results.md"
+    for name in table_names():
+        docs = column_docs(name)
+        try:
+            cols = columns(name)
+        except KeyError:  # a long table
+            cols = [c for c, _ in long_columns(name)]
+        assert set(cols) <= set(docs) and all(docs[c].strip() for c in cols), name
+
+
 def test_a_scenario_given_to_sweep_says_what_it_is(tmp_path):
     p = cli("sweep", EXAMPLES / "dumbbell.toml", "--store", tmp_path / "st")
     assert p.returncode == 2 and p.stderr.count("\n") == 1
