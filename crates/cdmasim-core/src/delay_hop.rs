@@ -5,9 +5,8 @@
 //! `to` that hands every packet on exactly `delay` after it came in: no
 //! queue, no service time, no loss.
 
-use crate::channel::ChannelError;
 use crate::engine::Time;
-use crate::net::hop::{BuildContext, Ends, Hop, HopConfig, HopEvent, HopKind, Port, Samples};
+use crate::net::hop::{BuildContext, BuildError, Ends, Hop, HopConfig, HopEvent, HopKind, Port, Samples};
 use crate::net::link::LinkSpec;
 use crate::net::{Headers, Packet};
 use crate::result::{HopRows, QueueResult};
@@ -48,7 +47,7 @@ pub struct DelayHop {
 
 impl HopKind for DelayHop {
     type Config = DelayConfig;
-    fn build(cfg: &DelayConfig, _cx: &BuildContext) -> Result<Self, ChannelError> {
+    fn build(cfg: &DelayConfig, _cx: &BuildContext) -> Result<Self, BuildError> {
         Ok(DelayHop { cfg: cfg.clone(), inside: VecDeque::new(), released: 0, taken: 0, bytes: 0 })
     }
 }

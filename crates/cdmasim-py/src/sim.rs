@@ -190,7 +190,7 @@ fn run_scenario(
     let result = match outcome {
         Ok(r) => r,
         Err(RunError::Interrupted) => return Err(PyKeyboardInterrupt::new_err("run interrupted")),
-        Err(e @ (RunError::Io { .. } | RunError::Channel(_))) => return Err(PyOSError::new_err(e.to_string())),
+        Err(e @ (RunError::Io { .. } | RunError::Build(_))) => return Err(PyOSError::new_err(e.to_string())),
         // What the scenario asks cannot be run within the limits (docs/files.md).
         Err(e @ RunError::Overflow(_)) => return Err(PyValueError::new_err(e.to_string())),
     };

@@ -14,8 +14,7 @@ use super::dead::DeadMeter;
 use super::sch::{self, Backlog, Grant, SchAllocator};
 use crate::engine::time::secs;
 use crate::engine::{RngStreams, Time};
-use crate::channel::ChannelError;
-use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
+use crate::net::hop::{BuildContext, BuildError, Ends, HopKind, Samples};
 use crate::net::queue::{self, Queue};
 use crate::net::{Headers, Hop, HopEvent, Link, Packet, Port};
 use crate::result::{CellResult, HopRows, Intervals, MobileResult};
@@ -312,7 +311,7 @@ impl Cell {
 
 impl HopKind for Cell {
     type Config = CellConfig;
-    fn build(cfg: &CellConfig, cx: &BuildContext) -> Result<Self, ChannelError> {
+    fn build(cfg: &CellConfig, cx: &BuildContext) -> Result<Self, BuildError> {
         Ok(Cell::new(cfg, cx.nodes, cx.rng))
     }
 }

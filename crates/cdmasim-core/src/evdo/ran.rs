@@ -44,7 +44,7 @@ use crate::channel::ChannelError;
 use crate::engine::{Rng, RngStreams, Time};
 use crate::net::queue::Queue;
 use crate::engine::time::secs;
-use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
+use crate::net::hop::{BuildContext, BuildError, Ends, HopKind, Samples};
 use crate::net::queue::QueueSpec;
 use crate::channel::DrcSpec;
 use crate::net::{DropReason, Headers, Hop, HopEvent, Packet, Port};
@@ -574,8 +574,8 @@ fn next_in(list: &[usize], current: usize) -> usize {
 
 impl HopKind for EvdoRan {
     type Config = RanConfig;
-    fn build(cfg: &RanConfig, cx: &BuildContext) -> Result<Self, ChannelError> {
-        EvdoRan::new(cfg, cx.rng)
+    fn build(cfg: &RanConfig, cx: &BuildContext) -> Result<Self, BuildError> {
+        Ok(EvdoRan::new(cfg, cx.rng)?)
     }
 }
 

@@ -25,8 +25,7 @@ use crate::cdma2000::sch::{Backlog, Grant, SchAllocator};
 use crate::cdma2000::sch_demand::DemandAllocator;
 use crate::engine::time::secs;
 use crate::engine::{Rng, RngStreams, Time};
-use crate::channel::ChannelError;
-use crate::net::hop::{BuildContext, Ends, HopKind, Samples};
+use crate::net::hop::{BuildContext, BuildError, Ends, HopKind, Samples};
 use crate::net::{Headers, Hop, HopEvent, Packet, Port};
 use crate::result::{HopRows, Is2000Result};
 use crate::rlp::link::{RadioLinkConfig, RlpLink};
@@ -264,7 +263,7 @@ impl Is2000Sector {
 
 impl HopKind for Is2000Sector {
     type Config = Is2000Config;
-    fn build(cfg: &Is2000Config, cx: &BuildContext) -> Result<Self, ChannelError> {
+    fn build(cfg: &Is2000Config, cx: &BuildContext) -> Result<Self, BuildError> {
         Ok(Is2000Sector::new(cfg, cx.rng))
     }
 }

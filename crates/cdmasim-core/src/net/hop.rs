@@ -153,9 +153,32 @@ pub struct BuildContext<'a> {
     pub nodes: usize,
 }
 
-/// A hop kind: the hop built from its configuration. Fails only if a
-/// channel cannot be opened (a trace file gone since validation).
+/// Why a hop could not be built from a validated configuration: its
+/// channel could not be opened (a trace file that went away or changed
+/// since the scenario was read).
+#[derive(Debug)]
+pub enum BuildError {
+    Channel(ChannelError),
+}
+
+impl From<ChannelError> for BuildError {
+    fn from(e: ChannelError) -> Self {
+        BuildError::Channel(e)
+    }
+}
+
+impl std::fmt::Display for BuildError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BuildError::Channel(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for BuildError {}
+
+/// A hop kind: the hop built from its configuration.
 pub trait HopKind: Hop + Sized {
     type Config: HopConfig;
-    fn build(cfg: &Self::Config, cx: &BuildContext) -> Result<Self, ChannelError>;
+    fn build(cfg: &Self::Config, cx: &BuildContext) -> Result<Self, BuildError>;
 }

@@ -8,11 +8,11 @@
 //! (At 9.6 kb/s a 500-byte packet takes 0.42 s, so in Paliwal et al.'s rate-switch
 //! scenario this matters.)
 
-use super::hop::{BuildContext, Ends, Hop, HopConfig, HopEvent, HopKind, Port, Samples};
+use super::hop::{BuildContext, BuildError, Ends, Hop, HopConfig, HopEvent, HopKind, Port, Samples};
 use super::queue::{self, AnyQueue, Queue, QueueMeter, QueueSpec};
 use super::ppp::{Compression, Ppp};
 use super::{DropReason, Headers, Packet};
-use crate::channel::{link_rate, ChannelError, DrcSpec};
+use crate::channel::{link_rate, DrcSpec};
 use crate::engine::time::bits_in;
 use crate::engine::{Rng, Time, NS_PER_SEC};
 use crate::result::{HopRows, QueueResult};
@@ -74,7 +74,7 @@ impl HopKind for Link {
     /// The rate follows the DRC channel, the periodic schedule or the
     /// schedule, drawn lazily up to the end of the run; the queue and the
     /// loss module draw from streams named after the link.
-    fn build(l: &LinkSpec, cx: &BuildContext) -> Result<Link, ChannelError> {
+    fn build(l: &LinkSpec, cx: &BuildContext) -> Result<Link, BuildError> {
         let steps: RateSteps = match &l.drc {
             Some(d) => Box::new(link_rate::RateSteps::new(d.open(cx.rng)?, cx.duration)),
             None => match l.rate_period {

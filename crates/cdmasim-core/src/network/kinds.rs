@@ -15,7 +15,6 @@
 use crate::cdma2000::cell::Cell;
 use crate::cdma2000::config::CellConfig;
 use crate::cdma2000::tables::CellTables;
-use crate::channel::ChannelError;
 use crate::engine::Time;
 use crate::evdo::config::RanConfig;
 use crate::evdo::ran::EvdoRan;
@@ -23,7 +22,7 @@ use crate::evdo::tables::EvdoTables;
 use crate::is2000::config::Is2000Config;
 use crate::is2000::sector::Is2000Sector;
 use crate::is2000::tables::Is2000Tables;
-use crate::net::hop::{BuildContext, Ends, HopConfig, HopKind, Samples};
+use crate::net::hop::{BuildContext, BuildError, Ends, HopConfig, HopKind, Samples};
 use crate::net::link::LinkSpec;
 use crate::net::{Headers, Hop, HopEvent, Link, Packet, Port};
 use crate::result::HopRows;
@@ -109,7 +108,7 @@ macro_rules! hop_kinds {
             }
 
             /// Build the hop.
-            pub fn build(&self, cx: &BuildContext) -> Result<AnyHop, ChannelError> {
+            pub fn build(&self, cx: &BuildContext) -> Result<AnyHop, BuildError> {
                 Ok(match self {
                     HopSpec::$lv(c) => AnyHop::$lv(<$lh as HopKind>::build(c, cx)?),
                     $( $(#[$a])* HopSpec::$v(c) => AnyHop::$v(Box::new(<$h as HopKind>::build(c, cx)?)), )*

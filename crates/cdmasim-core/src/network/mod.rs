@@ -23,9 +23,8 @@ pub mod kinds;
 
 pub use kinds::{AnyHop, HopSpec};
 
-use crate::channel::ChannelError;
 use crate::engine::Time;
-use crate::net::hop::{BuildContext, Ends, Samples};
+use crate::net::hop::{BuildContext, BuildError, Ends, Samples};
 use crate::net::routing::Routes;
 use crate::net::{Body, DropReason, Headers, Hop, HopEvent, Packet, Port};
 use crate::result::HopRows;
@@ -88,7 +87,7 @@ impl Network {
     /// Build every hop of `specs` and take the routes. Each built hop says
     /// the same ports its spec gave the router (checked: the router's
     /// edges and the hops come from the one list).
-    pub fn new(specs: &[HopSpec], routes: Routes, cx: &BuildContext) -> Result<Network, ChannelError> {
+    pub fn new(specs: &[HopSpec], routes: Routes, cx: &BuildContext) -> Result<Network, BuildError> {
         let hops = specs.iter().map(|s| s.build(cx)).collect::<Result<Vec<_>, _>>()?;
         for (h, s) in hops.iter().zip(specs) {
             let ends: Vec<Ends> = (0..h.ports()).map(|p| h.ends(p)).collect();

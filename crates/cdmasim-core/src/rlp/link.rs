@@ -24,8 +24,7 @@ use super::frame_errors::{self, ErrorModel, FrameErrors};
 use super::meter::Meter;
 use crate::engine::time::secs;
 use crate::engine::{RngStreams, Time, NS_PER_MS};
-use crate::channel::ChannelError;
-use crate::net::hop::{BuildContext, Ends, HopConfig, HopKind, Samples};
+use crate::net::hop::{BuildContext, BuildError, Ends, HopConfig, HopKind, Samples};
 use crate::net::queue::QueueSpec;
 use crate::net::{DropReason, Headers, Hop, HopEvent, Packet, Port};
 use crate::result::{HopRows, RadioLinkResult};
@@ -368,7 +367,7 @@ impl HopConfig for RadioLinkConfig {
 
 impl HopKind for RlpLink {
     type Config = RadioLinkConfig;
-    fn build(cfg: &RadioLinkConfig, cx: &BuildContext) -> Result<Self, ChannelError> {
+    fn build(cfg: &RadioLinkConfig, cx: &BuildContext) -> Result<Self, BuildError> {
         Ok(RlpLink::new(cfg, cx.rng))
     }
 }

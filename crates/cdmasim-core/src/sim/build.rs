@@ -7,9 +7,8 @@ use super::web::WebFlow;
 use super::world::{Event, Hosts, World};
 use crate::app::http::HttpClient;
 use crate::app::{CbrSink, CbrSource};
-use crate::channel::ChannelError;
 use crate::engine::{EventQueue, RngStreams};
-use crate::net::hop::BuildContext;
+use crate::net::hop::{BuildContext, BuildError};
 use crate::network::Network;
 use crate::scenario::{AppSpec, ScenarioSpec};
 use crate::tcp::rwnd;
@@ -17,7 +16,7 @@ use crate::tcp::{cc, TcpReceiver, TcpSender};
 
 /// Build the world. Fails only if a channel cannot be opened (a trace file
 /// that went away or changed since the scenario was validated).
-pub fn build(spec: &ScenarioSpec) -> Result<World, ChannelError> {
+pub fn build(spec: &ScenarioSpec) -> Result<World, BuildError> {
     let rng = RngStreams::new(spec.seed);
     let cx = BuildContext { rng: &rng, duration: spec.duration, nodes: spec.nodes.len() };
     let mut net = Network::new(&spec.hops, spec.routes(), &cx)?;

@@ -13,6 +13,7 @@ pub mod world;
 pub use crate::result::{self, *};
 
 use crate::engine::Time;
+use crate::net::hop::BuildError;
 use crate::net::Hop;
 use crate::input::limits::MAX_PACKETS_IN_NETWORK;
 use crate::scenario::ScenarioSpec;
@@ -48,8 +49,9 @@ pub struct RunOptions {
 #[derive(Debug)]
 pub enum RunError {
     Io { path: PathBuf, error: std::io::Error },
-    /// A channel (DRC trace) could not be opened when the world was built.
-    Channel(String),
+    /// The world could not be built: a hop's channel (a DRC trace) could
+    /// not be opened.
+    Build(BuildError),
     /// The network holds more packets than a run may (a queue without a
     /// limit under a flood): what filled it.
     Overflow(String),
@@ -60,7 +62,8 @@ impl std::fmt::Display for RunError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             RunError::Io { path, error } => write!(f, "{}: {}", path.display(), error),
-            RunError::Channel(m) | RunError::Overflow(m) => write!(f, "{m}"),
+            RunError::Build(e) => write!(f, "{e}"),
+            RunError::Overflow(m) => write!(f, "{m}"),
             RunError::Interrupted => write!(f, "interrupted"),
         }
     }
@@ -74,7 +77,7 @@ const INTERRUPT_EVERY: u32 = 1 << 16;
 
 /// Run a scenario to its horizon.
 pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError> {
-    let mut w = build::build(spec).map_err(|e| RunError::Channel(e.to_string()))?;
+    let mut w = build::build(spec).map_err(RunError::Build)?;
     if let Some(path) = &opts.drop_log {
         w.hosts.drop_log = drop_log::DropLog::to_file(path.clone()).map_err(|error| RunError::Io { path: path.clone(), error })?;
     }
