@@ -96,3 +96,25 @@ fn a_parsed_spec_runs_under_any_seed_as_if_parsed_with_it() {
         assert_ne!(runs[0].flows, runs[1].flows, "{name}: the seed still acts");
     }
 }
+
+/// Every example's spec, written as JSON and read back (`Form::Spec`), is
+/// the spec it was, to the last bit of every float.
+#[test]
+fn every_example_spec_reads_back_as_written() {
+    use cdmasim_core::scenario::{parse_form, parse_str, Form};
+    let dir = format!("{}/../../examples", env!("CARGO_MANIFEST_DIR"));
+    let mut seen = 0;
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        let name = path.display().to_string();
+        if !name.ends_with(".toml") || text.contains("[sweep]") {
+            continue;
+        }
+        let json = serde_json::to_string(&parse_str(&text, &name).unwrap()).unwrap();
+        let back = parse_form(&json, &name, Form::Spec, None).unwrap();
+        assert_eq!(serde_json::to_string(&back).unwrap(), json, "{name}");
+        seen += 1;
+    }
+    assert!(seen >= 10, "{seen} examples");
+}
