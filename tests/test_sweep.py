@@ -433,10 +433,11 @@ def test_a_sweep_parses_each_point_once_and_its_seeds_run_that_spec(monkeypatch)
     assert parsed == ["json", "json"], "one parse a point"
     assert len(plan.runs) == 6 and len({r[0] for r in plan.runs}) == 6
     for point in range(2):
-        sources = [r[3] for r in plan.runs[3 * point:3 * point + 3]]
-        assert all(s is sources[0] for s in sources) and sources[0].form == "spec"
+        packed = [r[3] for r in plan.runs[3 * point:3 * point + 3]]
+        assert all(s is packed[0] for s in packed) and sweeps._unpacked(packed[0]).form == "spec"
     monkeypatch.undo()
-    _, point, seed, source = plan.runs[4]
+    _, point, seed, packed = plan.runs[4]
+    source = sweeps._unpacked(packed)
     document = plan.spec.runs()[4][2]
     assert (point, seed) == ({"dumbbell.tcp.cc": "cubic"}, 2)
     a, b = cdmasim.run(source, seed=seed), cdmasim.run(document, seed=seed)
@@ -455,3 +456,13 @@ def test_running_a_parsed_scenario_is_running_the_scenario():
         assert spec["seed"] == 4 and cdmasim.parse(text) == dict(spec, seed=1)
         assert cdmasim.run(spec).summary_json() == cdmasim.run(text, seed=4).summary_json()
         assert cdmasim.run(cdmasim.parse(text), seed=4).summary_json() == cdmasim.run(text, seed=4).summary_json()
+
+
+def test_the_twin_of_a_parsed_scenario_keeps_the_seed_it_was_parsed_with():
+    from cdmasim.emulate import simulated_twin, users
+
+    path = ROOT / "examples" / "emulate_four_users.toml"
+    for seed in (None, 5):
+        parsed = cdmasim.parse(path, seed=seed)
+        twin = simulated_twin(parsed, {u: {} for u in users(path)}, "1s")
+        assert cdmasim.parse(twin)["seed"] == parsed["seed"] == (seed or cdmasim.parse(path)["seed"])

@@ -146,6 +146,9 @@ def simulated_twin(scenario, downloads, duration, start="0.3s"):
         if isinstance(scenario, ParsedScenario):
             source = scenario._source  # the document it was parsed from
         doc = (json.loads if source.form == "json" else tomllib.loads)(source.text)
+        if isinstance(scenario, ParsedScenario):
+            # With the seed it was parsed with (parse(x, seed=...)).
+            doc.setdefault("simulation", {})["seed"] = scenario["seed"]
     base, names = _attachment(scenario_text(doc))
     for user in downloads:
         if user not in names:

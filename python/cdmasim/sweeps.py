@@ -18,11 +18,13 @@ import struct
 import sys
 import tempfile
 import time
+import zlib
+from collections import namedtuple
 
 from ._units import count, size_bytes
 from .errors import InputError
 from .result import table_names
-from .simulate import ScenarioError, parse, run, scenario_text
+from .simulate import ScenarioError, Source, parse, run, scenario_text
 from .store import Store, canonical, run_key
 from .sweep_spec import SweepError, SweepSpec, load, typed_point
 from .workers import WorkerPool
@@ -65,7 +67,7 @@ def _point_parquet(key, sweep_name, seed, point):
 
 def execute(key, scenario, seed, pcap=False):
     """Run one scenario with `seed` (in a worker): the spec the sweep parsed
-    and keyed (a `simulate.Source`), or a document that did not parse, to
+    and keyed (a `PackedSpec`), or a document that did not parse, to
     record why. Returns (status, error, files, wall_s); files maps names to
     bytes."""
 
@@ -73,7 +75,7 @@ def execute(key, scenario, seed, pcap=False):
     try:
         with tempfile.TemporaryDirectory(prefix="cdmasim-run-") as tmp:
             pdir = os.path.join(tmp, "pcap") if pcap else None
-            result = run(scenario, seed=seed, pcap_dir=pdir)
+            result = run(_unpacked(scenario), seed=seed, pcap_dir=pdir)
             files = _tables_as_parquet(result, key)
             files["summary.json"] = result.summary_json().encode()
             if pdir:
@@ -86,17 +88,30 @@ def execute(key, scenario, seed, pcap=False):
     return "done", None, files, time.perf_counter() - t0
 
 
+#: A point's spec as its runs hold it until a worker runs it: the core's
+#: JSON, compressed (a cdma2000 cell of 100 mobiles is 141 KB of spec and
+#: 6 KB packed), so that a plan of many points holds and ships little.
+PackedSpec = namedtuple("PackedSpec", "data shown")
+
+
 def _parsed(doc):
     """(what a point's runs hash, what they run, the scenario's error):
     the validated spec when the scenario parses (so '100ms' and '0.1s' are
     one run), which the workers then run as it is, once per seed; else the
     document itself (the run will fail, and is recorded once)."""
-
     try:
         spec = parse(doc)
     except ScenarioError as e:
         return canonical({"unparsed": doc}), doc, e
-    return canonical(spec), scenario_text(spec), None
+    source = scenario_text(spec)
+    return canonical(spec), PackedSpec(zlib.compress(source.text.encode(), 1), source.shown), None
+
+
+def _unpacked(scenario):
+    """What `run` takes: a packed spec as its `Source`, anything else as it is."""
+    if isinstance(scenario, PackedSpec):
+        return Source(zlib.decompress(scenario.data).decode(), scenario.shown, "spec")
+    return scenario
 
 
 class SweepProgress:
