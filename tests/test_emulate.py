@@ -163,23 +163,27 @@ def kill_once_started(args):
     """Start `cdmasim ARGS`, SIGKILL it once its user program (marked
     CDMASIM_TEST) runs, and check that none of the processes it started is
     left, nor anything in the namespaces they held."""
-    err = tempfile.TemporaryFile()
-    w = Watched(args, stdout=subprocess.DEVNULL, stderr=err)
-    # Until the user program runs or cdmasim gives up; the deadline only
-    # keeps a hung start from hanging the suite (a loaded machine has
-    # taken over 30 s to start one).
-    deadline = time.monotonic() + 180
-    while time.monotonic() < deadline and w.p.poll() is None and \
-            not any("CDMASIM_TEST" in _cmdline(pid) for pid, _ in tree(w.p.pid)):
-        time.sleep(0.1)
-    started = [pid for pid, _ in tree(w.p.pid) if "CDMASIM_TEST" in _cmdline(pid)]
-    w.stop_watching()
-    if w.p.poll() is not None:
-        err.seek(0)
-        pytest.fail(f"cdmasim exited {w.p.returncode} before its user program ran: {err.read()[-2000:]!r}")
-    assert started and w.namespaces, "the emulation did not start within 180 s"
+    with tempfile.TemporaryFile() as err:
+        w = Watched(args, stdout=subprocess.DEVNULL, stderr=err)
+        # Until the user program runs or cdmasim gives up; the deadline only
+        # keeps a hung start from hanging the suite (a loaded machine has
+        # taken over 30 s to start one).
+        deadline = time.monotonic() + 180
+        while time.monotonic() < deadline and w.p.poll() is None and \
+                not any("CDMASIM_TEST" in _cmdline(pid) for pid, _ in tree(w.p.pid)):
+            time.sleep(0.1)
+        started = [pid for pid, _ in tree(w.p.pid) if "CDMASIM_TEST" in _cmdline(pid)]
+        w.stop_watching()
+        if not started:
+            if w.p.poll() is None:
+                w.p.kill()
+                w.p.wait()
+                pytest.fail("the emulation did not start within 180 s")
+            err.seek(0)
+            pytest.fail(f"cdmasim exited {w.p.returncode} before its user program ran: {err.read()[-2000:]!r}")
     w.p.send_signal(signal.SIGKILL)
     w.p.wait()
+    assert w.namespaces, "the emulation's namespaces were not seen"
     alive, inside = w.left_behind()
     assert not alive and not inside, f"left after SIGKILL: {alive}, in its namespaces: {inside}"
 

@@ -55,15 +55,24 @@ LAZY = {"numpy", "pandas", "pyarrow", "matplotlib", "distributed", "tomllib", "t
 
 
 def _local_imports(path):
-    """(line, module) of each import inside a function of one module."""
+    """(line, module) of each import inside a function or class of one
+    module: any import not reached from the module's top through plain
+    statements (if, try, with) alone."""
     tree = ast.parse(path.read_text(), str(path))
-    for fn in ast.walk(tree):
-        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            for node in ast.walk(fn):
-                if isinstance(node, ast.Import):
-                    yield from ((node.lineno, a.name) for a in node.names)
-                elif isinstance(node, ast.ImportFrom):
-                    yield node.lineno, "." * node.level + (node.module or "")
+    top, stack = set(), list(tree.body)
+    while stack:
+        node = stack.pop()
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            top.add(node)
+        elif isinstance(node, (ast.If, ast.Try, ast.With)):
+            stack.extend(ast.iter_child_nodes(node))
+        elif isinstance(node, ast.ExceptHandler):
+            stack.extend(node.body)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import) and node not in top:
+            yield from ((node.lineno, a.name) for a in node.names)
+        elif isinstance(node, ast.ImportFrom) and node not in top:
+            yield node.lineno, "." * node.level + (node.module or "")
 
 
 def test_imports_are_at_the_top_of_their_module():

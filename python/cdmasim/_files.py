@@ -40,7 +40,6 @@ def shown(path):
 def read_text(path, err, what="scenario file"):
     """A file's text (UTF-8), refused with `err(message)` if it is not a
     readable regular file of at most MAX_SMALL_INPUT_BYTES."""
-
     name = shown(path)
     if "\x00" in os.fsdecode(path):
         raise err(f"{name}: a file name cannot hold a NUL character")

@@ -24,7 +24,6 @@ def _parse(name, text, what):
 def integer(lo, hi, what="value"):
     """An argparse `type` for an integer option within [lo, hi]: a value out of
     range is a one-line usage error, not an OverflowError from the core."""
-
     def parse(text):
         try:
             n = int(str(text).strip(), 10)
@@ -44,7 +43,6 @@ seed = integer(0, 2**64 - 1, "a seed")
 
 def integer_value(value):
     """A Python or numpy integer as an int, or None (a bool, a float, anything else)."""
-
     if isinstance(value, bool):
         return None
     try:
@@ -68,7 +66,6 @@ def count(value, what, lo=0, hi=2**64 - 1):
 def path(value, what):
     """A file or folder path argument of the Python API (str, bytes or
     os.PathLike; not None, a number or an empty string), as text."""
-
     if isinstance(value, bool) or not isinstance(value, (str, bytes, os.PathLike)):
         raise InputError(f"{what} must be a path, got {value!r}")
     text = os.fsdecode(os.fspath(value))
@@ -106,7 +103,6 @@ def trace_format(value, what="format"):
 def number(value, what, lo=None, hi=None, lo_open=False, hi_open=False):
     """A finite real number within its bounds (None: unbounded; open or
     closed); not a bool or a string."""
-
     lo = -math.inf if lo is None else lo
     hi = math.inf if hi is None else hi
     try:
@@ -123,7 +119,6 @@ def number(value, what, lo=None, hi=None, lo_open=False, hi_open=False):
 
 def positive(value, what):
     """A finite positive number."""
-
     try:
         x = float(value)
     except (TypeError, ValueError):
@@ -200,7 +195,6 @@ def quantity(text):
     """'10pkt' -> ('pkts', 10.0), '1.5Mbps' -> ('bps', 1500000.0): a scenario
     quantity in its base unit (bps, s, bytes, pkts, fraction), or None if
     `text` is not one (a name such as "cubic", a bare number)."""
-
     try:
         return _core.parse_quantity(str(text).strip())
     except ValueError:

@@ -85,7 +85,6 @@ def stats(source: str | os.PathLike | Iterable[int], sinr: Iterable[float] | Non
     (eq. 4), cond_entropy (n = 1..max_order, eq. 3 normalised), lag_entropy
     (d = 1..max_lag), sinr_mean_db and sinr_rate_corr.
     """
-
     max_order, max_lag = _stats_depths(max_order, max_lag)
     if slots is not None or seed is not None:
         for name, given in (("sinr", sinr is not None), ("format", format is not None),
@@ -222,7 +221,6 @@ def fit(path: str | os.PathLike, order: int, out: str | os.PathLike | None = Non
     into that many regimes, and each regime gets its own chain; the model
     also holds the window-to-window regime transitions (docs/channel.md,
     "Long-term variation")."""
-
     path = _units.path(path, "path")
     order = _units.count(order, "order", 0, _core.MAX_MARKOV_ORDER)
     regimes = _units.count(regimes, "regimes", 1, 64)
@@ -258,7 +256,6 @@ def generate(source: str | os.PathLike, slots: int, seed: int, out: str | os.Pat
              drc_only: bool = False) -> dict[str, Any]:
     """Write `slots` slots from a preset, 'constant:N' or a model file to `out`
     (binary if it ends in .drc). Returns {'slots', 'sinr', 'handoffs'}."""
-
     source, slots, seed = _drawn(source, slots, seed)
     out = check_output_file("out", out)
     n, has_sinr, ho = _call(_core.channel_generate, source, slots, seed, out, _units.flag(drc_only, "drc_only"))
@@ -378,7 +375,6 @@ def plot(results: Mapping[str, dict], outdir: str | os.PathLike) -> list[str]:
     """Write PNG figures for {name: stats() result} into outdir, all
     together (they replace the figures an earlier call wrote there); return
     the paths."""
-
     _check_results(results)
     outdir = check_output_dir("outdir", outdir)
     return [os.path.join(outdir, n) for n in write_into(outdir, lambda tmp: _draw(results, tmp))]

@@ -114,14 +114,12 @@ def users(scenario):
     has, in order: the terminals of its radio hops (EV-DO and IS-2000
     users, a cell's mobiles, a radio link's mobile), or without one every
     node but the first."""
-
     return _attachment(scenario_text(parse(scenario)))[1]
 
 
 def _attachment(source):
     """(network-side node, users) of a scenario (`simulate.Source`);
     InputError if the radio hops are served from several nodes."""
-
     try:
         return _core.emulate_attachment(*source)
     except ValueError as e:
@@ -192,7 +190,6 @@ def _check_command(what, cmd):
     """A shell command (run by `sh -c`) whose first program exists: leading
     VAR=value assignments are skipped, and shell builtins and keywords
     (exit, cd, if, ...) count as existing, as `command -v` says."""
-
     try:
         words = shlex.split(cmd)
     except ValueError:
@@ -215,7 +212,6 @@ def _check_arguments(users, server, log_dir, on_start):
     """The Python API's arguments, before anything starts: users a dict of
     name -> shell command, server a command or None, log_dir a writable
     folder or None, on_start a callable or None."""
-
     if not isinstance(users, Mapping) or not users:
         raise InputError(f"users must be a dict of user name -> shell command, got {users!r}")
     for name, cmd in users.items():
@@ -281,10 +277,9 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None, until_don
     report}. Each program's output goes, line by line and prefixed with its
     name, to `output` (a text stream; None: sys.stdout), and whole to
     NAME.out in `log_dir`."""
-
     check_root()
     log_dir = _check_arguments(users, server, log_dir, on_start)
-    until_done = _units_flag(until_done, "until_done")
+    until_done = flag(until_done, "until_done")
     spec = parse(scenario)
     source = scenario_text(spec)
     names = check(source, users, server)
@@ -354,7 +349,3 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None, until_don
                 _core.emulate_finish()
             except RuntimeError:
                 pass  # already finished
-
-
-def _units_flag(value, what):
-    return flag(value, what)

@@ -62,7 +62,6 @@ def summary(name: str) -> str:
         words.append(text)
     paragraph = " ".join(words)
     # The first full stop that ends a sentence (not "Fig. 5", "et al.").
-
     for m in re.finditer(r"\. (?=[A-Z(])", paragraph):
         word = paragraph[:m.start()].rsplit(" ", 1)[-1].lstrip("(")
         if word not in _ABBREVIATIONS:

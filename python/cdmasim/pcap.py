@@ -93,7 +93,6 @@ def analyze_raw(path: str | os.PathLike, peer: str | os.PathLike | None = None, 
                 fit_connections: Iterable[int] | None = None,
                 fit_min_packets: int = 100) -> tuple[dict[str, Any], dict[str, Any] | None]:
     """The core's report dicts: (report, owd report or None)."""
-
     path = _check_file(path)
     peer = None if peer is None else _check_file(peer, "peer capture")
     mtu, b = positive(mtu, "mtu"), positive(b, "b (packets per ACK)")

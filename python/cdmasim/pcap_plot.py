@@ -13,7 +13,6 @@ from ._plot import finish as _finish, pyplot
 def plot_all(result, outdir):
     """Write the figures into `outdir`, all together (they replace the
     figures an earlier call wrote there); returns their paths."""
-
     outdir = check_output_dir("outdir", outdir)
     return [os.path.join(outdir, n) for n in write_into(outdir, lambda tmp: _draw(result, tmp))]
 

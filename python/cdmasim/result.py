@@ -33,9 +33,9 @@ if TYPE_CHECKING:
     import pandas
 
 
-# The schema is read from the core once, on first use (the core's import
-# costs milliseconds of start-up), and what is derived from it once too:
-# a table attribute of a Result looks its name up at every access.
+# The schema is read from the core once, on first use, and what is derived
+# from it once too: a table attribute of a Result looks its name up at
+# every access.
 @functools.cache
 def tables() -> list[dict]:
     """The core's result tables in order, each a dict: name, doc (what a
@@ -46,7 +46,6 @@ def tables() -> list[dict]:
     and for a table with distributions or intervals, long: {name, doc, key
     ([long column, wide field]), fields ([wide field, quantity]), point
     (its two columns)}."""
-
     return json.loads(_core.result_schema())
 
 
@@ -177,8 +176,7 @@ def columns(table: str) -> list[str]:
 
 def __getattr__(name):
     # TABLES, and FLOW_COLUMNS, QUEUE_COLUMNS, ... as earlier versions named
-    # them: from the schema, which is read on first use (the core's import
-    # costs milliseconds of start-up).
+    # them: from the schema, read on first use.
     if name == "TABLES":
         return table_names()
     if name == "SERIES_COLUMNS":
@@ -411,7 +409,6 @@ class Result:
         """The objects or pages the run streamed to its CSV file, typed by
         the schema, in the order the core keeps them in memory: by flow (as
         the scenario lists them), page and object."""
-
         convert = {"int": int, "float": float, "float?": lambda x: float(x) if x else None,
                    "int?": lambda x: int(x) if x else None, "str": str, "str?": lambda x: x or None}
         kinds = dict(schema()[name])
@@ -625,7 +622,6 @@ class Result:
         temporary folder inside `out` and moved into place together, so a
         failure leaves `out` as it was. Returns the paths written;
         InputError if `out` cannot be written."""
-
         if fmt not in ("parquet", "csv"):
             raise InputError(f"unknown output format '{fmt}' (expected parquet or csv)")
         check_output_dir("out", out)

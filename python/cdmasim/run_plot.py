@@ -23,7 +23,6 @@ MAX_PER_FLOW = 12
 def _safe(name):
     """A flow's or cell's name in a file name: the core's escaping, so two
     names never share a figure (`x/y` and `x_y`)."""
-
     return _core.file_component(name)
 
 
@@ -31,7 +30,6 @@ def plot_run(result, outdir):
     """Write the figures into `outdir`, all together (they replace the
     figures an earlier run wrote there); returns (files written, hints for
     series the run lacks)."""
-
     check_output_dir("outdir", outdir)
     hints = []
     names = write_into(outdir, lambda tmp: hints.extend(_draw(result, tmp)))

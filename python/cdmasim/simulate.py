@@ -82,7 +82,6 @@ def _progress_every_ns(value):
 
 def as_seed(seed, what="seed"):
     """None, or an integer in [0, 2^64)."""
-
     return None if seed is None else count(seed, what)
 
 
@@ -181,7 +180,6 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
     simulated time or the sampling interval. Raises ScenarioError (an
     InputError) on a bad scenario, InputError on a bad argument, and
     KeyboardInterrupt on Ctrl-C."""
-
     text, shown, form = scenario_text(scenario)
     seed = as_seed(seed)
     every_ns = _progress_every_ns(progress_every)
@@ -205,7 +203,6 @@ def run(scenario: Scenario, seed: int | None = None, pcap_dir: str | os.PathLike
         else:
             # The captures take their places together once the run is
             # complete; an interrupted run leaves the folder as it was.
-
             ran = []
             write_into(pcap_dir, lambda into: ran.append(run_into(into)))
             summary_json, series = ran[0]
@@ -244,7 +241,6 @@ def _private_dir(prefix):
     `PREFIX<pid>-<random>`, so that the next run removes what a killed one
     left. Not tempfile itself otherwise, so that `cdmasim run` does not
     import it."""
-
     loaded = sys.modules.get("tempfile")
     # Absolute: the Result reads and removes these files later, perhaps
     # from another working directory.

@@ -376,7 +376,6 @@ class Store:
         writer.lock, kept until the last of its writers closes); returns
         whether this is the process's first writer (which recovers). The
         caller holds _WRITING_GUARD."""
-
         real = os.path.realpath(self.path)
         held = _WRITING.get(real)
         if held is not None:
@@ -543,7 +542,6 @@ class Store:
         match are not decoded (a run's series are written a few series to
         a row group: one series of a 1.08 M-row table read in 24 ms, the
         whole table read and filtered in 380 ms)."""
-
         import pandas as pd
 
         path = os.path.join(self.run_dir(key), f"{name}.parquet")
@@ -573,7 +571,6 @@ class Store:
         """Done runs (of `keys`, or all) whose files are not as written:
         {key: reason}. Sizes and the Parquet magic at both ends are always
         checked (cheap); `verify` reads every byte against its CRC-32."""
-
         out = {}
         wanted = None if keys is None else set(keys)
         for key, files in self._query("SELECT key, files FROM runs WHERE status = 'done'"):
@@ -702,7 +699,6 @@ def _figures(st: Store, key: str, tables: Collection[str] | None = None) -> dict
     tables named in `tables` (default all). Read with pyarrow alone,
     columns at once, empty tables skipped on their metadata: a sweep of a
     few hundred 100-mobile cells is read in seconds."""
-
     import pyarrow as pa
     import pyarrow.parquet as pq
 
@@ -756,7 +752,6 @@ def load_sweep(path: str | os.PathLike, sweep: str | None = None) -> pandas.Data
     `user.NAME.COLUMN` and `sector.NAME.COLUMN`, cdma2000 cells and mobiles
     as `cell.NAME.COLUMN` and `mobile.NAME.COLUMN`). Raises InputError for
     a folder that is not a store or a damaged file (naming it)."""
-
     with _open(path) as st:
         return _runs_frame(st, [(r, r["point"], r["seed"]) for r in st.rows(sweep)], typed_point)
 
@@ -769,7 +764,6 @@ def load_runs(path: str | os.PathLike, runs: Iterable[tuple[str, dict, int]],
     table or tables whose figures to read (of flows, queues, users,
     sectors, cells, mobiles; default all): a 100-mobile cell has some 5000, and an
     analysis that needs one reads a table instead of six."""
-
     if figures is not None:
         figures = frozenset((figures,) if isinstance(figures, str) else figures)
     unknown = (figures or frozenset()) - {t for t, _, _ in FIGURE_TABLES}

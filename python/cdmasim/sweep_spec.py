@@ -256,7 +256,6 @@ def _value(value, err, where, depth=0):
     boolean, or lists and tables of them; numpy scalars and arrays as the
     Python values they hold (so a sweep built from numpy hashes and stores
     like any other). Anything else (a date, bytes, an object) is refused."""
-
     if depth > MAX_VALUE_DEPTH:
         raise err(f"{where}: nested more than {MAX_VALUE_DEPTH} deep")
     if type(value).__module__ == "numpy" and hasattr(value, "tolist"):
@@ -297,7 +296,6 @@ def _name(name, source):
 
 def _seed(value, err):
     """A seed of a sweep: a Python or numpy integer in [0, 2^63), not a bool."""
-
     n = integer_value(value)
     if n is None or not 0 <= n < MAX_SEED:
         raise err(f"sweep.seeds: {value if n is None else n!r} is not an integer in [0, 2^63)")
@@ -306,7 +304,6 @@ def _seed(value, err):
 
 def _base_seed(base, source):
     """The base scenario's own seed (the sweep's only seed when it names none)."""
-
     sim = base.get("simulation", {})
     if not isinstance(sim, dict):
         raise SweepError(f"{source}: scenario: simulation: expected a table [simulation]")
@@ -345,7 +342,6 @@ def typed_point(point):
     `dumbbell.queue.limit:pkts` = 10.0 ("1.5Mbps" -> PATH:bps, "300ms" ->
     PATH:s, "64kB" -> PATH:bytes, "1%" -> PATH:fraction), so that columns
     sort and compare as numbers."""
-
     out = dict(point)
     for path, v in point.items():
         if isinstance(v, str):

@@ -37,7 +37,6 @@ def _tables_as_parquet(result, key):
     column so that SQL over runs/*/T.parquet can join on it (written from
     the records without pandas: a small run's DataFrames cost more
     than its simulation)."""
-
     out = {}
     for name in table_names():
         buf = io.BytesIO()
@@ -70,7 +69,6 @@ def execute(key, scenario, seed, pcap=False):
     and keyed (a `PackedSpec`), or a document that did not parse, to
     record why. Returns (status, error, files, wall_s); files maps names to
     bytes."""
-
     t0 = time.perf_counter()
     try:
         with tempfile.TemporaryDirectory(prefix="cdmasim-run-") as tmp:
@@ -179,7 +177,6 @@ def _probe_dask(address, timeout):
     reads a stranger's bytes as frame lengths): a scheduler sends its
     handshake first, a length-prefixed msgpack frame naming its pickle
     protocol. Other schemes (tls://, ucx://) are left to distributed."""
-
     addr = address[len("tcp://"):] if address.startswith("tcp://") else address
     if "://" in addr:
         return
@@ -302,7 +299,6 @@ MAX_WORKER_MEMORY = 1000_000_000_000
 def worker_memory_bytes(value, what="--worker-memory"):
     """None, or bytes from an integer or a size such as '4GB', in
     [256MB, 1000GB]."""
-
     if value is None:
         return None
     n = size_bytes(value, what) if isinstance(value, str) else count(value, what)
@@ -349,7 +345,6 @@ def sweep_many(specs, store, jobs=None, dask=None, progress=False, pcap=False, r
     stop: a threading.Event; once it is set no further result is recorded
     and [] is returned (for a sweep in a thread that another one stops).
     tally: a progress.Tally told the runs to do and each one done."""
-
     t0 = time.perf_counter()
     plans = [Plan(*s) if isinstance(s, tuple) else Plan(s, pcap) for s in specs]
     jobs = (os.cpu_count() or 1) if jobs is None else count(jobs, "jobs", 1, 1024)

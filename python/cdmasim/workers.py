@@ -269,7 +269,6 @@ class WorkerPool:
 def _die_with(parent: int):
     """Ask the kernel for SIGKILL when the parent goes, then make sure it
     has not already gone (the request only covers deaths after it)."""
-
     try:
         ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
     except (OSError, AttributeError):

@@ -75,7 +75,6 @@ class Context:
         """Run sweeps together (their runs share the workers); `specs` are
         sweep dicts or (sweep dict, pcap) pairs. Later `sweep` calls of the
         same specs read the store."""
-
         specs = list(specs)
         if specs:
             reports = sweep_many(specs, self.store, jobs=self.jobs, dask=self.dask, pool=self.pool, tally=TALLY)
@@ -86,7 +85,6 @@ class Context:
         """Run a sweep spec (dict) into the shared store (or find it there);
         returns one row per run of it (as load_sweep; `figures`: only those
         tables' figures, as store.load_runs) and the store."""
-
         report = self._done.get(_spec_key((spec, pcap)) if pcap else _spec_key(spec))
         if report is None:       # not in the plan: run it now
             if self.ahead is not None:
@@ -104,7 +102,6 @@ class Context:
         workers (in this process with a Dask cluster); results in order.
         Calls the paper declared in `tasks(ctx)` come from the Ahead that
         ran them, if there is one."""
-
         arglist = [tuple(a) for a in arglist]
         out = {}
         ready = self.ahead.computed(self.paper) if self.ahead is not None else {}
@@ -402,7 +399,6 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
     (ns2.RECORD) where it holds them. sensitivity: paliwal's Table II under each setting the
     paper leaves unstated (20 grids of 169 cells, about 20 min on 2 cores).
     ahead: an Ahead already running this paper's planned sweeps."""
-
     mod = _module(paper)
     t0 = time.perf_counter()
     own = pool is None and dask is None

@@ -10,7 +10,6 @@ from ..sweep_spec import _read_toml
 
 def example_doc(name):
     """The packaged example NAME.toml (cdmasim/examples/) as a scenario document (dict)."""
-
     return copy.deepcopy(_read_toml(str(path(name))))
 
 

@@ -159,7 +159,6 @@ def _analyze(paths):
 def check_captures(paths):
     """Refuse, before any simulation, a capture the paper's analysis cannot
     use: missing, not a capture, or without a TCP connection carrying data."""
-
     for path in paths:
         c = pcap.analyze(path).connections
         if len(c) == 0 or "actual_data_pkts" not in c or not (c.actual_data_pkts > 0).any():
@@ -294,7 +293,6 @@ def _sensitivity(ctx):
 
 def _checksum_failures(paths):
     """Segments that failed the TCP checksum in each receiver-side capture."""
-
     return [int(pcap.analyze(p).connections.cksum_bad.sum()) for p in paths]
 
 

@@ -51,7 +51,6 @@ HOUR = 2_160_000
 
 def channel_task(preset, seed, slots):
     """One preset trace's section 5 statistics (run on a worker)."""
-
     s = channel.sample(preset, slots, seed)
     w = channel.stats(s["drc"], sinr=s["sinr"], max_order=4, max_lag=100)["whole"]
     return {
@@ -66,7 +65,6 @@ def channel_task(preset, seed, slots):
 def location_task(preset, seed, slots):
     """Fig. 1 (left, middle): one location preset's hourly statistics over
     `slots` (a day in the full run), one seed being one day of one laptop."""
-
     # One pass over the drawn day, never held (10 MB instead of 260).
     hourly = channel.stats(preset, slots=slots, seed=seed, window_slots=HOUR, max_order=1, max_lag=100)
     hours = hourly["windows"]
@@ -104,7 +102,6 @@ def campaign_task(day_sd_db, seed, quick):
     """Fig. 1 (right): the half-hour mean DRC (kb/s) of each trace of one
     campaign at Location 1 (one seed, one laptop placed there for weeks),
     with a day-scale offset of `day_sd_db` (a worker)."""
-
     spec = "location1" if day_sd_db == 0 else f"location1:day_sd_db={day_sd_db:g}"
     windows, _ = campaign_windows(quick)
     return [w["mean_bps"] / 1e3 for w in channel.stats_at(spec, seed, windows)]
@@ -116,7 +113,6 @@ def _campaign_cases(ctx):
 
 def fig6_task(preset, users, slots, seed):
     """PF/RR gains and Jain's indices of one full-buffer study (a worker)."""
-
     r = evdo.fig6(preset, users=(users,), slots=slots, seeds=(seed,), interlace=0).iloc[0]
     return {k: float(r[k]) for k in ("gain_keep", "gain_reset", "jain_pf", "jain_rr")}
 

@@ -123,7 +123,6 @@ def _valid(run) -> bool:
 def _die_with_parent():
     """In the child, before exec: SIGKILL when cdmasim dies (even by
     SIGKILL), so no `ns` outlives a killed reproduce."""
-
     ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
 
 
@@ -208,7 +207,6 @@ class Ns2:
     def _ns(cmd, cwd, what):
         """Run one `ns` in a process group of its own that dies with
         cdmasim, for at most TIMEOUT_S: (stdout, stderr, exit status)."""
-
         p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
                              start_new_session=True, preexec_fn=_die_with_parent)
         try:
@@ -261,7 +259,6 @@ class Recorded:
     @classmethod
     def load(cls, path: str = RECORD) -> "Recorded | None":
         """The record, or None where it is absent or made with another script."""
-
         try:
             with gzip.open(path, "rt", encoding="utf-8") as f:
                 doc = json.load(f)
@@ -283,7 +280,6 @@ class Recorded:
 def record(cache_dir: str, path: str = RECORD) -> int:
     """Write RECORD from the runs cached in `cache_dir` that this script
     made (by any `ns`); returns how many it holds."""
-
     digest = _script_digest()
     runs = {}
     for name in sorted(glob.glob(os.path.join(cache_dir, "*.json"))):
@@ -322,7 +318,6 @@ def cell_args(duration_s: float, seed: int, sch: str, **extra) -> dict:
 
 def main(argv=None) -> int:
     """`python -m cdmasim.reproduce.ns2 record OUT/ns2`: write RECORD."""
-
     p = argparse.ArgumentParser(prog="python -m cdmasim.reproduce.ns2",
                                 description="Gather the ns-2 runs cached by `cdmasim reproduce paliwal --ns2 --out OUT` "
                                             "into the record that ships with the package.")

@@ -298,7 +298,6 @@ def write_report(out):
         + _index(reports) + "\n" + body + "\n</body></html>\n")
     # Written beside and renamed into place: a reader never sees half a
     # report, and a link at report.html is replaced, not followed.
-
     def save(tmp):
         with open(tmp, "w", encoding="utf-8") as f:
             f.write(doc)

@@ -34,7 +34,6 @@ def _measured(it):
 def paper_section(r) -> list[str]:
     """One paper's markdown lines: the counts, then its items with a
     published value in the report's order."""
-
     lines = [f"## {r['paper']}: {r['title']}", "", r.get("citation", ""), ""]
     if r.get("quick"):
         lines += ["*A quick run (`--quick`): shorter experiments and 3 seeds.*", ""]
@@ -61,7 +60,6 @@ def paper_section(r) -> list[str]:
 def render(out: str) -> str:
     """The whole page for the reports in OUT (the papers reproduce wrote
     there, in the papers' order)."""
-
     reports = [r for r in (read_report(out, p) for p in PAPERS) if r is not None]
     if not reports:
         raise ValueError(f"{out}: no report.json that reproduce wrote")

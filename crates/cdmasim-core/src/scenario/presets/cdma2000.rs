@@ -165,7 +165,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
         sch_at,
     });
     // Flows start at uniform times within `start_jitter` (drawn from the
-    // seed when names are resolved), so that 100 senders do not leave slow
+    // run's seed when the world is built), so that 100 senders do not leave slow
     // start in lock-step.
     let mut k = 0;
     for i in 1..=m {
