@@ -104,6 +104,34 @@ def _cmdline(pid):
         return ""
 
 
+def _marked(pid):
+    """Whether a process is a test's user program: CDMASIM_TEST=1 in its
+    command line or, once its shell has exec'd the command (dash does for
+    the last command of `sh -c`), in its environment."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as f:
+            environ = f.read().split(b"\0")
+    except OSError:
+        environ = []
+    return "CDMASIM_TEST" in _cmdline(pid) or b"CDMASIM_TEST=1" in environ
+
+
+def _describe(root):
+    """Each process under `root` as 'pid state wchan: command line', to
+    say where a start that never finished was waiting."""
+    out = []
+    for pid, _ in sorted(tree(root) | {(root, 0)}):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+            with open(f"/proc/{pid}/wchan") as f:
+                wchan = f.read()
+        except OSError:
+            state, wchan = "?", "?"
+        out.append(f"{pid} {state} {wchan}: {_cmdline(pid).strip()}")
+    return "; ".join(out)
+
+
 class Watched:
     """A cdmasim process and what it started, watched from the side: the
     processes of its tree and their network namespaces, sampled until it
@@ -170,15 +198,16 @@ def kill_once_started(args):
         # taken over 30 s to start one).
         deadline = time.monotonic() + 180
         while time.monotonic() < deadline and w.p.poll() is None and \
-                not any("CDMASIM_TEST" in _cmdline(pid) for pid, _ in tree(w.p.pid)):
+                not any(_marked(pid) for pid, _ in tree(w.p.pid)):
             time.sleep(0.1)
-        started = [pid for pid, _ in tree(w.p.pid) if "CDMASIM_TEST" in _cmdline(pid)]
+        started = [pid for pid, _ in tree(w.p.pid) if _marked(pid)]
         w.stop_watching()
         if not started:
             if w.p.poll() is None:
+                seen = _describe(w.p.pid)
                 w.p.kill()
                 w.p.wait()
-                pytest.fail("the emulation did not start within 180 s")
+                pytest.fail(f"the emulation did not start within 180 s; its processes: {seen}")
             err.seek(0)
             pytest.fail(f"cdmasim exited {w.p.returncode} before its user program ran: {err.read()[-2000:]!r}")
     w.p.send_signal(signal.SIGKILL)
@@ -290,7 +319,7 @@ def test_ctrl_c_stops_everything_and_exits_130(scenario):
     w = Watched(["emulate", scenario, "--user", "ue1=CDMASIM_TEST=1 sleep 60"], stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not any("CDMASIM_TEST" in _cmdline(pid) for pid, _ in tree(w.p.pid)):
+    while time.monotonic() < deadline and not any(_marked(pid) for pid, _ in tree(w.p.pid)):
         time.sleep(0.1)
     w.p.send_signal(signal.SIGINT)
     out, err = w.p.communicate(timeout=60)
