@@ -3,9 +3,14 @@ worker that dies takes only its own task with it, workers are reused across
 calls, and a caller that stops early leaves no worker holding a stale result."""
 
 import os
+import signal
+import subprocess
+import sys
 import time
 
-from cdmasim.workers import WorkerPool, describe_exit
+import pytest
+
+from cdmasim.workers import WorkerPool, describe_exit, dying_with_us
 
 
 def test_every_task_is_answered_and_workers_are_reused_across_calls():
@@ -167,3 +172,15 @@ def test_a_worker_that_died_waiting_for_a_slot_gives_it_back_and_is_replaced():
     finally:
         pool.close()
         slots.close()
+
+
+def test_a_command_started_dying_with_us_has_sigkill_as_its_parent_death_signal():
+    # setpriv asks for it before it execs the command: the command itself
+    # (here a Python reading PR_GET_PDEATHSIG) carries it, no preexec_fn.
+    if sys.platform != "linux" or dying_with_us(["x"]) == ["x"]:
+        pytest.skip("needs Linux and util-linux's setpriv")
+    probe = "import ctypes; v = ctypes.c_int(); ctypes.CDLL(None).prctl(2, ctypes.byref(v)); print(v.value)"
+    out = subprocess.run(dying_with_us([sys.executable, "-c", probe]), capture_output=True, text=True, check=True)
+    assert int(out.stdout) == signal.SIGKILL
+    plain = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True)
+    assert int(plain.stdout) == 0

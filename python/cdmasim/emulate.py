@@ -12,13 +12,13 @@ relay holds. The server sits at the radio hops' network-side node and is
 Programs see CDMASIM_SERVER, CDMASIM_USER and CDMASIM_ADDR.
 
 Clean-up: each namespace is held by one process (`unshare --net sleep`)
-and every process started here dies with the emulator (PR_SET_PDEATHSIG),
+and every process started here dies with the emulator (PR_SET_PDEATHSIG,
+through setpriv: `workers.dying_with_us`),
 so after a normal exit, Ctrl-C or SIGKILL the namespaces have no process
 left and the kernel removes them; the TUN devices go with the relay's file
 descriptors. Nothing is mounted (no `ip netns add`), so nothing stays."""
 
 import copy
-import ctypes
 import json
 import os
 import re
@@ -34,19 +34,15 @@ from collections.abc import Mapping
 from . import _core
 from ._files import check_output_dir
 from ._units import flag
+from .workers import dying_with_us
 from .errors import InputError
 from .simulate import ParsedScenario, parse, scenario_text
 
-PR_SET_PDEATHSIG = 1
 SERVER_ADDR = "10.77.0.1"
 
 
 def user_addr(k):
     return f"10.77.{k + 1}.2"
-
-
-def _die_with_parent():
-    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
 
 
 def _spawned(procs, start):
@@ -82,9 +78,8 @@ def _ns_of(pid):
 def _new_namespace(holders, timeout=5.0):
     """A new network namespace, held by a process added to `holders` (the
     cleanup stops it); returns the namespace's path."""
-    p = _spawned(holders, lambda: subprocess.Popen(["unshare", "--net", "sleep", "infinity"],
-                                                   preexec_fn=_die_with_parent, stdout=subprocess.DEVNULL,
-                                                   stderr=subprocess.DEVNULL))
+    p = _spawned(holders, lambda: subprocess.Popen(dying_with_us(["unshare", "--net", "sleep", "infinity"]),
+                                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL))
     own = os.stat("/proc/self/ns/net").st_ino
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -168,7 +163,7 @@ def check(source, users, server_cmd):
     """The one-line errors: users of the scenario's radio hops, programs
     that exist. Returns the users' names in order."""
     check_root()
-    for tool in ("unshare", "nsenter", "ip"):
+    for tool in ("unshare", "nsenter", "setpriv", "ip"):
         if shutil.which(tool) is None:
             raise InputError(f"emulate: '{tool}' not found (install util-linux and iproute2)")
     _, names = _attachment(source)
@@ -313,8 +308,9 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None, until_don
             # A session of its own: Ctrl-C at the terminal reaches cdmasim
             # alone, which stops the emulation and every program with it.
             p = _spawned(procs, lambda: subprocess.Popen(
-                ["nsenter", f"--net={ns}", "unshare", "--pid", "--fork", "--kill-child=SIGKILL", "sh", "-c", cmd],
-                env={**env, **extra}, preexec_fn=_die_with_parent, start_new_session=True,
+                dying_with_us(["nsenter", f"--net={ns}", "unshare", "--pid", "--fork", "--kill-child=SIGKILL",
+                               "sh", "-c", cmd]),
+                env={**env, **extra}, start_new_session=True,
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT))
             shown_output.follow(name, p.stdout)
             return p

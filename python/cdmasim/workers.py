@@ -277,6 +277,17 @@ def _die_with(parent: int):
         os._exit(1)
 
 
+def dying_with_us(cmd: list[str]) -> list[str]:
+    """`cmd` started so that it gets SIGKILL when this process dies (even
+    by SIGKILL): through util-linux's setpriv, which asks for it
+    (PR_SET_PDEATHSIG) and then execs the command. Not from a preexec_fn:
+    Python runs that in the child between fork and exec, where a child of
+    a process with threads (an emulation's relay and output readers, a
+    reproduce's pools) can deadlock on a lock another thread held at the
+    fork. Without setpriv, the command as it is."""
+    return ["setpriv", "--pdeathsig", "KILL", "--", *cmd] if shutil.which("setpriv") else list(cmd)
+
+
 def _limit_memory(nbytes: int):
     # pyarrow's default allocator reserves about a gigabyte of address space
     # it never touches, which RLIMIT_DATA would count; the system allocator

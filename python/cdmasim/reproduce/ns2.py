@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
-import ctypes
 import glob
 import gzip
 import hashlib
@@ -44,6 +43,7 @@ import time
 import zlib
 
 from .._files import temp_dir, write_file
+from ..workers import dying_with_us
 
 TCL = os.path.join(os.path.dirname(os.path.abspath(__file__)), "paliwal_ns2.tcl")
 #: ns-2's recorded runs (see the module's text).
@@ -118,12 +118,6 @@ def _valid(run) -> bool:
     return isinstance(run, dict) and all(isinstance(run.get(k), t) and not isinstance(run.get(k), bool)
                                          for k, t in _CACHED.items()) and all(
         isinstance(p, list) and len(p) == 2 and all(isinstance(x, (int, float)) for x in p) for p in run["dead"])
-
-
-def _die_with_parent():
-    """In the child, before exec: SIGKILL when cdmasim dies (even by
-    SIGKILL), so no `ns` outlives a killed reproduce."""
-    ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
 
 
 def _script_digest() -> str:
@@ -207,8 +201,9 @@ class Ns2:
     def _ns(cmd, cwd, what):
         """Run one `ns` in a process group of its own that dies with
         cdmasim, for at most TIMEOUT_S: (stdout, stderr, exit status)."""
-        p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
-                             start_new_session=True, preexec_fn=_die_with_parent)
+        # SIGKILL when cdmasim dies (even by SIGKILL): no `ns` outlives a killed reproduce.
+        p = subprocess.Popen(dying_with_us(cmd), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=cwd,
+                             start_new_session=True)
         try:
             out, err = p.communicate(timeout=TIMEOUT_S)
         except BaseException as e:
