@@ -16,6 +16,13 @@ pub struct ScenarioError {
     pub message: String,
 }
 
+impl ScenarioError {
+    /// An error of the file as a whole (no line, no field).
+    pub fn of_file(file: &str, message: impl Into<String>) -> Self {
+        ScenarioError { file: file.to_string(), line: 0, field: String::new(), message: message.into() }
+    }
+}
+
 impl fmt::Display for ScenarioError {
     /// `FILE:LINE: FIELD: message`, leaving out the parts that are absent.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

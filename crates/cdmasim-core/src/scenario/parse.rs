@@ -100,7 +100,7 @@ pub fn top_level_tables() -> Vec<&'static str> {
 /// is no table, or has no TOML form, is refused as the whole scenario's.
 pub fn parse_json_seeded(json: &str, path: &str, seed: Option<u64>) -> Result<ScenarioSpec, ScenarioError> {
     let text = super::json::toml_from_json(json)
-        .map_err(|message| ScenarioError { file: path.to_string(), line: 0, field: String::new(), message })?;
+        .map_err(|message| ScenarioError::of_file(path, message))?;
     parse_str_seeded(&text, path, seed)
 }
 
@@ -123,12 +123,8 @@ pub fn parse_form(text: &str, path: &str, form: Form, seed: Option<u64>) -> Resu
         Form::Toml => parse_str_seeded(text, path, seed),
         Form::Json => parse_json_seeded(text, path, seed),
         Form::Spec => {
-            let mut spec: ScenarioSpec = serde_json::from_str(text).map_err(|e| ScenarioError {
-                file: path.to_string(),
-                line: 0,
-                field: String::new(),
-                message: format!("not a parsed scenario's spec: {e}"),
-            })?;
+            let mut spec: ScenarioSpec = serde_json::from_str(text)
+                .map_err(|e| ScenarioError::of_file(path, format!("not a parsed scenario's spec: {e}")))?;
             if let Some(seed) = seed {
                 spec.seed = seed;
             }
@@ -141,12 +137,8 @@ pub fn parse_form(text: &str, path: &str, form: Form, seed: Option<u64>) -> Resu
 pub fn load(path: impl AsRef<std::path::Path>) -> Result<ScenarioSpec, ScenarioError> {
     let path = path.as_ref();
     let shown = path.display().to_string();
-    let text = crate::files::read_input_text(path, crate::files::MAX_SMALL_INPUT_BYTES, "scenario file").map_err(|e| ScenarioError {
-        file: shown.clone(),
-        line: 0,
-        field: String::new(),
-        message: format!("cannot read: {}", crate::files::reason(&e.to_string())),
-    })?;
+    let text = crate::files::read_input_text(path, crate::files::MAX_SMALL_INPUT_BYTES, "scenario file")
+        .map_err(|e| ScenarioError::of_file(&shown, format!("cannot read: {}", crate::files::reason(&e.to_string()))))?;
     parse_str(&text, &shown)
 }
 
