@@ -34,9 +34,9 @@ from collections.abc import Mapping
 from . import _core
 from ._files import check_output_dir
 from ._units import flag
-from .workers import dying_with_us
 from .errors import InputError
 from .simulate import ParsedScenario, parse, scenario_text
+from .workers import dying_with_us
 
 SERVER_ADDR = "10.77.0.1"
 

@@ -50,6 +50,13 @@ which the core turns into TOML itself: a dict crosses to the core once) or
 "spec" (what parsing made, which the core runs as it is)."""
 
 
+def canonical(value) -> str:
+    """A JSON value as one text whatever its dicts' order (keys sorted,
+    compact, ASCII): what run keys hash (`store.run_key`), and what a parsed
+    scenario is checked against for changes."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
+
+
 class ParsedScenario(dict):
     """What `parse` returns: the validated spec as a dict. It keeps the spec
     as the core wrote it, so that `run(parse(x))` runs that spec without
@@ -59,7 +66,7 @@ class ParsedScenario(dict):
         super().__init__(json.loads(spec_text))
         self._source = source
         self._spec = Source(spec_text, source.shown, "spec")
-        self._frozen = json.dumps(self, sort_keys=True)
+        self._canonical = canonical(self)
 
 
 def _progress_every_ns(value):
@@ -100,10 +107,10 @@ def scenario_text(scenario) -> Source:
         return scenario
     if isinstance(scenario, ParsedScenario):
         try:
-            now = json.dumps(scenario, sort_keys=True)
+            now = canonical(scenario)
         except (TypeError, ValueError, RecursionError):
             now = None
-        if now != scenario._frozen:
+        if now != scenario._canonical:
             raise InputError("a parsed scenario was changed after parse(): edit the scenario (file, TOML or dict) "
                              "and parse or run that instead")
         return scenario._spec

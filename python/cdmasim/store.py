@@ -51,6 +51,7 @@ from . import _core
 from ._version import __version__
 from .errors import InputError
 from .result import table_names
+from .simulate import canonical
 from .sweep_spec import typed_point
 
 if TYPE_CHECKING:
@@ -94,13 +95,6 @@ def build_version() -> str:
                 h.update(block)
         _BUILD = f"{__version__}+core.{h.hexdigest()[:12]}"
     return _BUILD
-
-
-def canonical(resolved: Any) -> str:
-    """A resolved scenario as the text its run keys hash (keys sorted, so
-    that dict order does not matter): made once per point of a sweep, not
-    once per seed."""
-    return json.dumps(resolved, sort_keys=True, separators=(",", ":"), ensure_ascii=True)
 
 
 def run_key(resolved: Any, seed: int, version: str | None = None, text: str | None = None) -> str:

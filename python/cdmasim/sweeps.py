@@ -102,7 +102,7 @@ def _parsed(doc):
     except ScenarioError as e:
         return canonical({"unparsed": doc}), doc, e
     source = scenario_text(spec)
-    return canonical(spec), PackedSpec(zlib.compress(source.text.encode(), 1), source.shown), None
+    return spec._canonical, PackedSpec(zlib.compress(source.text.encode(), 1), source.shown), None
 
 
 def _unpacked(scenario):
