@@ -89,7 +89,9 @@ def fingerprint(name: str, doc: dict, folder: Path, pcap: bool, strip=(), pcap_r
             if strip:
                 summary = json.dumps(_stripped(json.loads(summary), set(strip)), sort_keys=True)
             drops = r.drops.to_csv(index=False).encode()
-            series = [b"%s\0%s\0%s\0%s" % (m.encode(), s.encode(), t, v) for m, s, t, v in r._series_raw]
+            # In memory or spooled alike, each series' points as stored.
+            series = [b"%s\0%s\0%s\0%s" % (m.encode(), s.encode(), t.tobytes(), v.tobytes())
+                      for m, s, t, v in r._series_pieces(None)]
             lines = [f"{name}: summary {_digest(summary.encode())} series {_digest(*series)} "
                      f"drops {_digest(drops)} pcap {_digest(pcaps)} events {r.summary['events']}"]
             for table in result_module.TABLES:
