@@ -16,7 +16,7 @@ use cdmasim_core::engine::Time;
 use cdmasim_core::models::fluid_loss::FluidLossParams;
 use cdmasim_core::network::DropAt;
 use cdmasim_core::scenario::{CcAlgo, TcpSpec};
-use cdmasim_core::sim::{build::build, run_world, flows::FlowKind};
+use cdmasim_core::sim::{build::build, run_world, flows::Transport};
 use common::*;
 
 const PKT: u64 = 500;
@@ -48,7 +48,7 @@ fn simulate(mu_lh: u64, w_pkts: u64, t: f64) -> u64 {
     net.bulk("ftp", sender, mobile, 0, None, tcp);
     let mut w = build(&net.spec).unwrap();
     run_world(&mut w, None, None).unwrap();
-    let FlowKind::Tcp(f) = &w.hosts.flows[0].kind else { unreachable!() };
+    let Transport::Tcp(f) = &w.hosts.flows[0].transport else { unreachable!() };
     let t0: Time = s(T0);
     assert!(
         !w.hosts.drop_log.records().iter().any(|d| d.t < t0),

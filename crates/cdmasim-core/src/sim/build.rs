@@ -1,18 +1,15 @@
 //! From a validated ScenarioSpec to a World ready to run.
 
+use super::apps;
 use super::drop_log::DropLog;
-use super::flows::{Counters, Flow, FlowKind, TcpFlow};
+use super::flows::{Counters, Flow};
 use super::sampler::Sampler;
-use super::web::WebFlow;
 use super::world::{Event, Hosts, World};
-use crate::app::http::HttpClient;
-use crate::app::{CbrSink, CbrSource};
 use crate::engine::{EventQueue, RngStreams};
 use crate::net::hop::{BuildContext, BuildError};
 use crate::network::Network;
-use crate::scenario::{AppSpec, ScenarioSpec};
+use crate::scenario::ScenarioSpec;
 use crate::tcp::rwnd;
-use crate::tcp::{cc, TcpReceiver, TcpSender};
 
 /// Build the world. Fails only if a channel cannot be opened (a trace file
 /// that went away or changed since the scenario was validated).
@@ -24,6 +21,7 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, BuildError> {
         q: EventQueue::new(),
         horizon: spec.duration,
         flows: Vec::new(),
+        apps: Vec::new(),
         spec_flows: spec.flows.len(),
         free_flows: Vec::new(),
         counters: Counters::default(),
@@ -34,7 +32,6 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, BuildError> {
         pcap_base: Vec::new(),
         samples: Sampler::default(),
         spool: None,
-        cbr_owd: Vec::new(),
     };
     net.start(&mut hosts);
     // Receive-window state shared by the connections arriving at one node (RBSMQ host scope).
@@ -45,21 +42,9 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, BuildError> {
         if let Some(stop) = f.stop {
             hosts.q.schedule(stop, Event::FlowStop { flow: i as u32 });
         }
-        let kind = match &f.app {
-            AppSpec::Bulk { bytes, tcp } => {
-                let sender = TcpSender::new(tcp.clone(), cc::by_name(tcp.cc), *bytes);
-                let receiver = TcpReceiver::new(tcp.clone(), rwnd_hosts.policy(tcp.rwnd, tcp.mss, f.to as u32));
-                FlowKind::Tcp(Box::new(TcpFlow::new(sender, receiver, tcp.rcv_buffer, tcp.handshake)))
-            }
-            AppSpec::Cbr { packet_size, rate_bps } => {
-                FlowKind::Cbr { source: CbrSource::new(*packet_size, *rate_bps), sink: CbrSink::default() }
-            }
-            AppSpec::Http { http, tcp } => {
-                let client = HttpClient::new(http.clone(), rng.stream(&format!("web/{}", f.name)));
-                FlowKind::Web(Box::new(WebFlow::new(client, tcp.clone())))
-            }
-        };
-        hosts.flows.push(Flow { stop: f.stop, ..Flow::new(f.name.clone(), f.from as u32, f.to as u32, start, kind) });
+        let (app, transport) = apps::build(f, &rng, &mut rwnd_hosts);
+        hosts.flows.push(Flow { stop: f.stop, ..Flow::new(f.name.clone(), f.from as u32, f.to as u32, start, transport) });
+        hosts.apps.push(app);
     }
     if spec.sample_interval.is_some() {
         hosts.q.schedule(0, Event::Sample);

@@ -1,10 +1,10 @@
-//! The flows of the world's arena: a scenario's flows, and the halves of web
-//! connections made and freed at run time. A flow is a TCP connection (a
-//! sender and a receiver), a CBR source and sink, or a browsing user.
+//! The flows of the world's arena: a scenario's flows, and the halves of
+//! the connections applications make and free at run time. A slot holds
+//! what carries its packets (its transport); a scenario flow's application
+//! is beside the arena (`Hosts::apps`, same index).
 
+use super::apps::Owner;
 use super::delay::DelayStats;
-use super::web::{Owner, WebFlow};
-use crate::app::{CbrSink, CbrSource};
 use crate::engine::Time;
 use crate::net::packet::{Packet, TcpHeader};
 use crate::tcp::receiver::wscale_for;
@@ -19,7 +19,9 @@ pub struct TcpFlow {
     pub rcv_wscale: u8,
     /// One-way delay of every data segment that reached the receiver.
     pub owd: DelayStats,
-    /// The web connection this is a half of (None: a scenario's bulk flow).
+    /// The application connection this is a half of, which hears of its
+    /// every segment (None: a scenario's bulk flow, whose application only
+    /// sets the sender's limit).
     pub owner: Option<Owner>,
 }
 
@@ -45,11 +47,14 @@ impl TcpFlow {
     }
 }
 
-pub enum FlowKind {
+/// What carries a slot's packets.
+pub enum Transport {
     Tcp(Box<TcpFlow>),
-    Cbr { source: CbrSource, sink: CbrSink },
-    /// A browsing user; its connections' halves are `Tcp` flows made at run time.
-    Web(Box<WebFlow>),
+    /// Datagrams: UDP keeps no state; the application sends each one
+    /// (`Sockets::send_datagram`) and hears of each that arrives.
+    Udp,
+    /// None of its own: its application opens connections (other slots).
+    None,
     /// A slot on the free list (a closed connection's half).
     Free,
 }
@@ -60,7 +65,7 @@ pub struct Flow {
     pub to: u32,
     pub start: Time,
     pub stop: Option<Time>,
-    pub kind: FlowKind,
+    pub transport: Transport,
     pub packets_sent: u64,
     /// Its packets now in the network (a closed connection's slot is reused
     /// only once none is left, so no late packet reaches a new connection).
@@ -72,19 +77,8 @@ pub struct Flow {
 }
 
 impl Flow {
-    pub fn new(name: String, from: u32, to: u32, start: Time, kind: FlowKind) -> Self {
-        Flow { name, from, to, start, stop: None, kind, packets_sent: 0, inflight: 0, retired: false, checksum_failures: 0 }
-    }
-
-    /// Payload bytes delivered so far (a browsing user: its closed
-    /// connections'; the open ones are added by the collector).
-    pub fn delivered_bytes(&self) -> u64 {
-        match &self.kind {
-            FlowKind::Tcp(t) => t.receiver.delivered,
-            FlowKind::Cbr { sink, .. } => sink.bytes,
-            FlowKind::Web(w) => w.stats.bytes_delivered,
-            FlowKind::Free => 0,
-        }
+    pub fn new(name: String, from: u32, to: u32, start: Time, transport: Transport) -> Self {
+        Flow { name, from, to, start, stop: None, transport, packets_sent: 0, inflight: 0, retired: false, checksum_failures: 0 }
     }
 }
 

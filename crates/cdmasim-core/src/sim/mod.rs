@@ -1,5 +1,6 @@
 //! The world: builds components from a [`ScenarioSpec`] and runs the engine.
 
+pub mod apps;
 pub mod build;
 pub mod collect;
 pub mod delay;
@@ -7,7 +8,6 @@ pub mod drop_log;
 pub mod flows;
 pub mod sampler;
 pub mod series_spool;
-pub mod web;
 pub mod web_log;
 pub mod world;
 pub use crate::result::{self, *};

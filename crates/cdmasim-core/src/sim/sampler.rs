@@ -4,6 +4,7 @@
 //! bytes delivered by every flow. Per-event series (cwnd, one-way delays)
 //! are kept by the endpoints themselves.
 
+use super::apps::App;
 use super::flows::Flow;
 use super::series_spool::SeriesSpool;
 use crate::engine::time::secs;
@@ -72,7 +73,7 @@ impl Sampler {
     /// Take a sample: kept here, or written to `spool` when series stream
     /// (the same values: goodput is the bytes since the last sample over
     /// the interval, as `collect` computes it from the kept counts).
-    pub fn sample(&mut self, now: Time, net: &Network, flows: &[Flow], spool: Option<&mut SeriesSpool>) {
+    pub fn sample(&mut self, now: Time, net: &Network, flows: &[Flow], apps: &[App], spool: Option<&mut SeriesSpool>) {
         self.taken += 1;
         if let Some(spool) = spool {
             let (n, dt) = (self.delivered.len(), self.interval_s());
@@ -87,8 +88,8 @@ impl Sampler {
                 spool.push(hops[i], t, v);
                 i += 1;
             });
-            for (k, f) in flows[..n].iter().enumerate() {
-                let x = f.delivered_bytes();
+            for (k, app) in apps.iter().enumerate() {
+                let x = app.delivered_bytes(k as u32, flows);
                 spool.push(goodput[k], t, goodput_bps(x, last[k], dt));
                 last[k] = x;
             }
@@ -104,8 +105,8 @@ impl Sampler {
             values[i].push(v);
             i += 1;
         });
-        for (s, f) in self.delivered.iter_mut().zip(flows) {
-            s.push(f.delivered_bytes());
+        for (k, (s, app)) in self.delivered.iter_mut().zip(apps).enumerate() {
+            s.push(app.delivered_bytes(k as u32, flows));
         }
     }
 }

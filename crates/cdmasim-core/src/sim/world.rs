@@ -7,17 +7,15 @@
 //!
 //! The network calls the hosts back (`Endpoints`) when a packet arrives or
 //! is dropped and when a hop wants waking; the hosts send through the
-//! network they are handed. Applications reach TCP through `Sockets`
-//! (web browsing, `web.rs`); a bulk flow is its TCP sender's application
-//! limit and a CBR flow sends datagrams on its own events.
+//! network they are handed. Each scenario flow's application (`apps/`)
+//! hears of its flow's start, stop and timers, and of the segments of the
+//! connections it opened, and reaches the transport through `Sockets`.
 
-use super::delay::DelayStats;
+use super::apps::{App, HalfTotals, OfApp, Owner, Sockets};
 use super::drop_log::DropLog;
-use super::flows::{Counters, Flow, FlowKind, TcpFlow};
+use super::flows::{Counters, Flow, TcpFlow, Transport};
 use super::sampler::Sampler;
 use super::series_spool::SeriesSpool;
-use super::web::{self, HalfTotals, Owner, Sockets, WebFlow};
-use crate::engine::time::secs;
 use crate::engine::{EventQueue, Slow, Time};
 use crate::net::packet::{Body, Packet, TcpHeader};
 use crate::net::{DropReason, Hop, Port};
@@ -36,19 +34,20 @@ pub enum Event {
     FlowStop { flow: u32 },
     /// An endpoint deadline (side 0: sender, 1: receiver).
     Timer { flow: u32, side: u8 },
-    CbrSend { flow: u32 },
-    /// A web flow's think time may be over.
+    /// A time a flow's application asked for (`Sockets::wake_at`).
     AppTimer { flow: u32 },
     Sample,
 }
 
-/// A hop's wake-up and a CBR flow's next datagram come often and soon;
-/// the endpoints' timers (mostly retransmission timers, pushed back by every
-/// ACK), starts, stops and samples wait in the event queue's slow heap.
+/// A hop's wake-up and an application's timer (a CBR flow's next datagram)
+/// come often and soon, and mostly from a handler of the same kind (the
+/// queue's held front); the endpoints' timers (mostly retransmission timers,
+/// pushed back by every ACK), starts, stops and samples wait in the event
+/// queue's slow heap.
 impl Slow for Event {
     #[inline]
     fn slow(&self) -> bool {
-        !matches!(self, Event::HopTimer { .. } | Event::CbrSend { .. })
+        !matches!(self, Event::HopTimer { .. } | Event::AppTimer { .. })
     }
 }
 
@@ -72,9 +71,11 @@ pub struct World {
 pub struct Hosts {
     pub q: EventQueue<Event>,
     pub horizon: Time,
-    /// The scenario's flows first (`spec_flows` of them), then web
-    /// connections' halves, made and freed at run time.
+    /// The scenario's flows first (`spec_flows` of them), then the halves
+    /// of the connections applications open, made and freed at run time.
     pub flows: Vec<Flow>,
+    /// Each scenario flow's application (flow i's is `apps[i]`).
+    pub apps: Vec<App>,
     pub spec_flows: usize,
     pub free_flows: Vec<u32>,
     pub counters: Counters,
@@ -90,9 +91,6 @@ pub struct Hosts {
     pub samples: Sampler,
     /// Where series go when they stream (RunOptions::series_spool).
     pub spool: Option<SeriesSpool>,
-    /// Streaming: each scenario flow's one-way delays moved to the spool so
-    /// far (CBR flows; the summary's figures come from these).
-    pub cbr_owd: Vec<DelayStats>,
 }
 
 impl World {
@@ -112,13 +110,15 @@ impl World {
         match ev {
             Event::HopTimer { hop } => net.on_hop_timer(now, hop, hosts),
             Event::FlowStart { flow } => hosts.on_flow_start(net, now, flow),
-            Event::FlowStop { flow } => hosts.on_flow_stop(net, flow),
+            Event::FlowStop { flow } => hosts.on_flow_stop(net, now, flow),
             Event::Timer { flow, side } => hosts.on_timer(net, now, flow, side),
-            Event::CbrSend { flow } => hosts.on_cbr_send(net, now, flow),
-            Event::AppTimer { flow } => web::on_timer(&mut Stack { hosts, net }, now, flow),
+            Event::AppTimer { flow } => {
+                let kind = hosts.apps[flow as usize].kind();
+                kind.on_timer(&mut Stack { hosts, net }, now, flow);
+            }
             Event::Sample => {
                 net.wake_lazy(now, hosts);
-                hosts.samples.sample(now, net, &hosts.flows, hosts.spool.as_mut());
+                hosts.samples.sample(now, net, &hosts.flows, &hosts.apps, hosts.spool.as_mut());
                 if let Some(i) = hosts.samples.interval {
                     hosts.q.schedule(now + i, Event::Sample);
                 }
@@ -137,49 +137,13 @@ impl World {
 }
 
 impl Hosts {
-    /// Move the scenario flows' per-event series (cwnd and ssthresh, rwnd,
-    /// pacing rate, CBR one-way delays) to the spool, when series stream;
-    /// `end`: everything (else a receiver keeps its last rwnd point, which it
-    /// compares the next one with).
+    /// Move the scenario flows' per-event series to the spool, when
+    /// series stream; `end`: everything (else what an endpoint still
+    /// compares the next point with stays).
     pub fn drain_series(&mut self, end: bool) {
         let Some(spool) = self.spool.as_mut() else { return };
-        if self.cbr_owd.len() < self.spec_flows {
-            self.cbr_owd.resize(self.spec_flows, DelayStats::default());
-        }
-        for (f, owd) in self.flows[..self.spec_flows].iter_mut().zip(self.cbr_owd.iter_mut()) {
-            match &mut f.kind {
-                FlowKind::Tcp(t) => {
-                    if !t.sender.cwnd_trace.is_empty() {
-                        let (c, s) = (spool.id("cwnd", &f.name), spool.id("ssthresh", &f.name));
-                        for (at, cwnd, ssthresh) in t.sender.cwnd_trace.drain(..) {
-                            spool.push(c, secs(at), cwnd as f64);
-                            spool.push(s, secs(at), ssthresh.min(u32::MAX as u64) as f64);
-                        }
-                    }
-                    let keep = usize::from(!end).min(t.receiver.rwnd_trace.len());
-                    let upto = t.receiver.rwnd_trace.len() - keep;
-                    if upto > 0 {
-                        let r = spool.id("rwnd", &f.name);
-                        for (at, w) in t.receiver.rwnd_trace.drain(..upto) {
-                            spool.push(r, secs(at), w as f64);
-                        }
-                    }
-                    if !t.sender.pacing_trace.is_empty() {
-                        let p = spool.id("pacing_rate_bps", &f.name);
-                        for (at, rate) in t.sender.pacing_trace.drain(..) {
-                            spool.push(p, secs(at), rate as f64 * 8.0);
-                        }
-                    }
-                }
-                FlowKind::Cbr { sink, .. } => {
-                    let o = spool.id("owd", &f.name);
-                    for (at, d) in sink.delays.drain(..) {
-                        owd.add(d);
-                        spool.push(o, secs(at), secs(d));
-                    }
-                }
-                FlowKind::Web(_) | FlowKind::Free => {}
-            }
+        for (f, app) in self.flows[..self.spec_flows].iter_mut().zip(self.apps.iter_mut()) {
+            app.drain_series(f, spool, end);
         }
     }
 }
@@ -218,12 +182,12 @@ impl Endpoints for Hosts {
 }
 
 impl Hosts {
-    /// The scenario's flow a packet belongs to: a web connection's half
-    /// belongs to its web flow (the half's slot may be reused by the end of
-    /// the run).
+    /// The scenario's flow a packet belongs to: an application's
+    /// connection half belongs to that application's flow (the half's slot
+    /// may be reused by the end of the run).
     fn scenario_flow(&self, pkt: &Packet) -> u32 {
-        match &self.flows[pkt.flow as usize].kind {
-            FlowKind::Tcp(t) => t.owner.map_or(pkt.flow, |o| o.web),
+        match &self.flows[pkt.flow as usize].transport {
+            Transport::Tcp(t) => t.owner.map_or(pkt.flow, |o| o.app),
             _ => pkt.flow,
         }
     }
@@ -236,15 +200,16 @@ impl Hosts {
     }
 
     /// A packet left the network by a drop: its flow has one fewer inside;
-    /// a web connection hears of it.
+    /// an application's connection hears of it.
     fn gone(&mut self, net: &mut Network, pkt: &Packet, header: &Body) {
         let f = &mut self.flows[pkt.flow as usize];
         f.inflight -= 1;
         if f.retired {
             self.free_if_done(pkt.flow);
-        } else if let FlowKind::Tcp(t) = &f.kind {
+        } else if let Transport::Tcp(t) = &f.transport {
             if let Some(o) = t.owner {
-                web::dropped(&mut Stack { hosts: self, net }, o, header);
+                let kind = self.apps[o.app as usize].kind();
+                kind.half_dropped(&mut Stack { hosts: self, net }, o, header);
             }
         }
     }
@@ -254,21 +219,21 @@ impl Hosts {
         let fi = pkt.flow;
         let f = &mut self.flows[fi as usize];
         f.inflight -= 1;
-        match (&mut f.kind, header) {
-            (FlowKind::Tcp(t), Body::Tcp(h)) => {
+        match (&mut f.transport, header) {
+            (Transport::Tcp(t), Body::Tcp(h)) => {
                 if let Some(o) = t.owner {
                     return self.deliver_to_connection(net, now, o, pkt, h);
                 }
                 t.on_packet(now, pkt, h);
                 self.pump(net, now, fi);
             }
-            (FlowKind::Cbr { sink, .. }, &Body::Udp { len, .. }) => sink.on_packet(now, pkt.created, len),
+            (Transport::Udp, &Body::Udp { len, .. }) => self.apps[fi as usize].on_datagram(now, pkt.created, len),
             _ => unreachable!("packet body does not match its flow"),
         }
     }
 
-    /// A packet of a web connection's half (out of line: the bulk path
-    /// above stays one branch longer than it was).
+    /// A packet of an application's connection half (out of line: the
+    /// bulk path above stays short).
     #[inline(never)]
     fn deliver_to_connection(&mut self, net: &mut Network, now: Time, o: Owner, pkt: &Packet, h: &TcpHeader) {
         let fi = pkt.flow;
@@ -276,13 +241,13 @@ impl Hosts {
             // A late packet of a closed connection.
             return self.free_if_done(fi);
         }
-        if web::closing_packet(&mut Stack { hosts: self, net }, now, o, fi, pkt.forward, h) {
+        let kind = self.apps[o.app as usize].kind();
+        if kind.takes_segment(&mut Stack { hosts: self, net }, now, o, fi, pkt.forward, h) {
             return;
         }
-        let FlowKind::Tcp(t) = &mut self.flows[fi as usize].kind else { unreachable!() };
-        t.on_packet(now, pkt, h);
+        self.tcp(fi).on_packet(now, pkt, h);
         self.pump(net, now, fi);
-        web::step(&mut Stack { hosts: self, net }, now, o);
+        kind.on_half(&mut Stack { hosts: self, net }, now, o);
     }
 
     /// Send whatever a TCP flow's endpoints have to send, then re-arm their timers.
@@ -291,7 +256,7 @@ impl Hosts {
         // One segment at a time, without a buffer: forwarding only puts the
         // packet on a link, so the endpoints are polled again unchanged.
         loop {
-            let FlowKind::Tcp(t) = &mut self.flows[fi as usize].kind else { return };
+            let Transport::Tcp(t) = &mut self.flows[fi as usize].transport else { return };
             let ((pkt, header), node) = if let Some(h) = t.sender.poll(now) {
                 (Packet::tcp(self.counters.created, fi, true, from, to, now, h), from)
             } else if let Some(h) = t.receiver.poll(now) {
@@ -305,7 +270,7 @@ impl Hosts {
             f.inflight += 1;
             net.send(now, node, pkt, header, self);
         }
-        let FlowKind::Tcp(t) = &mut self.flows[fi as usize].kind else { return };
+        let Transport::Tcp(t) = &mut self.flows[fi as usize].transport else { return };
         let deadlines = [t.sender.deadline(), t.receiver.deadline()];
         for (side, d) in deadlines.into_iter().enumerate() {
             if let Some(d) = d {
@@ -318,7 +283,7 @@ impl Hosts {
     }
 
     fn on_timer(&mut self, net: &mut Network, now: Time, fi: u32, side: u8) {
-        let FlowKind::Tcp(t) = &mut self.flows[fi as usize].kind else { return };
+        let Transport::Tcp(t) = &mut self.flows[fi as usize].transport else { return };
         if t.armed[side as usize] == Some(now) {
             t.armed[side as usize] = None;
         }
@@ -330,7 +295,8 @@ impl Hosts {
         let owner = t.owner;
         self.pump(net, now, fi);
         if let Some(o) = owner {
-            web::step(&mut Stack { hosts: self, net }, now, o);
+            let kind = self.apps[o.app as usize].kind();
+            kind.on_half(&mut Stack { hosts: self, net }, now, o);
         }
     }
 
@@ -351,8 +317,8 @@ impl Hosts {
 
     #[inline(never)]
     fn capture(&mut self, now: Time, h: u32, port: Port, pkt: &Packet, header: &Body) {
-        let wscale = match &self.flows[pkt.flow as usize].kind {
-            FlowKind::Tcp(t) if !pkt.forward => t.rcv_wscale,
+        let wscale = match &self.flows[pkt.flow as usize].transport {
+            Transport::Tcp(t) if !pkt.forward => t.rcv_wscale,
             _ => 0,
         };
         // A failed capture write must not change the simulation; the error
@@ -365,49 +331,25 @@ impl Hosts {
     }
 
     fn on_flow_start(&mut self, net: &mut Network, now: Time, fi: u32) {
-        match &mut self.flows[fi as usize].kind {
-            FlowKind::Tcp(t) => t.sender.start(),
-            FlowKind::Cbr { source, .. } => {
-                source.running = true;
-                self.q.schedule(now, Event::CbrSend { flow: fi });
-                return;
-            }
-            FlowKind::Web(_) => return web::start(&mut Stack { hosts: self, net }, now, fi),
-            FlowKind::Free => return,
-        }
-        self.pump(net, now, fi);
+        let kind = self.apps[fi as usize].kind();
+        kind.start(&mut Stack { hosts: self, net }, now, fi);
     }
 
-    fn on_flow_stop(&mut self, net: &mut Network, fi: u32) {
-        match &mut self.flows[fi as usize].kind {
-            FlowKind::Tcp(t) => t.sender.stop(),
-            FlowKind::Cbr { source, .. } => source.running = false,
-            FlowKind::Web(_) => web::stop(&mut Stack { hosts: self, net }, fi),
-            FlowKind::Free => {}
-        }
+    fn on_flow_stop(&mut self, net: &mut Network, now: Time, fi: u32) {
+        let kind = self.apps[fi as usize].kind();
+        kind.stop(&mut Stack { hosts: self, net }, now, fi);
     }
 
-    fn on_cbr_send(&mut self, net: &mut Network, now: Time, fi: u32) {
-        let f = &mut self.flows[fi as usize];
-        let (from, to) = (f.from, f.to);
-        let FlowKind::Cbr { source, .. } = &mut f.kind else { return };
-        if !source.running {
-            return;
+    fn tcp_ref(&self, fi: u32) -> &TcpFlow {
+        match &self.flows[fi as usize].transport {
+            Transport::Tcp(t) => t,
+            _ => unreachable!("flow {fi} is not a TCP half"),
         }
-        let (seq, len, interval) = (source.next_seq, source.packet_size, source.interval);
-        source.next_seq += 1;
-        f.packets_sent += 1;
-        f.inflight += 1;
-        self.q.schedule(now + interval, Event::CbrSend { flow: fi });
-        let uid = self.counters.created;
-        self.counters.created += 1;
-        let (pkt, header) = Packet::udp(uid, fi, from, to, now, seq, len);
-        net.send(now, from, pkt, header, self);
     }
 
     fn tcp(&mut self, fi: u32) -> &mut TcpFlow {
-        match &mut self.flows[fi as usize].kind {
-            FlowKind::Tcp(t) => t,
+        match &mut self.flows[fi as usize].transport {
+            Transport::Tcp(t) => t,
             _ => unreachable!("flow {fi} is not a TCP half"),
         }
     }
@@ -430,14 +372,14 @@ impl Hosts {
     fn free_if_done(&mut self, fi: u32) {
         let f = &mut self.flows[fi as usize];
         if f.retired && f.inflight == 0 {
-            f.kind = FlowKind::Free;
+            f.transport = Transport::Free;
             f.retired = false;
             self.free_flows.push(fi);
         }
     }
 }
 
-/// The hosts with the network they send through: what a web flow's
+/// The hosts with the network they send through: what an application's
 /// `Sockets` are.
 struct Stack<'a> {
     hosts: &'a mut Hosts,
@@ -445,15 +387,13 @@ struct Stack<'a> {
 }
 
 impl Sockets for Stack<'_> {
-    fn web(&mut self, web: u32) -> &mut WebFlow {
-        match &mut self.hosts.flows[web as usize].kind {
-            FlowKind::Web(w) => w,
-            _ => unreachable!("flow {web} is not a web flow"),
-        }
+    #[inline]
+    fn app<A: OfApp>(&mut self, me: u32) -> &mut A {
+        A::of(&mut self.hosts.apps[me as usize]).unwrap_or_else(|| unreachable!("flow {me}'s application is of another kind"))
     }
 
-    fn endpoints(&self, web: u32) -> (u32, u32) {
-        let f = &self.hosts.flows[web as usize];
+    fn endpoints(&self, me: u32) -> (u32, u32) {
+        let f = &self.hosts.flows[me as usize];
         (f.from, f.to)
     }
 
@@ -461,9 +401,9 @@ impl Sockets for Stack<'_> {
         self.hosts.flows[flow as usize].name.clone()
     }
 
-    fn page_done(&mut self, web: u32, page: crate::app::http::FinishedPage) {
+    fn page_done(&mut self, me: u32, page: crate::app::http::FinishedPage) {
         let hosts = &mut *self.hosts;
-        hosts.web_log.push(web, &hosts.flows[web as usize].name, &page);
+        hosts.web_log.push(me, &hosts.flows[me as usize].name, &page);
     }
 
     fn open(&mut self, now: Time, owner: Owner, name: String, from: u32, to: u32, tcp: &TcpSpec, bytes: u64, handshake: bool) -> u32 {
@@ -472,7 +412,7 @@ impl Sockets for Stack<'_> {
         let receiver = TcpReceiver::new(spec.clone(), rwnd::by_spec(spec.rwnd, spec.mss));
         let mut t = TcpFlow::new(sender, receiver, spec.rcv_buffer, handshake);
         t.owner = Some(owner);
-        self.hosts.alloc_flow(Flow::new(name, from, to, now, FlowKind::Tcp(Box::new(t))))
+        self.hosts.alloc_flow(Flow::new(name, from, to, now, Transport::Tcp(Box::new(t))))
     }
 
     fn start(&mut self, now: Time, half: u32) {
@@ -485,18 +425,16 @@ impl Sockets for Stack<'_> {
         self.hosts.pump(self.net, now, half);
     }
 
+    fn stop_writing(&mut self, half: u32) {
+        self.hosts.tcp(half).sender.stop();
+    }
+
     fn delivered(&self, half: u32) -> u64 {
-        match &self.hosts.flows[half as usize].kind {
-            FlowKind::Tcp(t) => t.receiver.delivered,
-            _ => unreachable!("flow {half} is not a TCP half"),
-        }
+        self.hosts.tcp_ref(half).receiver.delivered
     }
 
     fn all_acked(&self, half: u32) -> bool {
-        match &self.hosts.flows[half as usize].kind {
-            FlowKind::Tcp(t) => t.sender.all_acked(),
-            _ => unreachable!("flow {half} is not a TCP half"),
-        }
+        self.hosts.tcp_ref(half).sender.all_acked()
     }
 
     fn send_control(&mut self, now: Time, half: u32, forward: bool, flags: u8) {
@@ -516,7 +454,7 @@ impl Sockets for Stack<'_> {
     fn close(&mut self, half: u32) -> HalfTotals {
         let f = &mut self.hosts.flows[half as usize];
         f.retired = true;
-        let FlowKind::Tcp(t) = &f.kind else { unreachable!("flow {half} is not a TCP half") };
+        let Transport::Tcp(t) = &f.transport else { unreachable!("flow {half} is not a TCP half") };
         let s = &t.sender.stats;
         let totals = HalfTotals {
             segments_sent: s.segments_sent,
@@ -530,7 +468,21 @@ impl Sockets for Stack<'_> {
         totals
     }
 
-    fn wake_at(&mut self, web: u32, at: Time) {
-        self.hosts.q.schedule(at, Event::AppTimer { flow: web });
+    #[inline]
+    fn send_datagram(&mut self, now: Time, me: u32, seq: u64, len: u32) {
+        let h = &mut *self.hosts;
+        let f = &mut h.flows[me as usize];
+        f.packets_sent += 1;
+        f.inflight += 1;
+        let (from, to) = (f.from, f.to);
+        let uid = h.counters.created;
+        h.counters.created += 1;
+        let (pkt, header) = Packet::udp(uid, me, from, to, now, seq, len);
+        self.net.send(now, from, pkt, header, h);
+    }
+
+    #[inline]
+    fn wake_at(&mut self, me: u32, at: Time) {
+        self.hosts.q.schedule(at, Event::AppTimer { flow: me });
     }
 }

@@ -410,8 +410,8 @@ fn run_9k6(handshake: bool) -> (SenderStats, u64) {
     let mut w = crate::sim::build::build(&spec).unwrap();
     crate::sim::run_world(&mut w, None, None).unwrap();
     assert!(w.hosts.drop_log.records().is_empty(), "nothing is lost: any timeout is spurious");
-    match &w.hosts.flows[0].kind {
-        crate::sim::flows::FlowKind::Tcp(t) => (t.sender.stats.clone(), t.sender.bytes_acked()),
+    match &w.hosts.flows[0].transport {
+        crate::sim::flows::Transport::Tcp(t) => (t.sender.stats.clone(), t.sender.bytes_acked()),
         _ => panic!("a TCP flow"),
     }
 }

@@ -21,66 +21,19 @@
 //!
 //! The browser and server reach TCP only through [`Sockets`] (open a
 //! connection half, start it, write to it, close it, and read how far it
-//! got), which the world implements; nothing here knows the world.
+//! got); the world behind them is not named here, except to read its
+//! arena for the row.
 
-use crate::app::http::HttpClient;
-use crate::engine::Time;
+use super::{Application, Owner, Sockets};
+use crate::app::http::{HttpClient, HttpSpec};
+use crate::engine::{RngStreams, Time};
 use crate::net::packet::{Body, TcpFlags, TcpHeader};
+use crate::result::{FlowResult, Series};
 use crate::scenario::TcpSpec;
+use crate::sim::flows::{Flow, Transport};
+use crate::sim::web_log::WebLog;
+use crate::sim::world::Hosts;
 use std::collections::VecDeque;
-
-/// The web flow and connection a connection half belongs to.
-#[derive(Clone, Copy, Debug)]
-pub struct Owner {
-    pub web: u32,
-    pub conn: u32,
-}
-
-/// A closed half's counts, added to its web flow's totals.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct HalfTotals {
-    pub segments_sent: u64,
-    pub retransmits: u64,
-    pub timeouts: u64,
-    pub fast_recoveries: u64,
-    pub packets_sent: u64,
-    /// Bytes its receiver has in order.
-    pub delivered: u64,
-}
-
-/// What a browsing user needs of the transport: TCP connection halves it
-/// opens, starts, writes to and closes, how far each got, and a timer.
-pub trait Sockets {
-    /// Web flow `web`'s own state.
-    fn web(&mut self, web: u32) -> &mut WebFlow;
-    /// Web flow `web`'s (server, browser) nodes.
-    fn endpoints(&self, web: u32) -> (u32, u32);
-    /// A flow's name.
-    fn name(&self, flow: u32) -> String;
-    /// Web flow `web` finished a page: its record and its objects' leave
-    /// the client for the run's web log.
-    fn page_done(&mut self, web: u32, page: crate::app::http::FinishedPage);
-    /// A new connection half from `from` to `to` that will carry `bytes`
-    /// (with the SYN exchange if `handshake`), not yet sending.
-    #[allow(clippy::too_many_arguments)]
-    fn open(&mut self, now: Time, owner: Owner, name: String, from: u32, to: u32, tcp: &TcpSpec, bytes: u64, handshake: bool) -> u32;
-    /// The half starts: it sends what it may.
-    fn start(&mut self, now: Time, half: u32);
-    /// The half's application writes `bytes` more: it sends what it may.
-    fn write(&mut self, now: Time, half: u32, bytes: u64);
-    /// Bytes the half's receiver has in order.
-    fn delivered(&self, half: u32) -> u64;
-    /// Whether everything the half sent is acknowledged.
-    fn all_acked(&self, half: u32) -> bool;
-    /// A segment of the closing exchange on `half` with `flags`, from its
-    /// sending end (`forward`) or from its receiving end.
-    fn send_control(&mut self, now: Time, half: u32, forward: bool, flags: u8);
-    /// The half is closed: its counts; its slot is reused once no packet of
-    /// it is left in the network.
-    fn close(&mut self, half: u32) -> HalfTotals;
-    /// Call `on_timer` for web flow `web` at `at`.
-    fn wake_at(&mut self, web: u32, at: Time);
-}
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Close {
@@ -122,7 +75,8 @@ pub struct WebStats {
     pub bytes_delivered: u64,
 }
 
-pub struct WebFlow {
+/// A browsing user: its HTTP client and its connections.
+pub struct Web {
     pub client: HttpClient,
     tcp: TcpSpec,
     /// Connection slots (None: free).
@@ -133,9 +87,13 @@ pub struct WebFlow {
     pub stats: WebStats,
 }
 
-impl WebFlow {
-    pub fn new(client: HttpClient, tcp: TcpSpec) -> Self {
-        WebFlow { client, tcp, conns: Vec::new(), open: 0, armed: None, stats: WebStats::default() }
+impl Web {
+    /// A user browsing as `http` says, over TCP as `tcp` says; its draws
+    /// from its own stream of the run's (named after the flow).
+    pub fn new(http: &HttpSpec, tcp: &TcpSpec, rng: &RngStreams, name: &str) -> Self {
+        let client = HttpClient::new(http.clone(), rng.stream(&format!("web/{name}")));
+        let tcp = tcp.clone();
+        Web { client, tcp, conns: Vec::new(), open: 0, armed: None, stats: WebStats::default() }
     }
 
     /// Connections not yet closed (open or in their closing exchange).
@@ -149,55 +107,39 @@ impl WebFlow {
     }
 }
 
+/// Application `me`'s state.
+fn state<S: Sockets>(s: &mut S, me: u32) -> &mut Web {
+    s.app(me)
+}
+
 fn conn<S: Sockets>(s: &mut S, o: Owner) -> &mut Conn {
-    s.web(o.web).conns[o.conn as usize].as_mut().expect("a live connection")
-}
-
-/// The browsing user starts reading.
-pub fn start<S: Sockets>(s: &mut S, now: Time, web: u32) {
-    s.web(web).client.start(now);
-    open_objects(s, now, web);
-}
-
-/// The browsing user stops asking for pages.
-pub fn stop<S: Sockets>(s: &mut S, web: u32) {
-    s.web(web).client.stop();
-}
-
-/// The think timer may be over.
-pub fn on_timer<S: Sockets>(s: &mut S, now: Time, web: u32) {
-    let w = s.web(web);
-    if w.armed == Some(now) {
-        w.armed = None;
-    }
-    w.client.on_timer(now);
-    open_objects(s, now, web);
+    state(s, o.app).conns[o.conn as usize].as_mut().expect("a live connection")
 }
 
 /// Give waiting objects to idle kept-alive connections, then open new
 /// connections up to C; re-arm the think timer.
 fn open_objects<S: Sockets>(s: &mut S, now: Time, web: u32) {
-    if s.web(web).client.spec().persistent {
+    if state(s, web).client.spec().persistent {
         let idle: Vec<u32> = {
-            let w = s.web(web);
+            let w = state(s, web);
             (0..w.conns.len() as u32)
                 .filter(|&c| w.conns[c as usize].as_ref().is_some_and(|c| c.close == Close::Open && c.done == c.objects.len()))
                 .collect()
         };
         for conn in idle {
-            let Some(o) = s.web(web).client.next_object(now) else { break };
-            request_on(s, now, Owner { web, conn }, o);
+            let Some(o) = state(s, web).client.next_object(now) else { break };
+            request_on(s, now, Owner { app: web, conn }, o);
         }
     }
     loop {
-        let w = s.web(web);
+        let w = state(s, web);
         if w.open >= w.client.spec().parallel || !w.client.has_next() {
             break;
         }
         let o = w.client.next_object(now).expect("has_next");
         open_connection(s, now, web, o);
     }
-    let w = s.web(web);
+    let w = state(s, web);
     if let Some(d) = w.client.deadline() {
         if w.armed.is_none_or(|a| d < a) {
             w.armed = Some(d);
@@ -208,7 +150,7 @@ fn open_objects<S: Sockets>(s: &mut S, now: Time, web: u32) {
 
 fn open_connection<S: Sockets>(s: &mut S, now: Time, web: u32, o: u32) {
     let (server, browser) = s.endpoints(web);
-    let w = s.web(web);
+    let w = state(s, web);
     w.open += 1;
     w.stats.connections += 1;
     let conn = match w.conns.iter().position(Option::is_none) {
@@ -218,13 +160,13 @@ fn open_connection<S: Sockets>(s: &mut S, now: Time, web: u32, o: u32) {
             (w.conns.len() - 1) as u32
         }
     };
-    let owner = Owner { web, conn };
+    let owner = Owner { app: web, conn };
     let request = w.client.object(o).request;
     let name = format!("{}.c{}", s.name(web), conn);
-    let tcp = s.web(web).tcp.clone();
+    let tcp = state(s, web).tcp.clone();
     // The request half carries the handshake: the browser's SYN opens the connection.
     let req = s.open(now, owner, name, browser, server, &tcp, request, tcp.handshake);
-    let w = s.web(web);
+    let w = state(s, web);
     w.conns[conn as usize] = Some(Conn {
         req,
         resp: None,
@@ -241,7 +183,7 @@ fn open_connection<S: Sockets>(s: &mut S, now: Time, web: u32, o: u32) {
 /// The next request on a kept-alive connection.
 fn request_on<S: Sockets>(s: &mut S, now: Time, owner: Owner, o: u32) {
     let (request, size) = {
-        let c = s.web(owner.web).client.object(o);
+        let c = state(s, owner.app).client.object(o);
         (c.request, c.size)
     };
     let c = conn(s, owner);
@@ -254,8 +196,8 @@ fn request_on<S: Sockets>(s: &mut S, now: Time, owner: Owner, o: u32) {
 
 /// Something happened on one of `owner`'s halves: serve requests that
 /// are in, finish objects that are in, keep or close the connection.
-pub fn step<S: Sockets>(s: &mut S, now: Time, owner: Owner) {
-    let Some(c) = s.web(owner.web).conns[owner.conn as usize].as_ref() else { return };
+fn step<S: Sockets>(s: &mut S, now: Time, owner: Owner) {
+    let Some(c) = state(s, owner.app).conns[owner.conn as usize].as_ref() else { return };
     if c.close != Close::Open && c.close != Close::Draining {
         return;
     }
@@ -275,8 +217,8 @@ pub fn step<S: Sockets>(s: &mut S, now: Time, owner: Owner) {
         match resp_flow {
             Some(r) => s.write(now, r, size),
             None => {
-                let (server, browser) = s.endpoints(owner.web);
-                let tcp = s.web(owner.web).tcp.clone();
+                let (server, browser) = s.endpoints(owner.app);
+                let tcp = state(s, owner.app).tcp.clone();
                 let name = s.name(req);
                 let r = s.open(now, owner, name, server, browser, &tcp, size, false);
                 conn(s, owner).resp = Some(r);
@@ -296,8 +238,8 @@ pub fn step<S: Sockets>(s: &mut S, now: Time, owner: Owner) {
             }
             let o = c.objects[c.done].0;
             c.done += 1;
-            if let Some(page) = s.web(owner.web).client.on_object_done(now, o) {
-                s.page_done(owner.web, page);
+            if let Some(page) = state(s, owner.app).client.on_object_done(now, o) {
+                s.page_done(owner.app, page);
             }
             finished = true;
         }
@@ -305,7 +247,7 @@ pub fn step<S: Sockets>(s: &mut S, now: Time, owner: Owner) {
     if finished {
         let c = conn(s, owner);
         let idle = c.done == c.objects.len() && c.close == Close::Open;
-        let w = s.web(owner.web);
+        let w = state(s, owner.app);
         if idle {
             if w.client.spec().persistent && w.client.has_next() {
                 let o = w.client.next_object(now).expect("has_next");
@@ -315,7 +257,7 @@ pub fn step<S: Sockets>(s: &mut S, now: Time, owner: Owner) {
                 conn(s, owner).close = Close::Draining;
             }
         }
-        open_objects(s, now, owner.web);
+        open_objects(s, now, owner.app);
     }
     // HTTP/1.0: the server closes once everything is acknowledged.
     let c = conn(s, owner);
@@ -331,8 +273,8 @@ pub fn step<S: Sockets>(s: &mut S, now: Time, owner: Owner) {
 
 /// Whether a packet for a connection half belongs to the closing exchange;
 /// if so it is handled here and not by the TCP endpoints.
-pub fn closing_packet<S: Sockets>(s: &mut S, now: Time, owner: Owner, half: u32, forward: bool, h: &TcpHeader) -> bool {
-    let Some(c) = s.web(owner.web).conns[owner.conn as usize].as_ref() else { return true };
+fn closing_packet<S: Sockets>(s: &mut S, now: Time, owner: Owner, half: u32, forward: bool, h: &TcpHeader) -> bool {
+    let Some(c) = state(s, owner.app).conns[owner.conn as usize].as_ref() else { return true };
     match c.close {
         Close::Open | Close::Draining => false,
         Close::FinSent if forward && h.flags.has(TcpFlags::FIN) => {
@@ -352,8 +294,8 @@ pub fn closing_packet<S: Sockets>(s: &mut S, now: Time, owner: Owner, half: u32,
 
 /// A packet of a connection half was dropped: a lost closing segment ends
 /// the exchange (see the module comment).
-pub fn dropped<S: Sockets>(s: &mut S, owner: Owner, header: &Body) {
-    let Some(c) = s.web(owner.web).conns[owner.conn as usize].as_ref() else { return };
+fn dropped<S: Sockets>(s: &mut S, owner: Owner, header: &Body) {
+    let Some(c) = state(s, owner.app).conns[owner.conn as usize].as_ref() else { return };
     let closing = matches!(c.close, Close::FinSent | Close::LastAck);
     if closing && matches!(header, Body::Tcp(h) if h.len == 0 && h.flags.has(TcpFlags::FIN)) {
         close_connection(s, owner);
@@ -363,10 +305,10 @@ pub fn dropped<S: Sockets>(s: &mut S, owner: Owner, header: &Body) {
 /// The connection is gone: its halves close, their counts go into the web
 /// flow's totals.
 fn close_connection<S: Sockets>(s: &mut S, owner: Owner) {
-    let c = s.web(owner.web).conns[owner.conn as usize].take().expect("live");
+    let c = state(s, owner.app).conns[owner.conn as usize].take().expect("live");
     for half in std::iter::once(c.req).chain(c.resp) {
         let t = s.close(half);
-        let st = &mut s.web(owner.web).stats;
+        let st = &mut state(s, owner.app).stats;
         st.segments_sent += t.segments_sent;
         st.retransmits += t.retransmits;
         st.timeouts += t.timeouts;
@@ -375,5 +317,82 @@ fn close_connection<S: Sockets>(s: &mut S, owner: Owner) {
         if Some(half) == c.resp {
             st.bytes_delivered += t.delivered;
         }
+    }
+}
+
+impl Application for Web {
+    const KIND: &'static str = "http";
+
+    /// The browsing user starts reading.
+    fn start<S: Sockets>(s: &mut S, now: Time, me: u32) {
+        state(s, me).client.start(now);
+        open_objects(s, now, me);
+    }
+
+    /// The browsing user stops asking for pages.
+    fn stop<S: Sockets>(s: &mut S, _now: Time, me: u32) {
+        state(s, me).client.stop();
+    }
+
+    /// The think timer may be over.
+    fn on_timer<S: Sockets>(s: &mut S, now: Time, me: u32) {
+        let w = state(s, me);
+        if w.armed == Some(now) {
+            w.armed = None;
+        }
+        w.client.on_timer(now);
+        open_objects(s, now, me);
+    }
+
+    fn on_half<S: Sockets>(s: &mut S, now: Time, owner: Owner) {
+        step(s, now, owner);
+    }
+
+    fn takes_segment<S: Sockets>(s: &mut S, now: Time, owner: Owner, half: u32, forward: bool, h: &TcpHeader) -> bool {
+        closing_packet(s, now, owner, half, forward, h)
+    }
+
+    fn half_dropped<S: Sockets>(s: &mut S, owner: Owner, header: &Body) {
+        dropped(s, owner, header);
+    }
+
+    /// Its closed connections' (the open ones are added to its row).
+    fn delivered_bytes(&self, _me: u32, _flows: &[Flow]) -> u64 {
+        self.stats.bytes_delivered
+    }
+
+    /// The page under way goes to the web log, unfinished.
+    fn at_end(&mut self, me: u32, name: &str, web_log: &mut WebLog) {
+        if let Some(p) = self.client.open_page() {
+            web_log.push(me, name, &p);
+        }
+    }
+
+    /// Its connections summed: the closed ones' totals and the halves
+    /// still open. Active for the whole run.
+    fn fill_row(&self, me: u32, hosts: &Hosts, r: &mut FlowResult, _series: &mut Vec<Series>) -> Time {
+        let f = &hosts.flows[me as usize];
+        let s = &self.stats;
+        let (mut segs, mut rtx, mut tos, mut frs, mut pkts) = (s.segments_sent, s.retransmits, s.timeouts, s.fast_recoveries, s.packets_sent);
+        for fi in self.live_flows() {
+            let h = &hosts.flows[fi as usize];
+            pkts += h.packets_sent;
+            if let Transport::Tcp(t) = &h.transport {
+                let st = &t.sender.stats;
+                (segs, rtx, tos, frs) = (segs + st.segments_sent, rtx + st.retransmits, tos + st.timeouts, frs + st.fast_recoveries);
+                if h.from == f.from {
+                    r.bytes_delivered += t.receiver.delivered;
+                }
+            }
+        }
+        r.packets_sent = pkts;
+        r.connections_opened = Some(s.connections);
+        r.connections_open = Some(self.open_connections());
+        r.retransmits = rtx;
+        r.retransmitted_fraction = if segs > 0 { rtx as f64 / segs as f64 } else { 0.0 };
+        r.timeouts = tos;
+        r.fast_recoveries = frs;
+        hosts.web_log.totals(me).fill(r);
+        hosts.horizon
     }
 }
