@@ -132,6 +132,16 @@ def _describe(root):
     return "; ".join(out)
 
 
+def patience(seconds, every=0.1):
+    """Up to seconds/every polls `every` seconds apart: patience counted in
+    the test's own polls, not on the clock, so a machine that is paused or
+    starved for minutes (a loaded CI host) does not use it up while nothing
+    ran."""
+    for _ in range(round(seconds / every)):
+        yield
+        time.sleep(every)
+
+
 class Watched:
     """A cdmasim process and what it started, watched from the side: the
     processes of its tree and their network namespaces, sampled until it
@@ -164,14 +174,13 @@ class Watched:
     def left_behind(self, grace_s=10):
         """Its processes still alive, and processes anywhere in its
         namespaces, after up to `grace_s` for them to go."""
-        deadline = time.monotonic() + grace_s
-        while True:
+        for _ in patience(grace_s):
             procs = _processes()
             alive = {(pid, start) for pid, start in self.seen if procs.get(pid, (0, None))[1] == start}
             inside = {pid for pid in procs if _net_ns(pid) in self.namespaces}
-            if not (alive or inside) or time.monotonic() > deadline:
-                return alive, inside
-            time.sleep(0.1)
+            if not (alive or inside):
+                break
+        return alive, inside
 
 
 def run_watched(*args, timeout=180):
@@ -193,13 +202,12 @@ def kill_once_started(args):
     left, nor anything in the namespaces they held."""
     with tempfile.TemporaryFile() as err:
         w = Watched(args, stdout=subprocess.DEVNULL, stderr=err)
-        # Until the user program runs or cdmasim gives up; the deadline only
+        # Until the user program runs or cdmasim gives up; the limit only
         # keeps a hung start from hanging the suite (a loaded machine has
         # taken over 30 s to start one).
-        deadline = time.monotonic() + 180
-        while time.monotonic() < deadline and w.p.poll() is None and \
-                not any(_marked(pid) for pid, _ in tree(w.p.pid)):
-            time.sleep(0.1)
+        for _ in patience(180):
+            if w.p.poll() is not None or any(_marked(pid) for pid, _ in tree(w.p.pid)):
+                break
         started = [pid for pid, _ in tree(w.p.pid) if _marked(pid)]
         w.stop_watching()
         if not started:
@@ -207,7 +215,9 @@ def kill_once_started(args):
                 seen = _describe(w.p.pid)
                 w.p.kill()
                 w.p.wait()
-                pytest.fail(f"the emulation did not start within 180 s; its processes: {seen}")
+                err.seek(0)
+                pytest.fail(f"the emulation did not start in 1,800 polls 0.1 s apart; its processes: {seen}; "
+                            f"its output: {err.read()[-2000:]!r}")
             err.seek(0)
             pytest.fail(f"cdmasim exited {w.p.returncode} before its user program ran: {err.read()[-2000:]!r}")
     w.p.send_signal(signal.SIGKILL)
@@ -318,9 +328,9 @@ def test_ctrl_c_stops_everything_and_exits_130(scenario):
     # ignored (a suite started as a background job), it would never arrive.
     w = Watched(["emulate", scenario, "--user", "ue1=CDMASIM_TEST=1 sleep 60"], stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline and not any(_marked(pid) for pid, _ in tree(w.p.pid)):
-        time.sleep(0.1)
+    for _ in patience(30):
+        if any(_marked(pid) for pid, _ in tree(w.p.pid)):
+            break
     w.p.send_signal(signal.SIGINT)
     out, err = w.p.communicate(timeout=60)
     w.stop_watching()
@@ -643,3 +653,15 @@ def test_real_linux_tcp_through_vj_sees_the_checksum_failures(tmp_path):
     on, on_down, on_errors = _vj_download(tmp_path, 1)
     assert on["compressed"] < 0.5 * on["frames"]
     assert on_errors == on_down["corrupted"] < off_down["corrupted"]
+
+
+def test_a_slow_start_says_where_the_time_went(capsys):
+    """Bringing the network up takes about 0.1 s; when it takes longer than
+    emulate.SLOW_START_S, stderr says which step took the time."""
+    from cdmasim import emulate
+
+    emulate._note_slow_start([("", 10.0), ("namespaces", 10.2), ("radio relay", 10.3), ("addresses and routes", 22.3)])
+    assert capsys.readouterr().err == ("cdmasim: note: emulate: the network took 12.3 s to come up "
+                                       "(namespaces 0.2 s, radio relay 0.1 s, addresses and routes 12.0 s)\n")
+    emulate._note_slow_start([("", 10.0), ("namespaces", 10.1), ("radio relay", 10.2), ("addresses and routes", 10.4)])
+    assert capsys.readouterr().err == ""

@@ -93,6 +93,21 @@ def _new_namespace(holders, timeout=5.0):
     raise OSError("could not create a network namespace (unshare --net)")
 
 
+#: A start slower than this is reported (it is about 0.1 s; a loaded
+#: machine has taken tens of seconds).
+SLOW_START_S = 5.0
+
+
+def _note_slow_start(marks):
+    """Say on stderr where the time went when bringing the network up took
+    more than SLOW_START_S: `marks` are (step that ended, time) pairs."""
+    total = marks[-1][1] - marks[0][1]
+    if total > SLOW_START_S:
+        steps = ", ".join(f"{name} {t - before:.1f} s" for (_, before), (name, t) in zip(marks, marks[1:]))
+        print(f"cdmasim: note: emulate: the network took {total:.1f} s to come up ({steps})",
+              file=sys.stderr, flush=True)
+
+
 def _in_ns(ns, *cmd):
     subprocess.run(["nsenter", f"--net={ns}", *cmd], check=True, capture_output=True)
 
@@ -285,12 +300,15 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None, until_don
     env = dict(os.environ, CDMASIM_SERVER=SERVER_ADDR)
     started = False
     try:
+        marks = [("", time.monotonic())]
         server_ns = _new_namespace(holders)
         user_ns = [_new_namespace(holders) for _ in names]
+        marks.append(("namespaces", time.monotonic()))
         _core.emulate_start(source.text, source.shown, server_ns, user_ns, "cdm0",
                             os.fspath(log_dir) if log_dir else None, source.form)
         started = True
         t0 = time.monotonic()
+        marks.append(("radio relay", t0))
         _in_ns(server_ns, "ip", "link", "set", "lo", "up")
         _in_ns(server_ns, "ip", "addr", "add", f"{SERVER_ADDR}/16", "dev", "cdm0")
         _in_ns(server_ns, "ip", "link", "set", "cdm0", "up")
@@ -299,6 +317,8 @@ def emulate(scenario, users, server=None, log_dir=None, on_start=None, until_don
             _in_ns(ns, "ip", "addr", "add", f"{user_addr(k)}/24", "dev", "cdm0")
             _in_ns(ns, "ip", "link", "set", "cdm0", "up")
             _in_ns(ns, "ip", "route", "add", "default", "dev", "cdm0")
+        marks.append(("addresses and routes", time.monotonic()))
+        _note_slow_start(marks)
         if on_start is not None:
             on_start({"server": server_ns, "users": dict(zip(names, user_ns))})
 
