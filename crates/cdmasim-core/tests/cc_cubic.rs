@@ -213,7 +213,7 @@ fn stalled(stall: bool, response: bool) -> RunResult {
     }
     if stall {
         let l = n.spec.links().iter().position(|l| l.name == "r1-r2").unwrap();
-        n.spec.link_mut(l).rate_schedule = vec![(s(STALL.0), 0), (s(STALL.1), 10_000_000)];
+        n.spec.link_mut(l).rate_changes = cdmasim_core::net::link::RateChanges::Schedule(vec![(s(STALL.0), 0), (s(STALL.1), 10_000_000)]);
     }
     n.run()
 }

@@ -59,7 +59,7 @@ fn every_algorithm_is_deterministic() {
     let run = |cc: CcAlgo, rwnd: RwndAlgo| {
         let tcp = TcpSpec { cc, rwnd, sack: true, timestamps: true, spurious_detection: SpuriousDetection::Eifel, ..Default::default() };
         let mut net = dumbbell(3, 2_000_000, ms(15.0), droptail_pkts(30), s(10.0), tcp);
-        net.spec.link_mut(0).rate_schedule = link_rate::rate_schedule(&drc, s(10.0));
+        net.spec.link_mut(0).rate_changes = cdmasim_core::net::link::RateChanges::Schedule(link_rate::rate_schedule(&drc, s(10.0)));
         net.spec.link_mut(0).loss = 0.001;
         net.run()
     };

@@ -18,7 +18,8 @@ fn drc_stats(preset: &str, seed: u64, slots: u64) -> (f64, f64) {
 
 /// The rate steps the world draws from a DRC link's channel.
 fn steps(spec: &ScenarioSpec, l: &cdmasim_core::scenario::LinkSpec) -> Vec<(u64, u64)> {
-    let src = l.drc.as_ref().expect("a DRC link").open(&cdmasim_core::engine::RngStreams::new(spec.seed)).unwrap();
+    let cdmasim_core::net::link::RateChanges::Channel(drc) = &l.rate_changes else { panic!("not a DRC link: {:?}", l.rate_changes) };
+    let src = drc.open(&cdmasim_core::engine::RngStreams::new(spec.seed)).unwrap();
     cdmasim_core::channel::link_rate::RateSteps::new(src, spec.duration).collect()
 }
 

@@ -35,7 +35,7 @@ fn simulate(mu_lh: u64, w_pkts: u64, t: f64) -> u64 {
     net.link(sender, bsc, 100_000_000, 0, unlimited());
     let shared = net.link(bsc, bts, MU_S, 0, droptail_bytes(B));
     let radio = net.link(bts, mobile, MU_LL, 0, unlimited());
-    net.spec.link_mut(radio).rate_schedule = vec![(s(T0), mu_lh)];
+    net.spec.link_mut(radio).rate_changes = cdmasim_core::net::link::RateChanges::Schedule(vec![(s(T0), mu_lh)]);
     net.link(mobile, sender, 100_000_000, s(t), unlimited());
     let mss = (PKT - 40) as u32;
     let tcp = TcpSpec {

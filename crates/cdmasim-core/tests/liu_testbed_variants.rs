@@ -48,7 +48,7 @@ fn testbed(cc: CcAlgo, voip: bool, seed: u64) -> (RunResult, f64) {
     let laptop = net.node("laptop");
     net.duplex(server, bs, 100_000_000, ms(19.0), droptail_pkts(1000));
     let fwd = net.link(bs, laptop, sched[0].1, ms(1.0), droptail_bytes(64_000));
-    net.spec.link_mut(fwd).rate_schedule = sched;
+    net.spec.link_mut(fwd).rate_changes = cdmasim_core::net::link::RateChanges::Schedule(sched);
     net.link(laptop, bs, 153_600, ms(1.0), droptail_pkts(1000));
     let tcp = TcpSpec { cc, sack: true, timestamps: true, min_rto: ms(200.0), rcv_buffer: 1 << 20, ..Default::default() };
     net.bulk("download", server, laptop, 0, None, tcp);

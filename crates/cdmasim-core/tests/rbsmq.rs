@@ -47,7 +47,7 @@ fn net(duration_s: f64, starts_s: &[f64], rwnd: RwndAlgo) -> Net {
     net.link(mobile, pdsn, RADIO_BPS, ms(110.0), droptail_pkts(120));
     let mut t = OUTAGE_PERIOD_S;
     while t < duration_s {
-        net.spec.link_mut(down).rate_schedule.extend([(s(t), 0), (s(t + OUTAGE_S), RADIO_BPS)]);
+        net.spec.link_mut(down).rate_changes.schedule_mut().extend([(s(t), 0), (s(t + OUTAGE_S), RADIO_BPS)]);
         t += OUTAGE_PERIOD_S;
     }
     let rcv_buffer = match rwnd {

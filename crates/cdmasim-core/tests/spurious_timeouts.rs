@@ -23,7 +23,7 @@ fn run(detection: SpuriousDetection) -> RunResult {
     };
     let mut net = dumbbell(1, RATE, ms(20.0), unlimited(), s(60.0), tcp);
     // Outages of 1 s starting at 5 s, 15 s, ... on the forward bottleneck (link 0).
-    let sched = &mut net.spec.link_mut(0).rate_schedule;
+    let sched = net.spec.link_mut(0).rate_changes.schedule_mut();
     for k in 0..6u64 {
         sched.push((s(5.0) + k * s(10.0), 0));
         sched.push((s(6.0) + k * s(10.0), RATE));

@@ -7,7 +7,7 @@ use super::kind::{KindTables, Resolver};
 use super::queue::{default_queue, parse_queue};
 use super::reader::Named;
 use super::reader::{Res, Val};
-use crate::net::link::LinkSpec;
+use crate::net::link::{LinkSpec, RateChanges};
 use crate::net::queue::QueueSpec;
 use crate::net::ppp::Compression;
 use crate::engine::Time;
@@ -62,10 +62,12 @@ impl<H: From<LinkSpec>> KindTables<H> for LinkTables {
         for l in &self.links {
             let from = cx.node(&l.from)?;
             let to = cx.node(&l.to)?;
-            // A DRC link's channel is described here and drawn as the run goes.
-            let drc = match &l.drc {
-                Some(d) => Some(drc::resolve(d, &cx.file, None).map_err(|(at, m)| cx.err(&at, m.replace('\n', "; ")))?),
-                None => None,
+            let rate_changes = match (&l.drc, l.rate_period) {
+                // A DRC link's channel is described here and drawn as the run goes.
+                (Some(d), _) => RateChanges::Channel(drc::resolve(d, &cx.file, None).map_err(|(at, m)| cx.err(&at, m.replace('\n', "; ")))?),
+                (None, Some((start, period))) => RateChanges::Periodic { steps: l.rate_schedule.clone(), start, period },
+                (None, None) if l.rate_schedule.is_empty() => RateChanges::None,
+                (None, None) => RateChanges::Schedule(l.rate_schedule.clone()),
             };
             let fwd = LinkSpec {
                 name: l.name.name.clone(),
@@ -74,9 +76,7 @@ impl<H: From<LinkSpec>> KindTables<H> for LinkTables {
                 rate_bps: l.rate_bps,
                 delay: l.delay,
                 queue: l.queue.clone(),
-                rate_schedule: l.rate_schedule.clone(),
-                rate_period: l.rate_period,
-                drc,
+                rate_changes,
                 loss: l.loss,
                 ppp: l.ppp,
                 capture_at_entry: l.capture_at_entry,

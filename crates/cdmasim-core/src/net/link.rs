@@ -25,21 +25,14 @@ pub struct LinkSpec {
     pub name: String,
     pub from: usize,
     pub to: usize,
-    /// Bits per second at time 0 (the first step of `rate_schedule` if it has one at 0).
+    /// Bits per second at time 0 (the first step of `rate_changes` if it
+    /// has one at 0).
     pub rate_bps: u64,
     pub delay: Time,
     pub queue: QueueSpec,
-    /// Piecewise-constant rate: (time, bit/s) steps in increasing time. A rate
-    /// of 0 is an outage: service pauses and resumes where it stopped.
-    pub rate_schedule: Vec<(Time, u64)>,
-    /// `rate_schedule` repeats every `.1` from `.0` until the end of the run
-    /// (its times lie in [0, period), the first at 0), drawn as the run goes.
+    /// How the rate changes after time 0.
     #[serde(default)]
-    pub rate_period: Option<(Time, Time)>,
-    /// The forward rate follows this channel's DRC sequence slot by slot
-    /// (drawn as the run goes; `rate_schedule` is then empty).
-    #[serde(default)]
-    pub drc: Option<DrcSpec>,
+    pub rate_changes: RateChanges,
     /// Bernoulli loss probability applied to each packet as it leaves the
     /// wire (with `ppp`: frames lost below PPP, the residual loss of the
     /// radio link's own error recovery).
@@ -57,6 +50,48 @@ pub struct LinkSpec {
     pub capture_at_entry: bool,
 }
 
+/// How a link's rate changes over the run. A rate of 0 is an outage:
+/// service pauses and resumes where it stopped.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub enum RateChanges {
+    /// It keeps its rate.
+    #[default]
+    None,
+    /// Piecewise constant: (time, bit/s) steps in increasing time.
+    Schedule(Vec<(Time, u64)>),
+    /// `steps` (times in [0, period), the first at 0) repeat every `period`
+    /// from `start` until the end of the run, drawn as the run goes.
+    Periodic { steps: Vec<(Time, u64)>, start: Time, period: Time },
+    /// Slot by slot, the rate a radio channel's sequence of rate requests
+    /// gives (`channel::link_rate`: 1xEV-DO's DRC rates), drawn as the run
+    /// goes: the link is one terminal's forward link, alone on its carrier.
+    Channel(DrcSpec),
+}
+
+impl RateChanges {
+    /// Its steps still to come, from time 0 up to `until`.
+    fn steps(&self, cx: &BuildContext, until: Time) -> Result<RateSteps, BuildError> {
+        Ok(match self {
+            RateChanges::None => Box::new(std::iter::empty()),
+            RateChanges::Schedule(steps) => Box::new(steps.clone().into_iter()),
+            RateChanges::Periodic { steps, start, period } => periodic_steps(steps.clone(), *start, *period, until),
+            RateChanges::Channel(d) => Box::new(link_rate::RateSteps::new(d.open(cx.rng)?, until)),
+        })
+    }
+
+    /// The steps of a schedule, made if there were none (for tests that
+    /// add outages to a link).
+    pub fn schedule_mut(&mut self) -> &mut Vec<(Time, u64)> {
+        if *self == RateChanges::None {
+            *self = RateChanges::Schedule(Vec::new());
+        }
+        match self {
+            RateChanges::Schedule(steps) => steps,
+            other => panic!("the link's rate changes as {other:?}, not by a schedule"),
+        }
+    }
+}
+
 impl HopConfig for LinkSpec {
     fn ports(&self) -> Vec<Ends> {
         vec![Ends { from: self.from as u32, to: self.to as u32 }]
@@ -71,17 +106,10 @@ impl HopConfig for LinkSpec {
 impl HopKind for Link {
     type Config = LinkSpec;
 
-    /// The rate follows the DRC channel, the periodic schedule or the
-    /// schedule, drawn lazily up to the end of the run; the queue and the
-    /// loss module draw from streams named after the link.
+    /// The rate's changes are drawn lazily up to the end of the run; the
+    /// queue and the loss module draw from streams named after the link.
     fn build(l: &LinkSpec, cx: &BuildContext) -> Result<Link, BuildError> {
-        let steps: RateSteps = match &l.drc {
-            Some(d) => Box::new(link_rate::RateSteps::new(d.open(cx.rng)?, cx.duration)),
-            None => match l.rate_period {
-                Some((start, period)) => periodic_steps(l.rate_schedule.clone(), start, period, cx.duration),
-                None => Box::new(l.rate_schedule.clone().into_iter()),
-            },
-        };
+        let steps = l.rate_changes.steps(cx, cx.duration)?;
         let mut link = Link::new(
             l.name.clone(),
             l.from as u32,

@@ -2,6 +2,7 @@
 //! the reverse rate, and errors that name file, line and field.
 
 use super::*;
+use crate::net::link::RateChanges;
 use crate::channel::{collect, link_rate, presets, stats};
 use crate::engine::{RngStreams, NS_PER_MS, NS_PER_SEC};
 
@@ -18,7 +19,8 @@ fn scenario(seed: u64, keys: &str) -> String {
 
 /// The rate steps the world will draw from a DRC link's channel.
 fn steps(s: &ScenarioSpec, l: &LinkSpec) -> Vec<(u64, u64)> {
-    let src = l.drc.as_ref().expect("a DRC link").open(&RngStreams::new(s.seed)).unwrap();
+    let RateChanges::Channel(drc) = &l.rate_changes else { panic!("not a DRC link: {:?}", l.rate_changes) };
+    let src = drc.open(&RngStreams::new(s.seed)).unwrap();
     link_rate::RateSteps::new(src, s.duration).collect()
 }
 
@@ -53,7 +55,7 @@ fn a_preset_link_has_the_mean_rate_of_its_drc_sequence() {
         let s = ok(&scenario(3, &format!("drc = {{ preset = \"{preset}\", seed = 11 }}\n")));
         let fwd = &s.links()[0];
         // The spec holds the description; the steps are drawn by the world.
-        assert!(fwd.rate_schedule.is_empty());
+        assert!(matches!(fwd.rate_changes, RateChanges::Channel(_)));
         let fwd_steps = steps(&s, fwd);
         // Slot 0 starts the schedule and gives the rate at time 0.
         assert_eq!(fwd_steps[0].0, 0);
@@ -71,7 +73,7 @@ fn a_preset_link_has_the_mean_rate_of_its_drc_sequence() {
         // The reverse link is constant at the EV-DO Rev. 0 peak by default.
         let rev = &s.links()[1];
         assert_eq!((rev.name.as_str(), rev.rate_bps), ("l/rev", 153_600));
-        assert!(rev.rate_schedule.is_empty());
+        assert_eq!(rev.rate_changes, RateChanges::None);
     }
 }
 
@@ -207,7 +209,7 @@ fn the_dumbbell_bottleneck_can_follow_a_drc_sequence() {
     let rev = s.links().into_iter().find(|l| l.name == "r1-r2/rev").unwrap();
     assert_eq!(rev.rate_bps, 153_600);
     // Access links are untouched.
-    assert!(s.links().iter().filter(|l| !l.name.starts_with("r1-r2")).all(|l| l.rate_bps == 100_000_000 && l.rate_schedule.is_empty()));
+    assert!(s.links().iter().filter(|l| !l.name.starts_with("r1-r2")).all(|l| l.rate_bps == 100_000_000 && l.rate_changes == RateChanges::None));
     let s = ok(&format!("{DUMBBELL}bottleneck_drc = {{ preset = \"stationary\" }}\nbottleneck_reverse_rate = \"1.8Mbps\"\n"));
     assert_eq!(s.links().into_iter().find(|l| l.name == "r1-r2/rev").unwrap().rate_bps, 1_800_000);
 

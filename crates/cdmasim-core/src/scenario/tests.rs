@@ -2,6 +2,7 @@
 //! errors land on the right line and field.
 
 use super::*;
+use crate::net::link::RateChanges;
 use crate::engine::{RngStreams, NS_PER_MS, NS_PER_SEC};
 
 const DUMBBELL: &str = include_str!("../../../../examples/dumbbell.toml");
@@ -92,7 +93,7 @@ fn cdma2000_example_matches_paliwal_table_1() {
     assert!(matches!(bsc.queue, QueueSpec::DropTail { limit: QueueLimit::Bytes(5_000) }));
     let radio = link(&s, "bts-mobile");
     assert_eq!(radio.rate_bps, 9_600);
-    assert_eq!(radio.rate_schedule, vec![(0, 9_600), (50 * NS_PER_SEC, 163_200)]);
+    assert_eq!(radio.rate_changes, RateChanges::Schedule(vec![(0, 9_600), (50 * NS_PER_SEC, 163_200)]));
     assert!(matches!(radio.queue, QueueSpec::DropTail { limit: QueueLimit::Unlimited }));
     // Four 37.5 ms hops: 150 ms one way, the paper's 300 ms round trip.
     let one_way: u64 = ["host-core", "core-bsc", "bsc-bts", "bts-mobile"].iter().map(|n| link(&s, n).delay).sum();
@@ -304,16 +305,16 @@ rate_schedule = { every = "2.56s", steps = [{ at = "0s", rate = "153.6kbps" }, {
 "#;
     let s = parse_str(text, "t.toml").unwrap();
     let l = link(&s, "radio");
-    assert_eq!(l.rate_period, Some((0, 2_560_000_000)));
+    let RateChanges::Periodic { steps, start: 0, period: 2_560_000_000 } = &l.rate_changes else { panic!("{:?}", l.rate_changes) };
     assert_eq!(l.rate_bps, 153_600);
-    let steps: Vec<_> = crate::net::link::periodic_steps(l.rate_schedule.clone(), 0, 2_560_000_000, s.duration).collect();
+    let steps: Vec<_> = crate::net::link::periodic_steps(steps.clone(), 0, 2_560_000_000, s.duration).collect();
     let ms = 1_000_000;
     assert_eq!(steps, vec![(0, 153_600), (2260 * ms, 0), (2560 * ms, 153_600), (4820 * ms, 0), (5120 * ms, 153_600)]);
     // From a start: the rate before it is `rate`.
     let late = text.replace(r#"{ every = "2.56s","#, r#"{ start = "2.56s", every = "2.56s","#).replace(r#"delay = "10ms""#, "delay = \"10ms\"\nrate = \"1Mbps\"");
     let s2 = parse_str(&late, "t.toml").unwrap();
     assert_eq!(link(&s2, "radio").rate_bps, 1_000_000);
-    assert_eq!(link(&s2, "radio").rate_period, Some((2_560_000_000, 2_560_000_000)));
+    assert!(matches!(link(&s2, "radio").rate_changes, RateChanges::Periodic { start: 2_560_000_000, period: 2_560_000_000, .. }));
     for (bad, what) in [
         (r#"{ every = "2s", steps = [{ at = "1s", rate = "1Mbps" }] }"#, "first step must be at 0s"),
         (r#"{ every = "2s", steps = [{ at = "0s", rate = "1Mbps" }, { at = "2s", rate = "0bps" }] }"#, "not within the period"),
