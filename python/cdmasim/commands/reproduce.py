@@ -117,6 +117,8 @@ def main(args):
     line = StatusLine(status, enabled=False if args.quiet else None)
     printed = Printer(papers, args, line)
     pool = dask = ahead = None
+    # One process draws every paper's figures while the next is analysed.
+    drawing = rp.figures.FigureWriter()
     if args.dask:
         from ..sweeps import _DaskPool
 
@@ -146,7 +148,7 @@ def main(args):
             try:
                 r = rp.run(paper, args.out, quick=args.quick, jobs=args.jobs,
                            pcaps=args.pcap if paper == "lee" else None, dask=dask, pool=pool, ns2=args.ns2,
-                           sensitivity=args.sensitivity, ahead=ahead)
+                           sensitivity=args.sensitivity, ahead=ahead, drawing=drawing)
             except Ns2Error as e:
                 # ns-2 itself failed: one line, and the runs cached so far stay.
                 printed.flush()
@@ -156,7 +158,9 @@ def main(args):
                 printed.flush()     # the papers done so far, before the error (or Ctrl-C)
                 raise
             printed.done(r)
+        drawing.wait()
     finally:
+        drawing.close()
         line.close()
         if ahead is not None:
             ahead.close()

@@ -29,6 +29,7 @@ from ..progress import Tally
 from ..store import Store, load_runs
 from ..sweeps import sweep_many
 from ..workers import Slots, WorkerPool, call
+from . import figures
 from .items import Item, Tolerance, null_score
 from .ns2 import Ns2, Recorded
 from .why import explain
@@ -46,7 +47,7 @@ class Context:
     items and figures."""
 
     def __init__(self, paper, out, quick=False, jobs=None, pcaps=None, dask=None, pool=None, ns2=None,
-                 sensitivity=False):
+                 sensitivity=False, drawing=None):
         self.paper, self.out, self.quick, self.jobs = paper, out, quick, jobs
         #: Whether the paper's numbers were measured or simulated (an item may say otherwise).
         self.origin = getattr(_module(paper), "ORIGIN", "measurement") if paper in PAPERS else "measurement"
@@ -55,6 +56,8 @@ class Context:
         #: An ns2.Ns2 runner when ns-2 should run beside cdmasim (paliwal --ns2), else None.
         self.ns2 = ns2
         self.dask, self.pool = dask, pool
+        #: A figures.FigureWriter drawing the figures in the background, or None: drawn here.
+        self.drawing = drawing
         self.pcaps = list(pcaps or [])
         self.store = os.path.join(out, "store")
         self.dir = os.path.join(out, paper)
@@ -168,8 +171,11 @@ class Context:
         import matplotlib.pyplot as plt
 
         name = f"{id}.png"
-        write_file(os.path.join(self.dir, name), lambda tmp: fig.savefig(tmp, format="png", dpi=90, bbox_inches="tight"))
-        plt.close(fig)
+        if self.drawing is not None:
+            self.drawing.write(fig, os.path.join(self.dir, name))
+        else:
+            figures.save(fig, os.path.join(self.dir, name))
+            plt.close(fig)
         shown = [self._by_id[i] for i in items if i in self._by_id]
         self.figures.append({"id": id, "title": title, "file": f"{self.paper}/{name}", "items": list(items),
                              "score": figure_score(shown)})
@@ -388,7 +394,7 @@ def _module(paper):
 
 
 def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=None, pool=None, ns2=False,
-        sensitivity=False, ahead=None):
+        sensitivity=False, ahead=None, drawing=None):
     """Reproduce one paper; returns its report dict (the --json shape plus
     'citation', 'pending', 'notes' and 'quick', which the HTML report
     shows). Also writes OUT/PAPER/report.json. dask: a scheduler address
@@ -398,19 +404,25 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
     in OUT/ns2); without it, ns-2's values come from the package's record
     (ns2.RECORD) where it holds them. sensitivity: paliwal's Table II under each setting the
     paper leaves unstated (20 grids of 169 cells, about 20 min on 2 cores).
-    ahead: an Ahead already running this paper's planned sweeps."""
+    ahead: an Ahead already running this paper's planned sweeps.
+    drawing: a figures.FigureWriter to hand the figures to (the caller
+    waits for it); without one, one is started here, and the figures are
+    written when this returns."""
     mod = _module(paper)
     t0 = time.perf_counter()
     own = pool is None and dask is None
     if own:
         pool = WorkerPool(jobs or os.cpu_count() or 1)
+    own_drawing = drawing is None
+    if own_drawing:
+        drawing = figures.FigureWriter()
     try:
         runner = None
         if paper == "paliwal":
             runner = Ns2(os.path.join(out, "ns2"), jobs) if ns2 else Recorded.load()
         recorded = runner is not None and not ns2
         ctx = Context(paper, out, quick=quick, jobs=jobs, pcaps=pcaps, dask=dask, pool=pool, ns2=runner,
-                      sensitivity=sensitivity and paper == "paliwal")
+                      sensitivity=sensitivity and paper == "paliwal", drawing=drawing)
         if recorded:
             ctx.note("ns-2.35's values beside the items are the package's record of the project's ns-2 script "
                      "(cdmasim/reproduce/paliwal_ns2_record.json.gz, made by `cdmasim reproduce paliwal --ns2` and "
@@ -422,9 +434,13 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
         else:
             ctx.prefetch(mod.plan(ctx))
         mod.reproduce(ctx)
+        if own_drawing:
+            drawing.wait()
     finally:
         if own:
             pool.close()
+        if own_drawing:
+            drawing.close()
 
     for it in ctx.items:
         it.why = explain(paper, it)
