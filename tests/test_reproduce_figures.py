@@ -42,14 +42,55 @@ def test_figures_drawn_aside_are_the_pngs_drawn_in_place(tmp_path):
                                                                 [f"aside{k}.png" for k in range(3)])
 
 
-def test_a_figure_that_cannot_be_written_is_named_and_the_others_are_written(tmp_path):
+def test_a_figure_that_cannot_be_written_is_named_and_what_follows_it_is_not_done(tmp_path):
+    """The figure's own OSError (as the CLI reports a full disk), naming
+    it; the other figures are written; what was to follow is not done."""
     w = figures.FigureWriter()
+    after = []
     try:
         w.write(_figure(0), str(tmp_path / "missing" / "bad.png"))
         w.write(_figure(1), str(tmp_path / "good.png"))
-        with pytest.raises(RuntimeError, match="bad.png"):
+        w.then(lambda: after.append("report"))
+        with pytest.raises(OSError, match="bad.png") as e:
             w.wait()
+        assert e.value.errno == 2
     finally:
         w.close()
     assert (tmp_path / "good.png").read_bytes()[:4] == b"\x89PNG"
-    assert not (tmp_path / "missing").exists()
+    assert not (tmp_path / "missing").exists() and after == []
+
+
+def test_what_follows_the_figures_comes_once_they_are_written(tmp_path):
+    w = figures.FigureWriter()
+    seen = []
+    try:
+        for k in range(4):
+            w.write(_figure(k), str(tmp_path / f"f{k}.png"))
+        w.then(lambda: seen.append(sorted(p.name for p in tmp_path.iterdir())))
+        w.wait()
+    finally:
+        w.close()
+    assert seen == [[f"f{k}.png" for k in range(4)]]
+
+
+def test_the_drawing_process_closes_each_figure_it_draws(tmp_path):
+    import pickle
+
+    fig = _figure(0)
+    data = pickle.dumps(fig)
+    plt.close(fig)
+    for k in range(3):
+        assert figures.render(str(tmp_path / f"r{k}.png"), data) is None
+    assert not plt.get_fignums()
+
+
+def test_close_stops_without_drawing_what_waits(tmp_path):
+    """Ctrl-C: close returns after at most the figure being drawn; the
+    writer then refuses more."""
+    w = figures.FigureWriter()
+    for k in range(12):
+        w.write(_figure(k), str(tmp_path / f"f{k}.png"))
+    w.close()
+    assert len(list(tmp_path.iterdir())) < 12
+    with pytest.raises(RuntimeError, match="closed"):
+        w.then(lambda: None)

@@ -117,8 +117,6 @@ def main(args):
     line = StatusLine(status, enabled=False if args.quiet else None)
     printed = Printer(papers, args, line)
     pool = dask = ahead = None
-    # One process draws every paper's figures while the next is analysed.
-    drawing = rp.figures.FigureWriter()
     if args.dask:
         from ..sweeps import _DaskPool
 
@@ -127,6 +125,10 @@ def main(args):
         from ..workers import WorkerPool
 
         pool = WorkerPool(args.jobs or os.cpu_count() or 1)
+    # One process draws every paper's figures, and then writes its
+    # report.json, while the next paper is analysed.
+    drawing = rp.figures.FigureWriter()
+    interrupted = False
     try:
         try:
             os.makedirs(args.out, exist_ok=True)
@@ -159,8 +161,13 @@ def main(args):
                 raise
             printed.done(r)
         drawing.wait()
+    except KeyboardInterrupt:
+        interrupted = True
+        raise
     finally:
-        drawing.close()
+        # After an error the papers done so far keep their figures and
+        # reports; Ctrl-C stops at once.
+        drawing.close(finish=not interrupted)
         line.close()
         if ahead is not None:
             ahead.close()

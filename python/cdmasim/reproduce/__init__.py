@@ -405,9 +405,9 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
     (ns2.RECORD) where it holds them. sensitivity: paliwal's Table II under each setting the
     paper leaves unstated (20 grids of 169 cells, about 20 min on 2 cores).
     ahead: an Ahead already running this paper's planned sweeps.
-    drawing: a figures.FigureWriter to hand the figures to (the caller
-    waits for it); without one, one is started here, and the figures are
-    written when this returns."""
+    drawing: a figures.FigureWriter to hand the figures to, and the
+    report.json, written once they are (the caller waits for it); without
+    one, one is started here, and both are written when this returns."""
     mod = _module(paper)
     t0 = time.perf_counter()
     own = pool is None and dask is None
@@ -417,47 +417,50 @@ def run(paper, out="reproduce-out", quick=False, jobs=None, pcaps=None, dask=Non
     if own_drawing:
         drawing = figures.FigureWriter()
     try:
-        runner = None
-        if paper == "paliwal":
-            runner = Ns2(os.path.join(out, "ns2"), jobs) if ns2 else Recorded.load()
-        recorded = runner is not None and not ns2
-        ctx = Context(paper, out, quick=quick, jobs=jobs, pcaps=pcaps, dask=dask, pool=pool, ns2=runner,
-                      sensitivity=sensitivity and paper == "paliwal", drawing=drawing)
-        if recorded:
-            ctx.note("ns-2.35's values beside the items are the package's record of the project's ns-2 script "
-                     "(cdmasim/reproduce/paliwal_ns2_record.json.gz, made by `cdmasim reproduce paliwal --ns2` and "
-                     "`python -m cdmasim.reproduce.ns2 record`); --ns2 runs ns-2 again. A configuration the record "
-                     "does not hold shows no ns-2 value.")
-        if ahead is not None:
-            ctx.ahead = ahead
-            ctx._done.update(ahead.wait(paper))
-        else:
-            ctx.prefetch(mod.plan(ctx))
-        mod.reproduce(ctx)
+        try:
+            runner = None
+            if paper == "paliwal":
+                runner = Ns2(os.path.join(out, "ns2"), jobs) if ns2 else Recorded.load()
+            recorded = runner is not None and not ns2
+            ctx = Context(paper, out, quick=quick, jobs=jobs, pcaps=pcaps, dask=dask, pool=pool, ns2=runner,
+                          sensitivity=sensitivity and paper == "paliwal", drawing=drawing)
+            if recorded:
+                ctx.note("ns-2.35's values beside the items are the package's record of the project's ns-2 script "
+                         "(cdmasim/reproduce/paliwal_ns2_record.json.gz, made by `cdmasim reproduce paliwal --ns2` and "
+                         "`python -m cdmasim.reproduce.ns2 record`); --ns2 runs ns-2 again. A configuration the record "
+                         "does not hold shows no ns-2 value.")
+            if ahead is not None:
+                ctx.ahead = ahead
+                ctx._done.update(ahead.wait(paper))
+            else:
+                ctx.prefetch(mod.plan(ctx))
+            mod.reproduce(ctx)
+        finally:
+            if own:
+                pool.close()
+
+        for it in ctx.items:
+            it.why = explain(paper, it)
+        items = [it.as_dict() for it in ctx.items]
+        report = {
+            "paper": paper, "title": mod.TITLE, "items": items, "figures": ctx.figures,
+            "wall_s": round(time.perf_counter() - t0, 2),
+            "summary": summary(ctx.items, ctx.figures),
+            "aliases": dict(ctx._aliases),
+            "citation": mod.CITATION, "pending": list(mod.PENDING), "notes": ctx.notes, "quick": quick,
+        }
+
+        def dump(tmp):
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(report, f, indent=1)
+
+        # After its figures: report.html, made from every report.json, links them.
+        drawing.then(lambda: write_file(os.path.join(ctx.dir, "report.json"), dump))
         if own_drawing:
             drawing.wait()
     finally:
-        if own:
-            pool.close()
         if own_drawing:
             drawing.close()
-
-    for it in ctx.items:
-        it.why = explain(paper, it)
-    items = [it.as_dict() for it in ctx.items]
-    report = {
-        "paper": paper, "title": mod.TITLE, "items": items, "figures": ctx.figures,
-        "wall_s": round(time.perf_counter() - t0, 2),
-        "summary": summary(ctx.items, ctx.figures),
-        "aliases": dict(ctx._aliases),
-        "citation": mod.CITATION, "pending": list(mod.PENDING), "notes": ctx.notes, "quick": quick,
-    }
-
-    def dump(tmp):
-        with open(tmp, "w", encoding="utf-8") as f:
-            json.dump(report, f, indent=1)
-
-    write_file(os.path.join(ctx.dir, "report.json"), dump)
     return report
 
 

@@ -1,13 +1,16 @@
 """Figures drawn to PNG in a process of their own while the analysis goes
 on: drawing is about a quarter of `reproduce all`'s main thread (0.5 s a
 figure, two renders each for the tight bounding box), and a paper's
-analysis need not wait for its figures, only the report for all of them.
+analysis need not wait for its figures, only its report for them.
 
 A figure is pickled as `Context.figure` hands it over and closed; the
-drawing process writes it whole or not at all (`_files.write_file`), so
-what it writes is the same PNG, byte for byte, as drawing it in place.
-`wait` returns once every figure handed over is written, and raises the
-first failure."""
+drawing process writes it whole or not at all (`_files.write_file`), the
+same PNG, byte for byte, as drawing it in place. What must follow a
+paper's figures (its report.json, which the HTML report reads) is handed
+over too (`then`) and done in order, once they are written. The process
+is one more beside the `--jobs` workers while figures wait to be drawn.
+The drawing process sees matplotlib's defaults, not settings changed at
+run time in this one (none are)."""
 
 from __future__ import annotations
 
@@ -28,28 +31,40 @@ def save(fig, path: str) -> None:
     write_file(path, lambda tmp: fig.savefig(tmp, **SAVE))
 
 
-def render(path: str, data: bytes) -> str:
-    """What the drawing process runs: the pickled figure to `path`."""
+def render(path: str, data: bytes):
+    """What the drawing process runs: the pickled figure to `path`, then
+    closed (unpickling registers it with pyplot again). None, or what went
+    wrong as (errno or None, message)."""
     import matplotlib
 
     matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
     fig = pickle.loads(data)
-    save(fig, path)
-    return path
+    try:
+        save(fig, path)
+    except OSError as e:
+        return e.errno, f"{path}: {e.strerror or e}"
+    except Exception as e:  # noqa: BLE001 - reported by the writer, which names the figure
+        return None, f"{path}: {e!r}"
+    finally:
+        plt.close(fig)
+    return None
 
 
 class FigureWriter:
-    """Figures drawn in one background process, in the order handed over.
-    A thread feeds the process whatever has queued up since its last batch."""
+    """Figures drawn in one background process, and what follows them
+    (`then`), in the order handed over."""
 
     def __init__(self):
         self._queue: queue.Queue = queue.Queue()
-        self._pool = WorkerPool(1)
         self._lock = threading.Lock()
-        self._handed = self._written = 0
         self._done = threading.Condition(self._lock)
-        self._error: str | None = None
-        self._broken = False
+        self._handed = self._finished = 0
+        #: The first failure: (errno or None, message).
+        self._error = None
+        self._stop = threading.Event()
+        self._over = False
         self._thread = threading.Thread(target=self._run, name="cdmasim-figures", daemon=True)
         self._thread.start()
 
@@ -65,49 +80,86 @@ class FigureWriter:
             save(fig, path)
         plt.close(fig)
         if data is not None:
-            with self._lock:
-                self._handed += 1
-            self._queue.put((path, data))
+            self._hand(("figure", path, data))
+
+    def then(self, action) -> None:
+        """Call `action()` (in the drawing thread) once every figure handed
+        over so far is written; not if one could not be."""
+        self._hand(("then", action))
+
+    def _hand(self, item):
+        with self._lock:
+            if self._over:
+                raise RuntimeError("the figure writer is closed")
+            self._handed += 1
+        self._queue.put(item)
+
+    def _finish(self, n, error=None):
+        with self._lock:
+            if error is not None and self._error is None:
+                self._error = error
+            self._finished += n
+            self._done.notify_all()
 
     def _run(self):
+        pool = WorkerPool(1)
         try:
-            self._draw()
+            self._draw(pool)
         except BaseException as e:  # noqa: BLE001 - handed to `wait`
+            self._finish(0, (None, f"the drawing thread failed: {e!r}"))
+        finally:
+            pool.close()
             with self._lock:
-                self._error = self._error or f"the drawing thread failed: {e!r}"
-                self._broken = True
+                self._over = True
                 self._done.notify_all()
 
-    def _draw(self):
-        while True:
-            first = self._queue.get()
-            if first is None:
+    def _draw(self, pool):
+        while not self._stop.is_set():
+            item = self._queue.get()
+            if item is None:
                 return
-            batch = [first]
-            while not self._queue.empty():
-                item = self._queue.get()
-                if item is None:
-                    self._queue.put(None)
-                    break
-                batch.append(item)
-            tasks = [("cdmasim.reproduce.figures:render", item) for item in batch]
-            for task, (kind, value) in self._pool.map_unordered(tasks):
+            if item[0] == "then":
                 with self._lock:
-                    if kind != "ok" and self._error is None:
-                        self._error = f"{os.path.basename(task[1][0])}: the drawing process {value}"
-                    self._written += 1
-                    self._done.notify_all()
+                    failed = self._error is not None
+                error = None
+                if not failed:
+                    try:
+                        item[1]()
+                    except OSError as e:
+                        error = (e.errno, f"{e.filename or ''}: {e.strerror or e}")
+                    except Exception as e:  # noqa: BLE001 - handed to `wait`
+                        error = (None, repr(e))
+                self._finish(1, error)
+                continue
+            # The figures queued up meanwhile go to the process together.
+            batch = [item]
+            while not self._queue.empty() and self._queue.queue[0] is not None and self._queue.queue[0][0] == "figure":
+                batch.append(self._queue.get())
+            tasks = [("cdmasim.reproduce.figures:render", (path, data)) for _, path, data in batch]
+            for task, (kind, value) in pool.map_unordered(tasks):
+                if kind != "ok":
+                    value = (None, f"{task[1][0]}: the drawing process {value}")
+                self._finish(1, value)
+                if self._stop.is_set():
+                    return
 
     def wait(self) -> None:
-        """Once every figure handed over is written; RuntimeError naming the
-        first that could not be."""
+        """Once everything handed over is done; raises the first failure (an
+        OSError, as writing the file raised it, or a RuntimeError)."""
         with self._lock:
-            self._done.wait_for(lambda: self._written == self._handed or self._broken)
-            if self._error is not None:
-                raise RuntimeError(f"a figure could not be drawn: {self._error}")
+            self._done.wait_for(lambda: self._finished == self._handed or self._over)
+            error = self._error
+        if error is not None:
+            errno, message = error
+            if errno is not None:
+                raise OSError(errno, f"{os.strerror(errno)}: {message}")
+            raise RuntimeError(f"a figure could not be drawn: {message}")
 
-    def close(self) -> None:
-        """Stop the drawing process (what it had not written is not)."""
+    def close(self, finish: bool = False) -> None:
+        """Stop the drawing process: at once (what it had not done is not
+        done), or with `finish` once everything handed over is done (its
+        failures are for `wait` to raise)."""
+        if not finish:
+            self._stop.set()
         self._queue.put(None)
-        self._pool.close()
-        self._thread.join(timeout=10)
+        self._thread.join()
