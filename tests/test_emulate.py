@@ -137,9 +137,10 @@ def patience(seconds, every=0.1):
     the test's own polls, not on the clock, so a machine that is paused or
     starved for minutes (a loaded CI host) does not use it up while nothing
     ran."""
-    for _ in range(round(seconds / every)):
+    for k in range(max(1, round(seconds / every))):
+        if k:
+            time.sleep(every)
         yield
-        time.sleep(every)
 
 
 class Watched:
@@ -173,7 +174,7 @@ class Watched:
 
     def left_behind(self, grace_s=10):
         """Its processes still alive, and processes anywhere in its
-        namespaces, after up to `grace_s` for them to go."""
+        namespaces, after up to `grace_s` seconds' polls for them to go."""
         for _ in patience(grace_s):
             procs = _processes()
             alive = {(pid, start) for pid, start in self.seen if procs.get(pid, (0, None))[1] == start}
@@ -205,7 +206,8 @@ def kill_once_started(args):
         # Until the user program runs or cdmasim gives up; the limit only
         # keeps a hung start from hanging the suite (a loaded machine has
         # taken over 30 s to start one).
-        for _ in patience(180):
+        start_s = 180
+        for _ in patience(start_s):
             if w.p.poll() is not None or any(_marked(pid) for pid, _ in tree(w.p.pid)):
                 break
         started = [pid for pid, _ in tree(w.p.pid) if _marked(pid)]
@@ -216,7 +218,7 @@ def kill_once_started(args):
                 w.p.kill()
                 w.p.wait()
                 err.seek(0)
-                pytest.fail(f"the emulation did not start in 1,800 polls 0.1 s apart; its processes: {seen}; "
+                pytest.fail(f"the emulation did not start in {start_s} s of polls; its processes: {seen}; "
                             f"its output: {err.read()[-2000:]!r}")
             err.seek(0)
             pytest.fail(f"cdmasim exited {w.p.returncode} before its user program ran: {err.read()[-2000:]!r}")

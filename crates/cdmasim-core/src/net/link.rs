@@ -69,7 +69,8 @@ pub enum RateChanges {
 }
 
 impl RateChanges {
-    /// Its steps still to come, from time 0 up to `until`.
+    /// Its steps, from time 0 (the drawn ones up to `until`; a schedule's
+    /// as written).
     fn steps(&self, cx: &BuildContext, until: Time) -> Result<RateSteps, BuildError> {
         Ok(match self {
             RateChanges::None => Box::new(std::iter::empty()),
@@ -79,8 +80,9 @@ impl RateChanges {
         })
     }
 
-    /// The steps of a schedule, made if there were none (for tests that
-    /// add outages to a link).
+    /// The steps of a schedule, made (empty) if the rate did not change:
+    /// for tests that add outages to a link. An empty schedule changes
+    /// nothing, as `None` does.
     pub fn schedule_mut(&mut self) -> &mut Vec<(Time, u64)> {
         if *self == RateChanges::None {
             *self = RateChanges::Schedule(Vec::new());

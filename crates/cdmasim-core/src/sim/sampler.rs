@@ -2,7 +2,7 @@
 //! queue lengths, RED's average, a cell's buffers and rates, each EV-DO
 //! user's PF average and DRC rate, RLP buffers, a sector's power) and the
 //! bytes delivered by every flow. Per-event series (cwnd, one-way delays)
-//! are kept by the endpoints themselves.
+//! are kept by the TCP endpoints and the applications themselves.
 
 use super::apps::App;
 use super::flows::Flow;

@@ -39,11 +39,11 @@ pub enum Event {
     Sample,
 }
 
-/// A hop's wake-up and an application's timer (a CBR flow's next datagram)
-/// come often and soon, and mostly from a handler of the same kind (the
-/// queue's held front); the endpoints' timers (mostly retransmission timers,
-/// pushed back by every ACK), starts, stops and samples wait in the event
-/// queue's slow heap.
+/// A hop's wake-up and an application's timer come soon and are not pushed
+/// back (a CBR flow's next datagram, scheduled by the one before it, takes
+/// the queue's held front; a browsing user's think timer is one per user);
+/// the endpoints' timers (mostly retransmission timers, pushed back by every
+/// ACK), starts, stops and samples wait in the event queue's slow heap.
 impl Slow for Event {
     #[inline]
     fn slow(&self) -> bool {

@@ -102,8 +102,8 @@ pub trait Application: OfApp {
     fn start<S: Sockets>(s: &mut S, now: Time, me: u32);
     /// Its flow stops: nothing new is sent (what is under way finishes).
     fn stop<S: Sockets>(s: &mut S, now: Time, me: u32);
-    /// A time it asked for (`Sockets::wake_at`) has come, or an earlier one
-    /// it no longer needs.
+    /// A time it asked for (`Sockets::wake_at`) has come: every one it
+    /// asked for fires, also one it no longer needs.
     fn on_timer<S: Sockets>(_s: &mut S, _now: Time, _me: u32) {}
     /// A datagram it sent arrived (sent at `sent`, `len` payload bytes).
     fn on_datagram(&mut self, _now: Time, _sent: Time, _len: u32) {}
