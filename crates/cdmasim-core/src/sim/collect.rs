@@ -5,7 +5,8 @@ use crate::engine::time::secs;
 use crate::engine::Time;
 use crate::result::*;
 
-fn ts(v: impl Iterator<Item = Time>) -> Vec<f64> {
+/// Times in seconds, for a series' `t_s`.
+pub(super) fn ts(v: impl Iterator<Item = Time>) -> Vec<f64> {
     v.map(secs).collect()
 }
 

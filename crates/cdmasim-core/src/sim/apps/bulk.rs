@@ -8,6 +8,7 @@ use crate::engine::time::secs;
 use crate::engine::Time;
 use crate::result::{FlowResult, Series};
 use crate::scenario::TcpSpec;
+use crate::sim::collect::ts;
 use crate::sim::flows::{Flow, TcpFlow, Transport};
 use crate::sim::series_spool::SeriesSpool;
 use crate::sim::world::Hosts;
@@ -34,8 +35,13 @@ fn tcp(flow: &Flow) -> &TcpFlow {
     }
 }
 
-fn times(v: impl Iterator<Item = Time>) -> Vec<f64> {
-    v.map(secs).collect()
+// A series' values, whether streamed to the spool or kept for the result.
+fn ssthresh_value(ssthresh: u64) -> f64 {
+    ssthresh.min(u32::MAX as u64) as f64
+}
+
+fn pacing_bps(bytes_per_s: u64) -> f64 {
+    bytes_per_s as f64 * 8.0
 }
 
 impl Application for Bulk {
@@ -61,7 +67,7 @@ impl Application for Bulk {
             let (c, s) = (spool.id("cwnd", name), spool.id("ssthresh", name));
             for (at, cwnd, ssthresh) in t.sender.cwnd_trace.drain(..) {
                 spool.push(c, secs(at), cwnd as f64);
-                spool.push(s, secs(at), ssthresh.min(u32::MAX as u64) as f64);
+                spool.push(s, secs(at), ssthresh_value(ssthresh));
             }
         }
         // Until the end the receiver keeps its last point, which it
@@ -77,7 +83,7 @@ impl Application for Bulk {
         if !t.sender.pacing_trace.is_empty() {
             let p = spool.id("pacing_rate_bps", name);
             for (at, rate) in t.sender.pacing_trace.drain(..) {
-                spool.push(p, secs(at), rate as f64 * 8.0);
+                spool.push(p, secs(at), pacing_bps(rate));
             }
         }
     }
@@ -103,17 +109,17 @@ impl Application for Bulk {
         let subject = || f.name.clone();
         if !t.sender.cwnd_trace.is_empty() {
             let tr = &t.sender.cwnd_trace;
-            let t_s = times(tr.iter().map(|x| x.0));
+            let t_s = ts(tr.iter().map(|x| x.0));
             series.push(Series { metric: "cwnd".into(), subject: subject(), t_s: t_s.clone(), value: tr.iter().map(|x| x.1 as f64).collect() });
-            series.push(Series { metric: "ssthresh".into(), subject: subject(), t_s, value: tr.iter().map(|x| x.2.min(u32::MAX as u64) as f64).collect() });
+            series.push(Series { metric: "ssthresh".into(), subject: subject(), t_s, value: tr.iter().map(|x| ssthresh_value(x.2)).collect() });
         }
         if !t.receiver.rwnd_trace.is_empty() {
             let tr = &t.receiver.rwnd_trace;
-            series.push(Series { metric: "rwnd".into(), subject: subject(), t_s: times(tr.iter().map(|x| x.0)), value: tr.iter().map(|x| x.1 as f64).collect() });
+            series.push(Series { metric: "rwnd".into(), subject: subject(), t_s: ts(tr.iter().map(|x| x.0)), value: tr.iter().map(|x| x.1 as f64).collect() });
         }
         if !t.sender.pacing_trace.is_empty() {
             let tr = &t.sender.pacing_trace;
-            series.push(Series { metric: "pacing_rate_bps".into(), subject: subject(), t_s: times(tr.iter().map(|x| x.0)), value: tr.iter().map(|x| x.1 as f64 * 8.0).collect() });
+            series.push(Series { metric: "pacing_rate_bps".into(), subject: subject(), t_s: ts(tr.iter().map(|x| x.0)), value: tr.iter().map(|x| pacing_bps(x.1)).collect() });
         }
         s.completed_at.unwrap_or(if f.stop.is_some_and(|st| st < hosts.horizon) { t.receiver.last_delivery } else { hosts.horizon })
     }

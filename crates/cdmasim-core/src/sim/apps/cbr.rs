@@ -7,6 +7,7 @@ use crate::app::{CbrSink, CbrSource};
 use crate::engine::time::secs;
 use crate::engine::Time;
 use crate::result::{FlowResult, Series};
+use crate::sim::collect::ts;
 use crate::sim::delay::DelayStats;
 use crate::sim::flows::Flow;
 use crate::sim::series_spool::SeriesSpool;
@@ -81,7 +82,7 @@ impl Application for Cbr {
             series.push(Series {
                 metric: "owd".into(),
                 subject: f.name.clone(),
-                t_s: self.sink.delays.iter().map(|d| secs(d.0)).collect(),
+                t_s: ts(self.sink.delays.iter().map(|d| d.0)),
                 value: self.sink.delays.iter().map(|d| secs(d.1)).collect(),
             });
         }
