@@ -14,7 +14,6 @@ run time in this one (none are)."""
 
 from __future__ import annotations
 
-import os
 import pickle
 import queue
 import threading
@@ -34,7 +33,7 @@ def save(fig, path: str) -> None:
 def render(path: str, data: bytes):
     """What the drawing process runs: the pickled figure to `path`, then
     closed (unpickling registers it with pyplot again). None, or what went
-    wrong as (errno or None, message)."""
+    wrong as (errno or None, what)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -44,9 +43,9 @@ def render(path: str, data: bytes):
     try:
         save(fig, path)
     except OSError as e:
-        return e.errno, f"{path}: {e.strerror or e}"
+        return e.errno, e.strerror or str(e)
     except Exception as e:  # noqa: BLE001 - reported by the writer, which names the figure
-        return None, f"{path}: {e!r}"
+        return None, repr(e)
     finally:
         plt.close(fig)
     return None
@@ -61,7 +60,7 @@ class FigureWriter:
         self._lock = threading.Lock()
         self._done = threading.Condition(self._lock)
         self._handed = self._finished = 0
-        #: The first failure: (errno or None, message).
+        #: The first failure: (errno or None, what, file).
         self._error = None
         self._stop = threading.Event()
         self._over = False
@@ -76,9 +75,9 @@ class FigureWriter:
             data = pickle.dumps(fig)
         except Exception:  # noqa: BLE001 - a figure that does not pickle is drawn here instead
             data = None
-        if data is None:
             save(fig, path)
-        plt.close(fig)
+        finally:
+            plt.close(fig)
         if data is not None:
             self._hand(("figure", path, data))
 
@@ -106,7 +105,7 @@ class FigureWriter:
         try:
             self._draw(pool)
         except BaseException as e:  # noqa: BLE001 - handed to `wait`
-            self._finish(0, (None, f"the drawing thread failed: {e!r}"))
+            self._finish(0, (None, f"the drawing thread failed: {e!r}", None))
         finally:
             pool.close()
             with self._lock:
@@ -114,34 +113,29 @@ class FigureWriter:
                 self._done.notify_all()
 
     def _draw(self, pool):
+        """One item at a time, in order (the pool keeps its process from
+        one call to the next)."""
         while not self._stop.is_set():
             item = self._queue.get()
             if item is None:
                 return
-            if item[0] == "then":
-                with self._lock:
-                    failed = self._error is not None
-                error = None
-                if not failed:
-                    try:
-                        item[1]()
-                    except OSError as e:
-                        error = (e.errno, f"{e.filename or ''}: {e.strerror or e}")
-                    except Exception as e:  # noqa: BLE001 - handed to `wait`
-                        error = (None, repr(e))
-                self._finish(1, error)
+            if item[0] == "figure":
+                _, path, data = item
+                [(_, (kind, outcome))] = pool.map_unordered([("cdmasim.reproduce.figures:render", (path, data))])
+                failure = outcome if kind == "ok" else (None, f"the drawing process {outcome}")
+                self._finish(1, None if failure is None else (*failure, path))
                 continue
-            # The figures queued up meanwhile go to the process together.
-            batch = [item]
-            while not self._queue.empty() and self._queue.queue[0] is not None and self._queue.queue[0][0] == "figure":
-                batch.append(self._queue.get())
-            tasks = [("cdmasim.reproduce.figures:render", (path, data)) for _, path, data in batch]
-            for task, (kind, value) in pool.map_unordered(tasks):
-                if kind != "ok":
-                    value = (None, f"{task[1][0]}: the drawing process {value}")
-                self._finish(1, value)
-                if self._stop.is_set():
-                    return
+            with self._lock:
+                failed = self._error is not None
+            error = None
+            if not failed:
+                try:
+                    item[1]()
+                except OSError as e:
+                    error = (e.errno, e.strerror or str(e), e.filename)
+                except Exception as e:  # noqa: BLE001 - handed to `wait`
+                    error = (None, repr(e), None)
+            self._finish(1, error)
 
     def wait(self) -> None:
         """Once everything handed over is done; raises the first failure (an
@@ -150,10 +144,11 @@ class FigureWriter:
             self._done.wait_for(lambda: self._finished == self._handed or self._over)
             error = self._error
         if error is not None:
-            errno, message = error
+            errno, what, path = error
             if errno is not None:
-                raise OSError(errno, f"{os.strerror(errno)}: {message}")
-            raise RuntimeError(f"a figure could not be drawn: {message}")
+                raise OSError(errno, what, path)
+            where = f"{path}: " if path else ""
+            raise RuntimeError(f"a figure could not be drawn: {where}{what}")
 
     def close(self, finish: bool = False) -> None:
         """Stop the drawing process: at once (what it had not done is not
