@@ -128,6 +128,48 @@ def test_tables_take_their_columns_and_types_from_the_core(example, monkeypatch)
         assert len(df) == len(r.summary.get(table, [])) or table in ("drops", "objects", "pages")
 
 
+def test_a_table_the_core_adds_is_a_python_table_with_no_python_edit(tmp_path, monkeypatch):
+    # The core's test-only radio kind (crates/cdmasim-core/src/toy_radio)
+    # brings a table, `toy_users`, through its line in the registry of
+    # kinds alone; its Rust test checks the schema entry below. The Python
+    # extension is built without test-only kinds, so this gives the module
+    # that schema entry and a run's rows of it: Result, to_dir, the
+    # README's list and the column reference serve it with no edit here.
+    import pandas as pd
+
+    from cdmasim import _core, result
+
+    toy = {"name": "toy_users", "doc": "one row per user of a toy radio (a test-only kind)",
+           "columns": [["name", "str"], ["radio", "str"], ["packets_delivered", "int"], ["throughput_bps", "float"],
+                       ["delay_s", "float"]],
+           "column_docs": [" The user (`[[toy_user]]`).\n", " Its radio (`[[toy_radio]]`).\n",
+                           " IP packets delivered to it.\n", " IP bytes delivered to it × 8 / run time, bit/s.\n",
+                           " Its radio's delay, seconds.\n"],
+           "source": "crates/cdmasim-core/src/toy_radio/rows.rs"}
+    real = _core.result_schema()
+    cached = [result.tables, result.schema, result._long, result.table_names, result.column_docs]
+    monkeypatch.setattr(_core, "result_schema", lambda: json.dumps([*json.loads(real), toy]))
+    for f in cached:
+        f.cache_clear()
+    try:
+        r = cdmasim.run(SHORT)
+        r.summary["toy_users"] = [{"name": "u1", "radio": "r1", "packets_delivered": 7, "throughput_bps": 1.5e3,
+                                   "delay_s": 0.04}]
+        assert "toy_users" in result.table_names() and "toy_users" in dir(r)
+        df = r.toy_users
+        assert list(df.columns) == ["name", "radio", "packets_delivered", "throughput_bps", "delay_s"]
+        assert str(df["packets_delivered"].dtype) == "int64" and df["delay_s"].tolist() == [0.04]
+        written = r.to_dir(tmp_path / "out")
+        assert any(pathlib.Path(w).name == "toy_users.parquet" for w in written)
+        assert pd.read_parquet(tmp_path / "out" / "toy_users.parquet").equals(df)
+        assert "| `toy_users.parquet` | name, radio, packets_delivered, throughput_bps, delay_s — one row per user" \
+            in result.markdown()
+        assert "Row type: `crates/cdmasim-core/src/toy_radio/rows.rs`." in result.reference()
+    finally:
+        for f in cached:
+            f.cache_clear()
+
+
 @pytest.mark.parametrize("example", sorted(p.stem for p in EXAMPLES.glob("*.toml") if not p.stem.startswith("sweep_")))
 def test_tables_written_from_the_records_read_back_as_the_dataframes(example, monkeypatch):
     """Result.write_table_parquet (what the store and --out write, without

@@ -26,4 +26,4 @@ pub mod rlp;
 pub mod sched;
 pub mod emu;
 #[cfg(test)]
-mod delay_hop;
+mod toy_radio;

@@ -5,7 +5,8 @@
 
 use cdmasim_core::channel::{collect, presets, stats};
 use cdmasim_core::scenario::{self, ScenarioSpec};
-use cdmasim_core::sim::{self, QueueResult, RunOptions, RunResult};
+use cdmasim_core::net::queue::QueueResult;
+use cdmasim_core::sim::{self, RunOptions, RunResult};
 
 const TESTBED: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/evdo_testbed.toml");
 

@@ -22,7 +22,7 @@ const LAYERS: &[&[&str]] = &[
     &["input"],
     &["rlp", "cdma2000", "evdo"],
     &["is2000"],
-    &["delay_hop"],
+    &["toy_radio"],
     &["network"],
     &["scenario"],
     &["sim"],

@@ -6,7 +6,8 @@
 mod common;
 use cdmasim_core::models::rlp_buffer::max_retransmission_buffer;
 use cdmasim_core::scenario::parse_str;
-use cdmasim_core::sim::{self, RadioLinkResult, RunOptions, RunResult};
+use cdmasim_core::rlp::rows::RadioLinkResult;
+use cdmasim_core::sim::{self, RunOptions, RunResult};
 use common::assert_conserved;
 
 fn run(text: &str) -> RunResult {

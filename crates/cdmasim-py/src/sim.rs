@@ -92,7 +92,7 @@ fn parse_scenario(py: Python<'_>, text: &str, path: &str, form: &str, seed: Opti
 /// int?, float?, str?, counts, cdf, intervals.
 #[pyfunction]
 fn result_schema() -> String {
-    serde_json::to_string(&cdmasim_core::result::schema()).expect("the schema is plain data")
+    serde_json::to_string(&cdmasim_core::sim::schema()).expect("the schema is plain data")
 }
 
 /// The top-level keys and tables a scenario file may hold.

@@ -17,7 +17,8 @@ use crate::engine::{RngStreams, Time};
 use crate::net::hop::{BuildContext, BuildError, Ends, HopKind, Samples};
 use crate::net::queue::{self, Queue};
 use crate::net::{Headers, Hop, HopEvent, Link, Packet, Port};
-use crate::result::{CellResult, HopRows, Intervals, MobileResult};
+use crate::cdma2000::rows::{CellResult, MobileResult};
+use crate::result::{Intervals, Rows};
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -382,12 +383,12 @@ impl Hop for Cell {
 
     /// The shared buffer and the link buffers as rows of the queues table,
     /// the mobiles, and the cell with its dead periods.
-    fn report(&self, horizon: Time, rows: &mut HopRows) {
+    fn report(&self, horizon: Time, rows: &mut Rows) {
         let run_s = secs(horizon.max(1));
-        rows.queues.push(self.bsc.row(horizon));
+        rows.push(self.bsc.row(horizon));
         for m in &self.mobiles {
-            rows.queues.push(m.link.row(horizon));
-            rows.mobiles.push(MobileResult {
+            rows.push(m.link.row(horizon));
+            rows.push(MobileResult {
                 name: m.name.clone(),
                 cell: self.name.clone(),
                 bts: m.bts + 1,
@@ -397,7 +398,7 @@ impl Hop for Cell {
                 sch_s: secs(m.stats.sch_time),
             });
         }
-        rows.cells.push(CellResult {
+        rows.push(CellResult {
             name: self.name.clone(),
             mobiles: self.mobiles.len() as u64,
             bsc_rate_bps: self.bsc.rate_bps() as f64,

@@ -24,7 +24,7 @@ use crate::net::hop::BuildContext;
 use crate::net::packet::{Body, Packet};
 use crate::net::DropReason;
 use crate::network::{DropRecord, Endpoints, Network};
-use crate::result::HopRows;
+use crate::network::HopRows;
 use crate::scenario::ScenarioSpec;
 use serde::Serialize;
 use std::collections::HashMap;

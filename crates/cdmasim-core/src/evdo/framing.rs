@@ -12,7 +12,7 @@
 
 use crate::net::ppp::{Compression, Ppp, Wire};
 use crate::net::{Body, DropReason, Packet};
-use crate::result::PppResult;
+use crate::net::ppp::rows::PppResult;
 use std::collections::VecDeque;
 
 pub struct Framing {

@@ -9,6 +9,7 @@ pub mod config;
 pub mod framing;
 pub mod ran;
 pub mod reverse;
+pub mod rows;
 pub mod rlp;
 pub mod scheduler;
 pub mod uplink;

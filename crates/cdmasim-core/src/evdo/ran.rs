@@ -48,7 +48,8 @@ use crate::net::hop::{BuildContext, BuildError, Ends, HopKind, Samples};
 use crate::net::queue::QueueSpec;
 use crate::channel::DrcSpec;
 use crate::net::{DropReason, Headers, Hop, HopEvent, Packet, Port};
-use crate::result::{HopRows, SectorResult, UserResult};
+use crate::evdo::rows::{SectorResult, UserResult};
+use crate::result::Rows;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -666,7 +667,7 @@ impl Hop for EvdoRan {
 
     /// Its users (and their base-station queues, as rows of the queues
     /// table) and its sectors.
-    fn report(&self, horizon: Time, rows: &mut HopRows) {
+    fn report(&self, horizon: Time, rows: &mut Rows) {
         let run_s = secs(horizon.max(1));
         for (i, u) in self.users.iter().enumerate() {
             let s = &u.stats;
@@ -678,10 +679,10 @@ impl Hop for EvdoRan {
             // Octets carried / what the user's channel offered over the run.
             let utilization = if s.drc_rate_sum > 0.0 { s.air_bytes as f64 * 8.0 * 600.0 / s.drc_rate_sum } else { 0.0 };
             if !u.full_buffer {
-                rows.queues.push(u.down.meter.row(self.queue_name(i as Port), &u.down.queue, horizon, utilization, s.air_bytes));
+                rows.push(u.down.meter.row(self.queue_name(i as Port), &u.down.queue, horizon, utilization, s.air_bytes));
             }
             if let Some(p) = &u.down.ppp {
-                rows.ppp.push(p.row(self.queue_name(i as Port)));
+                rows.push(p.row(self.queue_name(i as Port)));
             }
             let up = u.up.as_ref().map(|up| up.stats);
             if let (Some(b), Some(st)) = (u.uplink_bearer(), up) {
@@ -689,13 +690,13 @@ impl Hop for EvdoRan {
                 // Octets carried / what its frames offered.
                 let offered: u64 = st.frames.iter().enumerate().map(|(r, &k)| k * super::reverse::payload_bytes(r as u8)).sum();
                 let utilization = if offered > 0 { st.air_bytes as f64 / offered as f64 } else { 0.0 };
-                rows.queues.push(b.meter.row(name.clone(), &b.queue, horizon, utilization, st.air_bytes));
+                rows.push(b.meter.row(name.clone(), &b.queue, horizon, utilization, st.air_bytes));
                 if let Some(p) = &b.ppp {
-                    rows.ppp.push(p.row(name));
+                    rows.push(p.row(name));
                 }
             }
             let rlp_up = u.uplink_bearer().map(|b| b.rlp.stats);
-            rows.users.push(UserResult {
+            rows.push(UserResult {
                 name: u.name.clone(),
                 sector: self.sectors[u.sector].name.clone(),
                 throughput_bps: throughput,
@@ -723,7 +724,7 @@ impl Hop for EvdoRan {
         for sec in &self.sectors {
             let st = &sec.stats;
             let served: Vec<f64> = st.air_bytes.iter().zip(&st.attached).filter(|(_, &a)| a).map(|(&b, _)| b as f64).collect();
-            rows.sectors.push(SectorResult {
+            rows.push(SectorResult {
                 name: sec.name.clone(),
                 scheduler: sec.sched.name().into(),
                 traffic_slots: st.traffic_slots,

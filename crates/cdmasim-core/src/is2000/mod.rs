@@ -10,5 +10,6 @@ pub mod config;
 pub mod dormancy;
 pub mod power;
 pub mod radio;
+pub mod rows;
 pub mod sector;
 pub(crate) mod tables;

@@ -27,7 +27,8 @@ use crate::engine::time::secs;
 use crate::engine::{Rng, RngStreams, Time};
 use crate::net::hop::{BuildContext, BuildError, Ends, HopKind, Samples};
 use crate::net::{Headers, Hop, HopEvent, Packet, Port};
-use crate::result::{HopRows, Is2000Result};
+use crate::is2000::rows::Is2000Result;
+use crate::result::Rows;
 use crate::rlp::link::{RadioLinkConfig, RlpLink};
 use crate::rlp::meter::Meter;
 use std::collections::VecDeque;
@@ -333,15 +334,15 @@ impl Hop for Is2000Sector {
 
     /// Every user's air link (both directions; its sector, SCH grants and
     /// active time on the forward row), and the sector.
-    fn report(&self, _horizon: Time, rows: &mut HopRows) {
+    fn report(&self, _horizon: Time, rows: &mut Rows) {
         for u in &self.users {
             let mut r = u.link.rows();
             r[0].sector = Some(self.name.clone());
             r[0].sch_grants = Some(u.grants);
             r[0].active_s = Some(secs(u.active_time));
-            rows.radio_links.extend(r);
+            rows.extend(r);
         }
-        rows.is2000.push(self.row());
+        rows.push(self.row());
     }
 
     fn finish(&mut self, now: Time, hd: &mut Headers) {

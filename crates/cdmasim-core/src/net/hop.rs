@@ -19,7 +19,7 @@
 use super::{Body, DropReason, Headers, Packet};
 use crate::channel::ChannelError;
 use crate::engine::{RngStreams, Time};
-use crate::result::HopRows;
+use crate::result::Rows;
 
 /// A way through a hop (a link: 0; a radio access network: the user's index).
 pub type Port = u32;
@@ -97,7 +97,7 @@ pub trait Hop {
     fn sample(&self, out: &mut Samples);
 
     /// Its rows of the result tables, for a run that ended at `horizon`.
-    fn report(&self, horizon: Time, rows: &mut HopRows);
+    fn report(&self, horizon: Time, rows: &mut Rows);
 
     /// Close the time-integrated statistics at the end of the run.
     fn finish(&mut self, now: Time, headers: &mut Headers);

@@ -9,13 +9,13 @@
 //! scenario this matters.)
 
 use super::hop::{BuildContext, BuildError, Ends, Hop, HopConfig, HopEvent, HopKind, Port, Samples};
-use super::queue::{self, AnyQueue, Queue, QueueMeter, QueueSpec};
+use super::queue::{self, AnyQueue, Queue, QueueMeter, QueueResult, QueueSpec};
 use super::ppp::{Compression, Ppp};
 use super::{DropReason, Headers, Packet};
 use crate::channel::{link_rate, DrcSpec};
 use crate::engine::time::bits_in;
 use crate::engine::{Rng, Time, NS_PER_SEC};
-use crate::result::{HopRows, QueueResult};
+use crate::result::Rows;
 use serde::{Deserialize, Serialize};
 
 
@@ -581,10 +581,10 @@ impl Hop for Link {
         }
     }
 
-    fn report(&self, horizon: Time, rows: &mut HopRows) {
-        rows.queues.push(self.row(horizon));
+    fn report(&self, horizon: Time, rows: &mut Rows) {
+        rows.push(self.row(horizon));
         if let Some(p) = &self.ppp {
-            rows.ppp.push(p.row(self.name.clone()));
+            rows.push(p.row(self.name.clone()));
         }
     }
 

@@ -3,8 +3,10 @@
 //! configuration; `kind` names it in the spec's JSON), the network's
 //! `AnyHop` (the built hops, dispatched by `match`, never by a virtual
 //! call, on the per-packet path), with everything that goes from one to
-//! the other, and `Kinds`, every kind's scenario tables (`KindTables`, in
-//! the kind's folder) in the order their hops are added. Adding a kind is
+//! the other, `Kinds`, every kind's scenario tables (`KindTables`, in the
+//! kind's folder) in the order their hops are added, and `HopRows`, the
+//! result tables the kinds bring (each row type defined, with its table's
+//! description, in its kind's folder: `result::HopTable`). Adding a kind is
 //! one line here (docs/ARCHITECTURE.md, "Adding a radio hop").
 //!
 //! The first kind, the point-to-point link, is the hop of the per-packet
@@ -25,7 +27,13 @@ use crate::is2000::tables::Is2000Tables;
 use crate::net::hop::{BuildContext, BuildError, Ends, HopConfig, HopKind, Samples};
 use crate::net::link::LinkSpec;
 use crate::net::{Headers, Hop, HopEvent, Link, Packet, Port};
-use crate::result::HopRows;
+use crate::cdma2000::rows::{CellResult, MobileResult};
+use crate::evdo::rows::{SectorResult, UserResult};
+use crate::is2000::rows::Is2000Result;
+use crate::net::ppp::rows::PppResult;
+use crate::net::queue::QueueResult;
+use crate::result::{Rows, Table};
+use crate::rlp::rows::RadioLinkResult;
 use crate::input::kind::KindTables;
 use crate::input::link::LinkTables;
 use crate::rlp::link::{RadioLinkConfig, RlpLink};
@@ -48,9 +56,40 @@ macro_rules! hop_kinds {
         }
     };
     (
-        inline $lv:ident($lc:ty => $lh:ty) = $lt:literal, $lf:ident: $ltab:ty;
-        $( $(#[$a:meta])* $v:ident($c:ty => $h:ty) = $t:literal, $f:ident: $tab:ty; )*
+        inline $lv:ident($lc:ty => $lh:ty) = $lt:literal, $lf:ident: $ltab:ty
+            $(, rows [$( $(#[$lra:meta])* $lrf:ident: $lrt:ty ),*])?;
+        $( $(#[$a:meta])* $v:ident($c:ty => $h:ty) = $t:literal, $f:ident: $tab:ty
+            $(, rows [$( $(#[$ra:meta])* $rf:ident: $rt:ty ),*])?; )*
     ) => {
+        /// The hops' result tables, each the rows of one type the kinds
+        /// report (`Hop::report`), in the order of the hops.
+        #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+        pub struct HopRows {
+            $($( $(#[$lra])* #[serde(default)] pub $lrf: Vec<$lrt>, )*)?
+            $($($( $(#[$ra])* #[serde(default)] pub $rf: Vec<$rt>, )*)?)*
+        }
+
+        impl HopRows {
+            /// Every table's rows out of what the hops reported.
+            pub fn take(rows: &mut Rows) -> HopRows {
+                let out = HopRows {
+                    $($( $(#[$lra])* $lrf: rows.take(), )*)?
+                    $($($( $(#[$ra])* $rf: rows.take(), )*)?)*
+                };
+                rows.assert_taken();
+                out
+            }
+        }
+
+        /// The hops' tables as the schema lists them, in `HopRows`' order.
+        pub fn hop_tables() -> Vec<Table> {
+            #[allow(unused_mut)]
+            let mut tables = Vec::new();
+            $($( $(#[$lra])* tables.push(Table::of::<$lrt>(stringify!($lrf))); )*)?
+            $($($( $(#[$ra])* tables.push(Table::of::<$rt>(stringify!($rf))); )*)?)*
+            tables
+        }
+
         /// Every kind's scenario tables, as read (presets add to them too).
         #[derive(Default)]
         pub(crate) struct Kinds {
@@ -192,7 +231,7 @@ macro_rules! hop_kinds {
             fn sample(&self, out: &mut Samples) {
                 hop_kinds!(@each self, h => h.sample(out); $lv; $( [$(#[$a])*] $v )*)
             }
-            fn report(&self, horizon: Time, rows: &mut HopRows) {
+            fn report(&self, horizon: Time, rows: &mut Rows) {
                 hop_kinds!(@each self, h => h.report(horizon, rows); $lv; $( [$(#[$a])*] $v )*)
             }
             fn finish(&mut self, now: Time, hd: &mut Headers) {
@@ -212,13 +251,15 @@ macro_rules! hop_kinds {
 }
 
 // Each kind: its variant (configuration => built hop) = its name in the
-// spec's JSON, and its field in `Kinds` with its scenario tables.
+// spec's JSON, its field in `Kinds` with its scenario tables, and the
+// result tables it brings (their names, and the types of their rows; any
+// kind may report rows of any table listed).
 hop_kinds! {
-    inline Link(LinkSpec => Link) = "link", link: LinkTables;
-    Evdo(RanConfig => EvdoRan) = "evdo", evdo: EvdoTables;
-    Cell(CellConfig => Cell) = "cdma2000_cell", cell: CellTables;
-    Rlp(RadioLinkConfig => RlpLink) = "radio_link", radio_link: RadioLinkTables;
-    Is2000(Is2000Config => Is2000Sector) = "is2000_sector", is2000: Is2000Tables;
+    inline Link(LinkSpec => Link) = "link", link: LinkTables, rows [queues: QueueResult, ppp: PppResult];
+    Evdo(RanConfig => EvdoRan) = "evdo", evdo: EvdoTables, rows [users: UserResult, sectors: SectorResult];
+    Cell(CellConfig => Cell) = "cdma2000_cell", cell: CellTables, rows [cells: CellResult, mobiles: MobileResult];
+    Rlp(RadioLinkConfig => RlpLink) = "radio_link", radio_link: RadioLinkTables, rows [radio_links: RadioLinkResult];
+    Is2000(Is2000Config => Is2000Sector) = "is2000_sector", is2000: Is2000Tables, rows [is2000: Is2000Result];
     #[cfg(test)]
-    Delay(crate::delay_hop::DelayConfig => crate::delay_hop::DelayHop) = "delay", delay: crate::delay_hop::DelayTables;
+    ToyRadio(crate::toy_radio::ToyRadioConfig => crate::toy_radio::ToyRadio) = "toy_radio", toy_radio: crate::toy_radio::tables::ToyRadioTables, rows [#[cfg(test)] toy_users: crate::toy_radio::rows::ToyUserResult];
 }

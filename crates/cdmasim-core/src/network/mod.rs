@@ -21,13 +21,13 @@
 
 pub mod kinds;
 
-pub use kinds::{AnyHop, HopSpec};
+pub use kinds::{hop_tables, AnyHop, HopRows, HopSpec};
 
 use crate::engine::Time;
 use crate::net::hop::{BuildContext, BuildError, Ends, Samples};
 use crate::net::routing::Routes;
 use crate::net::{Body, DropReason, Headers, Hop, HopEvent, Packet, Port};
-use crate::result::HopRows;
+use crate::result::Rows;
 
 /// Where a packet was dropped: at a hop's port, or at a node (that has no
 /// route for it, or whose stack discarded it).
@@ -270,10 +270,10 @@ impl Network {
 
     /// Every hop's rows of the result tables, in hop order.
     pub fn report(&self, horizon: Time) -> HopRows {
-        let mut rows = HopRows::default();
+        let mut rows = Rows::default();
         for h in &self.hops {
             h.report(horizon, &mut rows);
         }
-        rows
+        HopRows::take(&mut rows)
     }
 }

@@ -9,7 +9,7 @@
 use crate::engine::{RngStreams, Time};
 use crate::net::queue::{self, AnyQueue, Queue, QueueMeter, QueueSpec};
 use crate::net::{DropReason, Packet};
-use crate::result::QueueResult;
+use crate::net::queue::QueueResult;
 
 use super::arq::Arq;
 

@@ -27,7 +27,8 @@ use crate::engine::{RngStreams, Time, NS_PER_MS};
 use crate::net::hop::{BuildContext, BuildError, Ends, HopConfig, HopKind, Samples};
 use crate::net::queue::QueueSpec;
 use crate::net::{DropReason, Headers, Hop, HopEvent, Packet, Port};
-use crate::result::{HopRows, RadioLinkResult};
+use crate::rlp::rows::RadioLinkResult;
+use crate::result::Rows;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
@@ -469,10 +470,10 @@ impl Hop for RlpLink {
         }
     }
 
-    fn report(&self, horizon: Time, rows: &mut HopRows) {
-        rows.radio_links.extend(self.rows());
+    fn report(&self, horizon: Time, rows: &mut Rows) {
+        rows.extend(self.rows());
         if let Some(b) = &self.buffer {
-            rows.queues.push(b.row(self.name.clone(), horizon, self.dirs[0].rate_bps));
+            rows.push(b.row(self.name.clone(), horizon, self.dirs[0].rate_bps));
         }
     }
 

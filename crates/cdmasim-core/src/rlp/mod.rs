@@ -13,4 +13,5 @@ pub mod iid;
 pub mod link;
 pub mod meter;
 pub mod rayleigh;
+pub mod rows;
 pub(crate) mod tables;

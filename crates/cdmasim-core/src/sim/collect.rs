@@ -4,6 +4,7 @@ use super::world::{Hosts, World};
 use crate::engine::time::secs;
 use crate::engine::Time;
 use crate::result::*;
+use super::RunResult;
 
 /// Times in seconds, for a series' `t_s`.
 pub(super) fn ts(v: impl Iterator<Item = Time>) -> Vec<f64> {

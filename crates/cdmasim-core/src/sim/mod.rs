@@ -6,11 +6,14 @@ pub mod collect;
 pub mod delay;
 pub mod drop_log;
 pub mod flows;
+pub mod run_result;
 pub mod sampler;
 pub mod series_spool;
 pub mod web_log;
 pub mod world;
 pub use crate::result::{self, *};
+pub use run_result::{schema, RunResult};
+pub use crate::network::HopRows;
 
 use crate::engine::Time;
 use crate::net::hop::BuildError;

@@ -21,9 +21,10 @@
 
 mod rohc;
 mod vj;
+pub mod rows;
 
 use super::{Body, DropReason, Packet};
-use crate::result::PppResult;
+use rows::PppResult;
 use serde::{Deserialize, Serialize};
 
 /// PPP framing bytes per frame (RFC 1662 §3.1): a flag (back-to-back

@@ -5,7 +5,7 @@
 use super::Queue;
 use crate::engine::Time;
 use crate::net::{DropReason, Packet};
-use crate::result::QueueResult;
+use super::QueueResult;
 use std::collections::BTreeMap;
 
 #[derive(Clone, Debug, Default)]

@@ -6,6 +6,7 @@ pub mod droptail;
 pub mod fifo;
 pub mod meter;
 pub mod red;
+pub mod rows;
 
 pub use droptail::DropTail;
 pub use fifo::Fifo;
@@ -15,6 +16,7 @@ pub use red::Red;
 use super::{DropReason, Packet};
 use crate::engine::{RngStreams, Time};
 pub use red::RedSpec;
+pub use rows::QueueResult;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -1,0 +1,142 @@
+use crate::engine::{RngStreams, Time, NS_PER_MS};
+use crate::net::hop::BuildContext;
+use crate::net::{Body, Packet};
+use crate::network::{DropRecord, Endpoints, Network};
+use crate::scenario;
+use crate::sim::{self, RunOptions};
+
+const SCENARIO: &str = r#"
+[simulation]
+duration = "20s"
+sample_interval = "1s"
+[[node]]
+name = "bs"
+[[toy_radio]]
+name = "r1"
+node = "bs"
+delay = "40ms"
+up_rate = "2Mbps"
+[[toy_user]]
+name = "u1"
+radio = "r1"
+[[toy_user]]
+name = "u2"
+radio = "r1"
+[[flow]]
+name = "voice"
+from = "bs"
+to = "u1"
+kind = "cbr"
+rate = "64kbps"
+packet_size = "160B"
+[[flow]]
+name = "bulk"
+from = "bs"
+to = "u2"
+bytes = "200kB"
+"#;
+
+fn spec() -> scenario::ScenarioSpec {
+    scenario::parse_str(SCENARIO, "toy.toml").expect("parses")
+}
+
+/// The users are nodes of their own with reverse links, the radio one hop
+/// with a port per user; every datagram takes exactly the delay, TCP's
+/// smallest RTT is the delay both ways plus an ACK's transmission on the
+/// reverse link, and every packet is accounted for.
+#[test]
+fn a_scenario_of_a_toy_radio_runs() {
+    let spec = spec();
+    let names: Vec<&str> = spec.nodes.iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["bs", "u1", "u2"]);
+    assert_eq!(spec.hops.len(), 3, "two reverse links and the radio");
+    assert_eq!(spec.sampled_series(), 2 + 1 + 2, "the reverse links' queues, the radio, the two flows");
+    let r = sim::run(&spec, RunOptions::default()).expect("runs");
+    let voice = r.flows.iter().find(|f| f.name == "voice").unwrap();
+    assert!(voice.packets_received > 900);
+    assert_eq!((voice.owd_min_s, voice.owd_max_s), (Some(0.040), Some(0.040)));
+    let bulk = r.flows.iter().find(|f| f.name == "bulk").unwrap();
+    assert_eq!(bulk.bytes_delivered, 200_000);
+    let ack_bits = 40.0 * 8.0; // an ACK: IPv4 and TCP headers, no options
+    assert_eq!(bulk.rtt_min_s, Some(0.080 + ack_bits / 2e6));
+    let c = &r.conservation;
+    assert_eq!((c.sent, c.dropped), (c.delivered + c.in_network, 0));
+    assert!(r.series.iter().any(|s| s.metric == "queue_pkts" && s.subject == "r1" && s.value.iter().any(|&v| v > 0.0)));
+    let up: Vec<&str> = r.hops.queues.iter().map(|q| q.link.as_str()).collect();
+    assert_eq!(up, ["u1.up", "u2.up"]);
+}
+
+/// Its own table: a row per user in `HopRows`, in the JSON summary under
+/// the table's name, and in the schema Python builds its tables from,
+/// which names the file the row type is defined in.
+#[test]
+fn its_table_reaches_the_results_and_the_schema() {
+    let r = sim::run(&spec(), RunOptions::default()).expect("runs");
+    let voice = r.flows.iter().find(|f| f.name == "voice").unwrap();
+    let rows: Vec<(&str, &str, f64)> = r.hops.toy_users.iter().map(|u| (u.name.as_str(), u.radio.as_str(), u.delay_s)).collect();
+    assert_eq!(rows, [("u1", "r1", 0.040), ("u2", "r1", 0.040)]);
+    assert_eq!(r.hops.toy_users[0].packets_delivered, voice.packets_received);
+    assert!(r.hops.toy_users[1].throughput_bps >= 200_000.0 * 8.0 / 20.0);
+    let json = serde_json::to_value(&r).unwrap();
+    assert_eq!(json["toy_users"].as_array().map(|a| a.len()), Some(2));
+    assert_eq!(json["toy_users"][1]["name"], "u2");
+    let schema = serde_json::to_value(sim::schema()).unwrap();
+    let table = schema.as_array().unwrap().iter().find(|t| t["name"] == "toy_users").expect("in the schema");
+    assert_eq!(table["source"], "crates/cdmasim-core/src/toy_radio/rows.rs");
+    let columns: Vec<&str> = table["columns"].as_array().unwrap().iter().map(|c| c[0].as_str().unwrap()).collect();
+    assert_eq!(columns, ["name", "radio", "packets_delivered", "throughput_bps", "delay_s"]);
+}
+
+/// What the emulator's relay does with a scenario, without its devices:
+/// the users it attaches are the radio's terminals, served from its base
+/// station, and a `Network` driven by a clock instead of an event queue
+/// (`run_due`, as the relay drives it) carries a packet to each user after
+/// the delay and one back over the user's reverse link.
+#[test]
+fn the_emulator_serves_its_users() {
+    let spec = spec();
+    let (base, users) = crate::emu::relay::attachment(&spec).expect("attaches");
+    assert_eq!((base, users), (0, vec![("u1".to_string(), 1), ("u2".to_string(), 2)]));
+
+    #[derive(Default)]
+    struct Edge {
+        arrived: Vec<(Time, u32, u32)>,
+    }
+    impl Endpoints for Edge {
+        fn arrive(&mut self, _net: &mut Network, now: Time, pkt: &Packet, _header: &Body) {
+            self.arrived.push((now, pkt.src, pkt.dst));
+        }
+        fn dropped(&mut self, _net: &mut Network, d: DropRecord) {
+            panic!("nothing drops here: {d:?}");
+        }
+        fn wake(&mut self, _h: u32, _at: Time) {}
+    }
+    let rng = RngStreams::new(spec.seed);
+    let cx = BuildContext { rng: &rng, duration: spec.duration, nodes: spec.nodes.len() };
+    let mut net = Network::new(&spec.hops, spec.routes(), &cx).expect("builds");
+    let mut edge = Edge::default();
+    net.start(&mut edge);
+    for (uid, (src, dst)) in [(0, 1), (0, 2), (1, 0)].into_iter().enumerate() {
+        let (pkt, body) = Packet::udp(uid as u64, 0, src, dst, 0, uid as u64, 100);
+        net.send(0, src, pkt, body, &mut edge);
+    }
+    let mut now = 0;
+    while let Some(d) = net.next_deadline() {
+        now = d;
+        net.run_due(now, &mut edge, &mut |_| {});
+    }
+    let up_ns = 40 * NS_PER_MS + (128 * 8 * 1_000_000_000u64).div_ceil(2_000_000);
+    let mut arrived = edge.arrived;
+    arrived.sort();
+    assert_eq!(arrived, [(40 * NS_PER_MS, 0, 1), (40 * NS_PER_MS, 0, 2), (up_ns, 1, 0)]);
+    assert_eq!(now, up_ns);
+    let rows = net.report(now);
+    assert_eq!(rows.toy_users.iter().map(|u| u.packets_delivered).collect::<Vec<_>>(), [1, 1]);
+}
+
+#[test]
+fn a_toy_user_names_its_radio() {
+    let bad = SCENARIO.replace("name = \"u2\"\nradio = \"r1\"", "name = \"u2\"\nradio = \"r9\"");
+    let e = scenario::parse_str(&bad, "toy.toml").unwrap_err();
+    assert_eq!((e.line, e.field.as_str(), e.message.as_str()), (17, "toy_user[1].radio", "no toy radio named 'r9'"));
+}
