@@ -131,7 +131,8 @@ def test_tables_take_their_columns_and_types_from_the_core(example, monkeypatch)
 def test_a_table_the_core_adds_is_a_python_table_with_no_python_edit(tmp_path, monkeypatch):
     # The core's test-only radio kind (crates/cdmasim-core/src/toy_radio)
     # brings a table, `toy_users`, through its line in the registry of
-    # kinds alone; its Rust test checks the schema entry below. The Python
+    # kinds alone; its Rust test checks this entry's name, doc, source,
+    # columns and first column's text as the core writes them. The Python
     # extension is built without test-only kinds, so this gives the module
     # that schema entry and a run's rows of it: Result, to_dir, the
     # README's list and the column reference serve it with no edit here.

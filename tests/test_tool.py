@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
 
@@ -99,3 +101,27 @@ def test_the_readmes_example_names_resolve_from_any_folder(tmp_path):
     # A name that is neither a file nor an example is the usual one line.
     p = cli("run", "examples/nosuch.toml", cwd=tmp_path)
     assert p.returncode == 2 and "examples/nosuch.toml: cannot read: No such file or directory" in p.stderr
+
+
+def test_the_scenario_reference_shows_the_keys_the_parser_takes():
+    # docs/scenario.md's tables of keys are what the core describes (the
+    # parser takes those keys, with the defaults shown), every described
+    # table is under a mark, and a stale table is named.
+    from cdmasim import scenario_doc
+
+    text = (ROOT / "docs" / "scenario.md").read_text()
+    assert scenario_doc.update(text) == text, \
+        "docs/scenario.md's tables of keys are stale: regenerate them with python -m cdmasim.scenario_doc"
+    names = [name for name, _ in scenario_doc.tables()]
+    assert {"sector", "sector.rab", "user", "user.reverse_mac"} <= set(names)
+    for name, keys in scenario_doc.tables():
+        for k in keys:
+            assert k["help"].strip() and (k["default"] == "required" or k["default"]), (name, k)
+            assert f"| `{k['key']}` |" in text, (name, k["key"])
+    stale = text.replace("| `alpha` | `0.001` |", "| `alpha` | `0.01` |")
+    assert stale != text and scenario_doc.update(stale) == text
+    assert scenario_doc.main(["--check", str(ROOT / "docs" / "scenario.md")]) == 0
+    unmarked = text.replace("<!-- keys: user -->", "")
+    with pytest.raises(KeyError, match="user"):
+        scenario_doc.update(unmarked)
+

@@ -40,7 +40,7 @@ if TYPE_CHECKING:
 @functools.cache
 def tables() -> list[dict]:
     """The core's result tables in order, each a dict: name, doc (what a
-    row is), columns ([column, kind] in order; kind one of int, float, str,
+    row is), source (the core's file defining its row type), columns ([column, kind] in order; kind one of int, float, str,
     int?, float?, str? (may be empty), counts (a count per reason: a total
     column and one per reason), cdf (a distribution, shown in the long
     table), intervals (shown as their number, in full in the long table)),

@@ -148,7 +148,7 @@ impl std::ops::Deref for Intervals {
 }
 
 /// How a field appears in the result tables: the schema Python builds its
-/// DataFrames from (`schema`), so that the tables' columns and types are
+/// DataFrames from (`sim::schema`), so that the tables' columns and types are
 /// written once, here.
 pub trait Column {
     const KIND: &'static str;
@@ -216,10 +216,26 @@ const SERIES_DOCS: &[&str] = &[
 /// an unpacked source distribution), and the part from the crate's `src/`
 /// on is the same in all of them.
 fn from_repository_root<S: serde::Serializer>(file: &&'static str, s: S) -> Result<S::Ok, S::Error> {
-    let at = file.rfind("src/").filter(|&i| i == 0 || file[..i].ends_with('/'));
-    match at {
-        Some(i) => s.serialize_str(&format!("crates/cdmasim-core/{}", &file[i..])),
-        None => s.serialize_str(file),
+    s.serialize_str(&repository_path(file))
+}
+
+/// `file` from the repository's root: the part from the core's `src/` on
+/// (the `src/` at the start, or the one inside a folder named after the
+/// crate: `cdmasim-core`, or `cdmasim-core-VERSION` as cargo unpacks it),
+/// under `crates/cdmasim-core/`; any other path as it is.
+fn repository_path(file: &str) -> String {
+    let file_unix = file.replace('\\', "/");
+    let from_src = if file_unix.starts_with("src/") {
+        Some(0)
+    } else {
+        file_unix.rmatch_indices("/src/").map(|(i, _)| i).find(|&i| {
+            let folder = file_unix[..i].rsplit('/').next().unwrap_or("");
+            folder == "cdmasim-core" || folder.starts_with("cdmasim-core-")
+        }).map(|i| i + 1)
+    };
+    match from_src {
+        Some(i) => format!("crates/cdmasim-core/{}", &file_unix[i..]),
+        None => file.to_string(),
     }
 }
 
@@ -238,7 +254,6 @@ pub fn run_tables() -> Vec<Table> {
 }
 
 rows! {
-
 
 /// One web object: requested at `start_s`, whole at the browser at
 /// `finish_s` (None: not by the end of the run).
@@ -284,10 +299,6 @@ pub struct PageResult {
     /// Dziong et al. §5.1.2: page delay over page size, seconds per KB (1000 bytes).
     pub normalized_s_per_kb: Option<f64>,
 }
-
-
-
-
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct DropEvent {
@@ -393,7 +404,6 @@ pub struct FlowResult {
     pub object_s_per_kb_mean: Option<f64>,
 }
 
-
 }
 
 /// Packet accounting: sent == delivered + dropped + in_network at the end.
@@ -453,6 +463,22 @@ mod tests {
         rows.assert_taken();
         let t = Table::of::<A>("a");
         assert_eq!((t.name, t.doc, t.columns, t.column_docs), ("a", "a test table of numbers", &[("x", "int")][..], &[" A number.\n"][..]));
+    }
+
+    /// A row type's file, however the compiler named it, from the
+    /// repository's root.
+    #[test]
+    fn a_source_is_named_from_the_repository_root() {
+        for (file, shown) in [
+            ("crates/cdmasim-core/src/evdo/rows.rs", "crates/cdmasim-core/src/evdo/rows.rs"),
+            ("src/evdo/rows.rs", "crates/cdmasim-core/src/evdo/rows.rs"),
+            ("/tmp/build/crates/cdmasim-core/src/net/queue/rows.rs", "crates/cdmasim-core/src/net/queue/rows.rs"),
+            ("/home/u/.cargo/registry/src/index-1/cdmasim-core-0.1.0/src/result.rs", "crates/cdmasim-core/src/result.rs"),
+            ("C:\\w\\crates\\cdmasim-core\\src\\rlp\\rows.rs", "crates/cdmasim-core/src/rlp/rows.rs"),
+            ("/elsewhere/src/x.rs", "/elsewhere/src/x.rs"),
+        ] {
+            assert_eq!(repository_path(file), shown, "{file}");
+        }
     }
 
     /// A row whose type no table takes is not lost without a word.

@@ -86,10 +86,17 @@ fn parse_scenario(py: Python<'_>, text: &str, path: &str, form: &str, seed: Opti
     serde_json::to_string(&spec).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
+/// The scenario tables whose keys the core describes, as JSON: [[table,
+/// [{key, default, is_value, help}]]] (`cdmasim_core::scenario::documented_keys`).
+#[pyfunction]
+fn scenario_keys() -> String {
+    serde_json::to_string(&cdmasim_core::scenario::documented_keys()).expect("the keys are plain data")
+}
+
 /// The result tables, from the core's row types: a JSON list of {name,
-/// doc, columns: [[column, kind], ...], long?: {name, doc, key, fields,
-/// point}} (`cdmasim_core::result::Table`), kind one of int, float, str,
-/// int?, float?, str?, counts, cdf, intervals.
+/// doc, columns: [[column, kind], ...], column_docs, source, long?: {name,
+/// doc, key, fields, point}} (`cdmasim_core::result::Table`), kind one of
+/// int, float, str, int?, float?, str?, counts, cdf, intervals.
 #[pyfunction]
 fn result_schema() -> String {
     serde_json::to_string(&cdmasim_core::sim::schema()).expect("the schema is plain data")
@@ -263,6 +270,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(parse_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(scenario_tables, m)?)?;
     m.add_function(wrap_pyfunction!(result_schema, m)?)?;
+    m.add_function(wrap_pyfunction!(scenario_keys, m)?)?;
     m.add_function(wrap_pyfunction!(run_scenario, m)?)?;
     Ok(())
 }

@@ -94,7 +94,7 @@ pub struct RelayReport {
     /// Packets not IPv4 or for no user (left out, counted).
     pub ignored: u64,
     /// What the hops say of the run, as the simulator's result tables
-    /// (queues, users, sectors, cells, mobiles, radio_links, is2000).
+    /// (`network::HopRows`: queues, ppp, users, sectors, ...).
     pub hops: HopRows,
 }
 

@@ -7,6 +7,7 @@ pub mod air;
 pub mod bearer;
 pub mod config;
 pub mod framing;
+pub mod keys;
 pub mod ran;
 pub mod reverse;
 pub mod rows;

@@ -5,6 +5,7 @@
 use crate::evdo::rlp::RlpConfig;
 use crate::net::ppp::Compression;
 use crate::input::drc::{self, parse_drc, DrcFrom, RawDrc, REVERSE_RATE_BPS};
+use crate::evdo::keys::{self, DEFAULT_AIR_DELAY, DEFAULT_BUSY_PERIOD, DEFAULT_INTERLACE, DEFAULT_SCHEDULER, MAX_BACKGROUND_USERS};
 use crate::input::error::ScenarioError;
 use crate::input::kind::{KindTables, Names, Resolver};
 use crate::input::queue::parse_queue;
@@ -12,31 +13,13 @@ use crate::input::reader::Named;
 use crate::input::reader::{At, Res, Val};
 use crate::net::link::LinkSpec;
 use crate::engine::time::secs;
-use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
+use crate::engine::Time;
 use crate::evdo::air::AirOverhead;
 use crate::evdo::config::{default_user_queue, Activity, BackgroundUser, HandoffPf, HandoffPlan, HandoffQueue, RanConfig, SectorConfig, UserConfig};
 use crate::evdo::reverse::{self, RabConfig, ReverseConfig};
 use crate::sched::{pf::PfConfig, SCHEDULERS};
 use crate::evdo::uplink::UplinkConfig;
 use crate::net::queue::QueueSpec;
-
-const SECTOR_KEYS: &[&str] =
-    &["name", "node", "scheduler", "alpha", "interlace", "delay", "overhead", "handoff_pf", "handoff_queue", "background", "rab"];
-
-/// Background users a sector may hold: each costs the scheduler a look
-/// every slot.
-const MAX_BACKGROUND_USERS: u32 = 1000;
-const USER_KEYS: &[&str] =
-    &["name", "sector", "drc", "queue", "reverse_rate", "reverse_queue", "handoff", "ppp", "loss", "reverse_loss", "rlp",
-      "uplink_capture", "reverse_mac"];
-const RLP_KEYS: &[&str] = &["frame_error", "nak_delay"];
-const REVERSE_MAC_KEYS: &[&str] = &["rate_limit", "up", "down", "headroom", "frame_error", "nak_delay"];
-const RAB_KEYS: &[&str] = &["threshold", "pilot", "other_cell"];
-const OVERHEAD_KEYS: &[&str] = &["ppp_bytes", "escape_every", "payload_bits_per_1024", "control_slots"];
-
-/// One-way delay between the end of a physical-layer packet and the user,
-/// when `delay` is not given: 10 ms.
-pub(crate) const DEFAULT_AIR_DELAY: Time = 10 * NS_PER_MS;
 
 #[derive(Clone, Debug)]
 pub(crate) struct RawSector {
@@ -90,7 +73,7 @@ pub(crate) struct RawUser {
 /// [4 probabilities], headroom = 20.0 | "none", frame_error = 0.01,
 /// nak_delay = "26.7ms"}`, each key optional.
 fn parse_reverse_mac(v: &Val) -> Res<ReverseConfig> {
-    let t = v.table(REVERSE_MAC_KEYS)?;
+    let t = v.keys(keys::REVERSE_MAC)?;
     let d = ReverseConfig::default();
     let rate_limit = match t.get("rate_limit") {
         None => d.rate_limit,
@@ -141,7 +124,7 @@ fn parse_reverse_mac(v: &Val) -> Res<ReverseConfig> {
 
 /// `rab = {threshold = 7.0, pilot = -22.0, other_cell = 0.55}` (dB, dB, ratio).
 fn parse_rab(v: &Val) -> Res<RabConfig> {
-    let t = v.table(RAB_KEYS)?;
+    let t = v.keys(keys::RAB)?;
     let d = RabConfig::default();
     let db = |key: &str, default: f64, lo: f64, hi: f64| -> Res<f64> {
         t.or(key, default, |v| {
@@ -164,7 +147,7 @@ fn parse_rab(v: &Val) -> Res<RabConfig> {
 
 /// `rlp = {frame_error = 0.01, nak_delay = "28.3ms"}`, each key optional.
 fn parse_rlp(v: &Val) -> Res<RlpConfig> {
-    let t = v.table(RLP_KEYS)?;
+    let t = v.keys(keys::RLP)?;
     let frame_error = t.or("frame_error", RlpConfig::DEFAULT_FRAME_ERROR, |v| v.probability())?;
     if frame_error >= 1.0 {
         return Err(t.get("frame_error").unwrap().err("frame_error must be below 1 (every physical-layer packet erased)"));
@@ -172,8 +155,20 @@ fn parse_rlp(v: &Val) -> Res<RlpConfig> {
     Ok(RlpConfig { frame_error, nak_delay: t.or("nak_delay", RlpConfig::DEFAULT_NAK_DELAY, |v| v.time())? })
 }
 
+/// One of a key's named values.
+fn named<T: Copy>(v: &Val, key: &str, values: &[(&str, T)]) -> Res<T> {
+    let name = v.str()?;
+    match values.iter().find(|(n, _)| *n == name) {
+        Some(&(_, x)) => Ok(x),
+        None => {
+            let names: Vec<String> = values.iter().map(|(n, _)| format!("\"{n}\"")).collect();
+            Err(v.err(format!("unknown {key} '{name}' (expected {})", names.join(" or "))))
+        }
+    }
+}
+
 fn parse_sector(v: &Val) -> Res<RawSector> {
-    let t = v.table(SECTOR_KEYS)?;
+    let t = v.keys(keys::SECTOR)?;
     let scheduler = match t.get("scheduler") {
         Some(s) => {
             let name = s.str()?;
@@ -182,7 +177,7 @@ fn parse_sector(v: &Val) -> Res<RawSector> {
             }
             name.to_string()
         }
-        None => "pf".to_string(),
+        None => DEFAULT_SCHEDULER.to_string(),
     };
     let mut pf = PfConfig::default();
     if let Some(a) = t.get("alpha") {
@@ -203,7 +198,7 @@ fn parse_sector(v: &Val) -> Res<RawSector> {
                 "interlace must be 4 (C.S0024's four-slot interlace), 1 (consecutive slots) or 0 (every slot at its DRC's rate), not {n}"
             ))),
         },
-        None => 4,
+        None => DEFAULT_INTERLACE,
     };
     let delay_v = t.get("delay");
     let air = match t.get("overhead") {
@@ -211,26 +206,12 @@ fn parse_sector(v: &Val) -> Res<RawSector> {
         Some(o) => match o.str() {
             Ok("default") => AirOverhead::default(),
             Ok("none") => AirOverhead::none(),
-            Ok(other) => return Err(o.err(format!("unknown overhead '{other}' (\"default\", \"none\" or a table of {})", OVERHEAD_KEYS.join(", ")))),
+            Ok(other) => return Err(o.err(format!("unknown overhead '{other}' (\"default\", \"none\" or a table of {})", crate::input::keys::names(keys::OVERHEAD).join(", ")))),
             Err(_) => parse_overhead(&o)?,
         },
     };
-    let handoff_pf = match t.get("handoff_pf") {
-        None => HandoffPf::Reset,
-        Some(h) => match h.str()? {
-            "reset" => HandoffPf::Reset,
-            "keep" => HandoffPf::Keep,
-            other => return Err(h.err(format!("unknown handoff_pf '{other}' (expected \"reset\" or \"keep\")"))),
-        },
-    };
-    let handoff_queue = match t.get("handoff_queue") {
-        None => HandoffQueue::Forward,
-        Some(h) => match h.str()? {
-            "forward" => HandoffQueue::Forward,
-            "drop" => HandoffQueue::Drop,
-            other => return Err(h.err(format!("unknown handoff_queue '{other}' (expected \"forward\" or \"drop\")"))),
-        },
-    };
+    let handoff_pf = t.or("handoff_pf", keys::HANDOFF_PF[0].1, |h| named(h, "handoff_pf", keys::HANDOFF_PF))?;
+    let handoff_queue = t.or("handoff_queue", keys::HANDOFF_QUEUE[0].1, |h| named(h, "handoff_queue", keys::HANDOFF_QUEUE))?;
     Ok(RawSector {
         name: Named::new(t.name("name")?),
         node: Named::new(t.name("node")?),
@@ -255,7 +236,7 @@ fn parse_sector(v: &Val) -> Res<RawSector> {
 /// the `stationary` preset), backlogged all the time (no `busy`: full
 /// buffers) or a share F of it in busy periods of mean T (default 1 s).
 fn parse_background(v: &Val) -> Res<(u32, RawDrc, Option<Activity>, bool)> {
-    let t = v.table(&["users", "drc", "busy", "busy_period", "upload"])?;
+    let t = v.keys(keys::BACKGROUND)?;
     let n_v = t.req("users")?;
     let n = n_v.count_u32()?;
     if n == 0 || n > MAX_BACKGROUND_USERS {
@@ -263,7 +244,7 @@ fn parse_background(v: &Val) -> Res<(u32, RawDrc, Option<Activity>, bool)> {
     }
     let drc = match t.get("drc") {
         Some(d) => parse_drc(&d)?,
-        None => RawDrc { from: DrcFrom::Preset { name: "stationary".into(), seed: None, vehicle: None }, at: t.at(), window_at: None },
+        None => RawDrc { from: DrcFrom::Preset { name: keys::BACKGROUND_PRESET.into(), seed: None, vehicle: None }, at: t.at(), window_at: None },
     };
     let busy = t.opt("busy", |v| {
         let x = v.probability()?;
@@ -279,14 +260,14 @@ fn parse_background(v: &Val) -> Res<(u32, RawDrc, Option<Activity>, bool)> {
     }
     let activity = match busy {
         // busy = 1 is a full buffer; busy_period then has nothing to set.
-        Some(b) if b < 1.0 => Some(Activity { busy: b, busy_period: busy_period.unwrap_or(NS_PER_SEC) }),
+        Some(b) if b < 1.0 => Some(Activity { busy: b, busy_period: busy_period.unwrap_or(DEFAULT_BUSY_PERIOD) }),
         _ => None,
     };
     Ok((n, drc, activity, t.or("upload", false, |v| v.bool())?))
 }
 
 fn parse_overhead(v: &Val) -> Res<AirOverhead> {
-    let t = v.table(OVERHEAD_KEYS)?;
+    let t = v.keys(keys::OVERHEAD)?;
     let d = AirOverhead::default();
     let a = AirOverhead {
         ppp_bytes: t.or("ppp_bytes", d.ppp_bytes, |v| v.count_u32())?,
@@ -308,7 +289,7 @@ fn parse_overhead(v: &Val) -> Res<AirOverhead> {
 }
 
 fn parse_user(v: &Val) -> Res<RawUser> {
-    let t = v.table(USER_KEYS)?;
+    let t = v.keys(keys::USER)?;
     let drc = match t.get("drc") {
         Some(d) => parse_drc(&d)?,
         None => return Err(t.missing_with("drc", "every user needs a channel: drc = {preset = ...}, {trace = ...} or {constant = RATE}")),
@@ -413,6 +394,10 @@ pub(crate) struct EvdoTables {
 impl<H: From<LinkSpec> + From<RanConfig>> KindTables<H> for EvdoTables {
     fn tables(&self) -> &'static [&'static str] {
         &["sector", "user"]
+    }
+
+    fn keys(&self) -> &'static [(&'static str, &'static [crate::input::keys::Key])] {
+        keys::TABLES
     }
 
     fn parse(&mut self, table: &str, v: &Val) -> Res<()> {

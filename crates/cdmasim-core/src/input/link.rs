@@ -123,8 +123,11 @@ const LINK_KEYS: &[&str] = &[
 /// `capture = "wire" | "entry"`: where a capture sees the link's packets
 /// (as they start on the wire, or as they are offered, before the queue).
 pub(crate) fn parse_capture(v: &Val) -> Res<bool> {
-    v.one_of(&[("wire", false), ("entry", true)])
+    v.one_of(CAPTURE)
 }
+
+/// Where a capture sees packets (true: at the link's entry), the default first.
+pub(crate) const CAPTURE: &[(&str, bool)] = &[("wire", false), ("entry", true)];
 
 /// `ppp = "none" | "vj" | "rohc"`: the link runs PPP (both directions of
 /// a duplex link), with that TCP/IP header compression.

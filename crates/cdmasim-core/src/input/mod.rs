@@ -8,6 +8,7 @@
 
 pub(crate) mod drc;
 pub mod error;
+pub mod keys;
 pub(crate) mod kind;
 pub mod limits;
 pub(crate) mod link;

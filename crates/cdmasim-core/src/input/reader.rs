@@ -259,7 +259,13 @@ impl<'a> Val<'a> {
             }
             return Err(self.src.error(self.src.line(k.span().start), &field, msg));
         }
-        Ok(Table { src: self.src, path: self.path.clone(), line: self.line(), tbl })
+        Ok(Table { src: self.src, path: self.path.clone(), line: self.line(), tbl, allowed: allowed.iter().map(|k| k.to_string()).collect() })
+    }
+
+    /// This value as a table of `keys` (`input::keys`: the table's keys,
+    /// described once).
+    pub fn keys(&self, keys: &[super::keys::Key]) -> Res<Table<'a>> {
+        self.table(&super::keys::names(keys))
     }
 }
 
@@ -277,10 +283,15 @@ pub(crate) struct Table<'a> {
     pub path: String,
     pub line: usize,
     tbl: &'a DeTable<'a>,
+    /// Its keys: the parser reads no other (a key it reads must be among
+    /// those the table lists, and so described; checked in debug builds).
+    allowed: Vec<String>,
 }
 
 impl<'a> Table<'a> {
     pub fn get(&self, key: &str) -> Option<Val<'a>> {
+        // A programming error, caught by the tests (built with debug assertions).
+        debug_assert!(self.allowed.iter().any(|k| k == key), "{}: the parser reads '{key}', which its table does not list", self.path);
         self.tbl.get(key).map(|v| Val { src: self.src, path: join(&self.path, key), v })
     }
 

@@ -81,6 +81,17 @@ macro_rules! hop_kinds {
             }
         }
 
+        /// Each table's row type, in `HopRows`' order: no two tables may
+        /// share one (`Rows` keeps rows by type).
+        #[cfg(test)]
+        pub(crate) fn hop_row_types() -> Vec<(&'static str, std::any::TypeId)> {
+            #[allow(unused_mut)]
+            let mut types = Vec::new();
+            $($( $(#[$lra])* types.push((stringify!($lrf), std::any::TypeId::of::<$lrt>())); )*)?
+            $($($( $(#[$ra])* types.push((stringify!($rf), std::any::TypeId::of::<$rt>())); )*)?)*
+            types
+        }
+
         /// The hops' tables as the schema lists them, in `HopRows`' order.
         pub fn hop_tables() -> Vec<Table> {
             #[allow(unused_mut)]
@@ -262,4 +273,18 @@ hop_kinds! {
     Is2000(Is2000Config => Is2000Sector) = "is2000_sector", is2000: Is2000Tables, rows [is2000: Is2000Result];
     #[cfg(test)]
     ToyRadio(crate::toy_radio::ToyRadioConfig => crate::toy_radio::ToyRadio) = "toy_radio", toy_radio: crate::toy_radio::tables::ToyRadioTables, rows [#[cfg(test)] toy_users: crate::toy_radio::rows::ToyUserResult];
+}
+
+#[cfg(test)]
+mod tests {
+    /// `Rows` keeps rows by type: a type named by two tables would give
+    /// all its rows to the first.
+    #[test]
+    fn no_two_tables_share_a_row_type() {
+        let types = super::hop_row_types();
+        for (i, (name, t)) in types.iter().enumerate() {
+            assert!(types[..i].iter().all(|(_, u)| u != t), "{name}: its row type is another table's");
+        }
+        assert!(types.len() >= 9);
+    }
 }

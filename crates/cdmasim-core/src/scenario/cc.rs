@@ -45,6 +45,10 @@ fn params_table<'a>(t: &Table<'a>, chosen: &str, tables: &[&str], keys: &[&str])
             }
         }
     }
+    // An algorithm without parameters has no table of them to read.
+    if !tables.contains(&chosen) {
+        return Ok(None);
+    }
     t.get(chosen).map(|v| v.table(keys)).transpose()
 }
 

@@ -25,6 +25,15 @@ pub use crate::input::{limits, units};
 pub use json::toml_from_json;
 pub use parse::{load, parse_form, parse_json_seeded, parse_str, parse_str_seeded, top_level_tables, Form, DEFAULT_SEED};
 
+/// Every scenario table whose keys are described once (`input::keys`), by
+/// the name docs/scenario.md gives it, with its keys as the reference
+/// shows them: what `python -m cdmasim.scenario_doc` writes there.
+pub fn documented_keys() -> Vec<(&'static str, Vec<crate::input::keys::KeyDoc>)> {
+    let mut kinds = crate::network::kinds::Kinds::default();
+    let all: Vec<&mut dyn crate::input::kind::KindTables<HopSpec>> = kinds.all();
+    all.iter().flat_map(|k| k.keys()).map(|&(table, keys)| (table, crate::input::keys::documented(keys))).collect()
+}
+
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -10,7 +10,15 @@ const SCENARIO: &str = r#"
 duration = "20s"
 sample_interval = "1s"
 [[node]]
+name = "server"
+[[node]]
 name = "bs"
+[[link]]
+name = "wire"
+from = "server"
+to = "bs"
+rate = "100Mbps"
+delay = "1ms"
 [[toy_radio]]
 name = "r1"
 node = "bs"
@@ -31,7 +39,7 @@ rate = "64kbps"
 packet_size = "160B"
 [[flow]]
 name = "bulk"
-from = "bs"
+from = "server"
 to = "u2"
 bytes = "200kB"
 "#;
@@ -41,29 +49,34 @@ fn spec() -> scenario::ScenarioSpec {
 }
 
 /// The users are nodes of their own with reverse links, the radio one hop
-/// with a port per user; every datagram takes exactly the delay, TCP's
-/// smallest RTT is the delay both ways plus an ACK's transmission on the
-/// reverse link, and every packet is accounted for.
+/// with a port per user; every datagram from the base station takes
+/// exactly the radio's delay, TCP's smallest RTT from the server is the
+/// wire and the radio both ways plus the handshake's transmissions, and
+/// every packet is accounted for.
 #[test]
 fn a_scenario_of_a_toy_radio_runs() {
     let spec = spec();
     let names: Vec<&str> = spec.nodes.iter().map(|n| n.name.as_str()).collect();
-    assert_eq!(names, ["bs", "u1", "u2"]);
-    assert_eq!(spec.hops.len(), 3, "two reverse links and the radio");
-    assert_eq!(spec.sampled_series(), 2 + 1 + 2, "the reverse links' queues, the radio, the two flows");
+    assert_eq!(names, ["server", "bs", "u1", "u2"]);
+    assert_eq!(spec.hops.len(), 5, "the wire both ways, two reverse links and the radio");
+    assert_eq!(spec.sampled_series(), 4 + 1 + 2, "the links' queues, the radio, the two flows");
     let r = sim::run(&spec, RunOptions::default()).expect("runs");
     let voice = r.flows.iter().find(|f| f.name == "voice").unwrap();
     assert!(voice.packets_received > 900);
     assert_eq!((voice.owd_min_s, voice.owd_max_s), (Some(0.040), Some(0.040)));
     let bulk = r.flows.iter().find(|f| f.name == "bulk").unwrap();
     assert_eq!(bulk.bytes_delivered, 200_000);
-    let ack_bits = 40.0 * 8.0; // an ACK: IPv4 and TCP headers, no options
-    assert_eq!(bulk.rtt_min_s, Some(0.080 + ack_bits / 2e6));
+    // The handshake's sample: the SYN down the wire and the radio, the
+    // SYN-ACK up USER.up at 2 Mb/s and the wire, each 48 bytes (IPv4, TCP,
+    // MSS and SACK-permitted options padded to a word).
+    let syn_bits = 48.0 * 8.0;
+    let rtt_min = bulk.rtt_min_s.unwrap();
+    assert!((rtt_min - (0.082 + syn_bits / 1e8 + syn_bits / 2e6 + syn_bits / 1e8)).abs() < 1e-9, "{rtt_min}");
     let c = &r.conservation;
     assert_eq!((c.sent, c.dropped), (c.delivered + c.in_network, 0));
     assert!(r.series.iter().any(|s| s.metric == "queue_pkts" && s.subject == "r1" && s.value.iter().any(|&v| v > 0.0)));
-    let up: Vec<&str> = r.hops.queues.iter().map(|q| q.link.as_str()).collect();
-    assert_eq!(up, ["u1.up", "u2.up"]);
+    let links: Vec<&str> = r.hops.queues.iter().map(|q| q.link.as_str()).collect();
+    assert_eq!(links, ["wire", "wire/rev", "u1.up", "u2.up"]);
 }
 
 /// Its own table: a row per user in `HopRows`, in the JSON summary under
@@ -83,20 +96,28 @@ fn its_table_reaches_the_results_and_the_schema() {
     let schema = serde_json::to_value(sim::schema()).unwrap();
     let table = schema.as_array().unwrap().iter().find(|t| t["name"] == "toy_users").expect("in the schema");
     assert_eq!(table["source"], "crates/cdmasim-core/src/toy_radio/rows.rs");
-    let columns: Vec<&str> = table["columns"].as_array().unwrap().iter().map(|c| c[0].as_str().unwrap()).collect();
-    assert_eq!(columns, ["name", "radio", "packets_delivered", "throughput_bps", "delay_s"]);
+    assert_eq!(table["doc"], "one row per user of a toy radio (a test-only kind)");
+    let columns: Vec<(&str, &str)> =
+        table["columns"].as_array().unwrap().iter().map(|c| (c[0].as_str().unwrap(), c[1].as_str().unwrap())).collect();
+    assert_eq!(
+        columns,
+        [("name", "str"), ("radio", "str"), ("packets_delivered", "int"), ("throughput_bps", "float"), ("delay_s", "float")]
+    );
+    assert_eq!(table["column_docs"][0], " The user (`[[toy_user]]`).\n");
 }
 
 /// What the emulator's relay does with a scenario, without its devices:
 /// the users it attaches are the radio's terminals, served from its base
-/// station, and a `Network` driven by a clock instead of an event queue
-/// (`run_due`, as the relay drives it) carries a packet to each user after
-/// the delay and one back over the user's reverse link.
+/// station (not the first node and every other, as without a radio hop),
+/// and a `Network` driven by a clock instead of an event queue (`run_due`,
+/// as the relay drives it, then `timers_at_end` and `finish`) carries a
+/// packet to each user after the delay and one back over the user's
+/// reverse link.
 #[test]
 fn the_emulator_serves_its_users() {
     let spec = spec();
     let (base, users) = crate::emu::relay::attachment(&spec).expect("attaches");
-    assert_eq!((base, users), (0, vec![("u1".to_string(), 1), ("u2".to_string(), 2)]));
+    assert_eq!((base, users), (1, vec![("u1".to_string(), 2), ("u2".to_string(), 3)]));
 
     #[derive(Default)]
     struct Edge {
@@ -110,13 +131,15 @@ fn the_emulator_serves_its_users() {
             panic!("nothing drops here: {d:?}");
         }
         fn wake(&mut self, _h: u32, _at: Time) {}
+        fn checks_checksums(&self) -> bool {
+            false
+        }
     }
     let rng = RngStreams::new(spec.seed);
     let cx = BuildContext { rng: &rng, duration: spec.duration, nodes: spec.nodes.len() };
     let mut net = Network::new(&spec.hops, spec.routes(), &cx).expect("builds");
     let mut edge = Edge::default();
-    net.start(&mut edge);
-    for (uid, (src, dst)) in [(0, 1), (0, 2), (1, 0)].into_iter().enumerate() {
+    for (uid, (src, dst)) in [(1, 2), (1, 3), (2, 1)].into_iter().enumerate() {
         let (pkt, body) = Packet::udp(uid as u64, 0, src, dst, 0, uid as u64, 100);
         net.send(0, src, pkt, body, &mut edge);
     }
@@ -128,8 +151,10 @@ fn the_emulator_serves_its_users() {
     let up_ns = 40 * NS_PER_MS + (128 * 8 * 1_000_000_000u64).div_ceil(2_000_000);
     let mut arrived = edge.arrived;
     arrived.sort();
-    assert_eq!(arrived, [(40 * NS_PER_MS, 0, 1), (40 * NS_PER_MS, 0, 2), (up_ns, 1, 0)]);
+    assert_eq!(arrived, [(40 * NS_PER_MS, 1, 2), (40 * NS_PER_MS, 1, 3), (up_ns, 2, 1)]);
     assert_eq!(now, up_ns);
+    net.timers_at_end(now);
+    net.finish(now);
     let rows = net.report(now);
     assert_eq!(rows.toy_users.iter().map(|u| u.packets_delivered).collect::<Vec<_>>(), [1, 1]);
 }
@@ -138,5 +163,5 @@ fn the_emulator_serves_its_users() {
 fn a_toy_user_names_its_radio() {
     let bad = SCENARIO.replace("name = \"u2\"\nradio = \"r1\"", "name = \"u2\"\nradio = \"r9\"");
     let e = scenario::parse_str(&bad, "toy.toml").unwrap_err();
-    assert_eq!((e.line, e.field.as_str(), e.message.as_str()), (17, "toy_user[1].radio", "no toy radio named 'r9'"));
+    assert_eq!((e.line, e.field.as_str(), e.message.as_str()), (25, "toy_user[1].radio", "no toy radio named 'r9'"));
 }

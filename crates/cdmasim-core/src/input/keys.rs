@@ -1,0 +1,150 @@
+//! A scenario table's keys, each described once: its name, what leaving it
+//! out means, and what it does. The parser accepts a table's keys from its
+//! list (`Val::keys`: any other is an error naming them) and reads only
+//! keys the list holds (`Table::get` checks), and docs/scenario.md's tables
+//! of keys are generated from the lists (`scenario::documented_keys`,
+//! `python -m cdmasim.scenario_doc`), so the parser, its defaults and the
+//! reference cannot drift apart. A default is shown from the value the
+//! parser uses (`Default::Value`), not retyped.
+
+use crate::engine::Time;
+use crate::net::queue::{QueueLimit, QueueSpec};
+use serde::Serialize;
+
+/// One key of a scenario table.
+#[derive(Clone, Copy, Debug)]
+pub struct Key {
+    pub name: &'static str,
+    pub default: Default,
+    /// What it does, in Markdown (one paragraph: it is a table's cell).
+    pub help: &'static str,
+}
+
+/// What leaving a key out means.
+#[derive(Clone, Copy, Debug)]
+pub enum Default {
+    /// It must be given.
+    Required,
+    /// Nothing is set (the feature is off), as this text says.
+    Absent(&'static str),
+    /// The value the parser uses, shown as the file would write it.
+    Value(fn() -> String),
+}
+
+impl Key {
+    pub const fn required(name: &'static str, help: &'static str) -> Key {
+        Key { name, default: Default::Required, help }
+    }
+    pub const fn absent(name: &'static str, absent: &'static str, help: &'static str) -> Key {
+        Key { name, default: Default::Absent(absent), help }
+    }
+    pub const fn value(name: &'static str, shown: fn() -> String, help: &'static str) -> Key {
+        Key { name, default: Default::Value(shown), help }
+    }
+}
+
+/// The names of `keys`, for the reader.
+pub fn names(keys: &[Key]) -> Vec<&'static str> {
+    keys.iter().map(|k| k.name).collect()
+}
+
+/// A table's keys as the reference shows them.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct KeyDoc {
+    pub key: &'static str,
+    /// What leaving it out means: "required" when it must be given, words
+    /// when nothing is set, or the value the parser takes.
+    pub default: String,
+    /// `default` is a value, as the file would write it (the reference
+    /// shows it as code).
+    pub is_value: bool,
+    pub help: &'static str,
+}
+
+/// Every key of `keys`, as the reference shows it.
+pub fn documented(keys: &[Key]) -> Vec<KeyDoc> {
+    keys.iter()
+        .map(|k| {
+            let (default, is_value) = match k.default {
+                Default::Required => ("required".into(), false),
+                Default::Absent(text) => (text.into(), false),
+                Default::Value(shown) => (shown(), true),
+            };
+            KeyDoc { key: k.name, default, is_value, help: k.help }
+        })
+        .collect()
+}
+
+/// A time as a file writes it, in the largest unit that keeps it whole
+/// (`"10ms"`, `"28.3ms"` where it is not).
+pub fn time(t: Time) -> String {
+    for (unit, ns) in [("s", 1_000_000_000), ("ms", 1_000_000), ("us", 1_000)] {
+        if t >= ns && t % ns == 0 {
+            return format!("\"{}{unit}\"", t / ns);
+        }
+    }
+    if t >= 1_000_000 {
+        return format!("\"{}ms\"", t as f64 / 1e6);
+    }
+    format!("\"{t}ns\"")
+}
+
+/// A rate as a file writes it (`"153.6kbps"`, `"2Mbps"`).
+pub fn rate(bps: u64) -> String {
+    for (unit, per) in [("Gbps", 1e9), ("Mbps", 1e6), ("kbps", 1e3)] {
+        if bps as f64 >= per {
+            return format!("\"{}{unit}\"", bps as f64 / per);
+        }
+    }
+    format!("\"{bps}bps\"")
+}
+
+/// A size in bytes as a file writes it, in binary units where it is a
+/// whole number of them (`"64KiB"`), else decimal (`"5kB"`) or bytes.
+pub fn size(bytes: u64) -> String {
+    for (unit, per) in [("MiB", 1 << 20), ("KiB", 1 << 10)] {
+        if bytes >= per && bytes % per == 0 {
+            return format!("\"{}{unit}\"", bytes / per);
+        }
+    }
+    for (unit, per) in [("MB", 1_000_000), ("kB", 1_000)] {
+        if bytes >= per && bytes % per == 0 {
+            return format!("\"{}{unit}\"", bytes / per);
+        }
+    }
+    format!("\"{bytes}B\"")
+}
+
+/// A DropTail queue as a file writes it (`{kind = "droptail", limit =
+/// "64KiB"}`); a default queue is never RED.
+pub fn queue(q: &QueueSpec) -> String {
+    let limit = match q {
+        QueueSpec::DropTail { limit: QueueLimit::Packets(n) } => format!("\"{n}pkt\""),
+        QueueSpec::DropTail { limit: QueueLimit::Bytes(b) } => size(*b),
+        QueueSpec::DropTail { limit: QueueLimit::Unlimited } => "\"unlimited\"".into(),
+        QueueSpec::Red(_) => unreachable!("a default queue is DropTail"),
+    };
+    format!("{{kind = \"droptail\", limit = {limit}}}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::units::{parse_rate, parse_size, parse_time};
+
+    /// What the reference shows reads back as the value it was made from.
+    #[test]
+    fn shown_values_read_back() {
+        let unquote = |s: String| s.trim_matches('"').to_string();
+        for t in [1, 999, 1_000, 10_000_000, 28_300_000, 26_700_000, 1_000_000_000, 1_500_000_000] {
+            assert_eq!(parse_time(&unquote(time(t))), Ok(t), "{}", time(t));
+        }
+        for r in [1, 9_600, 153_600, 1_000_000, 2_000_000, 2_457_600, 10_000_000_000] {
+            assert_eq!(parse_rate(&unquote(rate(r))), Ok(r), "{}", rate(r));
+        }
+        for b in [1, 500, 5_000, 64 * 1024, 65_000, 1 << 20, 3_000_000] {
+            assert_eq!(parse_size(&unquote(size(b))), Ok(b), "{}", size(b));
+        }
+        assert_eq!((time(10_000_000), rate(153_600), size(64 * 1024)), ("\"10ms\"".into(), "\"153.6kbps\"".into(), "\"64KiB\"".into()));
+    }
+}

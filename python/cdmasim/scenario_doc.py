@@ -1,0 +1,89 @@
+"""docs/scenario.md's tables of keys, made from the core's descriptions.
+
+The core describes each key of a scenario table once (its name, what
+leaving it out means, what it does: crates/cdmasim-core/src/input/keys.rs),
+and the parser accepts those keys and no other. docs/scenario.md marks
+where a table's keys go, `<!-- keys: sector -->` ... `<!-- /keys -->`; this
+fills each mark with the table and the tables inside it (`sector.rab`).
+
+    python -m cdmasim.scenario_doc            # rewrite docs/scenario.md
+    python -m cdmasim.scenario_doc --check    # exit 1 if it is stale
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import re
+import sys
+
+from . import _core
+
+DOC = pathlib.Path(__file__).parent / "docs" / "scenario.md"
+MARK = re.compile(r"(<!-- keys: ([a-z_]+) -->\n)(.*?)(<!-- /keys -->)", re.S)
+
+
+def tables() -> list[tuple[str, list[dict]]]:
+    """The core's described tables in order: (name, [{key, default,
+    is_value, help}])."""
+    return [(name, keys) for name, keys in json.loads(_core.scenario_keys())]
+
+
+def _title(name: str) -> str:
+    top, *inner = name.split(".")
+    return f"`[[{top}]]`" if not inner else f"`{'.'.join(inner)}` of `[[{top}]]`"
+
+
+def markdown(top: str) -> str:
+    """The keys of `[[top]]` and of the tables inside it, one Markdown
+    table each."""
+    out = []
+    for name, keys in tables():
+        if name.split(".")[0] != top:
+            continue
+        out += [f"| key ({_title(name)}) | default | meaning |", "|---|---|---|"]
+        out += [f"| `{k['key']}` | {_default(k)} | {k['help']} |" for k in keys]
+        out.append("")
+    if not out:
+        raise KeyError(f"the core describes no keys of [[{top}]]")
+    return "\n".join(out)
+
+
+def _default(key: dict) -> str:
+    # A value is shown as the file writes it; words (required, none, ...) as words.
+    return f"`{key['default']}`" if key["is_value"] else key["default"]
+
+
+def update(text: str) -> str:
+    """`text` with every mark's table filled from the core; every described
+    table must be under a mark."""
+    marked = {m.group(2) for m in MARK.finditer(text)}
+    missing = sorted({name.split(".")[0] for name, _ in tables()} - marked)
+    if missing:
+        raise KeyError(f"no <!-- keys: NAME --> mark for {', '.join(missing)}")
+    return MARK.sub(lambda m: m.group(1) + markdown(m.group(2)) + m.group(4), text)
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m cdmasim.scenario_doc", description=__doc__.splitlines()[0])
+    ap.add_argument("--check", action="store_true", help="exit 1 if the file is not what the core describes")
+    ap.add_argument("file", nargs="?", default=str(DOC), help="the scenario reference (default: the package's)")
+    a = ap.parse_args(argv)
+    path = pathlib.Path(a.file)
+    text = path.read_text(encoding="utf-8")
+    new = update(text)
+    if a.check:
+        if new != text:
+            print(f"{path}: its tables of keys are stale: run python -m cdmasim.scenario_doc", file=sys.stderr)
+            return 1
+        return 0
+    if new != text:
+        tmp = path.with_suffix(".md.tmp")
+        tmp.write_text(new, encoding="utf-8")
+        tmp.replace(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
