@@ -125,3 +125,27 @@ def test_the_scenario_reference_shows_the_keys_the_parser_takes():
     with pytest.raises(KeyError, match="user"):
         scenario_doc.update(unmarked)
 
+
+
+def test_the_scenario_reference_tool_writes_whole_and_fails_in_one_line(tmp_path, capsys):
+    # It rewrites a stale copy in place (through a link, the file linked
+    # to), leaves a user's files beside it alone, and a file it cannot
+    # read or that has no mark is one line on stderr with exit code 2.
+    from cdmasim import scenario_doc
+
+    current = (ROOT / "docs" / "scenario.md").read_text()
+    doc = tmp_path / "scenario.md"
+    doc.write_text(current.replace("| `alpha` | `0.001` |", "| `alpha` | `0.01` |"))
+    link = tmp_path / "link.md"
+    link.symlink_to(doc)
+    mine = tmp_path / "scenario.md.tmp"
+    mine.write_text("the user's")
+    assert scenario_doc.main(["--check", str(link)]) == 1
+    assert scenario_doc.main([str(link)]) == 0
+    assert link.is_symlink() and doc.read_text() == current and mine.read_text() == "the user's"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.md", "scenario.md", "scenario.md.tmp"]
+    capsys.readouterr()
+    for bad, says in [(tmp_path / "missing.md", "No such file"), (tmp_path, "Is a directory"), (mine, "no <!-- keys: NAME --> mark")]:
+        assert scenario_doc.main([str(bad)]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and says in err and err.startswith("cdmasim.scenario_doc: "), err

@@ -21,6 +21,7 @@ def parse_scenario(text: str, path: str = "<string>", form: str = "toml", seed: 
 
 def result_schema() -> str:
     """The result tables as JSON: [{name, doc, columns: [[column, kind], ...], column_docs, source, long?: {...}}]."""
+
 def scenario_keys() -> str:
     """The scenario tables whose keys the core describes, as JSON: [[table, [{key, default, is_value, help}]]]."""
 def scenario_tables() -> list[str]:

@@ -19,9 +19,11 @@ import re
 import sys
 
 from . import _core
+from ._files import write_file
 
 DOC = pathlib.Path(__file__).parent / "docs" / "scenario.md"
-MARK = re.compile(r"(<!-- keys: ([a-z_]+) -->\n)(.*?)(<!-- /keys -->)", re.S)
+# A mark's table runs to the first end mark, and may not hold another mark.
+MARK = re.compile(r"(<!-- keys: ([a-z_]+) -->\r?\n)((?:(?!<!-- keys: ).)*?)(<!-- /keys -->)", re.S)
 
 
 def tables() -> list[tuple[str, list[dict]]]:
@@ -66,22 +68,34 @@ def update(text: str) -> str:
 
 
 def main(argv=None) -> int:
+    """Exit 0: current (or rewritten); 1: stale under --check; 2: the file
+    could not be read, written or has no place for a table (one line)."""
     ap = argparse.ArgumentParser(prog="python -m cdmasim.scenario_doc", description=__doc__.splitlines()[0])
     ap.add_argument("--check", action="store_true", help="exit 1 if the file is not what the core describes")
     ap.add_argument("file", nargs="?", default=str(DOC), help="the scenario reference (default: the package's)")
     a = ap.parse_args(argv)
-    path = pathlib.Path(a.file)
-    text = path.read_text(encoding="utf-8")
-    new = update(text)
-    if a.check:
+    # A link is followed: the file it names is the one rewritten.
+    path = pathlib.Path(a.file).resolve()
+    try:
+        with open(path, encoding="utf-8", newline="") as f:
+            text = f.read()
+        new = update(text)
+        if a.check:
+            if new != text:
+                print(f"{a.file}: its tables of keys are stale: run python -m cdmasim.scenario_doc", file=sys.stderr)
+                return 1
+            return 0
         if new != text:
-            print(f"{path}: its tables of keys are stale: run python -m cdmasim.scenario_doc", file=sys.stderr)
-            return 1
-        return 0
-    if new != text:
-        tmp = path.with_suffix(".md.tmp")
-        tmp.write_text(new, encoding="utf-8")
-        tmp.replace(path)
+            def write(tmp):
+                with open(tmp, "w", encoding="utf-8", newline="") as f:
+                    f.write(new)
+            write_file(path, write)
+    except OSError as e:
+        print(f"cdmasim.scenario_doc: {a.file}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    except KeyError as e:
+        print(f"cdmasim.scenario_doc: {a.file}: {e.args[0]}", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -6,6 +6,7 @@
 pub mod cell;
 pub mod config;
 pub mod dead;
+pub mod keys;
 pub mod rows;
 pub mod sch;
 pub mod sch_demand;

@@ -1,6 +1,7 @@
 //! `[[cell]]` and `[[mobile]]` tables → raw cdma2000 1X cells and mobiles
 //! (`resolve` makes each mobile a node with its reverse link and checks names).
 
+use crate::cdma2000::keys::{self, DEFAULT_BTS, RATE_CHANGE};
 use crate::input::error::ScenarioError;
 use crate::input::kind::{err, KindTables, Names, Resolver};
 use crate::input::queue::parse_queue;
@@ -18,8 +19,6 @@ use crate::net::queue::QueueSpec;
 use std::collections::HashMap;
 use std::path::Path;
 
-const CELL_KEYS: &[&str] = &["name", "node", "bsc_rate", "bsc_queue", "bts_delay", "radio_delay", "fch_rate", "rate_change", "sch"];
-const MOBILE_KEYS: &[&str] = &["name", "cell", "bts", "queue", "reverse_rate", "reverse_queue"];
 
 #[derive(Clone, Debug)]
 pub(crate) enum RawSch {
@@ -160,12 +159,7 @@ pub(crate) fn parse_sch(v: &Val) -> Res<RawSch> {
 
 /// `rate_change` of a cell's table (the cell or the preset): "exact" (default) or "next_packet".
 pub(crate) fn parse_rate_change(t: &Table) -> Res<RateChange> {
-    let Some(r) = t.get("rate_change") else { return Ok(RateChange::Exact) };
-    match r.str()? {
-        "exact" => Ok(RateChange::Exact),
-        "next_packet" => Ok(RateChange::NextPacket),
-        other => Err(r.err(format!("unknown rate_change '{other}' (expected \"exact\" or \"next_packet\")"))),
-    }
+    t.or("rate_change", RATE_CHANGE[0].1, |r| r.one_of(RATE_CHANGE))
 }
 
 /// `sch` of a cell's table and where it was written (no SCH when absent).
@@ -177,7 +171,7 @@ pub(crate) fn parse_sch_of(t: &Table) -> Res<(RawSch, At)> {
 }
 
 fn parse_cell(v: &Val) -> Res<RawCell> {
-    let t = v.table(CELL_KEYS)?;
+    let t = v.keys(keys::CELL)?;
     let rate_change = parse_rate_change(&t)?;
     let (sch, sch_at) = parse_sch_of(&t)?;
     Ok(RawCell {
@@ -195,9 +189,9 @@ fn parse_cell(v: &Val) -> Res<RawCell> {
 }
 
 fn parse_mobile(v: &Val) -> Res<RawMobile> {
-    let t = v.table(MOBILE_KEYS)?;
+    let t = v.keys(keys::MOBILE)?;
     let bts = match t.get("bts") {
-        None => 0,
+        None => DEFAULT_BTS - 1,
         Some(b) => match b.count_u32()? {
             0 => return Err(b.err("BTSs are numbered from 1 (the paper's i)")),
             n if n > crate::input::limits::MAX_BTS_PER_CELL => {
@@ -286,6 +280,10 @@ pub(crate) struct CellTables {
 impl<H: From<LinkSpec> + From<CellConfig>> KindTables<H> for CellTables {
     fn tables(&self) -> &'static [&'static str] {
         &["cell", "mobile"]
+    }
+
+    fn keys(&self) -> &'static [(&'static str, &'static [crate::input::keys::Key])] {
+        keys::TABLES
     }
 
     fn parse(&mut self, table: &str, v: &Val) -> Res<()> {

@@ -29,6 +29,10 @@ pub(crate) const DEFAULT_BUSY_PERIOD: Time = NS_PER_SEC;
 pub(crate) const HANDOFF_PF: &[(&str, HandoffPf)] = &[("reset", HandoffPf::Reset), ("keep", HandoffPf::Keep)];
 /// `handoff_queue`'s values, the default first.
 pub(crate) const HANDOFF_QUEUE: &[(&str, HandoffQueue)] = &[("forward", HandoffQueue::Forward), ("drop", HandoffQueue::Drop)];
+/// Residual loss below PPP, each way, when not given.
+pub(crate) const DEFAULT_LOSS: f64 = 0.0;
+/// Whether background users upload when `upload` is not given.
+pub(crate) const DEFAULT_UPLOAD: bool = false;
 /// Background users' channel when their `drc` is not given.
 pub(crate) const BACKGROUND_PRESET: &str = "stationary";
 
@@ -76,8 +80,8 @@ pub(crate) const BACKGROUND: &[Key] = &[
     Key::required("users", "N users loading the sector (1 to 1,000), named `SECTOR.bg1`.., each on its own draw of the channel (seeded after the `[[user]]`s). The scheduler serves them by their channels like any backlogged user, but no packet of theirs is simulated: a measured user's throughput and delay come from sharing the slots. They are rows of the `users` table (throughput: the PPP octets they were given), not of `queues`. tests/test_background_load.py: two users busy half the time in 200 ms periods load 0.754 of the slots (closed form 0.75)."),
     Key::value("drc", || format!("{{preset = \"{BACKGROUND_PRESET}\"}}"), "Their channel, as a user's `drc`."),
     Key::absent("busy", "none (full buffers, always backlogged, as with 1)", "F in (0, 1]: each alternates busy and idle periods, exponentially distributed with means T (`busy_period`) and T·(1 − F)/F, independently of the others and starting from the stationary state: it has data a share F of the time, as a web user whose page downloads alternate with reading, or as a sector's measured share of busy slots."),
-    Key::value("busy_period", || keys::time(DEFAULT_BUSY_PERIOD), "T, the mean busy period (at least a slot, 1.667 ms)."),
-    Key::value("upload", || "false".into(), "When a user of the node has `reverse_mac`, background users' reverse links run the same MAC carrying their downloads' ACKs; with `upload = true` they also upload all the time (a full buffer on the reverse link too), loading the sector's reverse link and its RAB."),
+    Key::value("busy_period", || keys::time(DEFAULT_BUSY_PERIOD), "T, the mean busy period (at least a slot, 1.667 ms); with `busy` below 1 only."),
+    Key::value("upload", || DEFAULT_UPLOAD.to_string(), "When a user of the node has `reverse_mac`, background users' reverse links run the same MAC carrying their downloads' ACKs; with `upload = true` they also upload all the time (a full buffer on the reverse link too), loading the sector's reverse link and its RAB."),
 ];
 
 pub(crate) const USER: &[Key] = &[
@@ -89,8 +93,8 @@ pub(crate) const USER: &[Key] = &[
     Key::value("reverse_queue", || keys::queue(&default_user_queue()), "The buffer of its reverse link `USER.up`; any queue table."),
     Key::absent("handoff", "none", "`[{at = \"20s\", to = \"s2\"}, ...]`; `{every = \"25s\"}` or `{every = [\"20s\", \"30s\"]}` (uniform), to the next of `sectors = [...]` (default: every sector of the node, in order; a single sector means a hand-off into an equally loaded sector); or `{channel = true}`: when the channel reports one (the `mobile` preset crosses a cell edge every 20-30 s)."),
     Key::absent("ppp", "none (framing only, as `overhead` counts it)", "`\"none\"`, `\"vj\"` or `\"rohc\"`: the user's PPP link (both ways: the air and `USER.up`) compresses TCP/IP headers (docs/ppp.md); the air carries the compressed packets."),
-    Key::value("loss", || "0".into(), "IP packets lost below PPP on the air after the air link's own error recovery (residual loss, per packet); under `ppp = \"vj\"` each can cost a burst of checksum failures."),
-    Key::value("reverse_loss", || "0".into(), "The same on `USER.up` (not with `reverse_mac`)."),
+    Key::value("loss", || DEFAULT_LOSS.to_string(), "IP packets lost below PPP on the air after the air link's own error recovery (residual loss, per packet); under `ppp = \"vj\"` each can cost a burst of checksum failures."),
+    Key::value("reverse_loss", || DEFAULT_LOSS.to_string(), "The same on `USER.up` (not with `reverse_mac`)."),
     Key::absent("rlp", "none (no erasures)", "The forward link's RLP (docs/ppp.md, \"RLP below PPP\"): an `rlp` table, below. Counted in the users table: `physical_packets`, `erased_packets`, `rlp_retransmitted_bytes`, `rlp_aborts`, `rlp_lost_packets`."),
     Key::value("uplink_capture", || first(crate::input::link::CAPTURE), "`\"entry\"`: a capture sees the user's uplink packets as the user sends them, before `USER.up`'s buffer (where tcpdump on a laptop sees them, the modem's buffer below it); `\"wire\"`: as they start on the reverse link."),
     Key::absent("reverse_mac", "none (a constant-rate link `USER.up`)", "The reverse link goes through the radio access network with the 1xEV-DO Rev. 0 reverse traffic channel MAC (docs/evdo_reverse.md): a `reverse_mac` table, below (`{}` for all defaults). Its buffer is `reverse_queue`, its drops and queue row are still `USER.up`; PPP (`ppp`) runs over it. Background users of the node then send their downloads' ACKs (one 40-byte ACK per two 1500-byte segments) through the same MAC, loading the sector. Columns `reverse_*` in the users table, `rab_busy` in sectors; series `queue_pkts` (`USER.up`) and `reverse_rate_bps`. See `examples/evdo_reverse_link.toml`."),
@@ -102,9 +106,9 @@ pub(crate) const RLP: &[Key] = &[
 ];
 
 pub(crate) const REVERSE_MAC: &[Key] = &[
-    Key::value("rate_limit", || keys::rate(RATE_BPS[ReverseConfig::default().rate_limit as usize]), "Every 16-slot frame (26.67 ms) the terminal picks 9.6, 19.2, 38.4, 76.8 or 153.6 kb/s, never above this (one of them), nor above what its transmit power allows (`headroom`), nor above what its queued data needs."),
-    Key::value("up", || probabilities(ReverseConfig::DEFAULT_UP), "The probabilities of one step up from each of the four lower rates while its sector's RAB is clear."),
-    Key::value("down", || probabilities(ReverseConfig::DEFAULT_DOWN), "The probabilities of one step down from each of the four higher rates while the RAB is set; from 9.6 kb/s after a frame with nothing to send."),
+    Key::value("rate_limit", || keys::rate(RATE_BPS[ReverseConfig::default().rate_limit as usize]), "Every 16-slot frame (26.67 ms) the terminal picks 9.6, 19.2, 38.4, 76.8 or 153.6 kb/s: one step up or down from its last (`up`, `down`), from 9.6 kb/s after a frame with nothing to send; never above this (one of them), nor above what its transmit power allows (`headroom`), nor above what its queued data needs."),
+    Key::value("up", || probabilities(ReverseConfig::DEFAULT_UP), "The probabilities of one step up from each of the four lower rates while its sector's RAB is clear (C.S0024's defaults: 48/255, 16/255, 8/255, 8/255)."),
+    Key::value("down", || probabilities(ReverseConfig::DEFAULT_DOWN), "The probabilities of one step down from each of the four higher rates while the RAB is set (C.S0024's defaults: 16/255, 16/255, 32/255, 1)."),
     Key::value("headroom", || format!("{:?}", ReverseConfig::DEFAULT_HEADROOM_DB), "dB of transmit power over the pilot at a forward SINR of 0 dB (within ±60), following the forward DRC's SINR dB for dB; `\"none\"`: no cap."),
     Key::value("frame_error", || ReverseConfig::DEFAULT_FRAME_ERROR.to_string(), "Frames are erased with this probability (below 1) and resent once by the reverse RLP `nak_delay` later; a second erasure loses the IP packets in them."),
     Key::value("nak_delay", || keys::time(ReverseConfig::DEFAULT_NAK_DELAY), "The reverse RLP's resend delay."),
@@ -162,7 +166,8 @@ USER
                 let Default::Value(shown) = k.default else { continue };
                 let line = format!("{} = {}", k.name, shown());
                 let inner = |with: &str| match table {
-                    "sector.background" => format!("background = {{users = 2{with}}}"),
+                    // busy below 1: otherwise busy_period sets nothing.
+                    "sector.background" => format!("background = {{users = 2, busy = 0.5{with}}}"),
                     _ => format!("{} = {{{}}}", table.split('.').nth(1).unwrap(), with.trim_start_matches(", ")),
                 };
                 let (given, left_out) = match table {

@@ -71,7 +71,7 @@ pub(crate) struct RawUser {
 
 /// `reverse_mac = {rate_limit = "153.6kbps", up = [4 probabilities], down =
 /// [4 probabilities], headroom = 20.0 | "none", frame_error = 0.01,
-/// nak_delay = "26.7ms"}`, each key optional.
+/// nak_delay = "26.666666ms"}`, each key optional.
 fn parse_reverse_mac(v: &Val) -> Res<ReverseConfig> {
     let t = v.keys(keys::REVERSE_MAC)?;
     let d = ReverseConfig::default();
@@ -145,7 +145,7 @@ fn parse_rab(v: &Val) -> Res<RabConfig> {
     Ok(RabConfig { threshold_db: db("threshold", d.threshold_db, 0.1, 30.0)?, pilot_db: db("pilot", d.pilot_db, -40.0, 0.0)?, other_cell })
 }
 
-/// `rlp = {frame_error = 0.01, nak_delay = "28.3ms"}`, each key optional.
+/// `rlp = {frame_error = 0.01, nak_delay = "28.333333ms"}`, each key optional.
 fn parse_rlp(v: &Val) -> Res<RlpConfig> {
     let t = v.keys(keys::RLP)?;
     let frame_error = t.or("frame_error", RlpConfig::DEFAULT_FRAME_ERROR, |v| v.probability())?;
@@ -153,18 +153,6 @@ fn parse_rlp(v: &Val) -> Res<RlpConfig> {
         return Err(t.get("frame_error").unwrap().err("frame_error must be below 1 (every physical-layer packet erased)"));
     }
     Ok(RlpConfig { frame_error, nak_delay: t.or("nak_delay", RlpConfig::DEFAULT_NAK_DELAY, |v| v.time())? })
-}
-
-/// One of a key's named values.
-fn named<T: Copy>(v: &Val, key: &str, values: &[(&str, T)]) -> Res<T> {
-    let name = v.str()?;
-    match values.iter().find(|(n, _)| *n == name) {
-        Some(&(_, x)) => Ok(x),
-        None => {
-            let names: Vec<String> = values.iter().map(|(n, _)| format!("\"{n}\"")).collect();
-            Err(v.err(format!("unknown {key} '{name}' (expected {})", names.join(" or "))))
-        }
-    }
 }
 
 fn parse_sector(v: &Val) -> Res<RawSector> {
@@ -210,8 +198,8 @@ fn parse_sector(v: &Val) -> Res<RawSector> {
             Err(_) => parse_overhead(&o)?,
         },
     };
-    let handoff_pf = t.or("handoff_pf", keys::HANDOFF_PF[0].1, |h| named(h, "handoff_pf", keys::HANDOFF_PF))?;
-    let handoff_queue = t.or("handoff_queue", keys::HANDOFF_QUEUE[0].1, |h| named(h, "handoff_queue", keys::HANDOFF_QUEUE))?;
+    let handoff_pf = t.or("handoff_pf", keys::HANDOFF_PF[0].1, |h| h.one_of(keys::HANDOFF_PF))?;
+    let handoff_queue = t.or("handoff_queue", keys::HANDOFF_QUEUE[0].1, |h| h.one_of(keys::HANDOFF_QUEUE))?;
     Ok(RawSector {
         name: Named::new(t.name("name")?),
         node: Named::new(t.name("node")?),
@@ -263,7 +251,7 @@ fn parse_background(v: &Val) -> Res<(u32, RawDrc, Option<Activity>, bool)> {
         Some(b) if b < 1.0 => Some(Activity { busy: b, busy_period: busy_period.unwrap_or(DEFAULT_BUSY_PERIOD) }),
         _ => None,
     };
-    Ok((n, drc, activity, t.or("upload", false, |v| v.bool())?))
+    Ok((n, drc, activity, t.or("upload", keys::DEFAULT_UPLOAD, |v| v.bool())?))
 }
 
 fn parse_overhead(v: &Val) -> Res<AirOverhead> {
@@ -307,10 +295,10 @@ fn parse_user(v: &Val) -> Res<RawUser> {
         reverse_queue: t.or("reverse_queue", default_user_queue(), parse_queue)?,
         handoff,
         ppp: t.opt("ppp", crate::input::link::parse_ppp)?,
-        loss: t.or("loss", 0.0, |v| v.probability())?,
-        reverse_loss: t.or("reverse_loss", 0.0, |v| v.probability())?,
+        loss: t.or("loss", keys::DEFAULT_LOSS, |v| v.probability())?,
+        reverse_loss: t.or("reverse_loss", keys::DEFAULT_LOSS, |v| v.probability())?,
         rlp: t.opt("rlp", parse_rlp)?,
-        uplink_capture_at_entry: t.or("uplink_capture", false, crate::input::link::parse_capture)?,
+        uplink_capture_at_entry: t.or("uplink_capture", crate::input::link::CAPTURE[0].1, crate::input::link::parse_capture)?,
         reverse_mac: {
             let mac = t.opt("reverse_mac", parse_reverse_mac)?;
             // A reverse MAC picks its own rates and its RLP makes its losses.

@@ -76,7 +76,8 @@ pub fn documented(keys: &[Key]) -> Vec<KeyDoc> {
 }
 
 /// A time as a file writes it, in the largest unit that keeps it whole
-/// (`"10ms"`, `"28.3ms"` where it is not).
+/// (`"10ms"`, `"28300us"`), or in ms with decimals where none does
+/// (`"28.333333ms"`).
 pub fn time(t: Time) -> String {
     for (unit, ns) in [("s", 1_000_000_000), ("ms", 1_000_000), ("us", 1_000)] {
         if t >= ns && t % ns == 0 {

@@ -10,6 +10,7 @@ pub mod arq;
 pub mod buffer;
 pub mod frame_errors;
 pub mod iid;
+pub mod keys;
 pub mod link;
 pub mod meter;
 pub mod rayleigh;

@@ -7,15 +7,11 @@ use crate::input::kind::{KindTables, Names, Resolver};
 use crate::input::queue::parse_queue;
 use crate::input::reader::Named;
 use crate::input::reader::{Res, Val};
-use crate::engine::{Time, NS_PER_MS};
+use crate::engine::Time;
+use crate::rlp::keys::{self, CONTROL, DEFAULT_CARRIER_MHZ, DEFAULT_DELAY, DEFAULT_FER, DEFAULT_SPEED_KMH, FADING};
 use crate::rlp::frame_errors::ErrorModel;
 use crate::net::link::LinkSpec;
-use crate::rlp::link::{ChannelConfig, Control, RadioLinkConfig, RlpConfig, FRAME};
-
-const KEYS: &[&str] = &[
-    "name", "bsc", "mobile", "rate_down", "rate_up", "delay", "fer", "fer_down", "fer_up", "fading", "speed_kmh",
-    "carrier_mhz", "rlp", "queue",
-];
+use crate::rlp::link::{ChannelConfig, RadioLinkConfig, RlpConfig, FRAME};
 
 /// Most NAK rounds and NAKs per round (RLP3 has three rounds of at most three).
 const MAX_ROUNDS: usize = 8;
@@ -31,7 +27,7 @@ pub(crate) struct RawRadioLink {
 }
 
 pub(crate) fn parse_rlp(v: &Val) -> Res<RlpConfig> {
-    let t = v.table(&["naks", "guard", "control"])?;
+    let t = v.keys(keys::RLP)?;
     let mut c = RlpConfig::default();
     if let Some(n) = t.get("naks") {
         let items = n.array()?;
@@ -44,7 +40,7 @@ pub(crate) fn parse_rlp(v: &Val) -> Res<RlpConfig> {
         }
     }
     c.guard = t.or("guard", c.guard, |v| v.time())?;
-    c.control = t.or("control", c.control, |v| v.one_of(&[("frames", Control::Frames), ("piggyback", Control::Piggyback)]))?;
+    c.control = t.or("control", c.control, |v| v.one_of(CONTROL))?;
     Ok(c)
 }
 
@@ -57,7 +53,7 @@ fn positive(v: &Val, what: &str) -> Res<f64> {
 }
 
 fn parse_radio_link(v: &Val) -> Res<RawRadioLink> {
-    let t = v.table(KEYS)?;
+    let t = v.keys(keys::RADIO_LINK)?;
     let down = t.req("rate_down")?.positive_rate()?;
     let up = t.or("rate_up", down, |v| v.positive_rate())?;
     // A frame carries rate × 20 ms / 8 bytes: below 400 bit/s, none.
@@ -68,24 +64,25 @@ fn parse_radio_link(v: &Val) -> Res<RawRadioLink> {
         }
     }
     let delay_v = t.get("delay");
-    let delay: Time = t.or("delay", 100 * NS_PER_MS, |v| v.time())?;
+    let delay: Time = t.or("delay", DEFAULT_DELAY, |v| v.time())?;
     if delay < FRAME {
         return Err(delay_v.expect("given").err("delay must be at least one 20 ms frame"));
     }
-    let fer = t.or("fer", 0.0, |v| v.probability())?;
+    let fer = t.or("fer", DEFAULT_FER, |v| v.probability())?;
     let fer_down = t.or("fer_down", fer, |v| v.probability())?;
     let fer_up = t.or("fer_up", fer, |v| v.probability())?;
-    let errors = match t.get("fading") {
-        None => ErrorModel::Iid,
-        Some(f) => match f.str()? {
-            "iid" => ErrorModel::Iid,
-            "rayleigh" => {
-                let speed_kmh = t.get("speed_kmh").map_or(Ok(3.0), |v| positive(&v, "speed_kmh"))?;
-                let carrier_mhz = t.get("carrier_mhz").map_or(Ok(1900.0), |v| positive(&v, "carrier_mhz"))?;
-                ErrorModel::Rayleigh { speed_mps: speed_kmh / 3.6, carrier_hz: carrier_mhz * 1e6 }
-            }
-            other => return Err(f.err(format!("unknown fading '{other}' (expected \"iid\" or \"rayleigh\")"))),
-        },
+    let fading_v = t.get("fading");
+    let errors = match fading_v.as_ref().map(|f| f.str()).transpose()?.unwrap_or(FADING[0]) {
+        "iid" => ErrorModel::Iid,
+        "rayleigh" => {
+            let speed_kmh = t.get("speed_kmh").map_or(Ok(DEFAULT_SPEED_KMH), |v| positive(&v, "speed_kmh"))?;
+            let carrier_mhz = t.get("carrier_mhz").map_or(Ok(DEFAULT_CARRIER_MHZ), |v| positive(&v, "carrier_mhz"))?;
+            ErrorModel::Rayleigh { speed_mps: speed_kmh / 3.6, carrier_hz: carrier_mhz * 1e6 }
+        }
+        other => {
+            let names: Vec<String> = FADING.iter().map(|f| format!("\"{f}\"")).collect();
+            return Err(fading_v.expect("named").err(format!("unknown fading '{other}' (expected {})", names.join(" or "))));
+        }
     };
     if !matches!(errors, ErrorModel::Rayleigh { .. }) {
         if let Some(k) = ["speed_kmh", "carrier_mhz"].iter().find_map(|k| t.get(k)) {
@@ -123,6 +120,10 @@ pub(crate) struct RadioLinkTables {
 impl<H: From<LinkSpec> + From<RadioLinkConfig>> KindTables<H> for RadioLinkTables {
     fn tables(&self) -> &'static [&'static str] {
         &["radio_link"]
+    }
+
+    fn keys(&self) -> &'static [(&'static str, &'static [crate::input::keys::Key])] {
+        keys::TABLES
     }
 
     fn parse(&mut self, _table: &str, v: &Val) -> Res<()> {

@@ -1,7 +1,8 @@
 //! A test-only radio kind, written the way docs/ARCHITECTURE.md ("Adding a
 //! radio hop") says a technology is added: this folder (the hop and its
-//! configuration here, its scenario tables in `tables.rs`, its result table
-//! in `rows.rs`, its tests in `tests.rs`) plus its line in the registry of
+//! configuration here, its scenario tables in `tables.rs` and their keys in
+//! `keys.rs`, its result table in `rows.rs`, its tests in `tests.rs`) plus
+//! its line in the registry of
 //! kinds (`network::kinds`). The two lines the language and the layering
 //! test ask for besides (`mod` in lib.rs, its layer in tests/layers.rs) are
 //! the only other edits.
@@ -12,6 +13,7 @@
 //! its own with a reverse link `USER.up` to the base station, as a 1xEV-DO
 //! user or a cdma2000 mobile is, so the emulator serves its users too.
 
+pub mod keys;
 pub mod rows;
 pub mod tables;
 #[cfg(test)]

@@ -1,14 +1,12 @@
 //! `[[toy_radio]]` and `[[toy_user]]` tables → [`ToyRadioConfig`].
 
+use super::keys::{self, UP_RATE_BPS};
 use super::ToyRadioConfig;
 use crate::engine::Time;
 use crate::input::error::ScenarioError;
 use crate::input::kind::{KindTables, Names, Resolver};
 use crate::input::reader::{Named, Res, Val};
 use crate::net::link::LinkSpec;
-
-/// A user's reverse link when its radio names no `up_rate`, bit/s.
-const UP_RATE_BPS: u64 = 1_000_000;
 
 struct RawRadio {
     name: Named,
@@ -34,9 +32,13 @@ impl<H: From<LinkSpec> + From<ToyRadioConfig>> KindTables<H> for ToyRadioTables 
         &["toy_radio", "toy_user"]
     }
 
+    fn keys(&self) -> &'static [(&'static str, &'static [crate::input::keys::Key])] {
+        keys::TABLES
+    }
+
     fn parse(&mut self, table: &str, v: &Val) -> Res<()> {
         if table == "toy_radio" {
-            let t = v.table(&["name", "node", "delay", "up_rate"])?;
+            let t = v.keys(keys::RADIO)?;
             self.radios.push(RawRadio {
                 name: Named::new(t.name("name")?),
                 node: Named::new(t.name("node")?),
@@ -44,7 +46,7 @@ impl<H: From<LinkSpec> + From<ToyRadioConfig>> KindTables<H> for ToyRadioTables 
                 up_rate_bps: t.or("up_rate", UP_RATE_BPS, |v| v.positive_rate())?,
             });
         } else {
-            let t = v.table(&["name", "radio"])?;
+            let t = v.keys(keys::USER)?;
             self.users.push(RawUser { name: Named::new(t.name("name")?), radio: Named::new(t.name("radio")?) });
         }
         Ok(())

@@ -165,3 +165,22 @@ fn a_toy_user_names_its_radio() {
     let e = scenario::parse_str(&bad, "toy.toml").unwrap_err();
     assert_eq!((e.line, e.field.as_str(), e.message.as_str()), (25, "toy_user[1].radio", "no toy radio named 'r9'"));
 }
+
+/// Its keys are described once, and the scenario reference would show
+/// them from the same lists the parser reads.
+#[test]
+fn its_keys_are_described() {
+    let documented = crate::scenario::documented_keys();
+    let toy: Vec<(&str, Vec<&str>)> = documented
+        .iter()
+        .filter(|(t, _)| t.starts_with("toy_"))
+        .map(|(t, keys)| (*t, keys.iter().map(|k| k.key).collect()))
+        .collect();
+    assert_eq!(toy, [("toy_radio", vec!["name", "node", "delay", "up_rate"]), ("toy_user", vec!["name", "radio"])]);
+    let up = &documented.iter().find(|(t, _)| *t == "toy_radio").unwrap().1[3];
+    assert_eq!((up.default.as_str(), up.is_value), ("\"1Mbps\"", true));
+    let bad = SCENARIO.replace("up_rate = \"2Mbps\"", "up_rate = \"2Mbps\"\nuprate = \"1Mbps\"");
+    let e = scenario::parse_str(&bad, "toy.toml").unwrap_err();
+    assert_eq!(e.message, "unknown key 'uprate' (expected one of: name, node, delay, up_rate)");
+}
+
