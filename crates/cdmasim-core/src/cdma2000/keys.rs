@@ -38,7 +38,7 @@ pub(crate) const TABLES: &[(&str, &[Key])] = &[("cell", CELL), ("mobile", MOBILE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::keys::Default;
+    use crate::input::keys::IfAbsent;
     use crate::scenario::parse_str;
 
     fn spec(cell: &str, mobile: &str) -> String {
@@ -54,7 +54,7 @@ mod tests {
         let mut checked = 0;
         for &(table, keys) in TABLES {
             for k in keys {
-                let Default::Value(shown) = k.default else { continue };
+                let IfAbsent::Value(shown) = k.default else { continue };
                 let line = format!("{} = {}", k.name, shown());
                 let (given, left_out) = if table == "cell" { (spec(&line, ""), spec("", "")) } else { (spec("", &line), spec("", "")) };
                 assert_eq!(given, left_out, "[{table}] {line}");

@@ -128,7 +128,7 @@ pub(crate) const TABLES: &[(&str, &[Key])] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::keys::Default;
+    use crate::input::keys::IfAbsent;
     use crate::scenario::parse_str;
 
     const BASE: &str = r#"
@@ -163,7 +163,7 @@ USER
         let mut checked = 0;
         for &(table, keys) in TABLES {
             for k in keys {
-                let Default::Value(shown) = k.default else { continue };
+                let IfAbsent::Value(shown) = k.default else { continue };
                 let line = format!("{} = {}", k.name, shown());
                 let inner = |with: &str| match table {
                     // busy below 1: otherwise busy_period sets nothing.

@@ -1,11 +1,11 @@
 //! A scenario table's keys, each described once: its name, what leaving it
 //! out means, and what it does. The parser accepts a table's keys from its
 //! list (`Val::keys`: any other is an error naming them) and reads only
-//! keys the list holds (`Table::get` checks), and docs/scenario.md's tables
-//! of keys are generated from the lists (`scenario::documented_keys`,
-//! `python -m cdmasim.scenario_doc`), so the parser, its defaults and the
-//! reference cannot drift apart. A default is shown from the value the
-//! parser uses (`Default::Value`), not retyped.
+//! keys the list holds (`Table::get` checks, in debug builds), and
+//! docs/scenario.md's tables of keys are generated from the lists
+//! (`scenario::documented_keys`, `python -m cdmasim.scenario_doc`), so the
+//! parser, its defaults and the reference cannot drift apart. A default is shown from the value the
+//! parser uses (`IfAbsent::Value`), not retyped.
 
 use crate::engine::Time;
 use crate::net::queue::{QueueLimit, QueueSpec};
@@ -15,14 +15,14 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug)]
 pub struct Key {
     pub name: &'static str,
-    pub default: Default,
+    pub default: IfAbsent,
     /// What it does, in Markdown (one paragraph: it is a table's cell).
     pub help: &'static str,
 }
 
 /// What leaving a key out means.
 #[derive(Clone, Copy, Debug)]
-pub enum Default {
+pub enum IfAbsent {
     /// It must be given.
     Required,
     /// Nothing is set (the feature is off), as this text says.
@@ -33,13 +33,13 @@ pub enum Default {
 
 impl Key {
     pub const fn required(name: &'static str, help: &'static str) -> Key {
-        Key { name, default: Default::Required, help }
+        Key { name, default: IfAbsent::Required, help }
     }
     pub const fn absent(name: &'static str, absent: &'static str, help: &'static str) -> Key {
-        Key { name, default: Default::Absent(absent), help }
+        Key { name, default: IfAbsent::Absent(absent), help }
     }
     pub const fn value(name: &'static str, shown: fn() -> String, help: &'static str) -> Key {
-        Key { name, default: Default::Value(shown), help }
+        Key { name, default: IfAbsent::Value(shown), help }
     }
 }
 
@@ -66,9 +66,9 @@ pub fn documented(keys: &[Key]) -> Vec<KeyDoc> {
     keys.iter()
         .map(|k| {
             let (default, is_value) = match k.default {
-                Default::Required => ("required".into(), false),
-                Default::Absent(text) => (text.into(), false),
-                Default::Value(shown) => (shown(), true),
+                IfAbsent::Required => ("required".into(), false),
+                IfAbsent::Absent(text) => (text.into(), false),
+                IfAbsent::Value(shown) => (shown(), true),
             };
             KeyDoc { key: k.name, default, is_value, help: k.help }
         })

@@ -59,7 +59,7 @@ fn control(c: Control) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::keys::Default;
+    use crate::input::keys::IfAbsent;
     use crate::scenario::parse_str;
 
     fn spec(link: &str) -> String {
@@ -75,7 +75,7 @@ mod tests {
         let mut checked = 0;
         for &(table, keys) in TABLES {
             for k in keys {
-                let Default::Value(shown) = k.default else { continue };
+                let IfAbsent::Value(shown) = k.default else { continue };
                 let line = format!("{} = {}", k.name, shown());
                 let (given, left_out) = match table {
                     "radio_link" if k.name == "speed_kmh" || k.name == "carrier_mhz" => {
