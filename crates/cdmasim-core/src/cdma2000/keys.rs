@@ -38,29 +38,18 @@ pub(crate) const TABLES: &[(&str, &[Key])] = &[("cell", CELL), ("mobile", MOBILE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::keys::IfAbsent;
-    use crate::scenario::parse_str;
-
-    fn spec(cell: &str, mobile: &str) -> String {
-        let text = format!(
-            "[simulation]\nduration = \"1s\"\n[[node]]\nname = \"bsc\"\n[[cell]]\nname = \"c\"\nnode = \"bsc\"\n{cell}\n[[mobile]]\nname = \"m\"\ncell = \"c\"\n{mobile}\n"
-        );
-        serde_json::to_string(&parse_str(&text, "keys.toml").unwrap_or_else(|e| panic!("{text}\n{e}"))).unwrap()
-    }
+    use crate::input::keys::testing::assert_defaults_taken;
 
     /// Every default shown is the one the parser takes (as for 1xEV-DO's).
     #[test]
     fn the_defaults_shown_are_the_defaults_taken() {
-        let mut checked = 0;
-        for &(table, keys) in TABLES {
-            for k in keys {
-                let IfAbsent::Value(shown) = k.default else { continue };
-                let line = format!("{} = {}", k.name, shown());
-                let (given, left_out) = if table == "cell" { (spec(&line, ""), spec("", "")) } else { (spec("", &line), spec("", "")) };
-                assert_eq!(given, left_out, "[{table}] {line}");
-                checked += 1;
-            }
-        }
+        let checked = assert_defaults_taken(TABLES, |table, _key, line| {
+            let line = line.unwrap_or("");
+            let (cell, mobile) = if table == "cell" { (line, "") } else { ("", line) };
+            format!(
+                "[simulation]\nduration = \"1s\"\n[[node]]\nname = \"bsc\"\n[[cell]]\nname = \"c\"\nnode = \"bsc\"\n{cell}\n[[mobile]]\nname = \"m\"\ncell = \"c\"\n{mobile}\n"
+            )
+        });
         assert_eq!(checked, 10);
     }
 }

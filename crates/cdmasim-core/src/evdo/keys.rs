@@ -128,8 +128,7 @@ pub(crate) const TABLES: &[(&str, &[Key])] = &[
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::input::keys::IfAbsent;
-    use crate::scenario::parse_str;
+    use crate::input::keys::testing::assert_defaults_taken;
 
     const BASE: &str = r#"
 [simulation]
@@ -147,39 +146,27 @@ drc = { constant = "1228.8kbps" }
 USER
 "#;
 
-    /// The spec a scenario gives with `sector` and `user` lines in its
-    /// tables, as JSON.
-    fn spec(sector: &str, user: &str) -> String {
-        let text = BASE.replace("SECTOR", sector).replace("USER", user);
-        let spec = parse_str(&text, "keys.toml").unwrap_or_else(|e| panic!("{text}\n{e}"));
-        serde_json::to_string(&spec).unwrap()
-    }
-
     /// Every default the reference shows is the one the parser takes:
     /// writing it gives the spec that leaving it out gives. A table inside
     /// one is written with only that key (and what it requires).
     #[test]
     fn the_defaults_shown_are_the_defaults_taken() {
-        let mut checked = 0;
-        for &(table, keys) in TABLES {
-            for k in keys {
-                let IfAbsent::Value(shown) = k.default else { continue };
-                let line = format!("{} = {}", k.name, shown());
-                let inner = |with: &str| match table {
-                    // busy below 1: otherwise busy_period sets nothing.
-                    "sector.background" => format!("background = {{users = 2, busy = 0.5{with}}}"),
-                    _ => format!("{} = {{{}}}", table.split('.').nth(1).unwrap(), with.trim_start_matches(", ")),
-                };
-                let (given, left_out) = match table {
-                    "sector" => (spec(&line, ""), spec("", "")),
-                    "user" => (spec("", &line), spec("", "")),
-                    "user.rlp" | "user.reverse_mac" => (spec("", &inner(&format!(", {line}"))), spec("", &inner(""))),
-                    _ => (spec(&inner(&format!(", {line}")), ""), spec(&inner(""), "")),
-                };
-                assert_eq!(given, left_out, "[{table}] {line}: not what leaving it out gives");
-                checked += 1;
-            }
-        }
+        let checked = assert_defaults_taken(TABLES, |table, _key, line| {
+            let inner = if table == "sector.background" {
+                // busy below 1: otherwise busy_period sets nothing.
+                format!("background = {{users = 2, busy = 0.5{}}}", line.map(|l| format!(", {l}")).unwrap_or_default())
+            } else {
+                format!("{} = {{{}}}", table.split('.').nth(1).unwrap_or(""), line.unwrap_or(""))
+            };
+            let line = line.unwrap_or("").to_string();
+            let (sector, user) = match table {
+                "sector" => (line, String::new()),
+                "user" => (String::new(), line),
+                "user.rlp" | "user.reverse_mac" => (String::new(), inner),
+                _ => (inner, String::new()),
+            };
+            BASE.replace("SECTOR", &sector).replace("USER", &user)
+        });
         assert!(checked >= 25, "{checked} defaults checked");
     }
 }

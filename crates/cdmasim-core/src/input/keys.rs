@@ -128,6 +128,38 @@ pub fn queue(q: &QueueSpec) -> String {
     format!("{{kind = \"droptail\", limit = {limit}}}")
 }
 
+/// For the kinds' tests of their keys.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{IfAbsent, Key};
+
+    /// Every default `tables` shows is the one the parser takes: a
+    /// scenario with `KEY = shown default` written where `table`'s key goes
+    /// (`scenario(table, key, Some(line))`) parses to the spec of the one
+    /// that leaves it out (`scenario(table, key, None)`). Returns how many
+    /// defaults it checked.
+    pub(crate) fn assert_defaults_taken(
+        tables: &[(&str, &[Key])],
+        scenario: impl Fn(&str, &str, Option<&str>) -> String,
+    ) -> usize {
+        let spec = |text: String| {
+            let spec = crate::scenario::parse_str(&text, "keys.toml").unwrap_or_else(|e| panic!("{text}\n{e}"));
+            serde_json::to_string(&spec).unwrap()
+        };
+        let mut checked = 0;
+        for &(table, keys) in tables {
+            for k in keys {
+                let IfAbsent::Value(shown) = k.default else { continue };
+                let line = format!("{} = {}", k.name, shown());
+                let (given, left_out) = (spec(scenario(table, k.name, Some(&line))), spec(scenario(table, k.name, None)));
+                assert_eq!(given, left_out, "[{table}] {line}: not what leaving it out gives");
+                checked += 1;
+            }
+        }
+        checked
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
