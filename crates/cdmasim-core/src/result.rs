@@ -70,9 +70,9 @@ pub trait HopTable: Row + 'static {
 /// list is caught (`assert_taken`), not silently left out.
 #[derive(Default)]
 pub struct Rows {
-    tables: Vec<Box<dyn std::any::Any>>,
-    /// The type of each of `tables`, for the message when one is left.
-    names: Vec<&'static str>,
+    /// Each type's rows (a `Vec` of it), with the type's name for the
+    /// message when one is left.
+    tables: Vec<(&'static str, Box<dyn std::any::Any>)>,
 }
 
 impl Rows {
@@ -87,16 +87,13 @@ impl Rows {
 
     /// The rows of type `R` so far.
     pub fn get<R: HopTable>(&self) -> &[R] {
-        self.tables.iter().find_map(|t| t.downcast_ref::<Vec<R>>()).map_or(&[], |v| v.as_slice())
+        self.tables.iter().find_map(|(_, t)| t.downcast_ref::<Vec<R>>()).map_or(&[], |v| v.as_slice())
     }
 
     /// Take the rows of type `R` out, in the order they were added.
     pub fn take<R: HopTable>(&mut self) -> Vec<R> {
-        match self.tables.iter().position(|t| t.is::<Vec<R>>()) {
-            Some(i) => {
-                self.names.remove(i);
-                *self.tables.remove(i).downcast::<Vec<R>>().expect("the type just found")
-            }
+        match self.position::<R>() {
+            Some(i) => *self.tables.remove(i).1.downcast::<Vec<R>>().expect("the type just found"),
             None => Vec::new(),
         }
     }
@@ -104,19 +101,21 @@ impl Rows {
     /// Every row was taken: a hop reported no row of a type outside the
     /// registry's tables.
     pub fn assert_taken(&self) {
-        assert!(self.names.is_empty(), "rows of {:?} reported but in no table of network::kinds", self.names);
+        let left: Vec<&str> = self.tables.iter().map(|(name, _)| *name).collect();
+        assert!(left.is_empty(), "rows of {left:?} reported but in no table of network::kinds");
+    }
+
+    /// Where the rows of type `R` are.
+    fn position<R: HopTable>(&self) -> Option<usize> {
+        self.tables.iter().position(|(_, t)| t.is::<Vec<R>>())
     }
 
     fn table_mut<R: HopTable>(&mut self) -> &mut Vec<R> {
-        let i = match self.tables.iter().position(|t| t.is::<Vec<R>>()) {
-            Some(i) => i,
-            None => {
-                self.tables.push(Box::new(Vec::<R>::new()));
-                self.names.push(std::any::type_name::<R>());
-                self.tables.len() - 1
-            }
-        };
-        self.tables[i].downcast_mut().expect("the table of its type")
+        let i = self.position::<R>().unwrap_or_else(|| {
+            self.tables.push((std::any::type_name::<R>(), Box::new(Vec::<R>::new())));
+            self.tables.len() - 1
+        });
+        self.tables[i].1.downcast_mut().expect("the table of its type")
     }
 }
 

@@ -259,7 +259,14 @@ impl<'a> Val<'a> {
             }
             return Err(self.src.error(self.src.line(k.span().start), &field, msg));
         }
-        Ok(Table { src: self.src, path: self.path.clone(), line: self.line(), tbl, allowed: allowed.iter().map(|k| k.to_string()).collect() })
+        Ok(Table {
+            src: self.src,
+            path: self.path.clone(),
+            line: self.line(),
+            tbl,
+            #[cfg(debug_assertions)]
+            allowed: allowed.iter().map(|k| k.to_string()).collect(),
+        })
     }
 
     /// This value as a table of `keys` (`input::keys`: the table's keys,
@@ -284,14 +291,17 @@ pub(crate) struct Table<'a> {
     pub line: usize,
     tbl: &'a DeTable<'a>,
     /// Its keys: the parser reads no other (a key it reads must be among
-    /// those the table lists, and so described; checked in debug builds).
+    /// those the table lists, and so described). Kept for the check of
+    /// debug builds only.
+    #[cfg(debug_assertions)]
     allowed: Vec<String>,
 }
 
 impl<'a> Table<'a> {
     pub fn get(&self, key: &str) -> Option<Val<'a>> {
         // A programming error, caught by the tests (built with debug assertions).
-        debug_assert!(self.allowed.iter().any(|k| k == key), "{}: the parser reads '{key}', which its table does not list", self.path);
+        #[cfg(debug_assertions)]
+        assert!(self.allowed.iter().any(|k| k == key), "{}: the parser reads '{key}', which its table does not list", self.path);
         self.tbl.get(key).map(|v| Val { src: self.src, path: join(&self.path, key), v })
     }
 
