@@ -112,12 +112,14 @@ def test_the_scenario_reference_shows_the_keys_the_parser_takes():
     text = (ROOT / "docs" / "scenario.md").read_text()
     assert scenario_doc.update(text) == text, \
         "docs/scenario.md's tables of keys are stale: regenerate them with python -m cdmasim.scenario_doc"
-    names = [name for name, _ in scenario_doc.tables()]
-    assert {"sector", "sector.rab", "user", "user.reverse_mac"} <= set(names)
-    for name, keys in scenario_doc.tables():
-        for k in keys:
-            assert k["help"].strip() and (k["default"] == "required" or k["default"]), (name, k)
-            assert f"| `{k['key']}` |" in text, (name, k["key"])
+    names = [t["name"] for t in scenario_doc.tables()]
+    assert {"simulation", "link", "queue.red", "flow", "tcp", "tcp.rbsmq", "dumbbell", "sector", "sector.rab",
+            "user.reverse_mac", "sch.demand", "drc", "http", "is2000_sector.power.link_budget"} <= set(names)
+    for t in scenario_doc.tables():
+        assert f"| key ({t['heading']}) |" in text, t["name"]
+        for k in t["keys"]:
+            assert k["help"].strip() and (k["default"] == "required" or k["default"]), (t["name"], k)
+            assert f"| `{k['key']}` |" in text, (t["name"], k["key"])
     stale = text.replace("| `alpha` | `0.001` |", "| `alpha` | `0.01` |")
     assert stale != text and scenario_doc.update(stale) == text
     assert scenario_doc.main(["--check", str(ROOT / "docs" / "scenario.md")]) == 0

@@ -4,7 +4,7 @@ The core describes each key of a scenario table once (its name, what
 leaving it out means, what it does: crates/cdmasim-core/src/input/keys.rs),
 and the parser accepts those keys and no other. docs/scenario.md marks
 where a table's keys go, `<!-- keys: sector -->` ... `<!-- /keys -->`; this
-fills each mark with the table and the tables inside it (`sector.rab`).
+fills each mark with the tables named after it (`sector`, `sector.rab`).
 
     python -m cdmasim.scenario_doc            # rewrite docs/scenario.md
     python -m cdmasim.scenario_doc --check    # exit 1 if it is stale
@@ -23,32 +23,28 @@ from ._files import write_file
 
 DOC = pathlib.Path(__file__).parent / "docs" / "scenario.md"
 # A mark's table runs to the first end mark, and may not hold another mark.
-MARK = re.compile(r"(<!-- keys: ([a-z_]+) -->\r?\n)((?:(?!<!-- keys: ).)*?)(<!-- /keys -->)", re.S)
+MARK = re.compile(r"(<!-- keys: ([a-z0-9_]+) -->\r?\n)((?:(?!<!-- keys: ).)*?)(<!-- /keys -->)", re.S)
 
 
-def tables() -> list[tuple[str, list[dict]]]:
-    """The core's described tables in order: (name, [{key, default,
-    is_value, help}])."""
-    return [(name, keys) for name, keys in json.loads(_core.scenario_keys())]
-
-
-def _title(name: str) -> str:
-    top, *inner = name.split(".")
-    return f"`[[{top}]]`" if not inner else f"`{'.'.join(inner)}` of `[[{top}]]`"
+def tables() -> list[dict]:
+    """The core's described tables in order: {name, heading, keys: [{key,
+    default, is_value, help}]}; a name's part before the first dot is its
+    mark."""
+    return json.loads(_core.scenario_keys())
 
 
 def markdown(top: str) -> str:
-    """The keys of `[[top]]` and of the tables inside it, one Markdown
-    table each."""
+    """The keys of the tables marked `top` (`sector`, `sector.rab`), one
+    Markdown table each."""
     out = []
-    for name, keys in tables():
-        if name.split(".")[0] != top:
+    for t in tables():
+        if t["name"].split(".")[0] != top:
             continue
-        out += [f"| key ({_title(name)}) | default | meaning |", "|---|---|---|"]
-        out += [f"| `{k['key']}` | {_default(k)} | {k['help']} |" for k in keys]
+        out += [f"| key ({t['heading']}) | default | meaning |", "|---|---|---|"]
+        out += [f"| `{k['key']}` | {_default(k)} | {k['help']} |" for k in t["keys"]]
         out.append("")
     if not out:
-        raise KeyError(f"the core describes no keys of [[{top}]]")
+        raise KeyError(f"the core describes no table marked {top}")
     return "\n".join(out)
 
 
@@ -61,7 +57,7 @@ def update(text: str) -> str:
     """`text` with every mark's table filled from the core; every described
     table must be under a mark."""
     marked = {m.group(2) for m in MARK.finditer(text)}
-    missing = sorted({name.split(".")[0] for name, _ in tables()} - marked)
+    missing = sorted({t["name"].split(".")[0] for t in tables()} - marked)
     if missing:
         raise KeyError(f"no <!-- keys: NAME --> mark for {', '.join(missing)}")
     return MARK.sub(lambda m: m.group(1) + markdown(m.group(2)) + m.group(4), text)

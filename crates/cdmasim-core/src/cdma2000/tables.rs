@@ -9,12 +9,12 @@ use crate::input::reader::Named;
 use crate::input::reader::{At, Res, Table, Val};
 use crate::net::link::LinkSpec;
 use crate::cdma2000::config::{
-    default_bsc_queue, default_link_queue, is_sch_rate, BurstOrder, CellConfig, DemandConfig, MobileConfig, RateChange,
+    default_bsc_queue, default_link_queue, is_sch_rate, CellConfig, DemandConfig, MobileConfig, RateChange,
     SchPlan,
     BASE_RATE_BPS, BSC_RATE_PER_MOBILE_BPS, TABLE1_DELAY,
 };
 use crate::engine::time::secs;
-use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
+use crate::engine::{Time, NS_PER_SEC};
 use crate::net::queue::QueueSpec;
 use std::collections::HashMap;
 use std::path::Path;
@@ -79,21 +79,17 @@ fn positive_time(v: &Val, what: &str) -> Res<Time> {
     Ok(t)
 }
 
-const SCH_KEYS: &[&str] =
-    &["kind", "at", "until", "rate", "start", "rise_time", "burst", "gap", "spread", "order", "path", "threshold", "grant_delay",
-      "max_rate", "budget"];
-
 pub(crate) fn parse_sch(v: &Val) -> Res<RawSch> {
-    let all = v.table(SCH_KEYS)?;
+    let all = v.keys_of(&[keys::SCH_NONE, keys::SCH_AT, keys::SCH_RISE, keys::SCH_BURSTS, keys::SCH_FILE, keys::SCH_DEMAND])?;
     let kind_v = all.req("kind")?;
     let kind = kind_v.str()?;
     let plan = match kind {
         "none" => {
-            v.table(&["kind"])?;
+            v.keys(keys::SCH_NONE)?;
             SchPlan::None
         }
         "at" => {
-            let t = v.table(&["kind", "at", "until", "rate"])?;
+            let t = v.keys(keys::SCH_AT)?;
             let at = t.req("at")?.time()?;
             let until = t.opt("until", |v| v.time())?;
             if let Some(u) = until.filter(|&u| u <= at) {
@@ -102,12 +98,12 @@ pub(crate) fn parse_sch(v: &Val) -> Res<RawSch> {
             SchPlan::At { at, until, sch_bps: parse_sch_rate(&t.req("rate")?)? }
         }
         "rise" => {
-            let t = v.table(&["kind", "start", "rise_time", "rate"])?;
+            let t = v.keys(keys::SCH_RISE)?;
             SchPlan::Rise { start: t.req("start")?.time()?, rise: t.req("rise_time")?.time()?, sch_bps: parse_sch_rate(&t.req("rate")?)? }
         }
         "bursts" => {
-            let t = v.table(&["kind", "burst", "gap", "start", "spread", "order", "rate"])?;
-            let spread = t.or("spread", 0.1, |v| v.number())?;
+            let t = v.keys(keys::SCH_BURSTS)?;
+            let spread = t.or("spread", keys::BURSTS_SPREAD, |v| v.number())?;
             if !(0.0..1.0).contains(&spread) {
                 return Err(t.get("spread").unwrap().err(format!("spread is a fraction of T_B and T_D in [0, 1), not {spread}")));
             }
@@ -116,36 +112,29 @@ pub(crate) fn parse_sch(v: &Val) -> Res<RawSch> {
                 gap: positive_time(&t.req("gap")?, "the time between bursts T_D")?,
                 start: t.or("start", 0, |v| v.time())?,
                 spread,
-                order: match t.get("order") {
-                    None => BurstOrder::Sequential,
-                    Some(v) => match v.str()? {
-                        "sequential" => BurstOrder::Sequential,
-                        "random" => BurstOrder::Random,
-                        other => return Err(v.err(format!("order is 'sequential' (the paper's) or 'random', not '{other}'"))),
-                    },
-                },
+                order: t.or("order", keys::BURST_ORDER[0].1, |v| v.one_of(keys::BURST_ORDER))?,
                 sch_bps: parse_sch_rate(&t.req("rate")?)?,
             }
         }
         "file" => {
-            let t = v.table(&["kind", "path"])?;
+            let t = v.keys(keys::SCH_FILE)?;
             let p = t.req("path")?;
             return Ok(RawSch::File { path: p.str()?.to_string(), at: p.at() });
         }
         "demand" => {
-            let t = v.table(&["kind", "threshold", "grant_delay", "burst", "max_rate", "budget"])?;
+            let t = v.keys(keys::SCH_DEMAND)?;
             let budget = t.opt("budget", |v| v.rate())?;
             if let Some(b) = budget.filter(|&b| b < BASE_RATE_BPS) {
                 return Err(t.get("budget").unwrap().err(format!("a budget of {b} bit/s cannot grant even a 1x SCH (9.6 kb/s)")));
             }
             let cfg = DemandConfig {
-                threshold_bytes: t.or("threshold", 2_000, |v| v.size())?,
-                grant_delay: t.or("grant_delay", 100 * NS_PER_MS, |v| v.time())?,
+                threshold_bytes: t.or("threshold", keys::DEMAND_THRESHOLD, |v| v.size())?,
+                grant_delay: t.or("grant_delay", keys::DEMAND_GRANT_DELAY, |v| v.time())?,
                 burst: match t.get("burst") {
                     Some(b) => positive_time(&b, "the longest grant (burst)")?,
-                    None => 5_120 * NS_PER_MS,
+                    None => keys::DEMAND_BURST,
                 },
-                max_sch_bps: t.or("max_rate", 16 * BASE_RATE_BPS, parse_sch_rate)?,
+                max_sch_bps: t.or("max_rate", keys::DEMAND_MAX_RATE_BPS, parse_sch_rate)?,
                 bts_budget_bps: budget.unwrap_or(0),
             };
             return Ok(RawSch::Demand { cfg, budget_given: budget.is_some() });
@@ -282,7 +271,7 @@ impl<H: From<LinkSpec> + From<CellConfig>> KindTables<H> for CellTables {
         &["cell", "mobile"]
     }
 
-    fn keys(&self) -> &'static [(&'static str, &'static [crate::input::keys::Key])] {
+    fn keys(&self) -> &'static [crate::input::keys::Described] {
         keys::TABLES
     }
 

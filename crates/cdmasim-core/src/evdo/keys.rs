@@ -9,7 +9,7 @@ use super::reverse::{RabConfig, ReverseConfig, RATE_BPS};
 use super::rlp::RlpConfig;
 use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
 use crate::input::drc::REVERSE_RATE_BPS;
-use crate::input::keys::{self, Key};
+use crate::input::keys::{self, Described, Key};
 use crate::sched::pf::PfConfig;
 
 /// The forward-link scheduler when `scheduler` is not given.
@@ -114,15 +114,30 @@ pub(crate) const REVERSE_MAC: &[Key] = &[
     Key::value("nak_delay", || keys::time(ReverseConfig::DEFAULT_NAK_DELAY), "The reverse RLP's resend delay."),
 ];
 
+/// A hand-off of a list.
+pub(crate) const HANDOFF_AT: &[Key] = &[
+    Key::required("at", "When; strictly after the one before."),
+    Key::required("to", "The sector the user is handed to."),
+];
+
+/// A `handoff` table: hand-offs every so often, or when the channel reports one.
+pub(crate) const HANDOFF: &[Key] = &[
+    Key::absent("every", "(one of `every` and `channel` is required)", "The time between hand-offs, > 0: a time, or a pair `[min, max]` (uniform)."),
+    Key::absent("channel", "(see `every`)", "`true`: when the channel reports one (the `mobile` preset crosses a cell edge every 20-30 s)."),
+    Key::absent("sectors", "every sector of the node, in order", "The sectors handed to in turn (a single one: a hand-off into an equally loaded sector)."),
+];
+
 /// The tables whose keys these are, as the reference names them.
-pub(crate) const TABLES: &[(&str, &[Key])] = &[
-    ("sector", SECTOR),
-    ("sector.overhead", OVERHEAD),
-    ("sector.rab", RAB),
-    ("sector.background", BACKGROUND),
-    ("user", USER),
-    ("user.rlp", RLP),
-    ("user.reverse_mac", REVERSE_MAC),
+pub(crate) const TABLES: &[Described] = &[
+    Described::new("sector", "`[[sector]]`", SECTOR),
+    Described::new("sector.overhead", "`overhead` of `[[sector]]`", OVERHEAD),
+    Described::new("sector.rab", "`rab` of `[[sector]]`", RAB),
+    Described::new("sector.background", "`background` of `[[sector]]`", BACKGROUND),
+    Described::new("user", "`[[user]]`", USER),
+    Described::new("user.rlp", "`rlp` of `[[user]]`", RLP),
+    Described::new("user.reverse_mac", "`reverse_mac` of `[[user]]`", REVERSE_MAC),
+    Described::new("user.handoff", "a `handoff` table of `[[user]]`", HANDOFF),
+    Described::new("user.handoff.at", "a hand-off of a `handoff` list", HANDOFF_AT),
 ];
 
 #[cfg(test)]

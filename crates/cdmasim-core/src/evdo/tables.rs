@@ -322,7 +322,7 @@ fn parse_handoff(v: &Val) -> Res<RawHandoff> {
     if let Ok(items) = v.array() {
         let mut list: Vec<(Time, Named)> = Vec::new();
         for it in items {
-            let t = it.table(&["at", "to"])?;
+            let t = it.keys(keys::HANDOFF_AT)?;
             let at_v = t.req("at")?;
             let at = at_v.time()?;
             if list.last().is_some_and(|l| at <= l.0) {
@@ -335,7 +335,7 @@ fn parse_handoff(v: &Val) -> Res<RawHandoff> {
         }
         return Ok(RawHandoff::At(list));
     }
-    let t = v.table(&["every", "channel", "sectors"])?;
+    let t = v.keys(keys::HANDOFF)?;
     let sectors = match t.get("sectors") {
         Some(s) => {
             let n = names(&s)?;
@@ -384,7 +384,7 @@ impl<H: From<LinkSpec> + From<RanConfig>> KindTables<H> for EvdoTables {
         &["sector", "user"]
     }
 
-    fn keys(&self) -> &'static [(&'static str, &'static [crate::input::keys::Key])] {
+    fn keys(&self) -> &'static [crate::input::keys::Described] {
         keys::TABLES
     }
 

@@ -25,7 +25,8 @@ pub struct Key {
 pub enum IfAbsent {
     /// It must be given.
     Required,
-    /// Nothing is set (the feature is off), as this text says.
+    /// As this text says: nothing is set (the feature is off), or a value
+    /// that depends on other keys, or one a table cannot write.
     Absent(&'static str),
     /// The value the parser uses, shown as the file would write it.
     Value(fn() -> String),
@@ -41,6 +42,31 @@ impl Key {
     pub const fn value(name: &'static str, shown: fn() -> String, help: &'static str) -> Key {
         Key { name, default: IfAbsent::Value(shown), help }
     }
+}
+
+/// A table's keys as the reference shows them: `name` is where the table
+/// is (`"sector.rab"`: the `rab` table of a `[[sector]]`; the part before
+/// the first dot names its mark in docs/scenario.md) and `heading` how the
+/// reference names it (Markdown).
+#[derive(Clone, Copy, Debug)]
+pub struct Described {
+    pub name: &'static str,
+    pub heading: &'static str,
+    pub keys: &'static [Key],
+}
+
+impl Described {
+    pub const fn new(name: &'static str, heading: &'static str, keys: &'static [Key]) -> Described {
+        Described { name, heading, keys }
+    }
+}
+
+/// One described table for the reference.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct TableDoc {
+    pub name: &'static str,
+    pub heading: &'static str,
+    pub keys: Vec<KeyDoc>,
 }
 
 /// The names of `keys`, for the reader.
@@ -61,8 +87,12 @@ pub struct KeyDoc {
     pub help: &'static str,
 }
 
-/// Every key of `keys`, as the reference shows it.
-pub fn documented(keys: &[Key]) -> Vec<KeyDoc> {
+/// A described table, as the reference shows it.
+pub fn documented(table: &Described) -> TableDoc {
+    TableDoc { name: table.name, heading: table.heading, keys: documented_keys(table.keys) }
+}
+
+fn documented_keys(keys: &[Key]) -> Vec<KeyDoc> {
     keys.iter()
         .map(|k| {
             let (default, is_value) = match k.default {
@@ -77,8 +107,11 @@ pub fn documented(keys: &[Key]) -> Vec<KeyDoc> {
 
 /// A time as a file writes it, in the largest unit that keeps it whole
 /// (`"10ms"`, `"28300us"`), or in ms with decimals where none does
-/// (`"28.333333ms"`).
+/// (`"28.333333ms"`); zero as `"0s"`.
 pub fn time(t: Time) -> String {
+    if t == 0 {
+        return "\"0s\"".into();
+    }
     for (unit, ns) in [("s", 1_000_000_000), ("ms", 1_000_000), ("us", 1_000)] {
         if t >= ns && t % ns == 0 {
             return format!("\"{}{unit}\"", t / ns);
@@ -116,22 +149,34 @@ pub fn size(bytes: u64) -> String {
     format!("\"{bytes}B\"")
 }
 
+/// The name `options` give `value`, quoted as a file writes it.
+pub fn named<T: PartialEq>(options: &[(&str, T)], value: T) -> String {
+    let (name, _) = options.iter().find(|(_, v)| *v == value).expect("the default is one of the options");
+    format!("\"{name}\"")
+}
+
+/// A queue's limit as a file writes it (`"100pkt"`, `"64KiB"`, `"unlimited"`).
+pub fn limit(l: &QueueLimit) -> String {
+    match l {
+        QueueLimit::Packets(n) => format!("\"{n}pkt\""),
+        QueueLimit::Bytes(b) => size(*b),
+        QueueLimit::Unlimited => "\"unlimited\"".into(),
+    }
+}
+
 /// A DropTail queue as a file writes it (`{kind = "droptail", limit =
 /// "64KiB"}`); a default queue is never RED.
 pub fn queue(q: &QueueSpec) -> String {
-    let limit = match q {
-        QueueSpec::DropTail { limit: QueueLimit::Packets(n) } => format!("\"{n}pkt\""),
-        QueueSpec::DropTail { limit: QueueLimit::Bytes(b) } => size(*b),
-        QueueSpec::DropTail { limit: QueueLimit::Unlimited } => "\"unlimited\"".into(),
+    match q {
+        QueueSpec::DropTail { limit: l } => format!("{{kind = \"droptail\", limit = {}}}", limit(l)),
         QueueSpec::Red(_) => unreachable!("a default queue is DropTail"),
-    };
-    format!("{{kind = \"droptail\", limit = {limit}}}")
+    }
 }
 
 /// For the kinds' tests of their keys.
 #[cfg(test)]
 pub(crate) mod testing {
-    use super::{IfAbsent, Key};
+    use super::{Described, IfAbsent};
 
     /// Every default `tables` shows is the one the parser takes: a
     /// scenario with `KEY = shown default` written where `table`'s key goes
@@ -139,7 +184,7 @@ pub(crate) mod testing {
     /// that leaves it out (`scenario(table, key, None)`). Returns how many
     /// defaults it checked.
     pub(crate) fn assert_defaults_taken(
-        tables: &[(&str, &[Key])],
+        tables: &[Described],
         scenario: impl Fn(&str, &str, Option<&str>) -> String,
     ) -> usize {
         let spec = |text: String| {
@@ -147,7 +192,7 @@ pub(crate) mod testing {
             serde_json::to_string(&spec).unwrap()
         };
         let mut checked = 0;
-        for &(table, keys) in tables {
+        for &Described { name: table, keys, .. } in tables {
             for k in keys {
                 let IfAbsent::Value(shown) = k.default else { continue };
                 let line = format!("{} = {}", k.name, shown());
@@ -169,7 +214,7 @@ mod tests {
     #[test]
     fn shown_values_read_back() {
         let unquote = |s: String| s.trim_matches('"').to_string();
-        for t in [1, 999, 1_000, 10_000_000, 28_300_000, 26_700_000, 1_000_000_000, 1_500_000_000] {
+        for t in [0, 1, 999, 1_000, 10_000_000, 28_300_000, 26_700_000, 1_000_000_000, 1_500_000_000] {
             assert_eq!(parse_time(&unquote(time(t))), Ok(t), "{}", time(t));
         }
         for r in [1, 9_600, 153_600, 1_000_000, 2_000_000, 2_457_600, 10_000_000_000] {

@@ -26,13 +26,9 @@ pub(crate) trait KindTables<H> {
     /// The top-level arrays of tables it reads (`[[sector]]`, `[[user]]`).
     fn tables(&self) -> &'static [&'static str];
 
-    /// Its tables' keys, described once (`input::keys`), by the name the
-    /// reference gives each table (`"sector"`, a table inside one
-    /// `"sector.rab"`); empty for a kind whose keys are described in
-    /// docs/scenario.md's prose.
-    fn keys(&self) -> &'static [(&'static str, &'static [super::keys::Key])] {
-        &[]
-    }
+    /// Its tables' keys, described once (`input::keys`): each table the
+    /// reference shows (`"sector"`, a table inside one `"sector.rab"`).
+    fn keys(&self) -> &'static [super::keys::Described];
 
     /// Read one element of `[[table]]` (one of `tables()`).
     fn parse(&mut self, table: &str, v: &Val) -> Res<()>;

@@ -3,6 +3,7 @@
 
 use super::drc::{self, parse_drc, RawDrc, REVERSE_RATE_BPS};
 use super::error::ScenarioError;
+use super::keys::{self, Described, Key};
 use super::kind::{KindTables, Resolver};
 use super::queue::{default_queue, parse_queue};
 use super::reader::Named;
@@ -50,6 +51,10 @@ pub(crate) struct LinkTables {
 impl<H: From<LinkSpec>> KindTables<H> for LinkTables {
     fn tables(&self) -> &'static [&'static str] {
         &["link"]
+    }
+
+    fn keys(&self) -> &'static [Described] {
+        TABLES
     }
 
     fn parse(&mut self, _table: &str, v: &Val) -> Res<()> {
@@ -102,22 +107,43 @@ impl<H: From<LinkSpec>> KindTables<H> for LinkTables {
     }
 }
 
-const LINK_KEYS: &[&str] = &[
-    "name",
-    "from",
-    "to",
-    "rate",
-    "delay",
-    "duplex",
-    "queue",
-    "reverse_queue",
-    "loss",
-    "reverse_loss",
-    "rate_schedule",
-    "drc",
-    "reverse_rate",
-    "ppp",
-    "capture",
+/// A link is duplex unless its table says otherwise.
+const DUPLEX: bool = true;
+
+pub(crate) const LINK: &[Key] = &[
+    Key::required("name", "The link (unique); its reverse link is `\"NAME/rev\"`."),
+    Key::required("from", "The node it leaves."),
+    Key::required("to", "The node it reaches (not `from`)."),
+    Key::absent("rate", "required unless `rate_schedule` starts at `\"0s\"` or `drc` is given", "The serialisation rate; > 0."),
+    Key::required("delay", "The propagation delay (`\"0s\"` allowed)."),
+    Key::value("duplex", || DUPLEX.to_string(), "Also create `\"NAME/rev\"` from `to` to `from`, with the same delay and, unless `reverse_rate` says otherwise, the same rate."),
+    Key::value("queue", || keys::queue(&default_queue()), "The queue in front of the forward link: a queue table, below."),
+    Key::absent("reverse_queue", "`queue`'s", "The queue of the reverse link (duplex only)."),
+    Key::value("loss", || 0.0f64.to_string(), "The probability that a packet leaving the forward link is lost (Bernoulli)."),
+    Key::absent("reverse_loss", "`loss`'s", "The same on the reverse link (duplex only)."),
+    Key::absent("ppp", "none (no PPP)", "`\"none\"`, `\"vj\"` or `\"rohc\"`: the link runs PPP (both directions of a duplex link) with that TCP/IP header compression: it serialises frames (5 bytes of framing, compressed headers), `loss` drops frames below PPP, and a lost frame can put a VJ decompressor out of step, so the segments after it fail the checksum at their destination (docs/ppp.md)."),
+    Key::value("capture", || format!("\"{}\"", CAPTURE[0].0), "Where a capture (`--pcap`) sees the link's packets: `\"wire\"`, as they start on the wire, or `\"entry\"`, as they are offered, before the queue (as tcpdump on the sending host sees them, packets the queue then drops included); both directions of a duplex link."),
+    Key::absent("rate_schedule", "none", "The forward rate, piecewise constant: an array of `{at = TIME, rate = RATE}` (from `at` on, the rate is `rate`; times strictly increasing; `\"0bps\"` is an outage), or a periodic schedule (below). With a step at `\"0s\"`, `rate` may be left out (if both are given they must agree). The reverse link keeps the rate at time 0."),
+    Key::absent("drc", "none", "The forward rate follows a 1xEV-DO DRC sequence, slot by slot: a `drc` table, below. It replaces `rate` and `rate_schedule` (giving either as well is an error)."),
+    Key::absent("reverse_rate", "`rate` (the rate at time 0); `\"153.6kbps\"` with `drc`", "The constant rate of `\"NAME/rev\"` (duplex only); > 0."),
+];
+
+pub(crate) const PERIODIC: &[Key] = &[
+    Key::required("every", "The period; > 0."),
+    Key::required("steps", "The steps of one period, as an array of `{at, rate}`: the first at `\"0s\"`, all within the period."),
+    Key::value("start", || keys::time(0), "The first period starts here; before it the link has `rate`."),
+];
+
+pub(crate) const STEP: &[Key] = &[
+    Key::required("at", "From this time on (within a period, from its start)..."),
+    Key::required("rate", "... the link sends at this rate (`\"0bps\"`: an outage)."),
+];
+
+pub(crate) const TABLES: &[Described] = &[
+    Described::new("link", "`[[link]]`", LINK),
+    Described::new("link.rate_schedule", "a periodic `rate_schedule` of `[[link]]`", PERIODIC),
+    Described::new("link.rate_schedule.step", "a step of a `rate_schedule`", STEP),
+    Described::new("drc", "a `drc` table", drc::DRC),
 ];
 
 /// `capture = "wire" | "entry"`: where a capture sees the link's packets
@@ -140,7 +166,7 @@ pub(crate) fn parse_ppp(v: &Val) -> Res<Compression> {
 }
 
 fn parse_link(v: &Val) -> Res<RawLink> {
-    let t = v.table(LINK_KEYS)?;
+    let t = v.keys(LINK)?;
     let name = Named::new(t.name("name")?);
     let from = Named::new(t.name("from")?);
     let to = Named::new(t.name("to")?);
@@ -177,7 +203,7 @@ fn parse_link(v: &Val) -> Res<RawLink> {
         (None, None) => return Err(t.missing_with("rate", "give rate, rate_schedule or drc")),
     };
     let reverse_rate_bps = t.or("reverse_rate", if drc.is_some() { REVERSE_RATE_BPS } else { rate_bps }, |v| v.positive_rate())?;
-    let duplex = t.or("duplex", true, |v| v.bool())?;
+    let duplex = t.or("duplex", DUPLEX, |v| v.bool())?;
     let queue = t.or("queue", default_queue(), parse_queue)?;
     let loss = t.or("loss", 0.0, |v| v.probability())?;
     if !duplex {
@@ -200,7 +226,7 @@ fn parse_link(v: &Val) -> Res<RawLink> {
         reverse_loss: t.or("reverse_loss", loss, |v| v.probability())?,
         loss,
         ppp: t.opt("ppp", parse_ppp)?,
-        capture_at_entry: t.or("capture", false, parse_capture)?,
+        capture_at_entry: t.or("capture", CAPTURE[0].1, parse_capture)?,
         rate_schedule,
         rate_period,
         drc,
@@ -215,7 +241,7 @@ fn parse_schedule(v: &Val) -> Res<(Vec<(Time, u64)>, Option<(Time, Time)>)> {
     if v.array().is_ok() {
         return Ok((parse_steps(v)?, None));
     }
-    let t = v.table(&["every", "steps", "start"])?;
+    let t = v.keys(PERIODIC)?;
     let start = t.or("start", 0, |v| v.time())?;
     let every_v = t.req("every")?;
     let every = every_v.time()?;
@@ -240,7 +266,7 @@ fn parse_schedule(v: &Val) -> Res<(Vec<(Time, u64)>, Option<(Time, Time)>)> {
 fn parse_steps(v: &Val) -> Res<Vec<(Time, u64)>> {
     let mut steps: Vec<(Time, u64)> = Vec::new();
     for item in v.array()? {
-        let t = item.table(&["at", "rate"])?;
+        let t = item.keys(STEP)?;
         let at_v = t.req("at")?;
         let at = at_v.time()?;
         let rate = t.req("rate")?.rate()?;
@@ -259,4 +285,28 @@ fn parse_steps(v: &Val) -> Res<Vec<(Time, u64)>> {
         return Err(v.err("rate_schedule is empty: remove it or give at least one step"));
     }
     Ok(steps)
+}
+
+#[cfg(test)]
+mod keys_tests {
+    use super::TABLES;
+    use crate::input::keys::testing::assert_defaults_taken;
+
+    /// Every default shown is the one the parser takes.
+    #[test]
+    fn the_defaults_shown_are_the_defaults_taken() {
+        let checked = assert_defaults_taken(TABLES, |table, _key, line| {
+            let line = line.unwrap_or("");
+            let link = match table {
+                "link" => format!("rate = \"1Mbps\"\n{line}"),
+                "link.rate_schedule" => {
+                    let keys = ["every = \"1s\"", "steps = [{at = \"0s\", rate = \"1Mbps\"}]", line].join(", ");
+                    format!("rate = \"1Mbps\"\nrate_schedule = {{{}}}", keys.trim_end_matches(", "))
+                }
+                other => unreachable!("{other} shows no value"),
+            };
+            format!("[simulation]\nduration = \"10s\"\n[[node]]\nname = \"a\"\n[[node]]\nname = \"b\"\n[[link]]\nname = \"ab\"\nfrom = \"a\"\nto = \"b\"\ndelay = \"1ms\"\n{link}\n")
+        });
+        assert_eq!(checked, 5);
+    }
 }

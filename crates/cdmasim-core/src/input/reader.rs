@@ -274,6 +274,18 @@ impl<'a> Val<'a> {
     pub fn keys(&self, keys: &[super::keys::Key]) -> Res<Table<'a>> {
         self.table(&super::keys::names(keys))
     }
+
+    /// This value as a table of the keys of `lists` together (a table whose
+    /// keys depend on one of them: a flow's on its `kind`).
+    pub fn keys_of(&self, lists: &[&[super::keys::Key]]) -> Res<Table<'a>> {
+        let mut names: Vec<&str> = Vec::new();
+        for k in lists.iter().flat_map(|l| l.iter()) {
+            if !names.contains(&k.name) {
+                names.push(k.name);
+            }
+        }
+        self.table(&names)
+    }
 }
 
 fn join(path: &str, key: &str) -> String {

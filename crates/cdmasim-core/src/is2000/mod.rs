@@ -8,6 +8,7 @@
 pub mod budget;
 pub mod config;
 pub mod dormancy;
+pub(crate) mod keys;
 pub mod power;
 pub mod radio;
 pub mod rows;

@@ -5,13 +5,13 @@
 //! user k's forward and reverse links. The `is2000` preset fills one in
 //! with Dziong et al.'s system around it.
 
+use super::keys;
 use crate::input::error::ScenarioError;
 use crate::input::kind::{KindTables, Names, Resolver};
 use crate::input::reader::Named;
 use crate::input::reader::{Res, Table, Val};
 use crate::cdma2000::config::BASE_RATE_BPS;
-use crate::engine::NS_PER_MS;
-use crate::is2000::config::{AfterDenial, Is2000Config, Is2000User, MacConfig};
+use crate::is2000::config::{Is2000Config, Is2000User, MacConfig};
 use crate::is2000::dormancy::DormancyConfig;
 use crate::is2000::power::{DistanceLaw, LinkBudget, PowerConfig};
 use crate::is2000::radio::RadioConfig;
@@ -19,9 +19,6 @@ use crate::rlp::frame_errors::ErrorModel;
 use crate::net::link::LinkSpec;
 use crate::rlp::link::{ChannelConfig, RadioLinkConfig, RlpConfig, FRAME};
 
-/// The sector's own keys besides its name, node and users (the preset's
-/// table takes them too).
-pub(crate) const SETTINGS: &[&str] = &["fer", "fading", "speed_kmh", "delay", "rlp", "mac", "power", "dormancy"];
 
 /// The sector before its nodes are resolved.
 #[derive(Clone, Debug)]
@@ -37,7 +34,7 @@ fn fraction(t: &Table, key: &str, default: f64) -> Res<f64> {
 }
 
 fn parse_mac(v: &Val) -> Res<MacConfig> {
-    let t = v.table(&["threshold", "grant_delay", "burst", "max_sch", "after_denial"])?;
+    let t = v.keys(keys::MAC)?;
     let d = MacConfig::default();
     let max_v = t.get("max_sch");
     let max_sch_bps = match &max_v {
@@ -53,46 +50,22 @@ fn parse_mac(v: &Val) -> Res<MacConfig> {
         grant_delay: t.or("grant_delay", d.grant_delay, |v| v.time())?,
         burst,
         max_sch_bps,
-        after_denial: t.or("after_denial", d.after_denial, |v| {
-            v.one_of(&[("stop", AfterDenial::Stop), ("continue", AfterDenial::Continue)])
-        })?,
+        after_denial: t.or("after_denial", d.after_denial, |v| v.one_of(keys::AFTER_DENIAL))?,
     })
 }
-
-/// The distance law's keys and the link budget's (docs/is2000_power.md).
-const DISTANCE_KEYS: &[&str] = &["p_edge", "p_min", "exponent", "overhead"];
-const LINK_BUDGET_KEYS: &[&str] = &[
-    "site_distance_m",
-    "path_loss_db",
-    "path_loss_slope_db",
-    "min_distance_m",
-    "shadowing_db",
-    "shadowing_correlation",
-    "max_power_dbm",
-    "antenna_gain_db",
-    "noise_figure_db",
-    "orthogonality_loss",
-    "other_cell",
-    "ebnt_db",
-    "ebnt_offset_db",
-    "pilot_db",
-    "sync_db",
-    "paging_db",
-];
 
 /// `power = { model = "link_budget" | "distance", ..., codes, reserved_codes }`;
 /// without `model`, the distance law's keys choose it and the link budget
 /// is the default.
 fn parse_power(v: &Val) -> Res<RadioConfig> {
-    let allowed: Vec<&str> = ["model", "codes", "reserved_codes"].iter().chain(DISTANCE_KEYS).chain(LINK_BUDGET_KEYS).copied().collect();
-    let t = v.table(&allowed)?;
+    let t = v.keys_of(&[keys::POWER, keys::DISTANCE, keys::LINK_BUDGET])?;
     let d = RadioConfig::default();
     let distance = match t.get("model") {
-        Some(m) => m.one_of(&[("link_budget", false), ("distance", true)])?,
-        None => DISTANCE_KEYS.iter().any(|k| t.get(k).is_some()),
+        Some(m) => m.one_of(keys::MODEL)?,
+        None => keys::DISTANCE.iter().any(|k| t.get(k.name).is_some()) || keys::MODEL[0].1,
     };
-    let (theirs, model) = if distance { (LINK_BUDGET_KEYS, "distance") } else { (DISTANCE_KEYS, "link_budget") };
-    if let Some((k, bad)) = theirs.iter().find_map(|k| t.get(k).map(|b| (k, b))) {
+    let (theirs, model) = if distance { (keys::LINK_BUDGET, "distance") } else { (keys::DISTANCE, "link_budget") };
+    if let Some((k, bad)) = theirs.iter().find_map(|k| t.get(k.name).map(|b| (k.name, b))) {
         return Err(bad.err(format!("{k} is not a key of the {model} power model")));
     }
     let power = if distance { PowerConfig::Distance(parse_distance_law(&t)?) } else { PowerConfig::LinkBudget(parse_link_budget(&t)?) };
@@ -177,16 +150,15 @@ fn parse_link_budget(t: &Table) -> Res<LinkBudget> {
 }
 
 fn parse_dormancy(v: &Val) -> Res<DormancyConfig> {
-    let keys = ["to_control_hold", "to_suspended", "to_dormant", "from_control_hold", "from_suspended", "from_dormant"];
-    let t = v.table(&keys)?;
+    let t = v.keys(keys::DORMANCY)?;
     let d = DormancyConfig::default();
     let c = DormancyConfig {
-        to_control_hold: t.or(keys[0], d.to_control_hold, |v| v.time())?,
-        to_suspended: t.or(keys[1], d.to_suspended, |v| v.time())?,
-        to_dormant: t.or(keys[2], d.to_dormant, |v| v.time())?,
-        from_control_hold: t.or(keys[3], d.from_control_hold, |v| v.time())?,
-        from_suspended: t.or(keys[4], d.from_suspended, |v| v.time())?,
-        from_dormant: t.or(keys[5], d.from_dormant, |v| v.time())?,
+        to_control_hold: t.or("to_control_hold", d.to_control_hold, |v| v.time())?,
+        to_suspended: t.or("to_suspended", d.to_suspended, |v| v.time())?,
+        to_dormant: t.or("to_dormant", d.to_dormant, |v| v.time())?,
+        from_control_hold: t.or("from_control_hold", d.from_control_hold, |v| v.time())?,
+        from_suspended: t.or("from_suspended", d.from_suspended, |v| v.time())?,
+        from_dormant: t.or("from_dormant", d.from_dormant, |v| v.time())?,
     };
     if !(c.to_control_hold <= c.to_suspended && c.to_suspended <= c.to_dormant) {
         return Err(v.err("the idle times must grow: to_control_hold <= to_suspended <= to_dormant"));
@@ -194,24 +166,21 @@ fn parse_dormancy(v: &Val) -> Res<DormancyConfig> {
     Ok(c)
 }
 
-/// The sector's settings (`SETTINGS`) from `t`, with Dziong et al.'s defaults:
+/// The sector's settings (`keys::SETTINGS`) from `t`, with Dziong et al.'s defaults:
 /// 1 % frame errors in single-path Rayleigh fading at 3 km/h (§4.2), a
 /// one-way air delay D of 100 ms, Table 1's RLP3, and our MAC, power and
 /// dormancy assumptions (docs/scenario.md).
 pub(crate) fn settings(t: &Table, name: &str) -> Res<Is2000Config> {
-    let delay = t.or("delay", 100 * NS_PER_MS, |v| v.time())?;
+    let delay = t.or("delay", keys::DEFAULT_DELAY, |v| v.time())?;
     if delay < FRAME {
         return Err(t.get("delay").unwrap().err("delay must be at least one 20 ms frame"));
     }
-    let fer = t.or("fer", 0.01, |v| v.probability())?;
-    // §4.2: pedestrians at 3 km/h in single-path Rayleigh fading.
-    let errors = match t.get("fading") {
-        Some(f) if f.str()? == "iid" => ErrorModel::Iid,
-        Some(f) if f.str()? != "rayleigh" => {
-            return Err(f.err(format!("unknown fading '{}' (expected \"iid\" or \"rayleigh\")", f.str()?)))
-        }
-        _ => {
-            let kmh = t.or("speed_kmh", 3.0, |v| v.number())?;
+    let fer = t.or("fer", keys::DEFAULT_FER, |v| v.probability())?;
+    let rayleigh = t.or("fading", keys::FADING[0].1, |f| f.one_of(keys::FADING))?;
+    let errors = match rayleigh {
+        false => ErrorModel::Iid,
+        true => {
+            let kmh = t.or("speed_kmh", keys::DEFAULT_SPEED_KMH, |v| v.number())?;
             if kmh <= 0.0 {
                 return Err(t.get("speed_kmh").unwrap().err("speed_kmh must be positive"));
             }
@@ -235,8 +204,7 @@ pub(crate) fn settings(t: &Table, name: &str) -> Res<Is2000Config> {
 }
 
 fn parse_sector(v: &Val) -> Res<RawIs2000> {
-    let keys: Vec<&str> = ["name", "node", "users"].iter().chain(SETTINGS).copied().collect();
-    let t = v.table(&keys)?;
+    let t = v.keys_of(&[keys::SECTOR_OWN, keys::SETTINGS])?;
     let name = Named::new(t.name("name")?);
     let users_v = t.req("users")?;
     let users: Vec<Named> = users_v.array()?.iter().map(|u| Ok(Named::new((u.str()?.to_string(), u.at())))).collect::<Res<_>>()?;
@@ -256,6 +224,10 @@ pub(crate) struct Is2000Tables {
 impl<H: From<LinkSpec> + From<Is2000Config>> KindTables<H> for Is2000Tables {
     fn tables(&self) -> &'static [&'static str] {
         &["is2000_sector"]
+    }
+
+    fn keys(&self) -> &'static [crate::input::keys::Described] {
+        keys::TABLES
     }
 
     fn parse(&mut self, _table: &str, v: &Val) -> Res<()> {

@@ -5,7 +5,7 @@
 
 use super::link::{Control, RlpConfig};
 use crate::engine::{Time, NS_PER_MS};
-use crate::input::keys::{self, Key};
+use crate::input::keys::{self, Described, Key};
 
 /// D, one way, when `delay` is not given (Dziong et al., Table 1).
 pub(crate) const DEFAULT_DELAY: Time = 100 * NS_PER_MS;
@@ -45,7 +45,7 @@ pub(crate) const RLP: &[Key] = &[
     Key::value("control", || control(RlpConfig::default().control), "Where the other direction's control goes. `\"frames\"` (Dziong et al. §5.1.4): a NAK is a control frame of 24 B (the 1X RLP frame: the whole slot at 9.6 kb/s, a quarter of it at 38.4 kb/s) ahead of data (control, then retransmissions, then new data), and V(N) rides only in room the data leaves, so a run of full frames (an HTTP request on the reverse link) delays it and the forward retransmission buffer grows past 2D of data; a 40-byte ACK in a 96-byte frame leaves room. `\"piggyback\"`: V(N) and one NAK ride free in every frame (an idealisation)."),
 ];
 
-pub(crate) const TABLES: &[(&str, &[Key])] = &[("radio_link", RADIO_LINK), ("radio_link.rlp", RLP)];
+pub(crate) const TABLES: &[Described] = &[Described::new("radio_link", "`[[radio_link]]`", RADIO_LINK), Described::new("radio_link.rlp", "`rlp` of `[[radio_link]]`", RLP)];
 
 fn naks(n: &[u32]) -> String {
     format!("[{}]", n.iter().map(|k| k.to_string()).collect::<Vec<_>>().join(", "))

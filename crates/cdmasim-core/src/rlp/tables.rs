@@ -122,7 +122,7 @@ impl<H: From<LinkSpec> + From<RadioLinkConfig>> KindTables<H> for RadioLinkTable
         &["radio_link"]
     }
 
-    fn keys(&self) -> &'static [(&'static str, &'static [crate::input::keys::Key])] {
+    fn keys(&self) -> &'static [crate::input::keys::Described] {
         keys::TABLES
     }
 

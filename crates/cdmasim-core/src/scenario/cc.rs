@@ -2,13 +2,79 @@
 //! `rwnd = "fixed" | "rbsmq"` with `[…tcp.rbsmq]`. A parameter table for an
 //! algorithm that is not the one chosen is an error: it would be ignored.
 
+use crate::input::keys::{self, Key};
 use crate::input::reader::{Res, Table, Val};
 use super::spec::{BbrParams, CcAlgo, CubicParams, RbsmqParams, RbsmqScope, RwndAlgo, VegasParams, WestwoodParams};
 
 pub(crate) const CC_NAMES: &[&str] = &["reno", "newreno", "vegas", "westwood", "cubic", "bbr"];
 
-/// The keys of a `[tcp]` table this module reads.
-pub(crate) const CC_KEYS: &[&str] = &["cc", "vegas", "westwood", "cubic", "bbr", "rwnd", "rbsmq"];
+/// `rwnd`'s values, the default first.
+pub(crate) const RWND: &[&str] = &["fixed", "rbsmq"];
+
+fn vegas() -> VegasParams {
+    VegasParams::default()
+}
+fn westwood() -> WestwoodParams {
+    WestwoodParams::default()
+}
+fn cubic() -> CubicParams {
+    CubicParams::default()
+}
+fn bbr() -> BbrParams {
+    BbrParams::default()
+}
+fn rbsmq() -> RbsmqParams {
+    RbsmqParams::default()
+}
+
+/// `scope`'s values.
+const SCOPE: &[(&str, RbsmqScope)] = &[("host", RbsmqScope::Host), ("connection", RbsmqScope::Connection)];
+
+pub(crate) const VEGAS: &[Key] = &[
+    Key::value("alpha", || vegas().alpha.to_string(), "Below alpha segments queued, cwnd + 1 per RTT (docs/tcp.md); > 0."),
+    Key::value("beta", || vegas().beta.to_string(), "Above beta segments queued, cwnd − 1 per RTT; ≥ alpha."),
+    Key::value("gamma", || vegas().gamma.to_string(), "Above gamma segments queued, leave slow start; > 0."),
+];
+
+pub(crate) const WESTWOOD: &[Key] = &[
+    Key::value("filter_gain", || westwood().filter_gain.to_string(), "The weight of the old bandwidth estimate in the per-RTT EWMA, in (0, 1)."),
+    Key::value("min_sample_interval", || keys::time(westwood().min_sample_interval), "The shortest span of one bandwidth sample."),
+    Key::value("linux", || westwood().linux.to_string(), "Westwood+ as Linux 2.6.21's tcp_westwood.c: two filter stages, RTTmin from the smoothed RTT, Reno's ssthresh at a timeout (docs/tcp.md)."),
+];
+
+pub(crate) const CUBIC: &[Key] = &[
+    Key::value("c", || cubic().c.to_string(), "C of W_cubic(t) = C(t − K)³ + W_max, in segments/s³ (docs/tcp.md); > 0."),
+    Key::value("beta", || cubic().beta.to_string(), "The multiplicative decrease, ssthresh = beta × FlightSize, in (0, 1)."),
+    Key::value("fast_convergence", || cubic().fast_convergence.to_string(), "Lower W_max to W·(1 + beta)/2 when a loss comes below the previous W_max."),
+    Key::value("reno_friendly", || cubic().reno_friendly.to_string(), "Follow the Reno estimate W_est when it is ahead of the cubic."),
+    Key::value("hystart", || cubic().hystart.to_string(), "HyStart++ (RFC 9406) in the initial slow start."),
+    Key::value("linux", || cubic().linux.to_string(), "Linux 2.6.21's tcp_cubic.c instead of RFC 9438 (look-ahead by the minimum RTT, ssthresh from cwnd, the counted Reno estimate; docs/tcp.md)."),
+];
+
+pub(crate) const BBR: &[Key] = &[
+    Key::value("high_gain", || bbr().high_gain.to_string(), "The Startup pacing and cwnd gain (2/ln 2); Drain paces at its inverse (docs/tcp.md); > 0."),
+    Key::value("cwnd_gain", || bbr().cwnd_gain.to_string(), "The ProbeBW cwnd gain (× BDP, plus 3 send quanta of one segment); > 0."),
+    Key::value("bw_window_rounds", || bbr().bw_window_rounds.to_string(), "The BtlBw max-filter window, in packet-timed round trips (≥ 1)."),
+    Key::value("min_rtt_window", || keys::time(bbr().min_rtt_window), "The RTprop min-filter window; ProbeRTT when it passes without a refresh."),
+    Key::value("probe_rtt_duration", || keys::time(bbr().probe_rtt_duration), "The time at 4 segments in ProbeRTT (and at least one round)."),
+    Key::value("full_bw_growth", || bbr().full_bw_growth.to_string(), "Startup ends when BtlBw grew by less than this factor (> 1) ..."),
+    Key::value("full_bw_rounds", || bbr().full_bw_rounds.to_string(), "... for this many round trips in a row (≥ 1)."),
+];
+
+/// RBSMQ's parameters; windows in segments of the flow's MSS (why these
+/// defaults: docs/tcp.md, "RBSMQ").
+pub(crate) const RBSMQ: &[Key] = &[
+    Key::value("alpha", || rbsmq().alpha.to_string(), "A run of fewer than alpha back-to-back arrivals grows the window by one segment per segment (≥ 1)."),
+    Key::absent("beta", "longtime_base / shorttime_base", "A run longer than beta shrinks it by one segment per segment; ≥ alpha."),
+    Key::value("base_gain", || rbsmq().base_gain.to_string(), "The weight of the old short and long base, in [0, 1)."),
+    Key::value("variance_gain", || rbsmq().variance_gain.to_string(), "The weight of the old variance, in [0, 1)."),
+    Key::value("initial_short_base", || keys::time(rbsmq().initial_short_base), "The short base after a reset; > 0, and above the back-to-back spacing for it to be learnt."),
+    Key::value("initial_long_base", || keys::time(rbsmq().initial_long_base), "The long base after a reset; > 0, and above the RTT-scale gaps for it to be learnt."),
+    Key::value("initial_window", || rbsmq().initial_window.to_string(), "The window at the connection's start; min_window ≤ initial_window ≤ max_window."),
+    Key::value("min_window", || rbsmq().min_window.to_string(), "The window's floor (≥ 1); it should cover the path's bandwidth-delay product."),
+    Key::value("max_window", || rbsmq().max_window.to_string(), "The window's ceiling."),
+    Key::value("scope", || keys::named(SCOPE, rbsmq().scope), "`\"host\"`: one inter-arrival estimator per receiving node (shared by its RBSMQ flows with equal parameters); `\"connection\"`: one per connection."),
+];
 
 fn positive(v: &Val, x: f64) -> Res<f64> {
     if x > 0.0 {
@@ -37,7 +103,7 @@ fn count_pos(v: &Val) -> Res<u32> {
 }
 
 /// The chosen algorithm's parameter table, or None; errors on a table for another one.
-fn params_table<'a>(t: &Table<'a>, chosen: &str, tables: &[&str], keys: &[&str]) -> Res<Option<Table<'a>>> {
+fn params_table<'a>(t: &Table<'a>, chosen: &str, tables: &[&str], keys: &[Key]) -> Res<Option<Table<'a>>> {
     for name in tables {
         if *name != chosen {
             if let Some(v) = t.get(name) {
@@ -49,7 +115,7 @@ fn params_table<'a>(t: &Table<'a>, chosen: &str, tables: &[&str], keys: &[&str])
     if !tables.contains(&chosen) {
         return Ok(None);
     }
-    t.get(chosen).map(|v| v.table(keys)).transpose()
+    t.get(chosen).map(|v| v.keys(keys)).transpose()
 }
 
 pub(crate) fn parse_cc(t: &Table, default: CcAlgo) -> Res<CcAlgo> {
@@ -71,7 +137,7 @@ pub(crate) fn parse_cc(t: &Table, default: CcAlgo) -> Res<CcAlgo> {
         }
         "vegas" => {
             let d = VegasParams::default();
-            let p = match params_table(t, name, tables, &["alpha", "beta", "gamma"])? {
+            let p = match params_table(t, name, tables, VEGAS)? {
                 None => d,
                 Some(p) => VegasParams {
                     alpha: p.or("alpha", d.alpha, number_pos)?,
@@ -87,7 +153,7 @@ pub(crate) fn parse_cc(t: &Table, default: CcAlgo) -> Res<CcAlgo> {
         }
         "westwood" => {
             let d = WestwoodParams::default();
-            CcAlgo::Westwood(match params_table(t, name, tables, &["filter_gain", "min_sample_interval", "linux"])? {
+            CcAlgo::Westwood(match params_table(t, name, tables, WESTWOOD)? {
                 None => d,
                 Some(p) => WestwoodParams {
                     filter_gain: p.or("filter_gain", d.filter_gain, |v| fraction(v, false))?,
@@ -98,8 +164,7 @@ pub(crate) fn parse_cc(t: &Table, default: CcAlgo) -> Res<CcAlgo> {
         }
         "cubic" => {
             let d = CubicParams::default();
-            let keys = ["c", "beta", "fast_convergence", "reno_friendly", "hystart", "linux"];
-            CcAlgo::Cubic(match params_table(t, name, tables, &keys)? {
+            CcAlgo::Cubic(match params_table(t, name, tables, CUBIC)? {
                 None => d,
                 Some(p) => CubicParams {
                     c: p.or("c", d.c, number_pos)?,
@@ -113,16 +178,7 @@ pub(crate) fn parse_cc(t: &Table, default: CcAlgo) -> Res<CcAlgo> {
         }
         "bbr" => {
             let d = BbrParams::default();
-            let keys = [
-                "high_gain",
-                "cwnd_gain",
-                "bw_window_rounds",
-                "min_rtt_window",
-                "probe_rtt_duration",
-                "full_bw_growth",
-                "full_bw_rounds",
-            ];
-            CcAlgo::Bbr(match params_table(t, name, tables, &keys)? {
+            CcAlgo::Bbr(match params_table(t, name, tables, BBR)? {
                 None => d,
                 Some(p) => BbrParams {
                     high_gain: p.or("high_gain", d.high_gain, number_pos)?,
@@ -155,24 +211,12 @@ fn fraction(v: &Val, zero_ok: bool) -> Res<f64> {
 pub(crate) fn parse_rwnd(t: &Table) -> Res<RwndAlgo> {
     let name = match t.get("rwnd") {
         Some(v) => match v.str()? {
-            s @ ("fixed" | "rbsmq") => s,
+            s if RWND.contains(&s) => s,
             other => return Err(v.err(format!("unknown rwnd policy '{other}' (expected \"fixed\" or \"rbsmq\")"))),
         },
-        None => "fixed",
+        None => RWND[0],
     };
-    let keys = [
-        "alpha",
-        "beta",
-        "base_gain",
-        "variance_gain",
-        "initial_short_base",
-        "initial_long_base",
-        "initial_window",
-        "min_window",
-        "max_window",
-        "scope",
-    ];
-    let p = params_table(t, name, &["rbsmq"], &keys)?;
+    let p = params_table(t, name, &["rbsmq"], RBSMQ)?;
     if name == "fixed" {
         return Ok(RwndAlgo::Fixed);
     }
@@ -188,11 +232,7 @@ pub(crate) fn parse_rwnd(t: &Table) -> Res<RwndAlgo> {
         initial_window: p.or("initial_window", d.initial_window, count_pos)?,
         min_window: p.or("min_window", d.min_window, count_pos)?,
         max_window: p.or("max_window", d.max_window, count_pos)?,
-        scope: p.or("scope", d.scope, |v| match v.str()? {
-            "host" => Ok(RbsmqScope::Host),
-            "connection" => Ok(RbsmqScope::Connection),
-            other => Err(v.err(format!("unknown scope '{other}' (expected \"host\" or \"connection\")"))),
-        })?,
+        scope: p.or("scope", d.scope, |v| v.one_of(SCOPE))?,
     };
     if r.min_window > r.max_window || !(r.min_window..=r.max_window).contains(&r.initial_window) {
         return Err(t.get("rbsmq").unwrap().err(format!(

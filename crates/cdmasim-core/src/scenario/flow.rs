@@ -6,36 +6,68 @@ use crate::input::reader::Named;
 use crate::input::reader::{Res, Val};
 use super::spec::{AppSpec, CcAlgo, TcpSpec};
 use super::tcp::{parse_tcp, parse_tcp_over};
-use super::web::{parse_http, HTTP_KEYS};
+use super::web::{self, parse_http};
+use crate::input::keys::{self, Key};
 
-const BULK_KEYS: &[&str] = &["name", "from", "to", "start", "start_jitter", "stop", "kind", "bytes", "tcp"];
-const CBR_KEYS: &[&str] = &["name", "from", "to", "start", "start_jitter", "stop", "kind", "packet_size", "rate"];
-const COMMON_KEYS: &[&str] = &["name", "from", "to", "start", "start_jitter", "stop", "kind"];
-const ALL_KEYS: &[&str] = &[
-    "name", "from", "to", "start", "start_jitter", "stop", "kind", "bytes", "tcp", "packet_size", "rate",
-    "parallel", "persistent", "pages", "request_size", "objects_per_page", "object_size", "think_time",
+/// `kind`'s values, the default first.
+const KINDS: &[&str] = &["bulk", "cbr", "http"];
+
+/// Every flow's keys.
+pub(crate) const FLOW: &[Key] = &[
+    Key::required("name", "The flow (unique)."),
+    Key::required("from", "Where it starts (an http flow's web server)."),
+    Key::required("to", "Where it ends (an http flow's browser): not `from`, and reachable from it (a bulk or http flow needs a path back for its ACKs)."),
+    Key::value("start", || keys::time(0), "The application starts; before the end of the run."),
+    Key::value("start_jitter", || keys::time(0), "The flow starts at a uniform time in [start, start + start_jitter), drawn from the scenario's seed and the flow's name: the same seed, the same starts; another seed, others."),
+    Key::absent("stop", "none", "The application stops offering data; after `start` (+ `start_jitter`)."),
+    Key::value("kind", || format!("\"{}\"", KINDS[0]), "`\"bulk\"`: a TCP transfer; `\"cbr\"`: constant-bit-rate UDP; `\"http\"`: a web-browsing user (below)."),
+];
+
+pub(crate) const BULK: &[Key] = &[
+    Key::absent("bytes", "unbounded", "Transfer exactly this much; > 0."),
+    Key::value("tcp", || "{}".into(), "A TCP table (below)."),
+];
+
+pub(crate) const CBR: &[Key] = &[
+    Key::required("packet_size", "The UDP payload of each datagram (1 B to 65507 B)."),
+    Key::required("rate", "The payload rate; > 0."),
+];
+
+/// Dziong et al., Table 1: Reno, MSS 576 B, a 32 KB receiver buffer.
+pub(crate) fn http_tcp() -> TcpSpec {
+    TcpSpec { cc: CcAlgo::Reno, mss: 576, rcv_buffer: 32 * 1024, ..TcpSpec::default() }
+}
+
+/// A browsing user's TCP table, and the browser's own keys.
+pub(crate) const HTTP: &[Key] = &[
+    Key::value("tcp", || { let t = http_tcp(); format!("{{cc = \"{}\", mss = {}, rcv_buffer = {}}}", t.cc.name(), keys::size(t.mss as u64), keys::size(t.rcv_buffer)) }, "A TCP table over Dziong et al.'s Table 1 TCP (the keys shown; any other a TCP table's default)."),
+    web::HTTP[0],
+    web::HTTP[1],
+    web::HTTP[2],
+    web::HTTP[3],
+    web::HTTP[4],
+    web::HTTP[5],
+    web::HTTP[6],
 ];
 
 /// Largest UDP payload in one IPv4 datagram (65535 - 20 IP - 8 UDP).
 const MAX_UDP_PAYLOAD: u64 = 65_507;
 
 pub(crate) fn parse_flow(v: &Val) -> Res<RawFlow> {
-    let kind = match v.table(ALL_KEYS)?.get("kind") {
-        None => "bulk",
+    let kind = match v.keys_of(&[FLOW, BULK, CBR, HTTP])?.get("kind") {
+        None => KINDS[0],
         Some(k) => match k.str()? {
-            s @ ("bulk" | "cbr" | "http") => s,
+            s if KINDS.contains(&s) => s,
             other => return Err(k.err(format!("unknown flow kind '{other}' (expected \"bulk\", \"cbr\" or \"http\")"))),
         },
     };
-    let http_keys: Vec<&str> = COMMON_KEYS.iter().chain(&["tcp"]).chain(HTTP_KEYS).copied().collect();
-    let t = v.table(match kind {
-        "bulk" => BULK_KEYS,
-        "cbr" => CBR_KEYS,
-        _ => &http_keys,
-    })?;
+    let t = v.keys_of(&[FLOW, match kind {
+        "bulk" => BULK,
+        "cbr" => CBR,
+        _ => HTTP,
+    }])?;
     let app = if kind == "http" {
-        // Dziong et al., Table 1: Reno, MSS 576 B, a 32 KB receiver buffer.
-        let default = TcpSpec { cc: CcAlgo::Reno, mss: 576, rcv_buffer: 32 * 1024, ..TcpSpec::default() };
+        let default = http_tcp();
         AppSpec::Http { http: parse_http(&t)?, tcp: t.or("tcp", default.clone(), |v| parse_tcp_over(v, &default))? }
     } else if kind == "bulk" {
         let bytes = t.opt("bytes", |v| v.size())?;

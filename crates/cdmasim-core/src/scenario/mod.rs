@@ -11,6 +11,7 @@ pub use spec::*;
 mod cc;
 mod flow;
 mod json;
+mod keys;
 mod parse;
 mod presets;
 pub(crate) mod raw;
@@ -25,13 +26,14 @@ pub use crate::input::{limits, units};
 pub use json::toml_from_json;
 pub use parse::{load, parse_form, parse_json_seeded, parse_str, parse_str_seeded, top_level_tables, Form, DEFAULT_SEED};
 
-/// Every scenario table whose keys are described once (`input::keys`), by
-/// the name docs/scenario.md gives it, with its keys as the reference
-/// shows them: what `python -m cdmasim.scenario_doc` writes there.
-pub fn documented_keys() -> Vec<(&'static str, Vec<crate::input::keys::KeyDoc>)> {
+/// Every scenario table, with its keys as the reference shows them: the
+/// scenario's own tables (`scenario::keys`), then every hop kind's. What
+/// `python -m cdmasim.scenario_doc` writes into docs/scenario.md.
+pub fn documented_keys() -> Vec<crate::input::keys::TableDoc> {
     let mut kinds = crate::network::kinds::Kinds::default();
     let all: Vec<&mut dyn crate::input::kind::KindTables<HopSpec>> = kinds.all();
-    all.iter().flat_map(|k| k.keys()).map(|&(table, keys)| (table, crate::input::keys::documented(keys))).collect()
+    let kinds_tables = all.iter().flat_map(|k| k.keys());
+    keys::TABLES.iter().chain(kinds_tables).map(crate::input::keys::documented).collect()
 }
 
 #[cfg(test)]

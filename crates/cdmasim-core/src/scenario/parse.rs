@@ -59,11 +59,11 @@ pub fn parse_str_seeded(text: &str, path: &str, seed: Option<u64>) -> Result<Sce
     }
     presets::expand(&root, &mut raw)?;
     for v in each(&root, "node")? {
-        let t = v.table(&["name"])?;
+        let t = v.keys(super::keys::NODE)?;
         raw.nodes.push(Named::new(t.name("name")?));
     }
     for v in each(&root, "route")? {
-        let t = v.table(&["node", "dest", "link"])?;
+        let t = v.keys(super::keys::ROUTE)?;
         raw.routes.push(RawRoute {
             node: Named::new(t.name("node")?),
             dest: Named::new(t.name("dest")?),
@@ -151,7 +151,7 @@ fn each<'a>(root: &Table<'a>, key: &str) -> Res<Vec<Val<'a>>> {
 }
 
 fn parse_simulation(root: &Table, raw: &mut RawScenario) -> Res<()> {
-    let t = root.req("simulation")?.table(&["duration", "seed", "sample_interval"])?;
+    let t = root.req("simulation")?.keys(super::keys::SIMULATION)?;
     let dur = t.req("duration")?;
     raw.duration = dur.time()?;
     if raw.duration == 0 {

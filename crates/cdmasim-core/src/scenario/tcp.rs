@@ -2,33 +2,56 @@
 //! `TcpSpec::default()`.
 
 use crate::input::reader::{Res, Table, Val};
-use super::cc::{parse_cc, parse_rwnd, CC_KEYS};
+use super::cc::{parse_cc, parse_rwnd, RWND};
+use crate::input::keys::{self, Key};
 use super::spec::{DelAck, LossResponse, RtoRule, RttSampling, SpuriousDetection, TcpSpec};
-use crate::engine::NS_PER_MS;
+use crate::engine::{Time, NS_PER_MS};
 
-const TCP_KEYS: &[&str] = &[
-    "sack",
-    "timestamps",
-    "mss",
-    "initial_window",
-    "rcv_buffer",
-    "snd_buffer",
-    "delayed_ack",
-    "delack_timeout",
-    "min_rto",
-    "initial_rto",
-    "max_rto",
-    "dupack_threshold",
-    "limited_transmit",
-    "spurious_detection",
-    "eifel_response",
-    "rto_rule",
-    "loss_response",
-    "trace_cwnd",
-    "handshake",
-    "rtt_sampling",
-    "timer_granularity",
-    "cwnd_validation",
+/// The delayed-ACK timer when `delayed_ack` is on and no `delack_timeout` is given.
+const DELACK_TIMEOUT: Time = 200 * NS_PER_MS;
+
+const SPURIOUS: &[(&str, SpuriousDetection)] =
+    &[("off", SpuriousDetection::Off), ("eifel", SpuriousDetection::Eifel), ("frto", SpuriousDetection::Frto)];
+const RTT_SAMPLING: &[(&str, RttSampling)] = &[("every_ack", RttSampling::EveryAck), ("one_per_rtt", RttSampling::OnePerRtt)];
+const RTO_RULE: &[(&str, RtoRule)] = &[("rfc6298", RtoRule::Rfc6298), ("linux", RtoRule::Linux)];
+const LOSS_RESPONSE: &[(&str, LossResponse)] = &[("rfc", LossResponse::Rfc), ("ns2", LossResponse::Ns2)];
+
+fn d() -> TcpSpec {
+    TcpSpec::default()
+}
+
+/// The TCP table's keys (`[flow.tcp]`, `[dumbbell.tcp]`, a preset's); the
+/// congestion control's and RBSMQ's parameter tables are `cc`'s.
+pub(crate) const TCP: &[Key] = &[
+    Key::value("cc", || format!("\"{}\"", d().cc.name()), "The congestion control: `\"reno\"`, `\"newreno\"`, `\"vegas\"`, `\"westwood\"`, `\"cubic\"` or `\"bbr\"` (docs/tcp.md). Its parameters go in a table named after it, `[flow.tcp.cubic]` (below); a table for another algorithm is an error."),
+    Key::absent("vegas", "the defaults below", "Vegas's parameters (with `cc = \"vegas\"`)."),
+    Key::absent("westwood", "the defaults below", "Westwood+'s parameters (with `cc = \"westwood\"`)."),
+    Key::absent("cubic", "the defaults below", "Cubic's parameters (with `cc = \"cubic\"`)."),
+    Key::absent("bbr", "the defaults below", "BBR's parameters (with `cc = \"bbr\"`)."),
+    Key::value("rwnd", || format!("\"{}\"", RWND[0]), "The receiver's advertised-window policy: `\"fixed\"`, all its free buffer, or `\"rbsmq\"`, Jung et al.'s RBSMQ (docs/tcp.md)."),
+    Key::absent("rbsmq", "the defaults below", "RBSMQ's parameters (with `rwnd = \"rbsmq\"`)."),
+    Key::value("sack", || d().sack.to_string(), "Selective acknowledgements."),
+    Key::value("timestamps", || d().timestamps.to_string(), "The TCP timestamps option."),
+    Key::value("mss", || keys::size(d().mss as u64), "Payload bytes per segment (1 to 65495)."),
+    Key::value("initial_window", || d().initial_window.to_string(), "The initial cwnd, in segments (≥ 1)."),
+    Key::value("rcv_buffer", || keys::size(d().rcv_buffer), "The receiver's buffer; the advertised window is what is free of it; ≥ `mss`."),
+    Key::absent("snd_buffer", "none (no cap)", "The sender's socket buffer: every byte sent is held until acknowledged, so the data in flight never exceeds it, whatever cwnd and the advertised window allow (Windows XP's default `SO_SNDBUF` was 8 KiB); ≥ `mss`."),
+    Key::value("delayed_ack", || if d().delayed_ack == DelAck::EverySegment { "\"off\"" } else { "\"on\"" }.into(), "`\"off\"`: ACK every segment; `\"on\"` (or `\"every2\"`): every second full segment or when `delack_timeout` expires (RFC 5681 §4.2). `true` and `false` are `\"on\"` and `\"off\"`."),
+    Key::value("delack_timeout", || keys::time(DELACK_TIMEOUT), "The delayed-ACK timer (with `delayed_ack` on only)."),
+    Key::value("min_rto", || keys::time(d().min_rto), "The lower bound of the RTO (RFC 6298)."),
+    Key::value("initial_rto", || keys::time(d().initial_rto), "The RTO before the first RTT sample; > 0."),
+    Key::value("max_rto", || keys::time(d().max_rto), "The upper bound of the RTO; ≥ `min_rto` and `initial_rto`."),
+    Key::value("dupack_threshold", || d().dupack_threshold.to_string(), "Duplicate ACKs that trigger fast retransmit (≥ 1)."),
+    Key::value("limited_transmit", || d().limited_transmit.to_string(), "Limited Transmit (RFC 3042): one new segment on each of the first two duplicate ACKs, as Linux, ns-2 and ns-3 do by default."),
+    Key::value("spurious_detection", || keys::named(SPURIOUS, d().spurious_detection), "Detect spurious retransmission timeouts: `\"eifel\"` (RFC 3522, needs `timestamps = true`) or `\"frto\"` (RFC 5682); counted in `spurious_timeouts`."),
+    Key::value("eifel_response", || d().eifel_response.to_string(), "On a detected spurious timeout, respond as RFC 4015 (no go-back-N, window restored, RTO restarted); `false`: only count it."),
+    Key::value("rto_rule", || keys::named(RTO_RULE, d().rto_rule), "`\"rfc6298\"`: RTO = max(min_rto, SRTT + max(1 ms, 4·RTTVAR)); `\"linux\"`: RTO = SRTT + max(4·RTTVAR, min_rto), as Linux's tcp_set_rto, so the timer always allows min_rto beyond SRTT (fewer spurious timeouts behind a standing queue)."),
+    Key::value("loss_response", || keys::named(LOSS_RESPONSE, d().loss_response), "Whose loss response. `\"rfc\"`: RFC 5681/6298 (ssthresh from FlightSize, held at a timeout of an already retransmitted segment; the retransmission timer runs on through fast retransmit; Reno may fast-retransmit again within one window). `\"ns2\"`: ns-2.35's Agent/TCP/Reno (tcp.cc `slowdown`, `timeout`; tcp-reno.cc `dupack_action`): ssthresh = max(⌊min(cwnd, rwnd)/2⌋, 2) whole segments at every fast retransmit and every timeout (2 after a backed-off one), for `cc` reno and newreno; fast retransmit restarts the retransmission timer; with ns-2's default `bugFix_`, no fast retransmit until the cumulative ACK passes the highest segment sent at the last timeout or fast retransmit; and ns-2's window growth (tcp.cc `opencwnd`): once per new ACK, whatever it covers (one segment below ssthresh, MSS²/cwnd above), also on the ACK that ends fast recovery, instead of RFC 3465's byte counting. `preset = \"cdma2000\"` uses `\"ns2\"`."),
+    Key::value("trace_cwnd", || d().trace_cwnd.to_string(), "Record cwnd and ssthresh at every change (series `cwnd`, `ssthresh`), the receiver's advertised window (`rwnd`, bytes), and for a pacing algorithm `pacing_rate_bps` (wire bits/s)."),
+    Key::value("handshake", || d().handshake.to_string(), "Open with SYN / SYN-ACK. `false`: the connection starts established, as ns-2's one-way TCP agents (`Agent/TCP` without `syn_`): data leaves at the flow's start, the receiver accepts it without a SYN, there is no handshake RTT sample (the RTO stays at `initial_rto` until the first data sample), and no window scale is negotiated (captures show windows unscaled, at most 65535)."),
+    Key::value("rtt_sampling", || keys::named(RTT_SAMPLING, d().rtt_sampling), "Which ACKs give RTT samples (for the RTO and the congestion control). `\"every_ack\"`: every new ACK of never-retransmitted data (Karn), or with timestamps every new ACK through TSecr. `\"one_per_rtt\"`: the classic BSD / ns-2 scheme: one segment timed at a time (the first new segment sent while none is timed), sampled when an ACK covers it, the timing cancelled by any retransmission before that (Karn); with timestamps still one sample per round trip, from the send time (ns-2 would sample every ACK with its timestamps on)."),
+    Key::absent("timer_granularity", "none (RFC 6298 with G = 1 ms)", "The retransmission timer's clock tick (> 0). Absent: RFC 6298 arithmetic on nanosecond samples, RTO = SRTT + max(1 ms, 4·RTTVAR). Given (any value, 1 ms included): ns-2's TcpAgent arithmetic (tcp.cc rtt_update / rtt_timeout; its `tcpTick_`, 10 ms in ns-2.35, 500 ms in classic BSD): samples counted in whole ticks (the tick boundaries crossed between sending and the ACK, ticks falling on multiples of the tick from t = 0; a timestamp sample rounded), at least 1; SRTT and RTTVAR in fixed point (3 and 2 fraction bits); RTO = ⌊SRTT + 4·RTTVAR⌋ ticks, raised to `min_rto` before the backoff, lowered to `max_rto` after it, and at least 2 ticks; after 4 backoffs the next sample restarts the estimate."),
+    Key::value("cwnd_validation", || d().cwnd_validation.to_string(), "RFC 7661 §4.3, as Linux's `tcp_is_cwnd_limited`: Reno, NewReno, Westwood+ and Vegas grow cwnd only while the window is in use (slow start: at least half of it in flight before the ACK; congestion avoidance: all but one segment), so a flow held back by the receiver's window or its application keeps cwnd within about twice what it sends. Cubic keeps its own §5.8 test, BBR sets cwnd itself. `false`: cwnd grows on every ACK, as ns-2's agents do (`preset = \"cdma2000\"`)."),
 ];
 
 /// Largest TCP payload in one IPv4 datagram (65535 - 20 IP - 20 TCP).
@@ -40,8 +63,7 @@ pub(crate) fn parse_tcp(v: &Val) -> Res<TcpSpec> {
 
 /// The table's keys over `d` (a flow kind's or preset's own defaults).
 pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
-    let keys: Vec<&str> = TCP_KEYS.iter().chain(CC_KEYS).copied().collect();
-    let t = v.table(&keys)?;
+    let t = v.keys(TCP)?;
     let d = d.clone();
     let cc = parse_cc(&t, d.cc)?;
     let rwnd = parse_rwnd(&t)?;
@@ -63,7 +85,7 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
         let v = t.get("snd_buffer").unwrap_or_else(|| t.get("mss").unwrap());
         return Err(v.err(format!("snd_buffer ({b} B) must hold at least one segment of mss {mss} B")));
     }
-    let delayed_ack = parse_delack(&t)?;
+    let delayed_ack = parse_delack(&t, d.delayed_ack)?;
     let min_rto = t.or("min_rto", d.min_rto, |v| v.time())?;
     let initial_rto = t.or("initial_rto", d.initial_rto, |v| v.time())?;
     let max_rto = t.or("max_rto", d.max_rto, |v| v.time())?;
@@ -85,16 +107,16 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
     let timestamps = t.or("timestamps", d.timestamps, |v| v.bool())?;
     let spurious_detection = t.or("spurious_detection", d.spurious_detection, |v| {
         use SpuriousDetection::*;
-        let s = v.one_of(&[("off", Off), ("eifel", Eifel), ("frto", Frto)])?;
+        let s = v.one_of(SPURIOUS)?;
         if s == Eifel && !timestamps {
             return Err(v.err("Eifel detection (RFC 3522) needs timestamps = true"));
         }
         Ok(s)
     })?;
     let rtt_sampling =
-        t.or("rtt_sampling", d.rtt_sampling, |v| v.one_of(&[("every_ack", RttSampling::EveryAck), ("one_per_rtt", RttSampling::OnePerRtt)]))?;
-    let rto_rule = t.or("rto_rule", d.rto_rule, |v| v.one_of(&[("rfc6298", RtoRule::Rfc6298), ("linux", RtoRule::Linux)]))?;
-    let loss_response = t.or("loss_response", d.loss_response, |v| v.one_of(&[("rfc", LossResponse::Rfc), ("ns2", LossResponse::Ns2)]))?;
+        t.or("rtt_sampling", d.rtt_sampling, |v| v.one_of(RTT_SAMPLING))?;
+    let rto_rule = t.or("rto_rule", d.rto_rule, |v| v.one_of(RTO_RULE))?;
+    let loss_response = t.or("loss_response", d.loss_response, |v| v.one_of(LOSS_RESPONSE))?;
     let timer_granularity = t.opt("timer_granularity", |v| v.time())?;
     if timer_granularity == Some(0) {
         return Err(t.get("timer_granularity").unwrap().err("timer_granularity must be positive"));
@@ -128,10 +150,14 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
 
 /// delayed_ack = "off" (ACK every segment) | "on" / "every2" (RFC 5681 §4.2:
 /// ACK every second full segment, or when delack_timeout, default 200 ms, expires).
-/// true / false are accepted as "on" / "off".
-fn parse_delack(t: &Table) -> Res<DelAck> {
+/// true / false are accepted as "on" / "off". Absent keys keep `d`.
+fn parse_delack(t: &Table, d: DelAck) -> Res<DelAck> {
+    let (on_before, timeout_before) = match d {
+        DelAck::EverySegment => (false, DELACK_TIMEOUT),
+        DelAck::EverySecond { timeout } => (true, timeout),
+    };
     let on = match t.get("delayed_ack") {
-        None => false,
+        None => on_before,
         Some(v) => match v.bool() {
             Ok(b) => b,
             Err(_) => match v.str()? {
@@ -146,6 +172,6 @@ fn parse_delack(t: &Table) -> Res<DelAck> {
         (false, Some(_)) => Err(t.get("delack_timeout").unwrap().err("delack_timeout needs delayed_ack = \"on\"")),
         (false, None) => Ok(DelAck::EverySegment),
         (true, Some(0)) => Err(t.get("delack_timeout").unwrap().err("delack_timeout must be positive")),
-        (true, timeout) => Ok(DelAck::EverySecond { timeout: timeout.unwrap_or(200 * NS_PER_MS) }),
+        (true, timeout) => Ok(DelAck::EverySecond { timeout: timeout.unwrap_or(timeout_before) }),
     }
 }

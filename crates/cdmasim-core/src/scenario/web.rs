@@ -7,9 +7,58 @@ use crate::input::reader::{Res, Table, Val};
 use crate::app::http::HttpSpec;
 use crate::app::workload::{Dist, MAX_OBJECTS_PER_PAGE};
 use crate::engine::time::secs;
+use crate::engine::NS_PER_SEC;
+use crate::input::keys::{self, Key};
 
-pub(crate) const HTTP_KEYS: &[&str] =
-    &["parallel", "persistent", "pages", "request_size", "objects_per_page", "object_size", "think_time"];
+fn http() -> HttpSpec {
+    HttpSpec::default()
+}
+
+/// A law as a file writes it, its quantities by `unit` (a law the table
+/// cannot write, a mixture, is never a default shown this way).
+fn law(d: &Dist, unit: fn(f64) -> String) -> String {
+    match *d {
+        Dist::Fixed(x) => unit(x),
+        Dist::Exponential { mean } => format!("{{dist = \"exponential\", mean = {}}}", unit(mean)),
+        Dist::Lognormal { median, sigma, max } => {
+            format!("{{dist = \"lognormal\", median = {}, sigma = {sigma}, max = {}}}", unit(median), unit(max))
+        }
+        Dist::Mixture(_) => unreachable!("a mixture has no table form"),
+    }
+}
+fn shown_bytes(x: f64) -> String {
+    keys::size(x as u64)
+}
+fn shown_seconds(x: f64) -> String {
+    keys::time((x * NS_PER_SEC as f64) as u64)
+}
+fn shown_count(x: f64) -> String {
+    x.to_string()
+}
+
+/// The keys of a browsing user (`kind = "http"` flows, `[is2000.web]`).
+pub(crate) const HTTP: &[Key] = &[
+    Key::value("parallel", || http().parallel.to_string(), "C: the connections open at once (Dziong et al. Table 1: 1; §5.1.1 also 4); 1 to 1000."),
+    Key::value("persistent", || http().persistent.to_string(), "Keep a page's connections for its next objects."),
+    Key::absent("pages", "unbounded", "Stop after this many pages."),
+    Key::absent("request_size", "two peaks (below)", "The HTTP request's bytes: a size law."),
+    Key::value("objects_per_page", || law(&http().workload.objects_per_page, shown_count), "Embedded objects per page (⌈x⌉, at least 1): a count law."),
+    Key::value("object_size", || law(&http().workload.object_size, shown_bytes), "The bytes of an object and of the main response: a size law."),
+    Key::value("think_time", || law(&http().workload.think_time, shown_seconds), "The reading time between pages: a time law."),
+];
+
+/// A law's table, by its `dist`.
+pub(crate) const EXPONENTIAL: &[Key] = &[
+    Key::required("dist", "`\"exponential\"`."),
+    Key::required("mean", "The mean, in the law's unit (a count law's may be fractional); > 0."),
+];
+
+pub(crate) const LOGNORMAL: &[Key] = &[
+    Key::required("dist", "`\"lognormal\"`: ln x is normal."),
+    Key::required("median", "The median, in the law's unit (a count law's may be fractional); > 0."),
+    Key::required("sigma", "σ of ln x, from 0 to 10."),
+    Key::absent("max", "none", "Draws are clamped to it; not below the median."),
+];
 
 /// Largest C: browsers open a handful; a thousand is already absurd.
 const MAX_PARALLEL: u32 = 1_000;
@@ -43,10 +92,10 @@ fn parse_dist(v: &Val, unit: fn(&Val) -> Res<f64>, param: fn(&Val) -> Res<f64>, 
         }
         return Ok(Dist::Fixed(x));
     }
-    let kind_v = v.table(&["dist", "mean", "median", "sigma", "max"])?.req("dist")?;
+    let kind_v = v.keys_of(&[EXPONENTIAL, LOGNORMAL])?.req("dist")?;
     let d = match kind_v.str()? {
         "exponential" => {
-            let t = v.table(&["dist", "mean"])?;
+            let t = v.keys(EXPONENTIAL)?;
             let mean_v = t.req("mean")?;
             let mean = param(&mean_v)?;
             if mean <= 0.0 {
@@ -55,7 +104,7 @@ fn parse_dist(v: &Val, unit: fn(&Val) -> Res<f64>, param: fn(&Val) -> Res<f64>, 
             Dist::Exponential { mean }
         }
         "lognormal" => {
-            let t = v.table(&["dist", "median", "sigma", "max"])?;
+            let t = v.keys(LOGNORMAL)?;
             let median_v = t.req("median")?;
             let median = param(&median_v)?;
             if median <= 0.0 {
@@ -84,14 +133,14 @@ fn parse_dist(v: &Val, unit: fn(&Val) -> Res<f64>, param: fn(&Val) -> Res<f64>, 
 }
 
 pub(crate) fn parse_http(t: &Table) -> Res<HttpSpec> {
-    let mut s = HttpSpec::default();
+    let mut s = http();
     if let Some(v) = t.get("parallel") {
         s.parallel = v.count_u32()?;
         if !(1..=MAX_PARALLEL).contains(&s.parallel) {
             return Err(v.err(format!("parallel must be between 1 and {MAX_PARALLEL} connections")));
         }
     }
-    s.persistent = t.or("persistent", false, |v| v.bool())?;
+    s.persistent = t.or("persistent", s.persistent, |v| v.bool())?;
     if let Some(v) = t.get("pages") {
         let n = v.count()?;
         if n == 0 {

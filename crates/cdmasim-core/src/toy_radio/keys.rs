@@ -1,7 +1,7 @@
 //! The keys of the `[[toy_radio]]` and `[[toy_user]]` tables, each
 //! described once (`input::keys`).
 
-use crate::input::keys::{self, Key};
+use crate::input::keys::{self, Described, Key};
 
 /// A user's reverse link when its radio names no `up_rate`, bit/s.
 pub(crate) const UP_RATE_BPS: u64 = 1_000_000;
@@ -18,4 +18,4 @@ pub(crate) const USER: &[Key] = &[
     Key::required("radio", "The radio serving it."),
 ];
 
-pub(crate) const TABLES: &[(&str, &[Key])] = &[("toy_radio", RADIO), ("toy_user", USER)];
+pub(crate) const TABLES: &[Described] = &[Described::new("toy_radio", "`[[toy_radio]]`", RADIO), Described::new("toy_user", "`[[toy_user]]`", USER)];

@@ -32,7 +32,7 @@ impl<H: From<LinkSpec> + From<ToyRadioConfig>> KindTables<H> for ToyRadioTables 
         &["toy_radio", "toy_user"]
     }
 
-    fn keys(&self) -> &'static [(&'static str, &'static [crate::input::keys::Key])] {
+    fn keys(&self) -> &'static [crate::input::keys::Described] {
         keys::TABLES
     }
 

@@ -173,11 +173,11 @@ fn its_keys_are_described() {
     let documented = crate::scenario::documented_keys();
     let toy: Vec<(&str, Vec<&str>)> = documented
         .iter()
-        .filter(|(t, _)| t.starts_with("toy_"))
-        .map(|(t, keys)| (*t, keys.iter().map(|k| k.key).collect()))
+        .filter(|t| t.name.starts_with("toy_"))
+        .map(|t| (t.name, t.keys.iter().map(|k| k.key).collect()))
         .collect();
     assert_eq!(toy, [("toy_radio", vec!["name", "node", "delay", "up_rate"]), ("toy_user", vec!["name", "radio"])]);
-    let up = &documented.iter().find(|(t, _)| *t == "toy_radio").unwrap().1[3];
+    let up = &documented.iter().find(|t| t.name == "toy_radio").unwrap().keys[3];
     assert_eq!((up.default.as_str(), up.is_value), ("\"1Mbps\"", true));
     let bad = SCENARIO.replace("up_rate = \"2Mbps\"", "up_rate = \"2Mbps\"\nuprate = \"1Mbps\"");
     let e = scenario::parse_str(&bad, "toy.toml").unwrap_err();

@@ -4,6 +4,8 @@
 //! them, and one bulk Reno flow `ftp{i}_{j}` per mobile. Every hop has
 //! Table I's 37.5 ms (300 ms round trip) and the wired links 100 Mb/s.
 
+use crate::cdma2000::keys as cell_keys;
+use crate::input::keys::{self, Key};
 use crate::cdma2000::tables::{parse_rate_change, parse_sch_of, RawCell, RawMobile};
 use crate::input::queue::parse_queue;
 use crate::input::link::RawLink;
@@ -17,21 +19,30 @@ use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
 use crate::tcp::config::{LossResponse, RttSampling};
 use crate::tcp::cc::CcAlgo;
 
-const KEYS: &[&str] = &[
-    "m",
-    "n",
-    "bsc_rate",
-    "bsc_queue",
-    "link_queue",
-    "fch_rate",
-    "reverse_rate",
-    "delay",
-    "wired_rate",
-    "rate_change",
-    "sch",
-    "tcp",
-    "start_jitter",
-    "join",
+/// Table I's wired links and the spread of the flows' starts.
+const WIRED_RATE_BPS: u64 = 100_000_000;
+const START_JITTER: Time = NS_PER_SEC;
+
+pub(crate) const KEYS: &[Key] = &[
+    Key::required("m", "BTSs (m·n from 1 to 10000)."),
+    Key::required("n", "Mobiles per BTS."),
+    cell_keys::BSC_RATE,
+    cell_keys::BSC_QUEUE,
+    Key::value("link_queue", || keys::queue(&default_link_queue()), "Every mobile's link buffer B^dl (Table I: no limit); any queue table."),
+    cell_keys::FCH_RATE,
+    Key::value("reverse_rate", || keys::rate(BASE_RATE_BPS), "Every mobile's reverse link."),
+    Key::value("delay", || keys::time(TABLE1_DELAY), "Every hop: d^s, d^c, d^t, d^m (a 300 ms round trip)."),
+    Key::value("wired_rate", || keys::rate(WIRED_RATE_BPS), "The fixed hosts' and the core's links."),
+    cell_keys::RATE_CHANGE_KEY,
+    cell_keys::SCH,
+    Key::absent("tcp", "Table I's", "A TCP table; the keys it leaves out take Table I's values: Reno, `mss = \"960B\"` (1000-byte IP packets), `rcv_buffer` = 32 segments, `initial_window = 1`, ACK every segment, `min_rto = \"1s\"`; and ns-2.35's agents' (which the paper ran): `initial_rto = \"3s\"`, `rtt_sampling = \"one_per_rtt\"`, `timer_granularity = \"10ms\"`, `cwnd_validation = false`, `loss_response = \"ns2\"`."),
+    Key::value("start_jitter", || keys::time(START_JITTER), "Flows start at uniform times in [0, start_jitter) (with `join`, in [at, at + start_jitter))."),
+    Key::absent("join", "none", "`{at = \"50s\", initial = 6}`: only the first `initial` flows start at 0; the others start at `at` (plus the spread), as in the paper's Fig. 6 (a `join` table, below)."),
+];
+
+pub(crate) const JOIN: &[Key] = &[
+    Key::required("at", "When the other flows start; before the end of the run."),
+    Key::required("initial", "How many flows start at 0; below m·n."),
 ];
 
 /// Table I's TCP, where the `tcp` table leaves a key out: Reno, 1000-byte
@@ -93,7 +104,7 @@ fn table1_tcp(v: Option<&Val>) -> Res<TcpSpec> {
 }
 
 pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
-    let t = v.table(KEYS)?;
+    let t = v.keys(KEYS)?;
     let m_v = t.req("m")?;
     let n_v = t.req("n")?;
     let (m, n) = (m_v.count()?, n_v.count()?);
@@ -105,18 +116,18 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
         return Err(m_v.err(format!("m·n = {} mobiles: at most 10000 in one cell", m.saturating_mul(n))));
     }
     let delay = t.or("delay", TABLE1_DELAY, |v| v.time())?;
-    let wired = t.or("wired_rate", 100_000_000, |v| v.positive_rate())?;
+    let wired = t.or("wired_rate", WIRED_RATE_BPS, |v| v.positive_rate())?;
     let fch = t.or("fch_rate", BASE_RATE_BPS, |v| v.positive_rate())?;
     let reverse = t.or("reverse_rate", BASE_RATE_BPS, |v| v.positive_rate())?;
     let link_queue = t.or("link_queue", default_link_queue(), parse_queue)?;
     let rate_change = parse_rate_change(&t)?;
     let (sch, sch_at) = parse_sch_of(&t)?;
     let tcp = table1_tcp(t.get("tcp").as_ref())?;
-    let jitter: Time = t.or("start_jitter", NS_PER_SEC, |v| v.time())?;
+    let jitter: Time = t.or("start_jitter", START_JITTER, |v| v.time())?;
     let (join_at, initial) = match t.get("join") {
         None => (0, m * n),
         Some(j) => {
-            let jt = j.table(&["at", "initial"])?;
+            let jt = j.keys(JOIN)?;
             let initial_v = jt.req("initial")?;
             let initial = initial_v.count()?;
             if initial >= m * n {

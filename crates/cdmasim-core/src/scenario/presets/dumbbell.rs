@@ -3,7 +3,8 @@
 //! apart so that the flows do not all leave slow start in lock-step.
 
 use crate::input::drc::{parse_drc, REVERSE_RATE_BPS};
-use crate::input::queue::parse_queue;
+use crate::input::keys::{self, Key};
+use crate::input::queue::{default_queue, parse_queue};
 use crate::input::link::RawLink;
 use super::super::raw::{RawFlow, RawScenario};
 use crate::input::reader::Named;
@@ -12,24 +13,29 @@ use super::super::spec::{AppSpec, QueueLimit, QueueSpec, TcpSpec};
 use super::super::tcp::parse_tcp;
 use crate::engine::{Time, NS_PER_MS};
 
-const KEYS: &[&str] = &[
-    "flows",
-    "bottleneck_rate",
-    "bottleneck_delay",
-    "bottleneck_drc",
-    "bottleneck_reverse_rate",
-    "access_rate",
-    "access_delay",
-    "start_spacing",
-    "start_jitter",
-    "queue",
-    "access_queue",
-    "bytes",
-    "tcp",
+const ACCESS_RATE_BPS: u64 = 100_000_000;
+const ACCESS_DELAY: Time = NS_PER_MS;
+const START_SPACING: Time = 10 * NS_PER_MS;
+const ACCESS_QUEUE: QueueSpec = QueueSpec::DropTail { limit: QueueLimit::Packets(1000) };
+
+pub(crate) const KEYS: &[Key] = &[
+    Key::required("flows", "Sender/receiver pairs (1 to 4999: two hosts each, at most 10,000 nodes)."),
+    Key::absent("bottleneck_rate", "required unless `bottleneck_drc`", "The rate of `r1-r2` (both directions)."),
+    Key::required("bottleneck_delay", "The delay of `r1-r2`."),
+    Key::absent("bottleneck_drc", "none", "The forward rate of `r1-r2` follows a DRC sequence: a `drc` table (as a link's); not with `bottleneck_rate`."),
+    Key::absent("bottleneck_reverse_rate", "`bottleneck_rate`; `\"153.6kbps\"` with `bottleneck_drc`", "The rate of `r1-r2/rev`."),
+    Key::value("access_rate", || keys::rate(ACCESS_RATE_BPS), "The rate of every access link."),
+    Key::value("access_delay", || keys::time(ACCESS_DELAY), "The delay of every access link."),
+    Key::value("start_spacing", || keys::time(START_SPACING), "Flow i starts at i × start_spacing."),
+    Key::value("start_jitter", || keys::time(0), "Plus a uniform time in [0, start_jitter), per flow (as a `[[flow]]`'s)."),
+    Key::value("queue", || keys::queue(&default_queue()), "The bottleneck's queue, both directions."),
+    Key::value("access_queue", || keys::queue(&ACCESS_QUEUE), "The queue of every access link, both directions."),
+    Key::absent("bytes", "unbounded", "The transfer size of every flow."),
+    Key::value("tcp", || "{}".into(), "A TCP table, applied to every flow."),
 ];
 
 pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
-    let t = v.table(KEYS)?;
+    let t = v.keys(KEYS)?;
     let flows_v = t.req("flows")?;
     let n = flows_v.count()?;
     // Two end hosts per flow and the two routers: the scenario's node limit.
@@ -50,12 +56,12 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
     let default_reverse = if drc.is_some() { REVERSE_RATE_BPS } else { bottleneck_rate };
     let bottleneck_reverse_rate = t.or("bottleneck_reverse_rate", default_reverse, |v| v.positive_rate())?;
     let bottleneck_delay = t.req("bottleneck_delay")?.time()?;
-    let access_rate = t.or("access_rate", 100_000_000, |v| v.positive_rate())?;
-    let access_delay = t.or("access_delay", NS_PER_MS, |v| v.time())?;
-    let spacing: Time = t.or("start_spacing", 10 * NS_PER_MS, |v| v.time())?;
+    let access_rate = t.or("access_rate", ACCESS_RATE_BPS, |v| v.positive_rate())?;
+    let access_delay = t.or("access_delay", ACCESS_DELAY, |v| v.time())?;
+    let spacing: Time = t.or("start_spacing", START_SPACING, |v| v.time())?;
     let start_jitter: Time = t.or("start_jitter", 0, |v| v.time())?;
-    let queue = t.or("queue", QueueSpec::DropTail { limit: QueueLimit::Packets(100) }, parse_queue)?;
-    let access_queue = t.or("access_queue", QueueSpec::DropTail { limit: QueueLimit::Packets(1000) }, parse_queue)?;
+    let queue = t.or("queue", default_queue(), parse_queue)?;
+    let access_queue = t.or("access_queue", ACCESS_QUEUE, parse_queue)?;
     let bytes = t.opt("bytes", |v| v.size())?;
     if bytes == Some(0) {
         return Err(t.get("bytes").unwrap().err("bytes must be positive (leave it out for unbounded transfers)"));

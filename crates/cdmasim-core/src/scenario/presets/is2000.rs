@@ -5,42 +5,53 @@
 //! air link (D, frame errors) with the MAC granting SCHs within the power
 //! and Walsh codes.
 
-use crate::is2000::tables::{settings, RawIs2000, SETTINGS};
+use crate::is2000::keys::SETTINGS;
+use crate::is2000::tables::{settings, RawIs2000};
+use crate::input::keys::{self, Key};
+use super::super::flow;
 use crate::input::link::RawLink;
 use super::super::raw::{RawFlow, RawScenario};
 use crate::input::reader::Named;
 use crate::input::reader::{Res, Val};
-use super::super::spec::{AppSpec, CcAlgo, QueueLimit, QueueSpec, TcpSpec};
+use super::super::spec::{AppSpec, QueueLimit, QueueSpec};
 use super::super::tcp::parse_tcp_over;
-use super::super::web::{parse_http, HTTP_KEYS};
-use crate::engine::{NS_PER_MS, NS_PER_SEC};
+use super::super::web::{self, parse_http};
+use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
 
-/// The preset's own keys; the sector's (`is2000::SETTINGS`) go to its `[[is2000_sector]]`.
-const KEYS: &[&str] = &["users", "internet_delay", "web", "tcp", "start_jitter"];
+/// D_hi (Table 1), and the spread of the users' starts over a mean think time.
+const INTERNET_DELAY: Time = 80 * NS_PER_MS;
+const START_JITTER: Time = 30 * NS_PER_SEC;
+
+/// The preset's own keys; the sector's (`is2000::keys::SETTINGS`) go to its `[[is2000_sector]]`.
+pub(crate) const KEYS: &[Key] = &[
+    Key::required("users", "Mobiles, 1 to 1000."),
+    Key::value("internet_delay", || keys::time(INTERNET_DELAY), "D_hi (Dziong et al. Table 1)."),
+    Key::absent("web", "Table 2", "The keys of a `kind = \"http\"` flow's browser (`parallel`, `persistent`, `pages`, the four laws)."),
+    flow::HTTP[0],
+    Key::value("start_jitter", || keys::time(START_JITTER), "Users start at uniform times in [0, start_jitter)."),
+];
 
 /// Most users of one sector (64 Walsh codes bound those holding a channel
 /// at once; many more may be dormant).
 const MAX_USERS: u64 = 1_000;
 
 pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
-    let keys: Vec<&str> = KEYS.iter().chain(SETTINGS).copied().collect();
-    let t = v.table(&keys)?;
+    let t = v.keys_of(&[KEYS, SETTINGS])?;
     let users_v = t.req("users")?;
     let n = users_v.count()?;
     if n == 0 || n > MAX_USERS {
         return Err(users_v.err(format!("users must be between 1 and {MAX_USERS}")));
     }
     let sector = settings(&t, "sector")?;
-    let internet_delay = t.or("internet_delay", 80 * NS_PER_MS, |v| v.time())?;
+    let internet_delay = t.or("internet_delay", INTERNET_DELAY, |v| v.time())?;
     let http = match t.get("web") {
-        Some(w) => parse_http(&w.table(HTTP_KEYS)?)?,
+        Some(w) => parse_http(&w.keys(web::HTTP)?)?,
         None => Default::default(),
     };
     // Table 1's TCP, as for a kind = "http" flow.
-    let default_tcp = TcpSpec { cc: CcAlgo::Reno, mss: 576, rcv_buffer: 32 * 1024, ..TcpSpec::default() };
+    let default_tcp = flow::http_tcp();
     let tcp = t.or("tcp", default_tcp.clone(), |v| parse_tcp_over(v, &default_tcp))?;
-    // Users start reading at uniform times over a mean think time.
-    let jitter = t.or("start_jitter", 30 * NS_PER_SEC, |v| v.time())?;
+    let jitter = t.or("start_jitter", START_JITTER, |v| v.time())?;
 
     let at = t.at();
     let named = |s: &str| Named { name: s.into(), at: at.clone() };
