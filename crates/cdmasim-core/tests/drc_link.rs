@@ -141,3 +141,25 @@ fn a_mahimahi_trace_drives_the_link_as_the_channel_layer_maps_it() {
         assert!(q.utilization <= 1.0 + 1e-12, "{}", q.utilization);
     }
 }
+
+/// A trace that goes away between reading the scenario and running it
+/// fails the run's build, naming the part whose channel it was.
+#[test]
+fn a_trace_gone_before_the_run_names_the_link_or_user_it_fed() {
+    let dir = std::env::temp_dir().join(format!("cdmasim-gone-trace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let trace = dir.join("t.drc");
+    let link = "[[node]]\nname = \"s\"\n[[node]]\nname = \"m\"\n[[link]]\nname = \"air\"\nfrom = \"s\"\nto = \"m\"\ndelay = \"1ms\"\ndrc = { trace = \"TRACE\" }\n";
+    let user = "[[node]]\nname = \"bs\"\n[[sector]]\nname = \"s1\"\nnode = \"bs\"\n[[user]]\nname = \"u1\"\nsector = \"s1\"\ndrc = { trace = \"TRACE\" }\n";
+    for (body, part) in [(link, "link 'air'"), (user, "user 'u1'")] {
+        std::fs::write(&trace, "3\n5\n").unwrap();
+        let text = format!("[simulation]\nduration = \"1s\"\n{}", body.replace("TRACE", &trace.display().to_string()));
+        let spec = cdmasim_core::scenario::parse_str(&text, "gone.toml").unwrap();
+        std::fs::remove_file(&trace).unwrap();
+        let e = cdmasim_core::sim::run(&spec, Default::default()).err().expect("the trace is gone");
+        assert!(matches!(e, cdmasim_core::sim::RunError::Build(_)), "{e}");
+        let shown = e.to_string();
+        assert!(shown.starts_with(&format!("{part}: ")) && shown.contains("t.drc"), "{shown}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

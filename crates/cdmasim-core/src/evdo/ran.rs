@@ -40,7 +40,6 @@ use crate::sched::{by_name, Scheduler};
 use crate::channel::drc::RATE_BPS;
 use crate::channel::link_rate::{slot_at_or_after, slot_start};
 use crate::channel::source::SlotReader;
-use crate::channel::ChannelError;
 use crate::engine::{Rng, RngStreams, Time};
 use crate::net::queue::Queue;
 use crate::engine::time::secs;
@@ -94,12 +93,12 @@ pub struct User {
 impl User {
     /// A user as it starts: nothing queued, in `sector`, no hand-off
     /// planned, no PPP compression, no residual loss.
-    fn new(name: &str, node: u32, sector: usize, queue: &QueueSpec, drc: &DrcSpec, rng: &RngStreams) -> Result<User, ChannelError> {
+    fn new(name: &str, node: u32, sector: usize, queue: &QueueSpec, drc: &DrcSpec, rng: &RngStreams) -> Result<User, BuildError> {
         Ok(User {
             name: name.to_string(),
             node,
             sector,
-            channel: SlotReader::new(drc.open(rng)?),
+            channel: SlotReader::new(drc.open(rng).map_err(BuildError::channel(format!("user '{name}'")))?),
             down: Bearer::new(&format!("{name}.down"), queue, name, rng),
             up: None,
             drc: 0,
@@ -240,7 +239,7 @@ impl Ord for PacketBox {
 impl EvdoRan {
     /// Build from a validated configuration; `rng` gives the hand-off streams
     /// and the RED streams of the users' queues.
-    pub fn new(cfg: &RanConfig, rng: &RngStreams) -> Result<Self, ChannelError> {
+    pub fn new(cfg: &RanConfig, rng: &RngStreams) -> Result<Self, BuildError> {
         let n = cfg.users.len() + cfg.background.len();
         let sectors = cfg
             .sectors
@@ -576,7 +575,7 @@ fn next_in(list: &[usize], current: usize) -> usize {
 impl HopKind for EvdoRan {
     type Config = RanConfig;
     fn build(cfg: &RanConfig, cx: &BuildContext) -> Result<Self, BuildError> {
-        Ok(EvdoRan::new(cfg, cx.rng)?)
+        EvdoRan::new(cfg, cx.rng)
     }
 }
 

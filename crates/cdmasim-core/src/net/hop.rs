@@ -153,24 +153,27 @@ pub struct BuildContext<'a> {
     pub nodes: usize,
 }
 
-/// Why a hop could not be built from a validated configuration: its
-/// channel could not be opened (a trace file that went away or changed
-/// since the scenario was read).
+/// Why a hop could not be built from a validated configuration, naming
+/// the part it was building (`link 'ab'`, `user 'u1'`): its channel could
+/// not be opened (a trace file that went away or changed since the
+/// scenario was read). The hop layer's error: the channel layer's below
+/// it is its cause, the run's (`sim::RunError::Build`) holds it above.
 #[derive(Debug)]
 pub enum BuildError {
-    Channel(ChannelError),
+    Channel { of: String, error: ChannelError },
 }
 
-impl From<ChannelError> for BuildError {
-    fn from(e: ChannelError) -> Self {
-        BuildError::Channel(e)
+impl BuildError {
+    /// The channel of `of` could not be opened.
+    pub fn channel(of: String) -> impl FnOnce(ChannelError) -> BuildError {
+        move |error| BuildError::Channel { of, error }
     }
 }
 
 impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            BuildError::Channel(e) => write!(f, "{e}"),
+            BuildError::Channel { of, error } => write!(f, "{of}: {error}"),
         }
     }
 }

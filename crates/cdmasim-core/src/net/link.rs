@@ -71,12 +71,15 @@ pub enum RateChanges {
 impl RateChanges {
     /// Its steps, from time 0 (the drawn ones up to `until`; a schedule's
     /// as written).
-    fn steps(&self, cx: &BuildContext, until: Time) -> Result<RateSteps, BuildError> {
+    fn steps(&self, name: &str, cx: &BuildContext, until: Time) -> Result<RateSteps, BuildError> {
         Ok(match self {
             RateChanges::None => Box::new(std::iter::empty()),
             RateChanges::Schedule(steps) => Box::new(steps.clone().into_iter()),
             RateChanges::Periodic { steps, start, period } => periodic_steps(steps.clone(), *start, *period, until),
-            RateChanges::Channel(d) => Box::new(link_rate::RateSteps::new(d.open(cx.rng)?, until)),
+            RateChanges::Channel(d) => {
+                let channel = d.open(cx.rng).map_err(BuildError::channel(format!("link '{name}'")))?;
+                Box::new(link_rate::RateSteps::new(channel, until))
+            }
         })
     }
 
@@ -111,7 +114,7 @@ impl HopKind for Link {
     /// The rate's changes are drawn lazily up to the end of the run; the
     /// queue and the loss module draw from streams named after the link.
     fn build(l: &LinkSpec, cx: &BuildContext) -> Result<Link, BuildError> {
-        let steps = l.rate_changes.steps(cx, cx.duration)?;
+        let steps = l.rate_changes.steps(&l.name, cx, cx.duration)?;
         let mut link = Link::new(
             l.name.clone(),
             l.from as u32,

@@ -52,8 +52,8 @@ pub struct RunOptions {
 #[derive(Debug)]
 pub enum RunError {
     Io { path: PathBuf, error: std::io::Error },
-    /// The world could not be built: a hop's channel (a DRC trace) could
-    /// not be opened.
+    /// The world could not be built: the hop layer's error, naming the
+    /// link or user whose channel (a DRC trace) could not be opened.
     Build(BuildError),
     /// The network holds more packets than a run may (a queue without a
     /// limit under a flood): what filled it.
