@@ -23,7 +23,7 @@ fn scenario(seed: u64) -> Net {
     net.spec.seed = seed;
     net.spec.sample_interval = Some(ms(100.0));
     net.spec.link_mut(0).loss = 0.002;
-    let (r1, r2) = (0, 1);
+    let (r1, r2) = (NodeId(0), NodeId(1));
     net.cbr("voip", r1, r2, s(1.0), 160, 64_000);
     net
 }

@@ -51,7 +51,7 @@ fn emulate_start(text: &str, path: &str, server_ns: &str, user_ns: Vec<String>, 
 fn emulate_attachment(text: &str, path: &str, form: &str) -> PyResult<(String, Vec<String>)> {
     let spec = parse(text, path, form)?;
     let (base, users) = relay::attachment(&spec).map_err(PyValueError::new_err)?;
-    Ok((spec.nodes[base as usize].name.clone(), users.into_iter().map(|u| u.0).collect()))
+    Ok((spec.nodes[base.index()].name.clone(), users.into_iter().map(|u| u.0).collect()))
 }
 
 /// Stop the relay; its report as JSON.

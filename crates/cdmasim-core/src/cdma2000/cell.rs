@@ -9,6 +9,7 @@
 //! Ports: mobile k is port k; port N (the number of mobiles) names the
 //! shared buffer in drop reports.
 
+use crate::net::NodeId;
 use super::config::{CellConfig, RateChange};
 use super::dead::DeadMeter;
 use super::sch::{self, Backlog, Grant, SchAllocator};
@@ -34,7 +35,7 @@ pub struct MobileStats {
 
 pub struct Mobile {
     pub name: String,
-    pub node: u32,
+    pub node: NodeId,
     pub bts: u32,
     /// The link buffer and the radio link to the mobile.
     pub link: Link,
@@ -44,7 +45,7 @@ pub struct Mobile {
 
 pub struct Cell {
     pub name: String,
-    pub node: u32,
+    pub node: NodeId,
     /// The shared buffer and the BSC → BTS stage.
     pub bsc: Link,
     pub mobiles: Vec<Mobile>,
@@ -145,8 +146,8 @@ impl Cell {
         let bsc_name = format!("{}.bsc", cfg.name);
         let bsc = Link::new(
             bsc_name.clone(),
-            cfg.node as u32,
-            cfg.node as u32,
+            cfg.node,
+            cfg.node,
             cfg.bsc_rate_bps,
             cfg.bts_delay,
             queue::build(&cfg.bsc_queue, cfg.bsc_rate_bps, rng, &bsc_name),
@@ -160,12 +161,12 @@ impl Cell {
             .iter()
             .enumerate()
             .map(|(k, m)| {
-                port_of[m.node] = k as u32;
+                port_of[m.node.index()] = k as u32;
                 let name = format!("{}.down", m.name);
                 let mut link = Link::new(
                     name.clone(),
-                    cfg.node as u32,
-                    m.node as u32,
+                    cfg.node,
+                    m.node,
                     cfg.fch_bps,
                     cfg.radio_delay,
                     queue::build(&m.queue, cfg.fch_bps, rng, &name),
@@ -174,14 +175,14 @@ impl Cell {
                     no_steps(),
                 );
                 link.rate_from_next_packet = next_packet;
-                Mobile { name: m.name.clone(), node: m.node as u32, bts: m.bts, link, sch_bps: 0, stats: MobileStats::default() }
+                Mobile { name: m.name.clone(), node: m.node, bts: m.bts, link, sch_bps: 0, stats: MobileStats::default() }
             })
             .collect();
         let mut bsc = bsc;
         bsc.rate_from_next_packet = next_packet;
         Cell {
             name: cfg.name.clone(),
-            node: cfg.node as u32,
+            node: cfg.node,
             bsc,
             mobiles,
             port_of,
@@ -273,7 +274,7 @@ impl Cell {
         while let Some(ev) = self.bsc.poll() {
             match ev {
                 HopEvent::Deliver { pkt, .. } => {
-                    let k = self.port_of[pkt.dst as usize] as usize;
+                    let k = self.port_of[pkt.dst.index()] as usize;
                     self.mobiles[k].link.offer(t, 0, pkt, hd);
                     self.drain_mobile(t, k, g, hd);
                 }

@@ -1,6 +1,7 @@
 //! Configuration of a cdma2000 1X cell, owned by the model; scenario/
 //! parses `[[cell]]`, `[[mobile]]` and the `cdma2000` preset into it.
 
+use crate::net::NodeId;
 use crate::engine::{Time, NS_PER_MS};
 use crate::net::hop::{Ends, HopConfig};
 use crate::net::queue::{QueueLimit, QueueSpec};
@@ -97,7 +98,7 @@ pub struct DemandConfig {
 pub struct MobileConfig {
     pub name: String,
     /// The mobile's node (created for it).
-    pub node: usize,
+    pub node: NodeId,
     /// Index of its BTS (0-based).
     pub bts: u32,
     /// Its link buffer B^dl at the BTS.
@@ -108,7 +109,7 @@ pub struct MobileConfig {
 pub struct CellConfig {
     pub name: String,
     /// The BSC node: packets for the mobiles enter here.
-    pub node: usize,
+    pub node: NodeId,
     /// Service rate of the shared buffer B_cum.
     pub bsc_rate_bps: u64,
     pub bsc_queue: QueueSpec,
@@ -124,7 +125,7 @@ pub struct CellConfig {
 /// Port k: the BSC to mobile k.
 impl HopConfig for CellConfig {
     fn ports(&self) -> Vec<Ends> {
-        self.mobiles.iter().map(|m| Ends { from: self.node as u32, to: m.node as u32 }).collect()
+        self.mobiles.iter().map(|m| Ends { from: self.node, to: m.node }).collect()
     }
 
     /// The shared buffer (and RED's average), the sum of the link buffers,
@@ -133,7 +134,7 @@ impl HopConfig for CellConfig {
         2 + matches!(self.bsc_queue, QueueSpec::Red(_)) as u64 + 2 * self.mobiles.len() as u64
     }
 
-    fn terminals(&self) -> Option<(u32, Vec<u32>)> {
-        Some((self.node as u32, self.mobiles.iter().map(|m| m.node as u32).collect()))
+    fn terminals(&self) -> Option<(NodeId, Vec<NodeId>)> {
+        Some((self.node, self.mobiles.iter().map(|m| m.node).collect()))
     }
 }

@@ -258,7 +258,7 @@ mod tests {
 
     fn alloc(budget: u64) -> DemandAllocator {
         let mobiles: Vec<MobileConfig> = (0..3)
-            .map(|i| MobileConfig { name: format!("m{i}"), node: i, bts: 0, queue: super::super::config::default_link_queue() })
+            .map(|i| MobileConfig { name: format!("m{i}"), node: crate::net::NodeId::new(i as usize), bts: 0, queue: super::super::config::default_link_queue() })
             .collect();
         let cfg = DemandConfig {
             threshold_bytes: 1000,

@@ -137,7 +137,7 @@ mod tests {
 
     fn mobiles(n: usize) -> Vec<MobileConfig> {
         (0..n)
-            .map(|i| MobileConfig { name: format!("ms{i}"), node: i, bts: 0, queue: super::super::config::default_link_queue() })
+            .map(|i| MobileConfig { name: format!("ms{i}"), node: crate::net::NodeId::new(i as usize), bts: 0, queue: super::super::config::default_link_queue() })
             .collect()
     }
 

@@ -17,6 +17,7 @@
 //! Addresses: the server is 10.77.0.1; user k (in that order, from 0) is
 //! 10.77.(k+1).2.
 
+use crate::net::NodeId;
 use super::tun::Tun;
 use super::wire;
 use crate::engine::{RngStreams, Time};
@@ -200,7 +201,7 @@ impl Edge<'_> {
     }
 
     /// A packet read from a device enters the network at `from`.
-    fn enter(&mut self, net: &mut Network, now: Time, bytes: &[u8], tag: Tag, from: u32, to: u32) {
+    fn enter(&mut self, net: &mut Network, now: Time, bytes: &[u8], tag: Tag, from: NodeId, to: NodeId) {
         let uid = self.stash.put(bytes, tag);
         let d = self.dir(tag);
         d.packets_in += 1;
@@ -268,19 +269,19 @@ fn dst_user(ip: &[u8], users: usize) -> Option<usize> {
 /// cdma2000 cell, the far end of an RLP radio link), in hop order, all
 /// served from one network-side node; without a radio hop, the first node
 /// and every other. An error names what does not fit.
-pub fn attachment(spec: &ScenarioSpec) -> Result<(u32, Vec<(String, u32)>), String> {
-    let radio: Vec<(u32, Vec<u32>)> = spec.hops.iter().filter_map(|h| h.config().terminals()).collect();
+pub fn attachment(spec: &ScenarioSpec) -> Result<(NodeId, Vec<(String, NodeId)>), String> {
+    let radio: Vec<(NodeId, Vec<NodeId>)> = spec.hops.iter().filter_map(|h| h.config().terminals()).collect();
     let Some(&(base, _)) = radio.first() else {
-        return Ok((0, spec.nodes.iter().enumerate().skip(1).map(|(i, n)| (n.name.clone(), i as u32)).collect()));
+        return Ok((NodeId(0), spec.nodes.iter().enumerate().skip(1).map(|(i, n)| (n.name.clone(), NodeId::new(i))).collect()));
     };
     if let Some((other, _)) = radio.iter().find(|(b, _)| *b != base) {
         return Err(format!(
             "the radio hops are served from several nodes ('{}' and '{}'); give the scenario one",
-            spec.nodes[base as usize].name, spec.nodes[*other as usize].name
+            spec.nodes[base.index()].name, spec.nodes[other.index()].name
         ));
     }
-    let users: Vec<(String, u32)> =
-        radio.into_iter().flat_map(|(_, t)| t).map(|n| (spec.nodes[n as usize].name.clone(), n)).collect();
+    let users: Vec<(String, NodeId)> =
+        radio.into_iter().flat_map(|(_, t)| t).map(|n| (spec.nodes[n.index()].name.clone(), n)).collect();
     Ok((base, users))
 }
 
@@ -293,7 +294,7 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
     let rng = RngStreams::new(spec.seed);
     let cx = BuildContext { rng: &rng, duration: spec.duration, nodes: spec.nodes.len() };
     let mut net = Network::new(&spec.hops, spec.routes(), &cx).map_err(|e| std::io::Error::other(e.to_string()))?;
-    let user_nodes: Vec<u32> = attached.iter().map(|u| u.1).collect();
+    let user_nodes: Vec<NodeId> = attached.iter().map(|u| u.1).collect();
     let mut logs = Vec::new();
     for (n, _) in &attached {
         let open = |d: &str| -> std::io::Result<Option<BufWriter<File>>> {

@@ -9,6 +9,7 @@
 //! segment (its TcpInCsumErrors), as Lee's laptop did (§3.3).
 //! Anything else (UDP, ICMP, fragments) is a datagram of its size.
 
+use crate::net::NodeId;
 use crate::engine::Time;
 use crate::net::packet::{Body, Packet, SackBlocks, SynOptions, TcpFlags, TcpHeader, IPV4_HEADER};
 
@@ -92,7 +93,7 @@ fn tcp_header(t: &[u8], payload: u32) -> TcpHeader {
 /// TCP segment with its header if it is one, else a datagram of its size.
 /// `flow` names the connection for a compressor's table, `forward` its
 /// direction.
-pub fn packet_of(b: &[u8], uid: u64, flow: u32, forward: bool, from: u32, to: u32, now: Time) -> (Packet, Body) {
+pub fn packet_of(b: &[u8], uid: u64, flow: u32, forward: bool, from: NodeId, to: NodeId, now: Time) -> (Packet, Body) {
     let (mut pkt, body) = match tcp_offsets(b) {
         Some((ihl, thl)) => {
             let payload = (b.len() - ihl - thl) as u32;
@@ -141,6 +142,7 @@ pub fn write_rebuilt(b: &mut [u8], rebuilt: &Body) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::net::NodeId;
 
     /// An IPv4 TCP segment: 10.0.0.1:5201 → 10.0.0.2:40000, with options
     /// NOP NOP TS and `payload` bytes.
@@ -165,7 +167,7 @@ mod tests {
     #[test]
     fn a_real_segment_becomes_a_packet_with_its_header() {
         let b = segment(3_000_000_000, 12345, 1448, true);
-        let (p, body) = packet_of(&b, 7, 9, true, 1, 2, 0);
+        let (p, body) = packet_of(&b, 7, 9, true, NodeId(1), NodeId(2), 0);
         assert_eq!(p.size as usize, b.len());
         let Body::Tcp(h) = body else { panic!("not TCP") };
         assert_eq!((h.seq, h.ack, h.len, h.wnd), (3_000_000_000, 12345, 1448, 29200));
@@ -175,7 +177,7 @@ mod tests {
         // Not TCP: a datagram of its size.
         let mut udp = b.clone();
         udp[9] = 17;
-        assert!(matches!(packet_of(&udp, 7, 0, true, 1, 2, 0).1, Body::Udp { .. }));
+        assert!(matches!(packet_of(&udp, 7, 0, true, NodeId(1), NodeId(2), 0).1, Body::Udp { .. }));
     }
 
     #[test]
@@ -191,7 +193,7 @@ mod tests {
     #[test]
     fn a_rebuilt_header_goes_into_the_bytes_and_the_checksum_no_longer_fits() {
         let mut b = segment(1000, 1, 100, false);
-        let (_, mut rebuilt) = packet_of(&b, 1, 0, true, 1, 2, 0);
+        let (_, mut rebuilt) = packet_of(&b, 1, 0, true, NodeId(1), NodeId(2), 0);
         let Body::Tcp(h) = &mut rebuilt else { panic!() };
         h.seq = 900; // rebuilt one segment behind
         write_rebuilt(&mut b, &rebuilt);
@@ -199,7 +201,7 @@ mod tests {
         assert_eq!(&b[36..38], &[0xab, 0xcd], "checksum as sent");
         // The same fields as sent: the checksum is changed by one.
         let mut c = segment(1000, 1, 100, false);
-        let (_, sent) = packet_of(&c, 1, 0, true, 1, 2, 0);
+        let (_, sent) = packet_of(&c, 1, 0, true, NodeId(1), NodeId(2), 0);
         write_rebuilt(&mut c, &sent);
         assert_eq!(&c[36..38], &[0xab, 0xce]);
     }

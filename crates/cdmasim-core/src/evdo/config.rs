@@ -2,6 +2,7 @@
 //! base station, its users (access terminals) and their hand-offs. Owned
 //! by the model; scenario/ parses `[[sector]]` and `[[user]]` tables into it.
 
+use crate::net::NodeId;
 use crate::net::ppp::Compression;
 use super::air::AirOverhead;
 use crate::sched::pf::PfConfig;
@@ -71,7 +72,7 @@ pub enum HandoffPlan {
 pub struct UserConfig {
     pub name: String,
     /// The user's node (created for it).
-    pub node: usize,
+    pub node: NodeId,
     /// The sector serving it at the start.
     pub sector: usize,
     pub drc: DrcSpec,
@@ -99,7 +100,7 @@ pub struct UserConfig {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RanConfig {
     /// The base-station node: packets for the users enter here.
-    pub node: usize,
+    pub node: NodeId,
     /// One-way delay from the end of a physical-layer packet to the user
     /// (decoding, RLP reassembly, the terminal's stack).
     pub delay: Time,
@@ -156,8 +157,8 @@ impl Activity {
 /// reverse MAC in order, the user to the base station.
 impl HopConfig for RanConfig {
     fn ports(&self) -> Vec<Ends> {
-        let down = self.users.iter().map(|u| Ends { from: self.node as u32, to: u.node as u32 });
-        let up = self.users.iter().filter(|u| u.reverse.is_some()).map(|u| Ends { from: u.node as u32, to: self.node as u32 });
+        let down = self.users.iter().map(|u| Ends { from: self.node, to: u.node });
+        let up = self.users.iter().filter(|u| u.reverse.is_some()).map(|u| Ends { from: u.node, to: self.node });
         down.chain(up).collect()
     }
 
@@ -167,7 +168,7 @@ impl HopConfig for RanConfig {
         3 * (self.users.len() + self.background.len()) as u64 + 2 * self.users.iter().filter(|u| u.reverse.is_some()).count() as u64
     }
 
-    fn terminals(&self) -> Option<(u32, Vec<u32>)> {
-        Some((self.node as u32, self.users.iter().map(|u| u.node as u32).collect()))
+    fn terminals(&self) -> Option<(NodeId, Vec<NodeId>)> {
+        Some((self.node, self.users.iter().map(|u| u.node).collect()))
     }
 }

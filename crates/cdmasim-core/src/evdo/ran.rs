@@ -29,6 +29,7 @@
 //! are run when the next packet arrives or the run ends (channels advance,
 //! PF averages decay), so an idle sector costs no events.
 
+use crate::net::NodeId;
 use super::air::AirOverhead;
 use super::bearer::{Bearer, Fate};
 use super::config::{Activity, HandoffPf, HandoffPlan, HandoffQueue, RanConfig};
@@ -69,7 +70,7 @@ pub struct UserStats {
 
 pub struct User {
     pub name: String,
-    pub node: u32,
+    pub node: NodeId,
     pub sector: usize,
     channel: SlotReader,
     /// Its forward link: the base station's queue `NAME.down`, PPP from the
@@ -93,7 +94,7 @@ pub struct User {
 impl User {
     /// A user as it starts: nothing queued, in `sector`, no hand-off
     /// planned, no PPP compression, no residual loss.
-    fn new(name: &str, node: u32, sector: usize, queue: &QueueSpec, drc: &DrcSpec, rng: &RngStreams) -> Result<User, BuildError> {
+    fn new(name: &str, node: NodeId, sector: usize, queue: &QueueSpec, drc: &DrcSpec, rng: &RngStreams) -> Result<User, BuildError> {
         Ok(User {
             name: name.to_string(),
             node,
@@ -189,7 +190,7 @@ pub struct Sector {
 }
 
 pub struct EvdoRan {
-    pub node: u32,
+    pub node: NodeId,
     /// Users with a node (ports 0..ports); background users follow them in `users`.
     ports: usize,
     /// The users with a reverse MAC, in order: port `ports + k` is
@@ -259,7 +260,7 @@ impl EvdoRan {
             .collect::<Vec<_>>();
         let mut users = Vec::with_capacity(n);
         for u in &cfg.users {
-            let mut user = User::new(&u.name, u.node as u32, u.sector, &u.queue, &u.drc, rng)?;
+            let mut user = User::new(&u.name, u.node, u.sector, &u.queue, &u.drc, rng)?;
             user.next_handoff = match &u.handoff {
                 HandoffPlan::At(list) => list.first().map(|x| x.0),
                 HandoffPlan::Every { min, max, .. } => Some(draw(&mut user.handoff_rng, *min, *max)),
@@ -279,7 +280,7 @@ impl EvdoRan {
         }
         let reverse: Vec<usize> = (0..users.len()).filter(|&i| users[i].up.is_some()).collect();
         for b in &cfg.background {
-            let mut user = User::new(&b.name, u32::MAX, b.sector, &crate::evdo::config::default_user_queue(), &b.drc, rng)?;
+            let mut user = User::new(&b.name, NodeId(u32::MAX), b.sector, &crate::evdo::config::default_user_queue(), &b.drc, rng)?;
             user.full_buffer = true;
             user.activity = b.activity.map(|a| OnOff::new(a, rng.stream(&format!("activity/{}", b.name))));
             if !reverse.is_empty() {
@@ -290,7 +291,7 @@ impl EvdoRan {
             users.push(user);
         }
         let mut ran = EvdoRan {
-            node: cfg.node as u32,
+            node: cfg.node,
             ports: cfg.users.len(),
             reverse,
             delay: cfg.delay,

@@ -262,10 +262,11 @@ impl Rlp {
 
 #[cfg(test)]
 mod tests {
+    use crate::net::NodeId;
     use super::*;
 
     fn pkt(uid: u64) -> Packet {
-        Packet::udp(uid, 0, 0, 1, 0, uid, 972).0
+        Packet::udp(uid, 0, NodeId(0), NodeId(1), 0, uid, 972).0
     }
 
     fn rlp(fe: f64) -> Rlp {

@@ -539,14 +539,14 @@ impl<H: From<LinkSpec> + From<RanConfig>> KindTables<H> for EvdoTables {
             }
         }
         if let Some(ran) = rans.iter().find(|r| r.background.iter().any(|b| b.upload) && r.users.iter().all(|u| u.reverse.is_none())) {
-            let s = self.sectors.iter().find(|s| cx.nodes.find(&s.node.name) == Some(ran.node)).expect("a RAN has a sector");
+            let s = self.sectors.iter().find(|s| cx.nodes.find(&s.node.name) == Some(ran.node.index())).expect("a RAN has a sector");
             return Err(cx.err(&s.name.at, format!(
                 "background upload loads the reverse link, which only a [[user]] with reverse_mac sees: none of node '{}' has one",
                 s.node.name
             )));
         }
         if let Some(ran) = rans.iter().find(|r| r.users.is_empty()) {
-            let s = self.sectors.iter().find(|s| cx.nodes.find(&s.node.name) == Some(ran.node)).expect("a RAN has a sector");
+            let s = self.sectors.iter().find(|s| cx.nodes.find(&s.node.name) == Some(ran.node.index())).expect("a RAN has a sector");
             return Err(cx.err(&s.name.at, format!("the sectors of node '{}' serve no user: add a [[user]] with sector = '{}'", s.node.name, s.name.name)));
         }
         cx.hops.extend(rans.into_iter().map(H::from));

@@ -14,6 +14,7 @@
 
 use super::error::ScenarioError;
 use super::reader::{At, Named, Res, Val};
+use crate::net::NodeId;
 use crate::net::link::LinkSpec;
 use crate::engine::Time;
 use std::collections::HashMap;
@@ -104,12 +105,12 @@ impl<H: From<LinkSpec>> Resolver<H> {
     }
 
     /// A node named in the file.
-    pub fn node(&self, n: &Named) -> Result<usize, ScenarioError> {
-        self.nodes.get(&self.file, n)
+    pub fn node(&self, n: &Named) -> Result<NodeId, ScenarioError> {
+        self.nodes.get(&self.file, n).map(NodeId::new)
     }
 
-    pub fn node_name(&self, i: usize) -> &str {
-        &self.node_names[i]
+    pub fn node_name(&self, i: NodeId) -> &str {
+        &self.node_names[i.index()]
     }
 
     /// A link's hop index by name.
@@ -129,20 +130,20 @@ impl<H: From<LinkSpec>> Resolver<H> {
 
     /// A terminal whose reverse link is part of its radio hop: only its
     /// node, named `n`.
-    pub fn add_terminal_node(&mut self, what: &str, n: &Named) -> Result<usize, ScenarioError> {
+    pub fn add_terminal_node(&mut self, what: &str, n: &Named) -> Result<NodeId, ScenarioError> {
         if self.nodes.find(&n.name).is_some() {
             return Err(self.err(&n.at, format!("{what} '{}' has the name of a node: a {what} is a node of its own", n.name)));
         }
         let node = self.node_names.len();
         self.nodes.add(&self.file, n, node)?;
         self.node_names.push(n.name.clone());
-        Ok(node)
+        Ok(NodeId::new(node))
     }
 
     /// A terminal of a radio hop (`what`: "user", "mobile"): a node of its
     /// own named `n`, and its reverse link `NAME.up` to `base` (rate,
     /// delay and queue from `up`). Returns the terminal's node.
-    pub fn add_terminal(&mut self, what: &str, n: &Named, base: usize, up: LinkSpec) -> Result<usize, ScenarioError> {
+    pub fn add_terminal(&mut self, what: &str, n: &Named, base: NodeId, up: LinkSpec) -> Result<NodeId, ScenarioError> {
         let node = self.add_terminal_node(what, n)?;
         let name = format!("{}.up", n.name);
         if let Some(&(_, line)) = self.links.get(&name) {

@@ -1,6 +1,7 @@
 //! The configuration of an IS-2000 sector (Dziong et al.): its users' air links,
 //! the MAC's SCH grants, power and codes, and the MAC states.
 
+use crate::net::NodeId;
 use super::dormancy::DormancyConfig;
 use super::radio::RadioConfig;
 use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
@@ -55,14 +56,14 @@ impl Default for MacConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Is2000User {
     pub name: String,
-    pub node: usize,
+    pub node: NodeId,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Is2000Config {
     pub name: String,
     /// The network-side node (the PCF/BSC).
-    pub node: usize,
+    pub node: NodeId,
     pub users: Vec<Is2000User>,
     /// Every user's air link: rates are the FCH's (9.6 kb/s each way; the
     /// MAC adds SCHs), delay, frame errors and RLP (nodes and name unused).
@@ -75,8 +76,8 @@ pub struct Is2000Config {
 /// Port 2k: the sector to user k (forward), 2k + 1 back (reverse).
 impl HopConfig for Is2000Config {
     fn ports(&self) -> Vec<Ends> {
-        let node = self.node as u32;
-        self.users.iter().flat_map(|u| [Ends { from: node, to: u.node as u32 }, Ends { from: u.node as u32, to: node }]).collect()
+        let node = self.node;
+        self.users.iter().flat_map(|u| [Ends { from: node, to: u.node }, Ends { from: u.node, to: node }]).collect()
     }
 
     /// The fraction of the power in use.
@@ -84,7 +85,7 @@ impl HopConfig for Is2000Config {
         1
     }
 
-    fn terminals(&self) -> Option<(u32, Vec<u32>)> {
-        Some((self.node as u32, self.users.iter().map(|u| u.node as u32).collect()))
+    fn terminals(&self) -> Option<(NodeId, Vec<NodeId>)> {
+        Some((self.node, self.users.iter().map(|u| u.node).collect()))
     }
 }

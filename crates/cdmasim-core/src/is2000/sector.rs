@@ -17,6 +17,7 @@
 //! Ports: 2k is user k's forward link (from the sector's node to the
 //! user), 2k + 1 its reverse link.
 
+use crate::net::NodeId;
 use super::budget::Is2000Budget;
 use super::config::Is2000Config;
 use super::dormancy::{Dormancy, Mode};
@@ -35,7 +36,7 @@ use std::collections::VecDeque;
 
 pub struct SectorUser {
     pub name: String,
-    pub node: u32,
+    pub node: NodeId,
     pub link: RlpLink,
     /// The forward backlog last told to the MAC.
     waiting: u64,
@@ -46,7 +47,7 @@ pub struct SectorUser {
 
 pub struct Is2000Sector {
     pub name: String,
-    pub node: u32,
+    pub node: NodeId,
     pub users: Vec<SectorUser>,
     pub mac: DemandAllocator<Is2000Budget>,
     pub dormancy: Dormancy,
@@ -82,7 +83,7 @@ impl Is2000Sector {
                 // Dormant at the start: no channel either way.
                 link.set_rate(0, 0, 0);
                 link.set_rate(0, 1, 0);
-                SectorUser { name: u.name.clone(), node: u.node as u32, link, waiting: 0, grants: 0, active_time: 0, active_since: None }
+                SectorUser { name: u.name.clone(), node: u.node, link, waiting: 0, grants: 0, active_time: 0, active_since: None }
             })
             .collect();
         let n = users.len();
@@ -103,7 +104,7 @@ impl Is2000Sector {
         power.set(0, (budget.power_fraction() * 10_000.0).round() as u64);
         Is2000Sector {
             name: cfg.name.clone(),
-            node: cfg.node as u32,
+            node: cfg.node,
             users,
             mac: DemandAllocator::with_budget(demand, budget, n),
             dormancy: Dormancy::new(cfg.dormancy.clone(), n),

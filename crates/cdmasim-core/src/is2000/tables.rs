@@ -5,6 +5,7 @@
 //! user k's forward and reverse links. The `is2000` preset fills one in
 //! with Dziong et al.'s system around it.
 
+use crate::net::NodeId;
 use super::keys;
 use crate::input::error::ScenarioError;
 use crate::input::kind::{KindTables, Names, Resolver};
@@ -194,9 +195,9 @@ pub(crate) fn settings(t: &Table, name: &str) -> Res<Is2000Config> {
     let fch = ChannelConfig { rate_bps: BASE_RATE_BPS, fer };
     Ok(Is2000Config {
         name: name.into(),
-        node: 0,
+        node: NodeId(0),
         users: Vec::new(),
-        link: RadioLinkConfig { name: String::new(), bsc: 0, mobile: 0, down: fch.clone(), up: fch, delay, errors, rlp, queue: None },
+        link: RadioLinkConfig { name: String::new(), bsc: NodeId(0), mobile: NodeId(0), down: fch.clone(), up: fch, delay, errors, rlp, queue: None },
         mac: t.or("mac", MacConfig::default(), parse_mac)?,
         radio: t.or("power", RadioConfig::default(), parse_power)?,
         dormancy: t.or("dormancy", DormancyConfig::default(), parse_dormancy)?,
@@ -248,7 +249,7 @@ impl<H: From<LinkSpec> + From<Is2000Config>> KindTables<H> for Is2000Tables {
                 if n == node {
                     return Err(cx.err(&u.at, format!("'{}' is the sector's own node, not a user", u.name)));
                 }
-                served.add(&cx.file, u, n)?;
+                served.add(&cx.file, u, n.index())?;
                 users.push(Is2000User { name: u.name.clone(), node: n });
             }
             cx.hops.push(H::from(Is2000Config { node, users, ..r.cfg.clone() }));

@@ -16,7 +16,7 @@
 //! simulator's sampler and collector, and the emulator's report, ask these
 //! and never look inside a hop.
 
-use super::{Body, DropReason, Headers, Packet};
+use super::{Body, DropReason, Headers, NodeId, Packet};
 use crate::channel::ChannelError;
 use crate::engine::{RngStreams, Time};
 use crate::result::Rows;
@@ -28,8 +28,8 @@ pub type Port = u32;
 /// `from` and is handed on at `to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Ends {
-    pub from: u32,
-    pub to: u32,
+    pub from: NodeId,
+    pub to: NodeId,
 }
 
 /// What a hop hands back to the network.
@@ -140,7 +140,7 @@ pub trait HopConfig {
     /// For a radio hop: the network-side node and, in order, the nodes of
     /// the terminals it serves (users, mobiles), where the emulator
     /// attaches its server and its users. None for a wired hop.
-    fn terminals(&self) -> Option<(u32, Vec<u32>)> {
+    fn terminals(&self) -> Option<(NodeId, Vec<NodeId>)> {
         None
     }
 }

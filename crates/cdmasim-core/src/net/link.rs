@@ -8,6 +8,7 @@
 //! (At 9.6 kb/s a 500-byte packet takes 0.42 s, so in Paliwal et al.'s rate-switch
 //! scenario this matters.)
 
+use crate::net::NodeId;
 use super::hop::{BuildContext, BuildError, Ends, Hop, HopConfig, HopEvent, HopKind, Port, Samples};
 use super::queue::{self, AnyQueue, Queue, QueueMeter, QueueResult, QueueSpec};
 use super::ppp::{Compression, Ppp};
@@ -23,8 +24,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct LinkSpec {
     pub name: String,
-    pub from: usize,
-    pub to: usize,
+    pub from: NodeId,
+    pub to: NodeId,
     /// Bits per second at time 0 (the first step of `rate_changes` if it
     /// has one at 0).
     pub rate_bps: u64,
@@ -99,7 +100,7 @@ impl RateChanges {
 
 impl HopConfig for LinkSpec {
     fn ports(&self) -> Vec<Ends> {
-        vec![Ends { from: self.from as u32, to: self.to as u32 }]
+        vec![Ends { from: self.from, to: self.to }]
     }
 
     /// The queue's length, and RED's average where the queue is RED.
@@ -117,8 +118,8 @@ impl HopKind for Link {
         let steps = l.rate_changes.steps(&l.name, cx, cx.duration)?;
         let mut link = Link::new(
             l.name.clone(),
-            l.from as u32,
-            l.to as u32,
+            l.from,
+            l.to,
             l.rate_bps,
             l.delay,
             queue::build(&l.queue, l.rate_bps, cx.rng, &l.name),
@@ -195,8 +196,8 @@ pub struct LinkStats {
 
 pub struct Link {
     pub name: String,
-    pub from: u32,
-    pub to: u32,
+    pub from: NodeId,
+    pub to: NodeId,
     pub delay: Time,
     pub queue: AnyQueue,
     pub loss: f64,
@@ -250,8 +251,8 @@ impl Link {
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         name: String,
-        from: u32,
-        to: u32,
+        from: NodeId,
+        to: NodeId,
         rate_bps: u64,
         delay: Time,
         queue: AnyQueue,

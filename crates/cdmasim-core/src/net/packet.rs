@@ -3,6 +3,7 @@
 //! header of 8 bytes.
 
 use crate::engine::Time;
+use super::NodeId;
 
 pub const IPV4_HEADER: u32 = 20;
 pub const TCP_HEADER: u32 = 20;
@@ -145,8 +146,8 @@ pub struct Packet {
     /// When the packet entered the network, for one-way delays.
     pub created: Time,
     pub flow: u32,
-    pub src: u32,
-    pub dst: u32,
+    pub src: NodeId,
+    pub dst: NodeId,
     /// Bytes on the wire at the IP layer (headers included).
     pub size: u32,
     /// Its header in the network's store (`HeaderRef::NONE` until sent).
@@ -180,13 +181,13 @@ impl HeaderRef {
 
 impl Packet {
     /// A TCP segment and its header, to be sent (`network::Network::send`).
-    pub fn tcp(uid: u64, flow: u32, forward: bool, src: u32, dst: u32, now: Time, h: TcpHeader) -> (Self, Body) {
+    pub fn tcp(uid: u64, flow: u32, forward: bool, src: NodeId, dst: NodeId, now: Time, h: TcpHeader) -> (Self, Body) {
         let size = IPV4_HEADER + h.header_len() + h.len;
         (Packet { uid, flow, forward, src, dst, size, created: now, corrupt: false, hdr: HeaderRef::NONE }, Body::Tcp(h))
     }
 
     /// A UDP datagram and its header, to be sent.
-    pub fn udp(uid: u64, flow: u32, src: u32, dst: u32, now: Time, seq: u64, len: u32) -> (Self, Body) {
+    pub fn udp(uid: u64, flow: u32, src: NodeId, dst: NodeId, now: Time, seq: u64, len: u32) -> (Self, Body) {
         let size = IPV4_HEADER + UDP_HEADER + len;
         (Packet { uid, flow, forward: true, src, dst, size, created: now, corrupt: false, hdr: HeaderRef::NONE }, Body::Udp { seq, len })
     }
@@ -209,10 +210,10 @@ mod tests {
     #[test]
     fn header_sizes_match_real_stacks() {
         let mut h = TcpHeader { len: 1448, ..Default::default() };
-        assert_eq!(Packet::tcp(0, 0, true, 0, 1, 0, h).0.size, 20 + 20 + 1448);
+        assert_eq!(Packet::tcp(0, 0, true, NodeId(0), NodeId(1), 0, h).0.size, 20 + 20 + 1448);
         h.ts = Some((1, 2));
         // NOP NOP TS(10) = 12 bytes of options: 1500-byte packets for MSS 1448.
-        assert_eq!(Packet::tcp(0, 0, true, 0, 1, 0, h).0.size, 1500);
+        assert_eq!(Packet::tcp(0, 0, true, NodeId(0), NodeId(1), 0, h).0.size, 1500);
         h.sack.push((10, 20));
         // + NOP NOP SACK(2 + 8) = 24 bytes of options with one block.
         assert_eq!(h.options_len(), 24);
@@ -225,7 +226,7 @@ mod tests {
         // MSS, SACK-permitted, TS, NOP, WS: 20 bytes as Linux sends.
         assert_eq!(syn.options_len(), 20);
         assert_eq!(syn.seq_len(), 1);
-        assert_eq!(Packet::udp(0, 0, 0, 1, 0, 0, 160).0.size, 188);
+        assert_eq!(Packet::udp(0, 0, NodeId(0), NodeId(1), 0, 0, 160).0.size, 188);
     }
 
     #[test]

@@ -23,6 +23,7 @@ pub mod kinds;
 
 pub use kinds::{hop_tables, AnyHop, HopRows, HopSpec};
 
+use crate::net::NodeId;
 use crate::engine::Time;
 use crate::net::hop::{BuildContext, BuildError, Ends, Samples};
 use crate::net::routing::Routes;
@@ -34,7 +35,7 @@ use crate::result::Rows;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum DropAt {
     Hop { hop: u32, port: Port },
-    Node(u32),
+    Node(NodeId),
 }
 
 /// One dropped packet, with its header (out of the network's store).
@@ -105,7 +106,7 @@ impl Network {
 
     /// An endpoint at `node` sends `pkt` with its header at `now`.
     #[inline]
-    pub fn send<E: Endpoints>(&mut self, now: Time, node: u32, mut pkt: Packet, header: Body, e: &mut E) {
+    pub fn send<E: Endpoints>(&mut self, now: Time, node: NodeId, mut pkt: Packet, header: Body, e: &mut E) {
         pkt.hdr = self.headers.put(header);
         self.forward(now, node, &pkt, e);
     }
@@ -114,7 +115,7 @@ impl Network {
     /// by a hop): deliver it, or put it into the hop towards its
     /// destination.
     #[inline]
-    fn forward<E: Endpoints>(&mut self, now: Time, node: u32, pkt: &Packet, e: &mut E) {
+    fn forward<E: Endpoints>(&mut self, now: Time, node: NodeId, pkt: &Packet, e: &mut E) {
         if node == pkt.dst {
             if pkt.corrupt && e.checks_checksums() {
                 // The destination's stack checks the TCP checksum first.

@@ -11,6 +11,7 @@
 //! 64-bit ones taken modulo 2^32; windows are scaled by the shift announced
 //! in the SYN, as on the wire.
 
+use crate::net::NodeId;
 use super::checksum::{checksum, ones_sum};
 use crate::engine::Time;
 use crate::net::packet::{Body, Packet, TcpFlags, TcpHeader, IPV4_HEADER, UDP_HEADER};
@@ -22,8 +23,8 @@ pub const SNAPLEN: u32 = 128;
 /// The file header's snaplen: corrupted segments are kept whole.
 pub const FILE_SNAPLEN: u32 = 65535;
 
-pub fn node_addr(node: u32) -> [u8; 4] {
-    [10, 0, (node / 250) as u8, (node % 250 + 1) as u8]
+pub fn node_addr(node: NodeId) -> [u8; 4] {
+    [10, 0, (node.0 / 250) as u8, (node.0 % 250 + 1) as u8]
 }
 
 pub fn flow_ports(flow: u32) -> (u16, u16) {
@@ -173,7 +174,7 @@ mod tests {
             for i in 0..blocks {
                 h.sack.push((100 * i as u64, 100 * i as u64 + 50));
             }
-            let (p, body) = Packet::tcp(1, 0, true, 0, 1, 0, h);
+            let (p, body) = Packet::tcp(1, 0, true, NodeId(0), NodeId(1), 0, h);
             w.write(0, &p, &body, 5).unwrap();
             assert_eq!(w.buf.len() as u32, 20 + h.header_len(), "ts={ts} blocks={blocks}");
             let syn = TcpHeader {
@@ -182,7 +183,7 @@ mod tests {
                 syn_opts: Some(SynOptions { mss: 1460, sack_permitted: sackp, wscale: 7 }),
                 ..Default::default()
             };
-            let (p, body) = Packet::tcp(2, 0, true, 0, 1, 0, syn);
+            let (p, body) = Packet::tcp(2, 0, true, NodeId(0), NodeId(1), 0, syn);
             w.write(0, &p, &body, 0).unwrap();
             assert_eq!(w.buf.len() as u32, 20 + syn.header_len());
             // The IPv4 header checksum verifies to zero.

@@ -413,10 +413,11 @@ impl Arq {
 
 #[cfg(test)]
 mod tests {
+    use crate::net::NodeId;
     use super::*;
 
     fn pkt(uid: u64, size: u32) -> Packet {
-        Packet::udp(uid, 0, 0, 1, 0, uid, size - 28).0
+        Packet::udp(uid, 0, NodeId(0), NodeId(1), 0, uid, size - 28).0
     }
 
     /// Send one frame of `cap` bytes from `a` to the far end, `lost` or not;

@@ -18,6 +18,7 @@
 //! per-mobile buffer (`buffer`) and enter RLP a frame's worth at a time;
 //! without one, RLP's new-data buffer takes everything offered.
 
+use crate::net::NodeId;
 use super::arq::{Arq, Frame};
 use super::buffer::Buffer;
 use super::frame_errors::{self, ErrorModel, FrameErrors};
@@ -85,8 +86,8 @@ impl Default for RlpConfig {
 pub struct RadioLinkConfig {
     pub name: String,
     /// The network-side node (BSC/PDSN) and the mobile's node.
-    pub bsc: usize,
-    pub mobile: usize,
+    pub bsc: NodeId,
+    pub mobile: NodeId,
     /// Forward (port 0) and reverse (port 1) channels.
     pub down: ChannelConfig,
     pub up: ChannelConfig,
@@ -155,8 +156,8 @@ impl Direction {
 
 pub struct RlpLink {
     pub name: String,
-    pub bsc: u32,
-    pub mobile: u32,
+    pub bsc: NodeId,
+    pub mobile: NodeId,
     delay: Time,
     /// [forward, reverse].
     pub dirs: [Direction; 2],
@@ -179,8 +180,8 @@ impl RlpLink {
         };
         RlpLink {
             name: cfg.name.clone(),
-            bsc: cfg.bsc as u32,
-            mobile: cfg.mobile as u32,
+            bsc: cfg.bsc,
+            mobile: cfg.mobile,
             delay: cfg.delay.max(FRAME),
             dirs: [dir(&cfg.down, "down"), dir(&cfg.up, "up")],
             next_slot: 0,
@@ -351,7 +352,7 @@ impl RlpLink {
 /// Port 0 forward (network side to mobile), port 1 reverse.
 impl HopConfig for RadioLinkConfig {
     fn ports(&self) -> Vec<Ends> {
-        let (bsc, mobile) = (self.bsc as u32, self.mobile as u32);
+        let (bsc, mobile) = (self.bsc, self.mobile);
         vec![Ends { from: bsc, to: mobile }, Ends { from: mobile, to: bsc }]
     }
 
@@ -361,8 +362,8 @@ impl HopConfig for RadioLinkConfig {
         6 + self.queue.is_some() as u64
     }
 
-    fn terminals(&self) -> Option<(u32, Vec<u32>)> {
-        Some((self.bsc as u32, vec![self.mobile as u32]))
+    fn terminals(&self) -> Option<(NodeId, Vec<NodeId>)> {
+        Some((self.bsc, vec![self.mobile]))
     }
 }
 

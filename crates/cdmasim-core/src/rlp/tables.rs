@@ -2,6 +2,7 @@
 //! RLP3 between a network-side node and a mobile (Dziong et al., Table 1), one
 //! hop with both directions.
 
+use crate::net::NodeId;
 use crate::input::error::ScenarioError;
 use crate::input::kind::{KindTables, Names, Resolver};
 use crate::input::queue::parse_queue;
@@ -99,8 +100,8 @@ fn parse_radio_link(v: &Val) -> Res<RawRadioLink> {
         mobile: Named::new(t.name("mobile")?),
         cfg: RadioLinkConfig {
             name: String::new(),
-            bsc: 0,
-            mobile: 0,
+            bsc: NodeId(0),
+            mobile: NodeId(0),
             down: ChannelConfig { rate_bps: down, fer: fer_down },
             up: ChannelConfig { rate_bps: up, fer: fer_up },
             delay,

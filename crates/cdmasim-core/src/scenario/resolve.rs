@@ -3,6 +3,7 @@
 //! being two), then routes are checked, and a forwarding path for every
 //! flow (and its ACK path for TCP).
 
+use crate::net::NodeId;
 use crate::input::error::ScenarioError;
 use crate::input::kind::{Names, Resolver};
 use crate::input::limits::{MAX_NODES, MAX_SAMPLE_VALUES};
@@ -21,12 +22,13 @@ pub(crate) fn resolve(mut raw: RawScenario, file: &str) -> Result<ScenarioSpec, 
         kind.resolve(&mut cx)?;
     }
     let mut routes = Vec::new();
-    let mut seen_routes: HashMap<(usize, usize), usize> = HashMap::new();
+    let mut seen_routes: HashMap<(NodeId, NodeId), usize> = HashMap::new();
     for r in &raw.routes {
         let node = cx.node(&r.node)?;
         let dest = cx
             .nodes
             .find(&r.dest.name)
+            .map(NodeId::new)
             .ok_or_else(|| err(file, &r.dest.at, format!("route to nowhere: no node named '{}'", r.dest.name)))?;
         if dest == node {
             return Err(err(file, &r.dest.at, format!("a route from '{}' to itself", r.dest.name)));
@@ -68,16 +70,16 @@ pub(crate) fn resolve(mut raw: RawScenario, file: &str) -> Result<ScenarioSpec, 
     let router = spec.routes();
     let names: Vec<&str> = spec.nodes.iter().map(|n| n.name.as_str()).collect();
     let why = |e: PathError| match e {
-        PathError::Loop { at } => format!("routing loop through '{}'", names[at as usize]),
-        PathError::DeadEnd { at, first: true } => format!("no links lead from '{}' towards it", names[at as usize]),
-        PathError::DeadEnd { at, .. } => format!("the route reaches '{}', from which no links lead towards it", names[at as usize]),
+        PathError::Loop { at } => format!("routing loop through '{}'", names[at.index()]),
+        PathError::DeadEnd { at, first: true } => format!("no links lead from '{}' towards it", names[at.index()]),
+        PathError::DeadEnd { at, .. } => format!("the route reaches '{}', from which no links lead towards it", names[at.index()]),
     };
     let mut flow_names = Names::new("flow");
     let mut flows = Vec::new();
     for (i, f) in raw.flows.iter().enumerate() {
         flow_names.add(file, &f.name, i)?;
-        let from = nodes.get(file, &f.from)?;
-        let to = nodes.get(file, &f.to)?;
+        let from = NodeId::new(nodes.get(file, &f.from)?);
+        let to = NodeId::new(nodes.get(file, &f.to)?);
         if from == to {
             return Err(err(file, &f.to.at, format!("a flow from '{}' to itself", f.to.name)));
         }
@@ -85,13 +87,13 @@ pub(crate) fn resolve(mut raw: RawScenario, file: &str) -> Result<ScenarioSpec, 
             return Err(err(file, &f.start_at, format!("flow '{}' starts at or after the end of the simulation", f.name.name)));
         }
         let (a, b) = (&f.from.name, &f.to.name);
-        router.path(from as u32, to as u32).map_err(|m| err(file, &f.to.at, format!("no path from '{a}' to '{b}': {}", why(m))))?;
+        router.path(from, to).map_err(|m| err(file, &f.to.at, format!("no path from '{a}' to '{b}': {}", why(m))))?;
         match f.app {
             AppSpec::Bulk { .. } => {
-                router.path(to as u32, from as u32).map_err(|m| err(file, &f.to.at, format!("no return path for ACKs from '{b}' to '{a}': {}", why(m))))?;
+                router.path(to, from).map_err(|m| err(file, &f.to.at, format!("no return path for ACKs from '{b}' to '{a}': {}", why(m))))?;
             }
             AppSpec::Http { .. } => {
-                router.path(to as u32, from as u32).map_err(|m| err(file, &f.to.at, format!("no path for requests from '{b}' to '{a}': {}", why(m))))?;
+                router.path(to, from).map_err(|m| err(file, &f.to.at, format!("no path for requests from '{b}' to '{a}': {}", why(m))))?;
             }
             AppSpec::Cbr { .. } => {}
         }

@@ -3,6 +3,7 @@
 //! (ns, bit/s, bytes), every reference is already resolved to an index, and
 //! every value has passed validation, so the builder cannot fail on it.
 
+use crate::net::NodeId;
 use crate::engine::{RngStreams, Time};
 use crate::net::routing::{Edge, Explicit, Routes};
 use serde::{Deserialize, Serialize};
@@ -76,7 +77,7 @@ impl ScenarioSpec {
             first_edge[e.hop as usize] = i;
         }
         let explicit: Vec<Explicit> =
-            self.routes.iter().map(|r| Explicit { node: r.node as u32, dest: r.dest as u32, edge: first_edge[r.link] }).collect();
+            self.routes.iter().map(|r| Explicit { node: r.node, dest: r.dest, edge: first_edge[r.link] }).collect();
         Routes::build(self.nodes.len(), edges, &explicit)
     }
 
@@ -121,8 +122,8 @@ pub struct NodeSpec {
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RouteSpec {
-    pub node: usize,
-    pub dest: usize,
+    pub node: NodeId,
+    pub dest: NodeId,
     /// The link's hop index; the link must start at `node`.
     pub link: usize,
 }
@@ -130,8 +131,8 @@ pub struct RouteSpec {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct FlowSpec {
     pub name: String,
-    pub from: usize,
-    pub to: usize,
+    pub from: NodeId,
+    pub to: NodeId,
     /// The flow starts at `start` plus a uniform time in [0, start_jitter)
     /// that the run's seed draws (`start_in`).
     pub start: Time,

@@ -30,14 +30,14 @@ fn dumbbell_expands_to_the_documented_topology() {
     assert_eq!((b.rate_bps, b.delay), (10_000_000, 20 * NS_PER_MS));
     assert!(matches!(b.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(100) }));
     let back = link(&s, "r1-r2/rev");
-    assert_eq!((s.nodes[back.from].name.as_str(), s.nodes[back.to].name.as_str()), ("r2", "r1"));
+    assert_eq!((s.nodes[back.from.index()].name.as_str(), s.nodes[back.to.index()].name.as_str()), ("r2", "r1"));
     assert!(matches!(back.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(100) }));
     let a = link(&s, "s3-r1");
     assert_eq!((a.rate_bps, a.delay), (100_000_000, NS_PER_MS));
     assert!(matches!(a.queue, QueueSpec::DropTail { limit: QueueLimit::Packets(1000) }));
     assert_eq!(s.flows.len(), 10);
     let f = &s.flows[7];
-    assert_eq!((f.name.as_str(), s.nodes[f.from].name.as_str(), s.nodes[f.to].name.as_str()), ("flow7", "s7", "d7"));
+    assert_eq!((f.name.as_str(), s.nodes[f.from.index()].name.as_str(), s.nodes[f.to.index()].name.as_str()), ("flow7", "s7", "d7"));
     // i × 10 ms plus up to 10 ms of start jitter (the example's), drawn
     // when the run is built.
     assert_eq!((f.start, f.start_jitter), (70 * NS_PER_MS, 10 * NS_PER_MS));

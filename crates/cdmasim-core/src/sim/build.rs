@@ -43,7 +43,7 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, BuildError> {
             hosts.q.schedule(stop, Event::FlowStop { flow: i as u32 });
         }
         let (app, transport) = apps::build(f, &rng, &mut rwnd_hosts);
-        hosts.flows.push(Flow { stop: f.stop, ..Flow::new(f.name.clone(), f.from as u32, f.to as u32, start, transport) });
+        hosts.flows.push(Flow { stop: f.stop, ..Flow::new(f.name.clone(), f.from, f.to, start, transport) });
         hosts.apps.push(app);
     }
     if spec.sample_interval.is_some() {

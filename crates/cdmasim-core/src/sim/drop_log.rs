@@ -116,7 +116,7 @@ impl DropLog {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::net::Packet;
+    use crate::net::{NodeId, Packet};
 
     /// The in-memory log keeps what the drops table reads, and a third of
     /// the memory a record with its packet took.
@@ -124,7 +124,7 @@ mod tests {
     fn a_kept_drop_is_small_and_reads_as_its_record() {
         assert!(std::mem::size_of::<DropEntry>() <= 48, "{}", std::mem::size_of::<DropEntry>());
         assert!(3 * std::mem::size_of::<DropEntry>() <= std::mem::size_of::<DropRecord>());
-        let (pkt, header) = Packet::udp(9, 4, 1, 2, 1_500, 77, 100);
+        let (pkt, header) = Packet::udp(9, 4, NodeId(1), NodeId(2), 1_500, 77, 100);
         let d = DropRecord { t: 2_000, at: DropAt::Hop { hop: 3, port: 1 }, reason: DropReason::Overflow, pkt, header };
         let mut log = DropLog::default();
         log.push(d, || unreachable!("named only when streamed"), || unreachable!());

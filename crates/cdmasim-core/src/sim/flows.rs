@@ -3,6 +3,7 @@
 //! what carries its packets (its transport); a scenario flow's application
 //! is beside the arena (`Hosts::apps`, same index).
 
+use crate::net::NodeId;
 use super::apps::Owner;
 use super::delay::DelayStats;
 use crate::engine::Time;
@@ -61,8 +62,8 @@ pub enum Transport {
 
 pub struct Flow {
     pub name: String,
-    pub from: u32,
-    pub to: u32,
+    pub from: NodeId,
+    pub to: NodeId,
     pub start: Time,
     pub stop: Option<Time>,
     pub transport: Transport,
@@ -77,7 +78,7 @@ pub struct Flow {
 }
 
 impl Flow {
-    pub fn new(name: String, from: u32, to: u32, start: Time, transport: Transport) -> Self {
+    pub fn new(name: String, from: NodeId, to: NodeId, start: Time, transport: Transport) -> Self {
         Flow { name, from, to, start, stop: None, transport, packets_sent: 0, inflight: 0, retired: false, checksum_failures: 0 }
     }
 }

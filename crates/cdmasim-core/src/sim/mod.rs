@@ -15,6 +15,7 @@ pub use crate::result::{self, *};
 pub use run_result::{schema, RunResult};
 pub use crate::network::HopRows;
 
+use crate::net::NodeId;
 use crate::engine::Time;
 use crate::net::hop::BuildError;
 use crate::net::Hop;
@@ -96,7 +97,7 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
         // joins one pair (a sector's port: the base station and a user).
         let io = |path: &std::path::Path, error| RunError::Io { path: path.to_path_buf(), error };
         std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
-        let mut pairs: Vec<(u32, u32)> = Vec::new();
+        let mut pairs: Vec<(NodeId, NodeId)> = Vec::new();
         let (net, hosts) = (&mut w.net, &mut w.hosts);
         for hop in net.hops.iter_mut() {
             hosts.pcap_base.push(hosts.pcap_of_port.len() as u32);

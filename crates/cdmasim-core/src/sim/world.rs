@@ -11,6 +11,7 @@
 //! hears of its flow's start, stop and timers, and of the segments of the
 //! connections it opened, and reaches the transport through `Sockets`.
 
+use crate::net::NodeId;
 use super::apps::{App, HalfTotals, OfApp, Owner, Sockets};
 use super::drop_log::DropLog;
 use super::flows::{Counters, Flow, TcpFlow, Transport};
@@ -56,7 +57,7 @@ impl Slow for Event {
 /// they have arrived, as tcpdump on that host would see them.
 pub struct Capture {
     pub writer: PcapWriter<crate::files::Output>,
-    pub node: u32,
+    pub node: NodeId,
     /// The first write that failed (a full disk): the capture is then not
     /// put in place, and the run says why.
     pub error: Option<std::io::Error>,
@@ -392,7 +393,7 @@ impl Sockets for Stack<'_> {
         A::of(&mut self.hosts.apps[me as usize]).unwrap_or_else(|| unreachable!("flow {me}'s application is of another kind"))
     }
 
-    fn endpoints(&self, me: u32) -> (u32, u32) {
+    fn endpoints(&self, me: u32) -> (NodeId, NodeId) {
         let f = &self.hosts.flows[me as usize];
         (f.from, f.to)
     }
@@ -406,7 +407,7 @@ impl Sockets for Stack<'_> {
         hosts.web_log.push(me, &hosts.flows[me as usize].name, &page);
     }
 
-    fn open(&mut self, now: Time, owner: Owner, name: String, from: u32, to: u32, tcp: &TcpSpec, bytes: u64, handshake: bool) -> u32 {
+    fn open(&mut self, now: Time, owner: Owner, name: String, from: NodeId, to: NodeId, tcp: &TcpSpec, bytes: u64, handshake: bool) -> u32 {
         let spec = TcpSpec { handshake, ..tcp.clone() };
         let sender = TcpSender::new(spec.clone(), cc::by_name(spec.cc), Some(bytes));
         let receiver = TcpReceiver::new(spec.clone(), rwnd::by_spec(spec.rwnd, spec.mss));

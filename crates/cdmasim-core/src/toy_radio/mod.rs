@@ -19,6 +19,7 @@ pub mod tables;
 #[cfg(test)]
 mod tests;
 
+use crate::net::NodeId;
 use crate::engine::Time;
 use crate::net::hop::{BuildContext, BuildError, Ends, Hop, HopConfig, HopEvent, HopKind, Port, Samples};
 use crate::net::{Headers, Packet};
@@ -31,16 +32,16 @@ use std::collections::VecDeque;
 pub struct ToyRadioConfig {
     pub name: String,
     /// The base station's node.
-    pub base: usize,
+    pub base: NodeId,
     /// Its users: (name, node), in the file's order; user i is port i.
-    pub users: Vec<(String, usize)>,
+    pub users: Vec<(String, NodeId)>,
     /// Every packet's time through the radio, base station to user.
     pub delay: Time,
 }
 
 impl HopConfig for ToyRadioConfig {
     fn ports(&self) -> Vec<Ends> {
-        self.users.iter().map(|&(_, u)| Ends { from: self.base as u32, to: u as u32 }).collect()
+        self.users.iter().map(|&(_, u)| Ends { from: self.base, to: u }).collect()
     }
 
     /// The packets inside.
@@ -48,8 +49,8 @@ impl HopConfig for ToyRadioConfig {
         1
     }
 
-    fn terminals(&self) -> Option<(u32, Vec<u32>)> {
-        Some((self.base as u32, self.users.iter().map(|&(_, u)| u as u32).collect()))
+    fn terminals(&self) -> Option<(NodeId, Vec<NodeId>)> {
+        Some((self.base, self.users.iter().map(|&(_, u)| u).collect()))
     }
 }
 
@@ -106,7 +107,7 @@ impl Hop for ToyRadio {
     }
 
     fn ends(&self, port: Port) -> Ends {
-        Ends { from: self.cfg.base as u32, to: self.cfg.users[port as usize].1 as u32 }
+        Ends { from: self.cfg.base, to: self.cfg.users[port as usize].1 }
     }
 
     /// A user's forward link, as the other radio kinds name it.

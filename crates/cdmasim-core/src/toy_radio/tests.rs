@@ -1,4 +1,5 @@
 use crate::engine::{RngStreams, Time, NS_PER_MS};
+use crate::net::NodeId;
 use crate::net::hop::BuildContext;
 use crate::net::{Body, Packet};
 use crate::network::{DropRecord, Endpoints, Network};
@@ -117,11 +118,11 @@ fn its_table_reaches_the_results_and_the_schema() {
 fn the_emulator_serves_its_users() {
     let spec = spec();
     let (base, users) = crate::emu::relay::attachment(&spec).expect("attaches");
-    assert_eq!((base, users), (1, vec![("u1".to_string(), 2), ("u2".to_string(), 3)]));
+    assert_eq!((base, users), (NodeId(1), vec![("u1".to_string(), NodeId(2)), ("u2".to_string(), NodeId(3))]));
 
     #[derive(Default)]
     struct Edge {
-        arrived: Vec<(Time, u32, u32)>,
+        arrived: Vec<(Time, NodeId, NodeId)>,
     }
     impl Endpoints for Edge {
         fn arrive(&mut self, _net: &mut Network, now: Time, pkt: &Packet, _header: &Body) {
@@ -140,6 +141,7 @@ fn the_emulator_serves_its_users() {
     let mut net = Network::new(&spec.hops, spec.routes(), &cx).expect("builds");
     let mut edge = Edge::default();
     for (uid, (src, dst)) in [(1, 2), (1, 3), (2, 1)].into_iter().enumerate() {
+        let (src, dst) = (NodeId(src), NodeId(dst));
         let (pkt, body) = Packet::udp(uid as u64, 0, src, dst, 0, uid as u64, 100);
         net.send(0, src, pkt, body, &mut edge);
     }
@@ -151,7 +153,7 @@ fn the_emulator_serves_its_users() {
     let up_ns = 40 * NS_PER_MS + (128 * 8 * 1_000_000_000u64).div_ceil(2_000_000);
     let mut arrived = edge.arrived;
     arrived.sort();
-    assert_eq!(arrived, [(40 * NS_PER_MS, 1, 2), (40 * NS_PER_MS, 1, 3), (up_ns, 2, 1)]);
+    assert_eq!(arrived, [(40 * NS_PER_MS, NodeId(1), NodeId(2)), (40 * NS_PER_MS, NodeId(1), NodeId(3)), (up_ns, NodeId(2), NodeId(1))]);
     assert_eq!(now, up_ns);
     net.timers_at_end(now);
     net.finish(now);

@@ -3,6 +3,7 @@
 #![allow(dead_code)]
 
 use cdmasim_core::engine::{Time, NS_PER_MS, NS_PER_SEC};
+pub use cdmasim_core::net::NodeId;
 use cdmasim_core::scenario::*;
 use cdmasim_core::sim::{self, RunOptions, RunResult};
 
@@ -24,23 +25,23 @@ impl Net {
         }
     }
 
-    pub fn node(&mut self, name: &str) -> usize {
+    pub fn node(&mut self, name: &str) -> NodeId {
         self.spec.nodes.push(NodeSpec { name: name.into() });
-        self.spec.nodes.len() - 1
+        NodeId::new(self.spec.nodes.len() - 1)
     }
 
     /// A one-way link.
-    pub fn link(&mut self, from: usize, to: usize, rate_bps: u64, delay: Time, queue: QueueSpec) -> usize {
-        let name = format!("{}-{}", self.spec.nodes[from].name, self.spec.nodes[to].name);
+    pub fn link(&mut self, from: NodeId, to: NodeId, rate_bps: u64, delay: Time, queue: QueueSpec) -> usize {
+        let name = format!("{}-{}", self.spec.nodes[from.index()].name, self.spec.nodes[to.index()].name);
         self.spec.add_link(LinkSpec { name, from, to, rate_bps, delay, queue, ..Default::default() })
     }
 
     /// Both directions, same queue.
-    pub fn duplex(&mut self, a: usize, b: usize, rate_bps: u64, delay: Time, queue: QueueSpec) -> (usize, usize) {
+    pub fn duplex(&mut self, a: NodeId, b: NodeId, rate_bps: u64, delay: Time, queue: QueueSpec) -> (usize, usize) {
         (self.link(a, b, rate_bps, delay, queue.clone()), self.link(b, a, rate_bps, delay, queue))
     }
 
-    pub fn bulk(&mut self, name: &str, from: usize, to: usize, start: Time, bytes: Option<u64>, tcp: TcpSpec) {
+    pub fn bulk(&mut self, name: &str, from: NodeId, to: NodeId, start: Time, bytes: Option<u64>, tcp: TcpSpec) {
         self.spec.flows.push(FlowSpec {
             name: name.into(),
             from,
@@ -52,7 +53,7 @@ impl Net {
         });
     }
 
-    pub fn cbr(&mut self, name: &str, from: usize, to: usize, start: Time, packet_size: u32, rate_bps: u64) {
+    pub fn cbr(&mut self, name: &str, from: NodeId, to: NodeId, start: Time, packet_size: u32, rate_bps: u64) {
         self.spec.flows.push(FlowSpec { name: name.into(), from, to, start, start_jitter: 0, stop: None, app: AppSpec::Cbr { packet_size, rate_bps } });
     }
 

@@ -49,11 +49,12 @@ impl Queue for DropTail {
 
 #[cfg(test)]
 mod tests {
+    use crate::net::NodeId;
     use super::*;
     use crate::net::packet::Packet;
 
     fn pkt(size: u32) -> Packet {
-        let (mut p, _) = Packet::udp(0, 0, 0, 1, 0, 0, 0);
+        let (mut p, _) = Packet::udp(0, 0, NodeId(0), NodeId(1), 0, 0, 0);
         p.size = size;
         p
     }

@@ -235,6 +235,7 @@ impl Queue for Red {
 
 #[cfg(test)]
 mod tests {
+    use crate::net::NodeId;
     use super::*;
     use crate::engine::NS_PER_MS;
     use crate::net::queue::QueueLimit;
@@ -254,7 +255,7 @@ mod tests {
     }
 
     fn pkt() -> Packet {
-        let (mut p, _) = Packet::udp(0, 0, 0, 1, 0, 0, 0);
+        let (mut p, _) = Packet::udp(0, 0, NodeId(0), NodeId(1), 0, 0, 0);
         p.size = 500;
         p
     }

@@ -3,6 +3,7 @@
 //! transfer's last byte; the application limit is the sender's own
 //! (`TcpSender::new`'s `bytes`). Its row and series are its connection's.
 
+use crate::net::NodeId;
 use super::{Application, Sockets};
 use crate::engine::time::secs;
 use crate::engine::Time;
@@ -21,7 +22,7 @@ impl Bulk {
     /// Its connection: a sender with `bytes` to send (None: without end) and
     /// a receiver at node `to`, whose window policy may be shared with the
     /// node's other connections (`rwnd_hosts`).
-    pub fn transport(bytes: Option<u64>, tcp: &TcpSpec, rwnd_hosts: &mut rwnd::Hosts, to: u32) -> Transport {
+    pub fn transport(bytes: Option<u64>, tcp: &TcpSpec, rwnd_hosts: &mut rwnd::Hosts, to: NodeId) -> Transport {
         let sender = TcpSender::new(tcp.clone(), cc::by_name(tcp.cc), bytes);
         let receiver = TcpReceiver::new(tcp.clone(), rwnd_hosts.policy(tcp.rwnd, tcp.mss, to));
         Transport::Tcp(Box::new(TcpFlow::new(sender, receiver, tcp.rcv_buffer, tcp.handshake)))

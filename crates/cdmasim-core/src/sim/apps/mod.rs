@@ -18,6 +18,7 @@ pub use bulk::Bulk;
 pub use cbr::Cbr;
 pub use web::{Web, WebStats};
 
+use crate::net::NodeId;
 use super::delay::DelayStats;
 use super::flows::{Flow, Transport};
 use super::series_spool::SeriesSpool;
@@ -56,7 +57,7 @@ pub trait Sockets {
     /// Application `me`'s state (it is of kind `A`).
     fn app<A: OfApp>(&mut self, me: u32) -> &mut A;
     /// Flow `me`'s (sending, receiving) nodes.
-    fn endpoints(&self, me: u32) -> (u32, u32);
+    fn endpoints(&self, me: u32) -> (NodeId, NodeId);
     /// A flow's name.
     fn name(&self, flow: u32) -> String;
     /// Application `me` finished a page: its record and its objects' go to
@@ -65,7 +66,7 @@ pub trait Sockets {
     /// A new connection half from `from` to `to` that will carry `bytes`
     /// (with the SYN exchange if `handshake`), not yet sending.
     #[allow(clippy::too_many_arguments)]
-    fn open(&mut self, now: Time, owner: Owner, name: String, from: u32, to: u32, tcp: &TcpSpec, bytes: u64, handshake: bool) -> u32;
+    fn open(&mut self, now: Time, owner: Owner, name: String, from: NodeId, to: NodeId, tcp: &TcpSpec, bytes: u64, handshake: bool) -> u32;
     /// The half starts: it sends what it may.
     fn start(&mut self, now: Time, half: u32);
     /// The half's application writes `bytes` more: it sends what it may.
@@ -223,7 +224,7 @@ fn set_owd(r: &mut FlowResult, d: &DelayStats) {
 /// arriving at one node (RBSMQ's host scope).
 pub fn build(f: &FlowSpec, rng: &RngStreams, rwnd_hosts: &mut rwnd::Hosts) -> (App, Transport) {
     match &f.app {
-        AppSpec::Bulk { bytes, tcp } => (App::Bulk(Box::new(Bulk)), Bulk::transport(*bytes, tcp, rwnd_hosts, f.to as u32)),
+        AppSpec::Bulk { bytes, tcp } => (App::Bulk(Box::new(Bulk)), Bulk::transport(*bytes, tcp, rwnd_hosts, f.to)),
         AppSpec::Cbr { packet_size, rate_bps } => (App::Cbr(Box::new(Cbr::new(*packet_size, *rate_bps))), Transport::Udp),
         AppSpec::Http { http, tcp } => (App::Web(Box::new(Web::new(http, tcp, rng, &f.name))), Transport::None),
     }

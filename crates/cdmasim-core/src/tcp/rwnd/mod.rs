@@ -5,6 +5,7 @@
 pub mod fixed;
 pub mod rbsmq;
 
+use crate::net::NodeId;
 use crate::engine::Time;
 use rbsmq::{RbsmqParams, RbsmqScope};
 use std::cell::RefCell;
@@ -44,12 +45,12 @@ pub fn by_spec(algo: RwndAlgo, mss: u32) -> Box<dyn RwndPolicy> {
 /// `scope = Host`, one per (node, parameters), in creation order.
 #[derive(Default)]
 pub struct Hosts {
-    rbsmq: Vec<(u32, RbsmqParams, Rc<RefCell<rbsmq::Estimator>>)>,
+    rbsmq: Vec<(NodeId, RbsmqParams, Rc<RefCell<rbsmq::Estimator>>)>,
 }
 
 impl Hosts {
     /// The policy for a connection received at `node`.
-    pub fn policy(&mut self, algo: RwndAlgo, mss: u32, node: u32) -> Box<dyn RwndPolicy> {
+    pub fn policy(&mut self, algo: RwndAlgo, mss: u32, node: NodeId) -> Box<dyn RwndPolicy> {
         match algo {
             RwndAlgo::Rbsmq(p) if p.scope == RbsmqScope::Host => {
                 let est = match self.rbsmq.iter().find(|(n, q, _)| *n == node && *q == p) {
