@@ -86,8 +86,8 @@ fn parse_scenario(py: Python<'_>, text: &str, path: &str, form: &str, seed: Opti
     serde_json::to_string(&spec).map_err(|e| PyRuntimeError::new_err(e.to_string()))
 }
 
-/// The scenario tables whose keys the core describes, as JSON: [[table,
-/// [{key, default, is_value, help}]]] (`cdmasim_core::scenario::documented_keys`).
+/// Every scenario table with its keys, as JSON: [{name, heading, keys:
+/// [{key, default, is_value, help}]}] (`cdmasim_core::scenario::documented_keys`).
 #[pyfunction]
 fn scenario_keys() -> String {
     serde_json::to_string(&cdmasim_core::scenario::documented_keys()).expect("the keys are plain data")

@@ -17,7 +17,7 @@ pub(crate) const BSC_RATE: Key = Key::absent("bsc_rate", "38.4 kb/s × its mobil
 pub(crate) const BSC_QUEUE: Key = Key::value("bsc_queue", || keys::queue(&default_bsc_queue()), "The shared buffer; any queue table (Table I's RED as ns-2 ran it: `{kind = \"red\", limit = \"300pkt\", min_th = \"20pkt\", max_th = \"60pkt\", gentle = false, mean_pkt_size = \"1000B\", variant = \"ns2\"}`).");
 pub(crate) const FCH_RATE: Key = Key::value("fch_rate", || keys::rate(BASE_RATE_BPS), "The fundamental channel every mobile always has (Rate Set 1).");
 pub(crate) const RATE_CHANGE_KEY: Key = Key::value("rate_change", || format!("\"{}\"", RATE_CHANGE[0].0), "`\"exact\"`: a rate change acts in the middle of the packet in transmission, bit for bit; `\"next_packet\"`: from the next packet on, as ns-2's links (which the paper used).");
-pub(crate) const SCH: Key = Key::value("sch", || "{kind = \"none\"}".into(), "How supplemental channels are allocated: an `sch` table, below.");
+pub(crate) const SCH: Key = Key::value("sch", || "{kind = \"none\"}".into(), "How supplemental channels are allocated: an `sch` table by its `kind` (with `[[cell]]`).");
 
 pub(crate) const CELL: &[Key] = &[
     Key::required("name", "The cell."),

@@ -91,7 +91,7 @@ pub(crate) const USER: &[Key] = &[
     Key::value("queue", || keys::queue(&default_user_queue()), "Its queue at the base station (Liu et al. §4); any queue table."),
     Key::value("reverse_rate", || keys::rate(REVERSE_RATE_BPS), "The rate of its reverse link `USER.up` (not with `reverse_mac`)."),
     Key::value("reverse_queue", || keys::queue(&default_user_queue()), "The buffer of its reverse link `USER.up`; any queue table."),
-    Key::absent("handoff", "none", "`[{at = \"20s\", to = \"s2\"}, ...]`; `{every = \"25s\"}` or `{every = [\"20s\", \"30s\"]}` (uniform), to the next of `sectors = [...]` (default: every sector of the node, in order; a single sector means a hand-off into an equally loaded sector); or `{channel = true}`: when the channel reports one (the `mobile` preset crosses a cell edge every 20-30 s)."),
+    Key::absent("handoff", "none", "When the user is handed off: a list of `{at = \"20s\", to = \"s2\"}`, or a `handoff` table (`{every = \"25s\"}`, `{channel = true}`), below."),
     Key::absent("ppp", "none (framing only, as `overhead` counts it)", "`\"none\"`, `\"vj\"` or `\"rohc\"`: the user's PPP link (both ways: the air and `USER.up`) compresses TCP/IP headers (docs/ppp.md); the air carries the compressed packets."),
     Key::value("loss", || DEFAULT_LOSS.to_string(), "IP packets lost below PPP on the air after the air link's own error recovery (residual loss, per packet); under `ppp = \"vj\"` each can cost a burst of checksum failures."),
     Key::value("reverse_loss", || DEFAULT_LOSS.to_string(), "The same on `USER.up` (not with `reverse_mac`)."),

@@ -47,7 +47,7 @@ pub(crate) struct RawDrc {
 
 pub(crate) const DRC: &[Key] = &[
     Key::absent("preset", "one of `preset`, `trace` and `constant` is required", "Draw the sequence from a synthetic channel: `\"stationary\"`, `\"mobile\"`, `\"location1\"`, `\"location2\"` or `\"location3\"` (docs/channel.md). A stationary preset takes settings after a colon: `\"location1:day_sd_db=4,day_corr_days=7\"`, a day-scale offset of the mean SINR (its standard deviation in dB, its correlation time in days, one when left out)."),
-    Key::absent("seed", "the scenario's seed", "The preset's seed (an integer): give it to pin the channel whatever `--seed` says. Two links with the same preset and seed get the same sequence."),
+    Key::absent("seed", "the scenario's seed (a `[[user]]`'s: its own stream of it)", "The preset's seed (an integer): give it to pin the channel whatever `--seed` says. Two links with the same preset and seed get the same sequence: give each its own for independent links."),
     Key::absent("vehicle", "none", "With the `mobile` preset, the terminals with the same vehicle number V ride in one vehicle, as Liu et al.'s four laptops in one car (§7.2): they share the route (its cells and dwell times, so their hand-offs come at the same instants) and the 3 dB shadowing, drawn from the run's seed and V; each keeps its own fading and SINR estimate."),
     Key::absent("trace", "(see `preset`)", "Play a recorded trace, looped if shorter than the run: a file relative to the scenario file's folder (to the working directory for TOML given as a string or dict)."),
     Key::absent("format", "detected", "The trace's format: `\"text\"`, `\"binary\"` or `\"mahimahi\"`; when absent, the binary magic, then `.up`/`.down` for Mahimahi, else text."),

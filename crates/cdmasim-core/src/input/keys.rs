@@ -105,16 +105,18 @@ fn documented_keys(keys: &[Key]) -> Vec<KeyDoc> {
         .collect()
 }
 
-/// A time as a file writes it, in the largest unit that keeps it whole
-/// (`"10ms"`, `"28300us"`), or in ms with decimals where none does
-/// (`"28.333333ms"`); zero as `"0s"`.
+/// A time as a file writes it, in the largest unit that shows it with at
+/// most three decimals (`"10ms"`, `"37.5ms"`, `"5.12s"`) or whole
+/// (`"1500us"`), or in ms with decimals where none does (`"28.333333ms"`);
+/// zero as `"0s"`.
 pub fn time(t: Time) -> String {
     if t == 0 {
         return "\"0s\"".into();
     }
-    for (unit, ns) in [("s", 1_000_000_000), ("ms", 1_000_000), ("us", 1_000)] {
-        if t >= ns && t % ns == 0 {
-            return format!("\"{}{unit}\"", t / ns);
+    // (unit, its ns, the step it is shown to)
+    for (unit, ns, step) in [("s", 1_000_000_000u64, 1_000_000), ("ms", 1_000_000, 1_000), ("us", 1_000, 1_000)] {
+        if t >= ns && t % step == 0 {
+            return format!("\"{}{unit}\"", t as f64 / ns as f64);
         }
     }
     if t >= 1_000_000 {
@@ -214,7 +216,7 @@ mod tests {
     #[test]
     fn shown_values_read_back() {
         let unquote = |s: String| s.trim_matches('"').to_string();
-        for t in [0, 1, 999, 1_000, 10_000_000, 28_300_000, 26_700_000, 1_000_000_000, 1_500_000_000] {
+        for t in [0, 1, 999, 37_500_000, 5_120_000_000, 1_001_000, 1_000, 10_000_000, 28_300_000, 26_700_000, 1_000_000_000, 1_500_000_000] {
             assert_eq!(parse_time(&unquote(time(t))), Ok(t), "{}", time(t));
         }
         for r in [1, 9_600, 153_600, 1_000_000, 2_000_000, 2_457_600, 10_000_000_000] {
@@ -224,5 +226,7 @@ mod tests {
             assert_eq!(parse_size(&unquote(size(b))), Ok(b), "{}", size(b));
         }
         assert_eq!((time(10_000_000), rate(153_600), size(64 * 1024)), ("\"10ms\"".into(), "\"153.6kbps\"".into(), "\"64KiB\"".into()));
+        let shown = [37_500_000, 5_120_000_000, 28_300_000, 1_500_500, 999_000, 28_333_333].map(time);
+        assert_eq!(shown, ["\"37.5ms\"", "\"5.12s\"", "\"28.3ms\"", "\"1.5005ms\"", "\"999us\"", "\"28.333333ms\""].map(String::from));
     }
 }

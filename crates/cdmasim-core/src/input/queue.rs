@@ -1,5 +1,5 @@
 //! Queue tables: `{kind = "droptail", limit = "100pkt"}` or
-//! `{kind = "red", limit, min_th, max_th, max_p, w_q, gentle, mode, mean_pkt_size}`.
+//! `{kind = "red", limit, min_th, max_th, ...}` (`DROPTAIL`, `RED`).
 
 use super::reader::{Res, Val};
 use crate::net::queue::red::RedSpec;
@@ -19,15 +19,13 @@ const RED_VARIANTS: &[(&str, RedVariant)] = &[("floyd", RedVariant::Floyd), ("ns
 /// `mode`'s values.
 const RED_MODES: &[(&str, bool)] = &[("packets", false), ("bytes", true)];
 
-const KIND: Key = Key::required("kind", "`\"droptail\"` or `\"red\"`.");
-
 pub(crate) const DROPTAIL: &[Key] = &[
-    KIND,
+    Key::required("kind", "`\"droptail\"`."),
     Key::value("limit", || keys::limit(&default_limit()), "Packets (`\"100pkt\"`), bytes (`\"64KB\"`) or `\"unlimited\"`."),
 ];
 
 pub(crate) const RED: &[Key] = &[
-    KIND,
+    Key::required("kind", "`\"red\"`."),
     Key::required("limit", "The hard limit, in the unit of the thresholds (packets or a size), or `\"unlimited\"`."),
     Key::required("min_th", "The lower threshold on the average queue: packets (`\"5pkt\"`, fractional allowed) or a size (`\"20kB\"`); below `max_th`."),
     Key::required("max_th", "The upper threshold, in the unit of `min_th`; at most `limit`."),
@@ -40,8 +38,8 @@ pub(crate) const RED: &[Key] = &[
 ];
 
 pub(crate) const TABLES: &[Described] = &[
-    Described::new("queue.droptail", "a `kind = \"droptail\"` queue table", DROPTAIL),
-    Described::new("queue.red", "a `kind = \"red\"` queue table (Floyd & Jacobson 1993)", RED),
+    Described::new("queue.droptail", "a DropTail queue table", DROPTAIL),
+    Described::new("queue.red", "a RED queue table, Floyd & Jacobson 1993", RED),
 ];
 
 /// The queue a link gets when its table names none: DropTail, 100 packets.
@@ -58,7 +56,7 @@ fn default_limit() -> QueueLimit {
 }
 
 pub(crate) fn parse_queue(v: &Val) -> Res<QueueSpec> {
-    let kind_v = v.keys(RED)?.req("kind")?;
+    let kind_v = v.keys_of(&[DROPTAIL, RED])?.req("kind")?;
     match kind_v.str()? {
         "droptail" => {
             let t = v.keys(DROPTAIL)?;

@@ -55,8 +55,8 @@ pub(crate) const BBR: &[Key] = &[
     Key::value("high_gain", || bbr().high_gain.to_string(), "The Startup pacing and cwnd gain (2/ln 2); Drain paces at its inverse (docs/tcp.md); > 0."),
     Key::value("cwnd_gain", || bbr().cwnd_gain.to_string(), "The ProbeBW cwnd gain (× BDP, plus 3 send quanta of one segment); > 0."),
     Key::value("bw_window_rounds", || bbr().bw_window_rounds.to_string(), "The BtlBw max-filter window, in packet-timed round trips (≥ 1)."),
-    Key::value("min_rtt_window", || keys::time(bbr().min_rtt_window), "The RTprop min-filter window; ProbeRTT when it passes without a refresh."),
-    Key::value("probe_rtt_duration", || keys::time(bbr().probe_rtt_duration), "The time at 4 segments in ProbeRTT (and at least one round)."),
+    Key::value("min_rtt_window", || keys::time(bbr().min_rtt_window), "The RTprop min-filter window (> 0); ProbeRTT when it passes without a refresh."),
+    Key::value("probe_rtt_duration", || keys::time(bbr().probe_rtt_duration), "The time at 4 segments in ProbeRTT (and at least one round); > 0."),
     Key::value("full_bw_growth", || bbr().full_bw_growth.to_string(), "Startup ends when BtlBw grew by less than this factor (> 1) ..."),
     Key::value("full_bw_rounds", || bbr().full_bw_rounds.to_string(), "... for this many round trips in a row (≥ 1)."),
 ];
@@ -136,7 +136,7 @@ pub(crate) fn parse_cc(t: &Table, default: CcAlgo) -> Res<CcAlgo> {
             if name == "reno" { CcAlgo::Reno } else { CcAlgo::NewReno }
         }
         "vegas" => {
-            let d = VegasParams::default();
+            let d = if let CcAlgo::Vegas(p) = default { p } else { vegas() };
             let p = match params_table(t, name, tables, VEGAS)? {
                 None => d,
                 Some(p) => VegasParams {
@@ -152,7 +152,7 @@ pub(crate) fn parse_cc(t: &Table, default: CcAlgo) -> Res<CcAlgo> {
             CcAlgo::Vegas(p)
         }
         "westwood" => {
-            let d = WestwoodParams::default();
+            let d = if let CcAlgo::Westwood(p) = default { p } else { westwood() };
             CcAlgo::Westwood(match params_table(t, name, tables, WESTWOOD)? {
                 None => d,
                 Some(p) => WestwoodParams {
@@ -163,7 +163,7 @@ pub(crate) fn parse_cc(t: &Table, default: CcAlgo) -> Res<CcAlgo> {
             })
         }
         "cubic" => {
-            let d = CubicParams::default();
+            let d = if let CcAlgo::Cubic(p) = default { p } else { cubic() };
             CcAlgo::Cubic(match params_table(t, name, tables, CUBIC)? {
                 None => d,
                 Some(p) => CubicParams {
@@ -177,7 +177,7 @@ pub(crate) fn parse_cc(t: &Table, default: CcAlgo) -> Res<CcAlgo> {
             })
         }
         "bbr" => {
-            let d = BbrParams::default();
+            let d = if let CcAlgo::Bbr(p) = default { p } else { bbr() };
             CcAlgo::Bbr(match params_table(t, name, tables, BBR)? {
                 None => d,
                 Some(p) => BbrParams {
@@ -208,19 +208,23 @@ fn fraction(v: &Val, zero_ok: bool) -> Res<f64> {
     }
 }
 
-pub(crate) fn parse_rwnd(t: &Table) -> Res<RwndAlgo> {
+/// `rwnd` and its table over `default` (the flow kind's or preset's).
+pub(crate) fn parse_rwnd(t: &Table, default: RwndAlgo) -> Res<RwndAlgo> {
     let name = match t.get("rwnd") {
         Some(v) => match v.str()? {
             s if RWND.contains(&s) => s,
             other => return Err(v.err(format!("unknown rwnd policy '{other}' (expected \"fixed\" or \"rbsmq\")"))),
         },
-        None => RWND[0],
+        None => match default {
+            RwndAlgo::Fixed => RWND[0],
+            RwndAlgo::Rbsmq(_) => RWND[1],
+        },
     };
     let p = params_table(t, name, &["rbsmq"], RBSMQ)?;
     if name == "fixed" {
         return Ok(RwndAlgo::Fixed);
     }
-    let d = RbsmqParams::default();
+    let d = if let RwndAlgo::Rbsmq(p) = default { p } else { rbsmq() };
     let Some(p) = p else { return Ok(RwndAlgo::Rbsmq(d)) };
     let r = RbsmqParams {
         alpha: p.or("alpha", d.alpha, count_pos)?,

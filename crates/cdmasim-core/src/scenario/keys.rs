@@ -29,12 +29,12 @@ pub(crate) const TABLES: &[Described] = &[
     Described::new("node", "`[[node]]`", NODE),
     Described::new("route", "`[[route]]`", ROUTE),
     Described::new("flow", "`[[flow]]`", flow::FLOW),
-    Described::new("flow.bulk", "a `kind = \"bulk\"` flow's", flow::BULK),
-    Described::new("flow.cbr", "a `kind = \"cbr\"` flow's", flow::CBR),
-    Described::new("http", "a `kind = \"http\"` flow's", flow::HTTP),
+    Described::new("flow.bulk", "a `kind = \"bulk\"` flow", flow::BULK),
+    Described::new("flow.cbr", "a `kind = \"cbr\"` flow", flow::CBR),
+    Described::new("http", "a `kind = \"http\"` flow", flow::HTTP),
     Described::new("http.exponential", "a law, `dist = \"exponential\"`", web::EXPONENTIAL),
     Described::new("http.lognormal", "a law, `dist = \"lognormal\"`", web::LOGNORMAL),
-    Described::new("tcp", "a TCP table (`[flow.tcp]`, `[dumbbell.tcp]`, ...)", tcp::TCP),
+    Described::new("tcp", "a TCP table: `[flow.tcp]`, `[dumbbell.tcp]`", tcp::TCP),
     Described::new("tcp.vegas", "`[flow.tcp.vegas]`", cc::VEGAS),
     Described::new("tcp.westwood", "`[flow.tcp.westwood]`", cc::WESTWOOD),
     Described::new("tcp.cubic", "`[flow.tcp.cubic]`", cc::CUBIC),
@@ -104,9 +104,10 @@ FLOW
                 "queue.droptail" => queue = inline("kind = \"droptail\"", line),
                 "queue.red" => queue = inline("kind = \"red\", limit = \"50pkt\", min_th = \"5pkt\", max_th = \"15pkt\"", line),
                 "flow" | "flow.bulk" => flow = line.to_string(),
-                "flow.cbr" => flow = "kind = \"cbr\"\npacket_size = \"100B\"\nrate = \"10kbps\"".into(),
+                "flow.cbr" => flow = format!("kind = \"cbr\"\npacket_size = \"100B\"\nrate = \"10kbps\"\n{line}"),
                 "http" => flow = format!("kind = \"http\"\n{line}"),
-                "http.exponential" | "http.lognormal" => flow = String::new(),
+                "http.exponential" => flow = format!("kind = \"http\"\nthink_time = {}", inline("dist = \"exponential\", mean = \"10s\"", line)),
+                "http.lognormal" => flow = format!("kind = \"http\"\nobject_size = {}", inline("dist = \"lognormal\", median = \"2kB\", sigma = 1.0", line)),
                 "tcp" => flow = format!("tcp = {}", inline("", &tcp_line)),
                 "tcp.rbsmq" => flow = format!("tcp = {{rwnd = \"rbsmq\", rbsmq = {}}}", inline("", line)),
                 t if t.starts_with("tcp.") => {
@@ -115,12 +116,12 @@ FLOW
                 }
                 "dumbbell" => preset = format!("preset = \"dumbbell\"\n[dumbbell]\nflows = 1\nbottleneck_rate = \"1Mbps\"\nbottleneck_delay = \"10ms\"\n{line}"),
                 "cdma2000" => preset = format!("preset = \"cdma2000\"\n[cdma2000]\nm = 1\nn = 1\n{line}"),
-                "cdma2000.join" => preset = "preset = \"cdma2000\"\n[cdma2000]\nm = 1\nn = 2\njoin = {at = \"50s\", initial = 1}".into(),
+                "cdma2000.join" => preset = format!("preset = \"cdma2000\"\n[cdma2000]\nm = 1\nn = 2\njoin = {}", inline("at = \"50s\", initial = 1", line)),
                 "is2000" => preset = format!("preset = \"is2000\"\n[is2000]\nusers = 1\n{line}"),
                 other => unreachable!("{other}: write where its keys go"),
             }
             BASE.replace("PRESET", &preset).replace("SIMULATION", sim).replace("QUEUE", &queue).replace("FLOW", &flow)
         });
-        assert!(checked >= 75, "{checked} defaults checked");
+        assert_eq!(checked, 86);
     }
 }

@@ -66,7 +66,7 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
     let t = v.keys(TCP)?;
     let d = d.clone();
     let cc = parse_cc(&t, d.cc)?;
-    let rwnd = parse_rwnd(&t)?;
+    let rwnd = parse_rwnd(&t, d.rwnd)?;
     let mss = t.or("mss", d.mss as u64, |v| v.size())?;
     if mss == 0 || mss > MAX_MSS {
         return Err(t.get("mss").unwrap().err(format!("mss must be between 1 B and {MAX_MSS} B (got {mss} B)")));
@@ -117,7 +117,7 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
         t.or("rtt_sampling", d.rtt_sampling, |v| v.one_of(RTT_SAMPLING))?;
     let rto_rule = t.or("rto_rule", d.rto_rule, |v| v.one_of(RTO_RULE))?;
     let loss_response = t.or("loss_response", d.loss_response, |v| v.one_of(LOSS_RESPONSE))?;
-    let timer_granularity = t.opt("timer_granularity", |v| v.time())?;
+    let timer_granularity = t.opt("timer_granularity", |v| v.time())?.or(d.timer_granularity);
     if timer_granularity == Some(0) {
         return Err(t.get("timer_granularity").unwrap().err("timer_granularity must be positive"));
     }
@@ -173,5 +173,40 @@ fn parse_delack(t: &Table, d: DelAck) -> Res<DelAck> {
         (false, None) => Ok(DelAck::EverySegment),
         (true, Some(0)) => Err(t.get("delack_timeout").unwrap().err("delack_timeout must be positive")),
         (true, timeout) => Ok(DelAck::EverySecond { timeout: timeout.unwrap_or(timeout_before) }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::input::reader::Source;
+    use crate::scenario::spec::{CcAlgo, CubicParams, RbsmqParams, RwndAlgo};
+    use toml::de::{DeTable, DeValue};
+    use toml::Spanned;
+
+    fn over(text: &str, d: &TcpSpec) -> String {
+        let src = Source::new("tcp.toml", text);
+        let doc = DeTable::parse(text).unwrap();
+        let root = Spanned::new(doc.span(), DeValue::Table(doc.into_inner()));
+        serde_json::to_string(&parse_tcp_over(&Val::root(&src, &root), d).unwrap()).unwrap()
+    }
+
+    /// A table over a flow kind's or preset's own TCP keeps every setting
+    /// of it that the table leaves out, parameter tables included.
+    #[test]
+    fn keys_left_out_keep_the_base_given() {
+        let base = TcpSpec {
+            delayed_ack: DelAck::EverySecond { timeout: 50 * NS_PER_MS },
+            rwnd: RwndAlgo::Rbsmq(RbsmqParams { alpha: 4, ..Default::default() }),
+            timer_granularity: Some(10 * NS_PER_MS),
+            cc: CcAlgo::Cubic(CubicParams { c: 0.2, ..Default::default() }),
+            ..TcpSpec::default()
+        };
+        let json = |t: &TcpSpec| serde_json::to_string(t).unwrap();
+        assert_eq!(over("", &base), json(&base));
+        let partial = TcpSpec { cc: CcAlgo::Cubic(CubicParams { c: 0.2, beta: 0.5, ..Default::default() }), ..base.clone() };
+        assert_eq!(over("cubic = {beta = 0.5}", &base), json(&partial));
+        let other = TcpSpec { rwnd: RwndAlgo::Fixed, ..base.clone() };
+        assert_eq!(over("rwnd = \"fixed\"", &base), json(&other));
     }
 }
