@@ -5,7 +5,7 @@ use super::raw::{RawFlow};
 use crate::input::reader::Named;
 use crate::input::reader::{Res, Val};
 use super::spec::{AppSpec, CcAlgo, TcpSpec};
-use super::tcp::{parse_tcp, parse_tcp_over};
+use super::tcp::{self, parse_tcp, parse_tcp_over};
 use super::web::{self, parse_http};
 use crate::input::keys::{self, Key};
 
@@ -25,7 +25,7 @@ pub(crate) const FLOW: &[Key] = &[
 
 pub(crate) const BULK: &[Key] = &[
     Key::absent("bytes", "unbounded", "Transfer exactly this much; > 0."),
-    Key::value("tcp", || "{}".into(), "A TCP table (below)."),
+    Key::value("tcp", || tcp::shown(&TcpSpec::default()), "A TCP table (below)."),
 ];
 
 pub(crate) const CBR: &[Key] = &[
@@ -40,7 +40,7 @@ pub(crate) fn http_tcp() -> TcpSpec {
 
 /// A browsing user's TCP table, and the browser's own keys.
 pub(crate) const HTTP: &[Key] = &[
-    Key::value("tcp", || { let t = http_tcp(); format!("{{cc = \"{}\", mss = {}, rcv_buffer = {}}}", t.cc.name(), keys::size(t.mss as u64), keys::size(t.rcv_buffer)) }, "A TCP table over Dziong et al.'s Table 1 TCP (the keys shown; any other a TCP table's default)."),
+    Key::value("tcp", || tcp::shown(&http_tcp()), "A TCP table over Dziong et al.'s Table 1 TCP (the keys shown; any other a TCP table's default)."),
     web::HTTP[0],
     web::HTTP[1],
     web::HTTP[2],

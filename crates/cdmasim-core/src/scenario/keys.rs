@@ -122,6 +122,6 @@ FLOW
             }
             BASE.replace("PRESET", &preset).replace("SIMULATION", sim).replace("QUEUE", &queue).replace("FLOW", &flow)
         });
-        assert_eq!(checked, 86);
+        assert_eq!(checked, 87);
     }
 }

@@ -4,7 +4,7 @@
 use crate::input::reader::{Res, Table, Val};
 use super::cc::{parse_cc, parse_rwnd, RWND};
 use crate::input::keys::{self, Key};
-use super::spec::{DelAck, LossResponse, RtoRule, RttSampling, SpuriousDetection, TcpSpec};
+use super::spec::{DelAck, LossResponse, RtoRule, RttSampling, RwndAlgo, SpuriousDetection, TcpSpec};
 use crate::engine::{Time, NS_PER_MS};
 
 /// The delayed-ACK timer when `delayed_ack` is on and no `delack_timeout` is given.
@@ -53,6 +53,53 @@ pub(crate) const TCP: &[Key] = &[
     Key::absent("timer_granularity", "none (RFC 6298 with G = 1 ms)", "The retransmission timer's clock tick (> 0). Absent: RFC 6298 arithmetic on nanosecond samples, RTO = SRTT + max(1 ms, 4·RTTVAR). Given (any value, 1 ms included): ns-2's TcpAgent arithmetic (tcp.cc rtt_update / rtt_timeout; its `tcpTick_`, 10 ms in ns-2.35, 500 ms in classic BSD): samples counted in whole ticks (the tick boundaries crossed between sending and the ACK, ticks falling on multiples of the tick from t = 0; a timestamp sample rounded), at least 1; SRTT and RTTVAR in fixed point (3 and 2 fraction bits); RTO = ⌊SRTT + 4·RTTVAR⌋ ticks, raised to `min_rto` before the backoff, lowered to `max_rto` after it, and at least 2 ticks; after 4 backoffs the next sample restarts the estimate."),
     Key::value("cwnd_validation", || d().cwnd_validation.to_string(), "RFC 7661 §4.3, as Linux's `tcp_is_cwnd_limited`: Reno, NewReno, Westwood+ and Vegas grow cwnd only while the window is in use (slow start: at least half of it in flight before the ACK; congestion avoidance: all but one segment), so a flow held back by the receiver's window or its application keeps cwnd within about twice what it sends. Cubic keeps its own §5.8 test, BBR sets cwnd itself. `false`: cwnd grows on every ACK, as ns-2's agents do (`preset = \"cdma2000\"`)."),
 ];
+
+/// A TCP table as a file writes it: the keys where `t` differs from
+/// `TcpSpec::default()`, which is what a flow kind's or preset's own TCP
+/// sets (`{}` for the default). Congestion-control and RBSMQ parameters
+/// are shown by the algorithm's name only: an own TCP that changed them
+/// would show a table that does not give it (the defaults tests say so).
+pub(crate) fn shown(t: &TcpSpec) -> String {
+    let d = TcpSpec::default();
+    let quoted = |s: &str| format!("\"{s}\"");
+    let opt_time = |x: Option<Time>| x.map(keys::time);
+    let opt_size = |x: Option<u64>| x.map(keys::size);
+    let delack = |a: DelAck| match a {
+        DelAck::EverySegment => ("\"off\"".to_string(), None),
+        DelAck::EverySecond { timeout } => ("\"on\"".to_string(), Some(keys::time(timeout))),
+    };
+    let rwnd = |r: RwndAlgo| quoted(if r == RwndAlgo::Fixed { RWND[0] } else { RWND[1] });
+    // (key, as t has it, as the default has it); None: not set.
+    let fields: Vec<(&str, Option<String>, Option<String>)> = vec![
+        ("cc", Some(quoted(t.cc.name())), Some(quoted(d.cc.name()))),
+        ("rwnd", Some(rwnd(t.rwnd)), Some(rwnd(d.rwnd))),
+        ("sack", Some(t.sack.to_string()), Some(d.sack.to_string())),
+        ("timestamps", Some(t.timestamps.to_string()), Some(d.timestamps.to_string())),
+        ("mss", Some(keys::size(t.mss as u64)), Some(keys::size(d.mss as u64))),
+        ("initial_window", Some(t.initial_window.to_string()), Some(d.initial_window.to_string())),
+        ("rcv_buffer", Some(keys::size(t.rcv_buffer)), Some(keys::size(d.rcv_buffer))),
+        ("snd_buffer", opt_size(t.snd_buffer), opt_size(d.snd_buffer)),
+        ("delayed_ack", Some(delack(t.delayed_ack).0), Some(delack(d.delayed_ack).0)),
+        ("delack_timeout", delack(t.delayed_ack).1, delack(d.delayed_ack).1),
+        ("min_rto", Some(keys::time(t.min_rto)), Some(keys::time(d.min_rto))),
+        ("initial_rto", Some(keys::time(t.initial_rto)), Some(keys::time(d.initial_rto))),
+        ("max_rto", Some(keys::time(t.max_rto)), Some(keys::time(d.max_rto))),
+        ("dupack_threshold", Some(t.dupack_threshold.to_string()), Some(d.dupack_threshold.to_string())),
+        ("limited_transmit", Some(t.limited_transmit.to_string()), Some(d.limited_transmit.to_string())),
+        ("spurious_detection", Some(keys::named(SPURIOUS, t.spurious_detection)), Some(keys::named(SPURIOUS, d.spurious_detection))),
+        ("eifel_response", Some(t.eifel_response.to_string()), Some(d.eifel_response.to_string())),
+        ("rto_rule", Some(keys::named(RTO_RULE, t.rto_rule)), Some(keys::named(RTO_RULE, d.rto_rule))),
+        ("loss_response", Some(keys::named(LOSS_RESPONSE, t.loss_response)), Some(keys::named(LOSS_RESPONSE, d.loss_response))),
+        ("trace_cwnd", Some(t.trace_cwnd.to_string()), Some(d.trace_cwnd.to_string())),
+        ("handshake", Some(t.handshake.to_string()), Some(d.handshake.to_string())),
+        ("rtt_sampling", Some(keys::named(RTT_SAMPLING, t.rtt_sampling)), Some(keys::named(RTT_SAMPLING, d.rtt_sampling))),
+        ("timer_granularity", opt_time(t.timer_granularity), opt_time(d.timer_granularity)),
+        ("cwnd_validation", Some(t.cwnd_validation.to_string()), Some(d.cwnd_validation.to_string())),
+    ];
+    let set: Vec<String> =
+        fields.into_iter().filter(|(_, mine, default)| mine != default).filter_map(|(k, mine, _)| mine.map(|v| format!("{k} = {v}"))).collect();
+    format!("{{{}}}", set.join(", "))
+}
 
 /// Largest TCP payload in one IPv4 datagram (65535 - 20 IP - 20 TCP).
 const MAX_MSS: u64 = 65_495;

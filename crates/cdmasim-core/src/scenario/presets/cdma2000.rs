@@ -13,7 +13,7 @@ use super::super::raw::{RawFlow, RawScenario};
 use crate::input::reader::Named;
 use crate::input::reader::{Res, Val};
 use super::super::spec::{AppSpec, DelAck, QueueLimit, QueueSpec, TcpSpec};
-use super::super::tcp::parse_tcp;
+use super::super::tcp::{parse_tcp, shown};
 use crate::cdma2000::config::{default_bsc_queue, default_link_queue, BASE_RATE_BPS, TABLE1_DELAY};
 use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
 use crate::tcp::config::{LossResponse, RttSampling};
@@ -35,7 +35,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::value("wired_rate", || keys::rate(WIRED_RATE_BPS), "The fixed hosts' and the core's links."),
     cell_keys::RATE_CHANGE_KEY,
     cell_keys::SCH,
-    Key::absent("tcp", "Table I's", "A TCP table; the keys it leaves out take Table I's values: Reno, `mss = \"960B\"` (1000-byte IP packets), `rcv_buffer` = 32 segments, `initial_window = 1`, ACK every segment, `min_rto = \"1s\"`; and ns-2.35's agents' (which the paper ran): `initial_rto = \"3s\"`, `rtt_sampling = \"one_per_rtt\"`, `timer_granularity = \"10ms\"`, `cwnd_validation = false`, `loss_response = \"ns2\"`."),
+    Key::value("tcp", || shown(&table1_tcp(None).expect("Table I's TCP")), "A TCP table; the keys it leaves out take Table I's values (Reno, 1000-byte IP packets, a 32-segment receiver buffer (`rcv_buffer` = 32 × `mss` when only `mss` is given), one segment per ACK, minimum RTO 1 s) and ns-2.35's agents' (which the paper ran: initial window 1, initial RTO 3 s, one timed segment per round trip, a 10 ms tick, no cwnd validation, ns-2's loss response)."),
     Key::value("start_jitter", || keys::time(START_JITTER), "Flows start at uniform times in [0, start_jitter) (with `join`, in [at, at + start_jitter))."),
     Key::absent("join", "none", "`{at = \"50s\", initial = 6}`: only the first `initial` flows start at 0; the others start at `at` (plus the spread), as in the paper's Fig. 6 (a `join` table, below)."),
 ];

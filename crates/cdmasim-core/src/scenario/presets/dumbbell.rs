@@ -31,7 +31,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::value("queue", || keys::queue(&default_queue()), "The bottleneck's queue, both directions."),
     Key::value("access_queue", || keys::queue(&ACCESS_QUEUE), "The queue of every access link, both directions."),
     Key::absent("bytes", "unbounded", "The transfer size of every flow."),
-    Key::value("tcp", || "{}".into(), "A TCP table, applied to every flow."),
+    Key::value("tcp", || super::super::tcp::shown(&TcpSpec::default()), "A TCP table, applied to every flow."),
 ];
 
 pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
