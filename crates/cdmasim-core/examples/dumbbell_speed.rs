@@ -1,7 +1,7 @@
 //! Engine speed on the benchmark dumbbell: `cargo run --release --example dumbbell_speed -- N [none|vj|rohc]`
 //! (the second argument runs PPP with that header compression on the bottleneck, both ways).
 use cdmasim_core::net::NodeId;
-use cdmasim_core::engine::{NS_PER_MS, NS_PER_SEC};
+use cdmasim_core::engine::{Time, NS_PER_MS, NS_PER_SEC};
 use cdmasim_core::scenario::*;
 use cdmasim_core::sim::{run, RunOptions};
 
@@ -12,7 +12,7 @@ fn main() {
         spec.nodes.push(NodeSpec { name });
         spec.nodes.len() - 1
     };
-    let duplex = |spec: &mut ScenarioSpec, a: usize, b: usize, rate: u64, delay: u64, q: QueueSpec| {
+    let duplex = |spec: &mut ScenarioSpec, a: usize, b: usize, rate: u64, delay: Time, q: QueueSpec| {
         for (f, t) in [(a, b), (b, a)] {
             let name = format!("{}-{}", spec.nodes[f].name, spec.nodes[t].name);
             spec.add_link(LinkSpec { name, from: NodeId::new(f), to: NodeId::new(t), rate_bps: rate, delay, queue: q.clone(), ..Default::default() });
@@ -37,7 +37,7 @@ fn main() {
         let access = QueueSpec::DropTail { limit: QueueLimit::Packets(1000) };
         duplex(&mut spec, a, r1, 100_000_000, NS_PER_MS, access.clone());
         duplex(&mut spec, r2, b, 100_000_000, NS_PER_MS, access);
-        spec.flows.push(FlowSpec { name: format!("flow{i}"), from: NodeId::new(a), to: NodeId::new(b), start: 10 * NS_PER_MS * i as u64, start_jitter: 0, stop: None, app: AppSpec::Bulk { bytes: None, tcp: tcp.clone() } });
+        spec.flows.push(FlowSpec { name: format!("flow{i}"), from: NodeId::new(a), to: NodeId::new(b), start: 10 * NS_PER_MS * i as u64, start_jitter: Time::ZERO, stop: None, app: AppSpec::Bulk { bytes: None, tcp: tcp.clone() } });
     }
     let t = std::time::Instant::now();
     let r = run(&spec, RunOptions::default()).unwrap();

@@ -24,7 +24,7 @@ fn net(p: CubicParams, rate: u64, delay_ms: f64, buf: u64, dur: f64) -> Net {
     n.duplex(a, r1, 1_000_000_000, ms(1.0), droptail_pkts(100_000));
     n.duplex(r1, r2, rate, ms(delay_ms), droptail_pkts(buf));
     n.duplex(r2, b, 1_000_000_000, ms(1.0), droptail_pkts(100_000));
-    n.bulk("flow", a, b, 0, None, tcp);
+    n.bulk("flow", a, b, Time::ZERO, None, tcp);
     n
 }
 

@@ -18,7 +18,7 @@ fn drc_stats(preset: &str, seed: u64, slots: u64) -> (f64, f64) {
 }
 
 /// The rate steps the world draws from a DRC link's channel.
-fn steps(spec: &ScenarioSpec, l: &cdmasim_core::scenario::LinkSpec) -> Vec<(u64, u64)> {
+fn steps(spec: &ScenarioSpec, l: &cdmasim_core::scenario::LinkSpec) -> Vec<(cdmasim_core::engine::Time, u64)> {
     let cdmasim_core::net::link::RateChanges::Channel(drc) = &l.rate_changes else { panic!("not a DRC link: {:?}", l.rate_changes) };
     let src = drc.open(&cdmasim_core::engine::RngStreams::new(spec.seed)).unwrap();
     cdmasim_core::channel::link_rate::RateSteps::new(src, spec.duration).collect()
@@ -31,7 +31,7 @@ fn queue<'r>(r: &'r RunResult, link: &str) -> &'r QueueResult {
 /// utilisation = bytes sent × 8 / capacity integral, so the integral over the
 /// run divided by its length is the link's time-average rate.
 fn average_capacity_bps(q: &QueueResult, spec: &ScenarioSpec) -> f64 {
-    q.bytes_sent as f64 * 8.0 / q.utilization / (spec.duration as f64 / 1e9)
+    q.bytes_sent as f64 * 8.0 / q.utilization / (spec.duration.0 as f64 / 1e9)
 }
 
 #[test]
@@ -130,7 +130,7 @@ fn a_mahimahi_trace_drives_the_link_as_the_channel_layer_maps_it() {
             trace.display()
         )
     };
-    let until = 30 * 1_000_000_000;
+    let until = cdmasim_core::engine::Time::secs(30);
     for (window, ms) in [("", 100), (", window = \"50ms\"", 50)] {
         let spec = scenario::parse_str(&text(window), "verizon.toml").unwrap();
         let t = cdmasim_core::channel::mahimahi::read(&trace.to_string_lossy(), ms).unwrap();

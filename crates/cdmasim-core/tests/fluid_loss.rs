@@ -32,9 +32,9 @@ fn simulate(mu_lh: u64, w_pkts: u64, t: f64) -> u64 {
     let bsc = net.node("bsc");
     let bts = net.node("bts");
     let mobile = net.node("mobile");
-    net.link(sender, bsc, 100_000_000, 0, unlimited());
-    let shared = net.link(bsc, bts, MU_S, 0, droptail_bytes(B));
-    let radio = net.link(bts, mobile, MU_LL, 0, unlimited());
+    net.link(sender, bsc, 100_000_000, Time::ZERO, unlimited());
+    let shared = net.link(bsc, bts, MU_S, Time::ZERO, droptail_bytes(B));
+    let radio = net.link(bts, mobile, MU_LL, Time::ZERO, unlimited());
     net.spec.link_mut(radio).rate_changes = cdmasim_core::net::link::RateChanges::Schedule(vec![(s(T0), mu_lh)]);
     net.link(mobile, sender, 100_000_000, s(t), unlimited());
     let mss = (PKT - 40) as u32;
@@ -45,7 +45,7 @@ fn simulate(mu_lh: u64, w_pkts: u64, t: f64) -> u64 {
         rcv_buffer: w_pkts * mss as u64,
         ..Default::default()
     };
-    net.bulk("ftp", sender, mobile, 0, None, tcp);
+    net.bulk("ftp", sender, mobile, Time::ZERO, None, tcp);
     let mut w = build(&net.spec).unwrap();
     run_world(&mut w, None, None).unwrap();
     let Transport::Tcp(f) = &w.hosts.flows[0].transport else { unreachable!() };

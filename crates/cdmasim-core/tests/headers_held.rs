@@ -28,7 +28,7 @@ fn run_checked(name: &str, text: &str, limit: Time) -> (u64, BTreeMap<&'static s
         w.handle(now, ev);
         events += 1;
         let (held, inside) = (w.net.headers_held(), w.net.packets_inside());
-        assert_eq!(held, inside, "{name}: headers held against packets inside, after event {events} at {now} ns");
+        assert_eq!(held, inside, "{name}: headers held against packets inside, after event {events} at {now:?}");
         most = most.max(held);
     }
     let mut reasons = BTreeMap::new();

@@ -32,7 +32,7 @@ const DURATION_S: f64 = 120.0;
 const SEEDS: [u64; 20] = [11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30];
 
 /// The DRC schedule and its time-average rate (bit/s).
-fn drc_schedule(seed: u64) -> (Vec<(u64, u64)>, f64) {
+fn drc_schedule(seed: u64) -> (Vec<(Time, u64)>, f64) {
     let slots = (DURATION_S * 600.0) as u64;
     let mut src = presets::source("mobile", seed).unwrap();
     let trace = channel::collect(src.as_mut(), slots);
@@ -51,10 +51,10 @@ fn testbed(cc: CcAlgo, voip: bool, seed: u64) -> (RunResult, f64) {
     net.spec.link_mut(fwd).rate_changes = cdmasim_core::net::link::RateChanges::Schedule(sched);
     net.link(laptop, bs, 153_600, ms(1.0), droptail_pkts(1000));
     let tcp = TcpSpec { cc, sack: true, timestamps: true, min_rto: ms(200.0), rcv_buffer: 1 << 20, ..Default::default() };
-    net.bulk("download", server, laptop, 0, None, tcp);
+    net.bulk("download", server, laptop, Time::ZERO, None, tcp);
     if voip {
         // 9.6 kb/s as 20 ms frames of 24 bytes (payload; UDP/IP headers added).
-        net.cbr("stream", server, laptop, 0, 24, 9_600);
+        net.cbr("stream", server, laptop, Time::ZERO, 24, 9_600);
     }
     (net.run(), mean)
 }

@@ -15,7 +15,7 @@ fn run(p: f64, secs: f64, seed: u64) -> (f64, f64, u64, u64) {
     net.link(b, a, 100_000_000, ms(50.0), unlimited());
     net.spec.link_mut(fwd).loss = p;
     let tcp = TcpSpec { mss: 1460, rcv_buffer: 16 << 20, min_rto: ms(200.0), ..Default::default() };
-    net.bulk("f", a, b, 0, None, tcp);
+    net.bulk("f", a, b, Time::ZERO, None, tcp);
     let r = net.run();
     let f = &r.flows[0];
     (f.bytes_delivered as f64 / secs, f.rtt_avg_s.unwrap(), f.timeouts, f.fast_recoveries)

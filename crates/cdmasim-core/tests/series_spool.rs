@@ -4,6 +4,7 @@
 //! a few seconds and sampled every half millisecond (so series cross the
 //! spool's chunk size), with every TCP flow's cwnd traced.
 
+use cdmasim_core::engine::Time;
 use cdmasim_core::scenario;
 use cdmasim_core::sim::{self, series_spool::CHUNK_POINTS, RunOptions, Series};
 use std::io::{Read, Seek, SeekFrom};
@@ -41,8 +42,8 @@ fn streamed_series_are_the_series_kept_in_memory() {
             continue;
         }
         let mut spec = scenario::load(&path).unwrap_or_else(|e| panic!("{name}: {e}"));
-        spec.duration = spec.duration.min(3_000_000_000);
-        spec.sample_interval = Some(500_000);
+        spec.duration = spec.duration.min(Time(3_000_000_000));
+        spec.sample_interval = Some(Time(500_000));
         for f in spec.flows.iter_mut() {
             if let scenario::AppSpec::Bulk { tcp, .. } = &mut f.app {
                 tcp.trace_cwnd = true;

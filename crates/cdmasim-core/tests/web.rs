@@ -67,7 +67,7 @@ tcp = { initial_window = 1 }"#,
     assert_eq!(r.objects.len(), 2);
     let main = &r.objects[0];
     let d = main.delay_s.expect("finished");
-    let tx = |b: u64| tx_time(b, 38_400) as f64 / 1e9;
+    let tx = |b: u64| tx_time(b, 38_400).0 as f64 / 1e9;
     // SYN and SYN-ACK carry the MSS and window-scale options (48 B); the
     // server's ACK of the request (40 B) precedes the response on the
     // downlink (an ACK does not ride on the other half's data); the wired

@@ -2,7 +2,7 @@
 //! panics are handled here; everything else is cdmasim-core.
 #![allow(unexpected_cfgs)] // pyo3 0.22 create_exception! checks a "gil-refs" feature this crate does not declare
 
-use cdmasim_core::engine::interrupt;
+use cdmasim_core::engine::{interrupt, Time};
 use cdmasim_core::scenario::{self, ScenarioSpec};
 use cdmasim_core::sim::{self, RunError, RunOptions, RunResult};
 use pyo3::create_exception;
@@ -168,7 +168,7 @@ fn run_scenario(
                 }
             });
             let hook = progress.map(|cb| {
-                Box::new(move |now: u64, horizon: u64| -> bool {
+                Box::new(move |now: Time, horizon: Time| -> bool {
                     Python::with_gil(|py| {
                         // Seconds as the nearest double (60 s is 60.0, not 60.00000000000001).
                         let secs = cdmasim_core::engine::time::secs;
@@ -184,9 +184,9 @@ fn run_scenario(
                             }
                         }
                     })
-                }) as Box<dyn FnMut(u64, u64) -> bool>
+                }) as Box<dyn FnMut(Time, Time) -> bool>
             });
-            let opts = RunOptions { pcap_dir, progress: hook, progress_every: progress_every_ns, drop_log, series_spool, web_log_dir };
+            let opts = RunOptions { pcap_dir, progress: hook, progress_every: progress_every_ns.map(Time), drop_log, series_spool, web_log_dir };
             Ok(sim::run(&spec, opts))
         })
     })?;
@@ -244,7 +244,7 @@ fn convert(py: Python<'_>, mut result: RunResult) -> PyResult<(String, Py<PyList
 /// "37.5ms" → nanoseconds, with the scenario files' unit rules (ValueError with the reason).
 #[pyfunction]
 fn parse_time_ns(text: &str) -> PyResult<u64> {
-    scenario::units::parse_time(text).map_err(PyValueError::new_err)
+    scenario::units::parse_time(text).map(|t| t.0).map_err(PyValueError::new_err)
 }
 
 /// "9.6kbps" → bit/s, with the scenario files' unit rules (ValueError with the reason).

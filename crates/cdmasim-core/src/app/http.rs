@@ -218,43 +218,43 @@ mod tests {
     #[test]
     fn main_object_first_then_embedded_then_think() {
         let mut c = client(3.0);
-        c.start(0);
-        let main = c.next_object(0).unwrap();
+        c.start(Time::ZERO);
+        let main = c.next_object(Time::ZERO).unwrap();
         assert_eq!(c.object(main).index, 0);
-        assert!(c.next_object(0).is_none(), "embedded objects wait for the main one");
-        assert_eq!(c.on_object_done(5, main), None);
-        let got: Vec<u32> = std::iter::from_fn(|| c.next_object(6)).collect();
+        assert!(c.next_object(Time::ZERO).is_none(), "embedded objects wait for the main one");
+        assert_eq!(c.on_object_done(Time(5), main), None);
+        let got: Vec<u32> = std::iter::from_fn(|| c.next_object(Time(6))).collect();
         assert_eq!(got.len(), 3);
         let mut finished = None;
         for o in &got {
-            assert_eq!(c.object(*o).start, Some(6));
-            finished = c.on_object_done(9, *o);
+            assert_eq!(c.object(*o).start, Some(Time(6)));
+            finished = c.on_object_done(Time(9), *o);
         }
         // The page is handed out whole once its last object is in, and the
         // client keeps nothing of it.
         let p = finished.expect("the page finished");
-        assert_eq!((p.number, p.page.finish, p.objects.len()), (0, Some(9), 4));
+        assert_eq!((p.number, p.page.finish, p.objects.len()), (0, Some(Time(9)), 4));
         assert_eq!(p.page.size, p.objects.iter().map(|o| o.size).sum::<u64>());
         assert!(p.objects.iter().all(|o| o.finish.is_some()));
         assert!(c.open_page().is_none());
-        assert_eq!(c.deadline(), Some(9 + 30_000_000_000));
-        c.on_timer(9 + 30_000_000_000);
-        let m2 = c.next_object(40).unwrap();
+        assert_eq!(c.deadline(), Some(Time(9 + 30_000_000_000)));
+        c.on_timer(Time(9 + 30_000_000_000));
+        let m2 = c.next_object(Time(40)).unwrap();
         assert_eq!((c.object(m2).page, c.object(m2).index), (1, 0));
         let open = c.open_page().expect("page 1 is under way");
-        assert_eq!((open.number, open.page.finish, open.objects[0].start), (1, None, Some(40)));
+        assert_eq!((open.number, open.page.finish, open.objects[0].start), (1, None, Some(Time(40))));
     }
 
     #[test]
     fn page_limit_ends_browsing() {
         let mut c = client(1.0);
-        c.start(0);
+        c.start(Time::ZERO);
         let mut pages = 0;
         for _ in 0..2 {
-            let m = c.next_object(0).unwrap();
-            assert!(c.on_object_done(1, m).is_none());
-            let e = c.next_object(1).unwrap();
-            pages += c.on_object_done(2, e).is_some() as u32;
+            let m = c.next_object(Time::ZERO).unwrap();
+            assert!(c.on_object_done(Time(1), m).is_none());
+            let e = c.next_object(Time(1)).unwrap();
+            pages += c.on_object_done(Time(2), e).is_some() as u32;
             if let Some(t) = c.deadline() {
                 c.on_timer(t);
             }
@@ -268,15 +268,15 @@ mod tests {
     fn a_client_holds_only_the_page_under_way() {
         let mut c = client(5.0);
         c.spec.pages = None;
-        c.start(0);
+        c.start(Time::ZERO);
         let mut now = 0;
         for _ in 0..1000 {
-            while let Some(o) = c.next_object(now) {
+            while let Some(o) = c.next_object(Time(now)) {
                 now += 1;
-                c.on_object_done(now, o);
+                c.on_object_done(Time(now), o);
             }
             if let Some(t) = c.deadline() {
-                now = t;
+                now = t.0;
                 c.on_timer(t);
             }
         }

@@ -74,7 +74,7 @@ struct LinkIndex {
 
 impl LinkIndex {
     fn new(n: usize) -> Self {
-        LinkIndex { due: vec![None; n], busy: vec![0; n], ..Default::default() }
+        LinkIndex { due: vec![None; n], busy: vec![Time::ZERO; n], ..Default::default() }
     }
 
     /// Mobile `k`'s link changed.
@@ -135,7 +135,7 @@ impl LinkIndex {
     }
 
     fn busy_until(&self) -> Time {
-        self.by_busy.peek().map_or(0, |x| x.0)
+        self.by_busy.peek().map_or(Time::ZERO, |x| x.0)
     }
 }
 
@@ -385,7 +385,7 @@ impl Hop for Cell {
     /// The shared buffer and the link buffers as rows of the queues table,
     /// the mobiles, and the cell with its dead periods.
     fn report(&self, horizon: Time, rows: &mut Rows) {
-        let run_s = secs(horizon.max(1));
+        let run_s = secs(horizon.max(Time(1)));
         rows.push(self.bsc.row(horizon));
         for m in &self.mobiles {
             rows.push(m.link.row(horizon));

@@ -2,7 +2,7 @@
 //! parses `[[cell]]`, `[[mobile]]` and the `cdma2000` preset into it.
 
 use crate::net::NodeId;
-use crate::engine::{Time, NS_PER_MS};
+use crate::engine::Time;
 use crate::net::hop::{Ends, HopConfig};
 use crate::net::queue::{QueueLimit, QueueSpec};
 use serde::{Deserialize, Serialize};
@@ -17,7 +17,7 @@ pub const SCH_MULTIPLES: [u64; 5] = [1, 2, 4, 8, 16];
 pub const BSC_RATE_PER_MOBILE_BPS: u64 = 38_400;
 
 /// Table I: d^s, d^c, d^t and d^m are 37.5 ms each (300 ms round trip).
-pub const TABLE1_DELAY: Time = 37 * NS_PER_MS + NS_PER_MS / 2;
+pub const TABLE1_DELAY: Time = Time::us(37_500);
 
 /// Table I: a DropTail BSC buffer of 5 kB.
 pub fn default_bsc_queue() -> QueueSpec {

@@ -70,29 +70,29 @@ mod tests {
     #[test]
     fn idle_from_the_start_until_the_first_packet() {
         let mut d = DeadMeter::default();
-        d.enter(5);
-        d.leave(5, 12);
-        d.enter(20);
-        d.leave(20, 30);
-        d.finish(40);
-        assert_eq!(d.intervals, vec![(0, 5), (12, 20), (30, 40)]);
-        assert_eq!(d.total, 23);
-        assert_eq!(d.within(10, 35), 8 + 5);
+        d.enter(Time(5));
+        d.leave(Time(5), Time(12));
+        d.enter(Time(20));
+        d.leave(Time(20), Time(30));
+        d.finish(Time(40));
+        assert_eq!(d.intervals, [(0, 5), (12, 20), (30, 40)].map(|(a, b)| (Time(a), Time(b))));
+        assert_eq!(d.total, Time(23));
+        assert_eq!(d.within(Time(10), Time(35)), Time(8 + 5));
     }
 
     #[test]
     fn operations_while_idle_keep_the_interval_open() {
         let mut d = DeadMeter::default();
-        d.enter(0);
-        d.leave(0, 10);
+        d.enter(Time::ZERO);
+        d.leave(Time::ZERO, Time(10));
         // A packet dropped at 15 (nothing becomes busy), then one served at 18.
-        d.enter(15);
-        d.leave(15, 10);
-        d.enter(18);
-        d.leave(18, Time::MAX);
-        d.enter(25);
-        d.leave(25, 26);
-        d.finish(26);
-        assert_eq!(d.intervals, vec![(10, 18)]);
+        d.enter(Time(15));
+        d.leave(Time(15), Time(10));
+        d.enter(Time(18));
+        d.leave(Time(18), Time::MAX);
+        d.enter(Time(25));
+        d.leave(Time(25), Time(26));
+        d.finish(Time(26));
+        assert_eq!(d.intervals, [(Time(10), Time(18))]);
     }
 }

@@ -4,7 +4,7 @@
 //! tables of them are generated. A cell's `sch` table has keys by its `kind`.
 
 use super::config::{default_bsc_queue, default_link_queue, BurstOrder, RateChange, BASE_RATE_BPS, TABLE1_DELAY};
-use crate::engine::{Time, NS_PER_MS};
+use crate::engine::Time;
 use crate::input::keys::{self, Described, Key};
 
 /// `rate_change`'s values, the default first.
@@ -46,8 +46,8 @@ pub(crate) const MOBILE: &[Key] = &[
 pub(crate) const BURSTS_SPREAD: f64 = 0.1;
 pub(crate) const BURST_ORDER: &[(&str, BurstOrder)] = &[("sequential", BurstOrder::Sequential), ("random", BurstOrder::Random)];
 pub(crate) const DEMAND_THRESHOLD: u64 = 2_000;
-pub(crate) const DEMAND_GRANT_DELAY: Time = 100 * NS_PER_MS;
-pub(crate) const DEMAND_BURST: Time = 5_120 * NS_PER_MS;
+pub(crate) const DEMAND_GRANT_DELAY: Time = Time::ms(100);
+pub(crate) const DEMAND_BURST: Time = Time::ms(5_120);
 pub(crate) const DEMAND_MAX_RATE_BPS: u64 = 16 * BASE_RATE_BPS;
 
 const fn kind(help: &'static str) -> Key {
@@ -72,7 +72,7 @@ pub(crate) const SCH_BURSTS: &[Key] = &[
     kind("`\"bursts\"`: finite bursts (§IV-E) from `start` (the mobiles run on the FCH alone before it), each cycle T_B + T_D."),
     Key::required("burst", "T_B, the burst; > 0."),
     Key::required("gap", "T_D, the time between bursts; > 0."),
-    Key::value("start", || keys::time(0), "The first burst; before the end of the run."),
+    Key::value("start", || keys::time(Time::ZERO), "The first burst; before the end of the run."),
     Key::value("spread", || BURSTS_SPREAD.to_string(), "The up-switches spread over the first spread·T_B of a burst, the down-switches over the first spread·T_D after it; in [0, 1)."),
     Key::value("order", || format!("\"{}\"", BURST_ORDER[0].0), "`\"sequential\"` is §IV-D's rule: mobile k of N switches at k/N of that time, in the same order every cycle (the last of N (N − 1)/N · spread·T_B after the first); `\"random\"` draws a uniform point per mobile and cycle from the seed."),
     SCH_RATE,

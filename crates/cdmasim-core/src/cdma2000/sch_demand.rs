@@ -276,20 +276,20 @@ mod tests {
     fn grant_after_delay_highest_rate_the_budget_allows() {
         let mut a = alloc(153_600 + 76_800);
         let mut g = Vec::new();
-        a.on_backlog(0, 0, Backlog { waiting_bytes: 500, busy_until: BUSY }, &mut g);
+        a.on_backlog(Time::ZERO, 0, Backlog { waiting_bytes: 500, busy_until: BUSY }, &mut g);
         assert_eq!(a.deadline(), None, "below the threshold: no request");
-        a.on_backlog(0, 0, Backlog { waiting_bytes: 3000, busy_until: BUSY }, &mut g);
-        a.on_backlog(10, 1, Backlog { waiting_bytes: 3000, busy_until: BUSY }, &mut g);
-        a.on_backlog(20, 2, Backlog { waiting_bytes: 3000, busy_until: BUSY }, &mut g);
+        a.on_backlog(Time::ZERO, 0, Backlog { waiting_bytes: 3000, busy_until: BUSY }, &mut g);
+        a.on_backlog(Time(10), 1, Backlog { waiting_bytes: 3000, busy_until: BUSY }, &mut g);
+        a.on_backlog(Time(20), 2, Backlog { waiting_bytes: 3000, busy_until: BUSY }, &mut g);
         assert_eq!(a.deadline(), Some(100 * NS_PER_MS));
         a.on_timer(100 * NS_PER_MS, &mut g);
         assert_eq!(g, vec![(0, 153_600)]);
         g.clear();
-        a.on_timer(100 * NS_PER_MS + 10, &mut g);
+        a.on_timer(100 * NS_PER_MS + Time(10), &mut g);
         // 76.8 kb/s left: 8X for the second, nothing for the third.
         assert_eq!(g, vec![(1, 76_800)]);
         g.clear();
-        a.on_timer(100 * NS_PER_MS + 20, &mut g);
+        a.on_timer(100 * NS_PER_MS + Time(20), &mut g);
         assert!(g.is_empty());
         // The first mobile's buffer empties at 1.5 s: its SCH goes back then
         // and the third mobile, which waited, gets 16X.
@@ -303,7 +303,7 @@ mod tests {
     fn burst_ends_and_a_backlogged_mobile_asks_again() {
         let mut a = alloc(1_000_000);
         let mut g = Vec::new();
-        a.on_backlog(0, 0, Backlog { waiting_bytes: 5000, busy_until: BUSY }, &mut g);
+        a.on_backlog(Time::ZERO, 0, Backlog { waiting_bytes: 5000, busy_until: BUSY }, &mut g);
         a.on_timer(100 * NS_PER_MS, &mut g);
         assert_eq!(g, vec![(0, 153_600)]);
         g.clear();

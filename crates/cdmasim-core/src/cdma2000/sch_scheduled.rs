@@ -37,7 +37,7 @@ fn plan_steps(plan: &SchPlan, k: usize, n: usize, name: &str, rng: &RngStreams) 
         SchPlan::At { at, until, sch_bps } => Box::new(std::iter::once((at, sch_bps)).chain(until.map(|u| (u, 0)))),
         SchPlan::Rise { start, rise, sch_bps } => {
             // §IV-D: consecutive mobiles switch T_r/(m·n) apart.
-            let offset = (rise as u128 * k as u128 / n as u128) as Time;
+            let offset = Time((rise.0 as u128 * k as u128 / n as u128) as u64);
             Box::new(std::iter::once((start + offset, sch_bps)))
         }
         SchPlan::Bursts { burst, gap, start, spread, order, sch_bps } => Box::new(Bursts {
@@ -85,10 +85,10 @@ impl Bursts {
     /// The offset of this mobile's switch into a rise (fall) of
     /// spread·`span`.
     fn offset(&mut self, span: Time) -> Time {
-        let rise = self.spread * span as f64;
+        let rise = self.spread * span.0 as f64;
         match &mut self.place {
-            Place::Sequential { k, n } => (rise * *k as f64 / *n as f64) as Time,
-            Place::Random(rng) => (rng.uniform() * rise) as Time,
+            Place::Sequential { k, n } => Time((rise * *k as f64 / *n as f64) as u64),
+            Place::Random(rng) => Time((rng.uniform() * rise) as u64),
         }
     }
 }
@@ -157,26 +157,26 @@ mod tests {
         let plan = SchPlan::Rise { start: 50 * NS_PER_SEC, rise: 2 * NS_PER_SEC, sch_bps: 153_600 };
         let out = run(&plan, 4, Time::MAX);
         let times: Vec<Time> = out.iter().map(|x| x.0).collect();
-        assert_eq!(times, vec![50 * NS_PER_SEC, 50_500_000_000, 51 * NS_PER_SEC, 51_500_000_000]);
+        assert_eq!(times, vec![50 * NS_PER_SEC, Time(50_500_000_000), 51 * NS_PER_SEC, Time(51_500_000_000)]);
         assert!(out.iter().all(|x| x.2 == 153_600));
     }
 
     #[test]
     fn bursts_alternate_within_their_spread() {
         let (tb, td) = (2 * NS_PER_SEC, 3 * NS_PER_SEC);
-        let plan = SchPlan::Bursts { burst: tb, gap: td, start: 0, spread: 0.1, order: BurstOrder::Random, sch_bps: 153_600 };
+        let plan = SchPlan::Bursts { burst: tb, gap: td, start: Time::ZERO, spread: 0.1, order: BurstOrder::Random, sch_bps: 153_600 };
         let out = run(&plan, 3, 100 * NS_PER_SEC);
         for k in 0..3 {
             let mine: Vec<_> = out.iter().filter(|x| x.1 == k).collect();
             assert!(mine.len() >= 38, "{} switches", mine.len());
             for (i, s) in mine.iter().enumerate() {
-                let cycle = (i / 2) as Time * (tb + td);
+                let cycle = (tb + td) * (i / 2) as u64;
                 if i % 2 == 0 {
                     assert_eq!(s.2, 153_600);
-                    assert!(s.0 >= cycle && s.0 < cycle + tb / 10, "up at {}", s.0);
+                    assert!(s.0 >= cycle && s.0 < cycle + tb / 10, "up at {:?}", s.0);
                 } else {
                     assert_eq!(s.2, 0);
-                    assert!(s.0 >= cycle + tb && s.0 < cycle + tb + td / 10, "down at {}", s.0);
+                    assert!(s.0 >= cycle + tb && s.0 < cycle + tb + td / 10, "down at {:?}", s.0);
                 }
             }
         }
@@ -192,7 +192,7 @@ mod tests {
         // k up at 50 + k·0.8/100 s and down at 58 + k·0.5/100 s, every cycle.
         let (tb, td, start) = (8 * NS_PER_SEC, 5 * NS_PER_SEC, 50 * NS_PER_SEC);
         let plan = SchPlan::Bursts { burst: tb, gap: td, start, spread: 0.1, order: BurstOrder::Sequential, sch_bps: 153_600 };
-        let out = run(&plan, 100, start + 3 * (tb + td) - 1);
+        let out = run(&plan, 100, start + 3 * (tb + td) - Time(1));
         assert!(out.iter().all(|s| s.0 >= start), "nothing before the first burst");
         for cycle in 0..3u64 {
             let c = start + cycle * (tb + td);
@@ -201,13 +201,13 @@ mod tests {
             assert_eq!(ups.len(), 100);
             assert_eq!(downs.len(), 100);
             for (k, s) in ups.iter().enumerate() {
-                assert_eq!((s.0, s.1), (c + k as Time * 8_000_000, k), "cycle {cycle}: mobile {k}'s up-switch");
+                assert_eq!((s.0, s.1), (c + Time(k as u64) * 8_000_000, k), "cycle {cycle}: mobile {k}'s up-switch");
             }
             for (k, s) in downs.iter().enumerate() {
-                assert_eq!((s.0, s.1), (c + tb + k as Time * 5_000_000, k), "cycle {cycle}: mobile {k}'s down-switch");
+                assert_eq!((s.0, s.1), (c + tb + Time(k as u64) * 5_000_000, k), "cycle {cycle}: mobile {k}'s down-switch");
             }
             // The last mobile switches 99/100 of 0.1·T_B after the first.
-            assert_eq!(ups.last().unwrap().0 - ups[0].0, 99 * 8_000_000);
+            assert_eq!(ups.last().unwrap().0 - ups[0].0, Time(99 * 8_000_000));
         }
     }
 

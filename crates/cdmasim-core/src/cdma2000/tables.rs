@@ -73,7 +73,7 @@ pub(crate) fn parse_sch_rate(v: &Val) -> Res<u64> {
 
 fn positive_time(v: &Val, what: &str) -> Res<Time> {
     let t = v.time()?;
-    if t == 0 {
+    if t == Time::ZERO {
         return Err(v.err(format!("{what} must be positive")));
     }
     Ok(t)
@@ -110,7 +110,7 @@ pub(crate) fn parse_sch(v: &Val) -> Res<RawSch> {
             SchPlan::Bursts {
                 burst: positive_time(&t.req("burst")?, "the burst duration T_B")?,
                 gap: positive_time(&t.req("gap")?, "the time between bursts T_D")?,
-                start: t.or("start", 0, |v| v.time())?,
+                start: t.or("start", Time::ZERO, |v| v.time())?,
                 spread,
                 order: t.or("order", keys::BURST_ORDER[0].1, |v| v.one_of(keys::BURST_ORDER))?,
                 sch_bps: parse_sch_rate(&t.req("rate")?)?,
@@ -237,14 +237,14 @@ fn read_sch_file(path: &str, scenario_file: &str, at: &At, mobiles: &HashMap<&st
         if !(t_s.is_finite() && t_s >= 0.0) {
             return Err(bad("time", format!("'{}' is not a time in seconds", cols[0])));
         }
-        let t = (t_s * NS_PER_SEC as f64).round() as Time;
-        if t < last {
+        let t = Time((t_s * NS_PER_SEC.0 as f64).round() as u64);
+        if t < Time(last) {
             return Err(bad("time", "times must not decrease".into()));
         }
         if t >= duration {
             return Err(bad("time", format!("{t_s} s is at or after the end of the run")));
         }
-        last = t;
+        last = t.0;
         let &k = mobiles.get(cols[1]).ok_or_else(|| bad("mobile", format!("no mobile named '{}' in this cell", cols[1])))?;
         let r = cols[2].to_ascii_lowercase();
         let bps = match r.as_str() {

@@ -11,12 +11,12 @@ use crate::engine::Time;
 
 /// Start of slot `n` in ns (a slot is 1/600 s; exact, no drift).
 pub fn slot_start(n: u64) -> Time {
-    (n as u128 * crate::engine::NS_PER_SEC as u128 / SLOTS_PER_SEC as u128) as Time
+    Time((n as u128 * crate::engine::NS_PER_SEC.0 as u128 / SLOTS_PER_SEC as u128) as u64)
 }
 
 /// The first slot starting at or after `t`.
 pub fn slot_at_or_after(t: Time) -> u64 {
-    (t as u128 * SLOTS_PER_SEC as u128).div_ceil(crate::engine::NS_PER_SEC as u128) as u64
+    (t.0 as u128 * SLOTS_PER_SEC as u128).div_ceil(crate::engine::NS_PER_SEC.0 as u128) as u64
 }
 
 /// (time, bit/s) steps of a DRC source, slot 0 at time 0, until `until`.
@@ -60,14 +60,14 @@ mod tests {
     fn runs_merge_and_the_trace_loops() {
         // DRC 1 = 38.4 kb/s, 2 = 76.8 kb/s.
         let t = Arc::new(DrcTrace { drc: vec![1, 1, 2], ..Default::default() });
-        let s: Vec<(u64, u64)> = RateSteps::new(Box::new(TraceSource::new(t, 0, true)), slot_start(7)).collect();
+        let s: Vec<(Time, u64)> = RateSteps::new(Box::new(TraceSource::new(t, 0, true)), slot_start(7)).collect();
         assert_eq!(
             s,
-            vec![(0, 38_400), (slot_start(2), 76_800), (slot_start(3), 38_400), (slot_start(5), 76_800), (slot_start(6), 38_400)]
+            vec![(Time::ZERO, 38_400), (slot_start(2), 76_800), (slot_start(3), 38_400), (slot_start(5), 76_800), (slot_start(6), 38_400)]
         );
         assert_eq!(slot_start(600), crate::engine::NS_PER_SEC);
         assert_eq!(slot_at_or_after(slot_start(5)), 5);
-        assert_eq!(slot_at_or_after(slot_start(5) + 1), 6);
+        assert_eq!(slot_at_or_after(slot_start(5) + Time(1)), 6);
     }
 }
 

@@ -206,7 +206,7 @@ impl Edge<'_> {
         let d = self.dir(tag);
         d.packets_in += 1;
         d.bytes_in += bytes.len() as u64;
-        self.log(tag, format_args!("{} + {}\n", now / 1_000_000, bytes.len()));
+        self.log(tag, format_args!("{} + {}\n", now.0 / 1_000_000, bytes.len()));
         let (pkt, header) = wire::packet_of(bytes, uid, wire::connection_of(bytes, tag.user), tag.down, from, to, now);
         net.send(now, from, pkt, header, self);
     }
@@ -226,15 +226,15 @@ impl Endpoints for Edge<'_> {
         let d = self.dir(tag);
         d.delivered += 1;
         d.bytes_delivered += bytes.len() as u64;
-        let ms = (now - tag.arrived) as f64 / 1e6;
-        let bin = (now / 100_000_000) as usize;
+        let ms = (now - tag.arrived).0 as f64 / 1e6;
+        let bin = (now / 100_000_000).0 as usize;
         if d.bytes_per_100ms.len() <= bin {
             d.bytes_per_100ms.resize(bin + 1, 0);
         }
         d.bytes_per_100ms[bin] += bytes.len() as u64;
         d.delay_mean_ms += (ms - d.delay_mean_ms) / d.delivered as f64;
         d.delay_max_ms = d.delay_max_ms.max(ms);
-        self.log(tag, format_args!("{} - {} {}\n", now / 1_000_000, bytes.len(), (now - tag.arrived) / 1_000_000));
+        self.log(tag, format_args!("{} - {} {}\n", now.0 / 1_000_000, bytes.len(), (now - tag.arrived).0 / 1_000_000));
         self.stash.recycle(bytes);
     }
 
@@ -242,7 +242,7 @@ impl Endpoints for Edge<'_> {
         let reason: DropReason = d.reason;
         if let Some((bytes, tag)) = self.stash.take(d.pkt.uid) {
             *self.dir(tag).dropped.entry(reason.as_str().to_string()).or_default() += 1;
-            self.log(tag, format_args!("{} d {} {}\n", d.t / 1_000_000, bytes.len(), reason.as_str()));
+            self.log(tag, format_args!("{} d {} {}\n", d.t.0 / 1_000_000, bytes.len(), reason.as_str()));
             self.stash.recycle(bytes);
         }
     }
@@ -328,10 +328,10 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
         .map(|fd| libc::pollfd { fd, events: libc::POLLIN, revents: 0 })
         .collect();
     while !stop.load(Ordering::Relaxed) {
-        let now = start.elapsed().as_nanos() as Time;
+        let now = Time(start.elapsed().as_nanos() as u64);
         // Sleep until the next deadline (at most 5 ms, to look at `stop`),
         // spinning through its last 20 µs.
-        let wait = net.next_deadline().map_or(5_000_000, |d| d.saturating_sub(now)).min(5_000_000);
+        let wait = net.next_deadline().map_or(5_000_000, |d| d.saturating_sub(now).0).min(5_000_000);
         let timeout = if wait > 20_000 { wait - 20_000 } else { 0 };
         let ts = libc::timespec { tv_sec: (timeout / 1_000_000_000) as _, tv_nsec: (timeout % 1_000_000_000) as _ };
         let n = unsafe { libc::ppoll(fds.as_mut_ptr(), fds.len() as _, &ts, std::ptr::null()) };
@@ -341,7 +341,7 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
                 return Err(e);
             }
         }
-        let now = start.elapsed().as_nanos() as Time;
+        let now = Time(start.elapsed().as_nanos() as u64);
         for (i, pfd) in fds.iter_mut().enumerate() {
             if pfd.revents & libc::POLLIN == 0 {
                 continue;
@@ -367,16 +367,16 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
                 }
             }
         }
-        if let Some(d) = net.next_deadline().filter(|&d| d > now && d - now <= 20_000) {
+        if let Some(d) = net.next_deadline().filter(|&d| d > now && d - now <= Time(20_000)) {
             // Spin to the deadline: the slot clock follows the real one.
-            while (start.elapsed().as_nanos() as Time) < d {
+            while Time(start.elapsed().as_nanos() as u64) < d {
                 std::hint::spin_loop();
             }
         }
-        let now = start.elapsed().as_nanos() as Time;
-        net.run_due(now, &mut edge, &mut |l| late.add(l));
+        let now = Time(start.elapsed().as_nanos() as u64);
+        net.run_due(now, &mut edge, &mut |l| late.add(l.0));
     }
-    let end = start.elapsed().as_nanos() as Time;
+    let end = Time(start.elapsed().as_nanos() as u64);
     // Bring every hop up to the end (a sleeping sector runs its idle
     // slots) and close its statistics.
     net.timers_at_end(end);
@@ -404,7 +404,7 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
     for l in edge.logs.iter_mut().flatten().flatten() {
         l.flush()?;
     }
-    rep.duration_s = end as f64 / 1e9;
+    rep.duration_s = end.0 as f64 / 1e9;
     rep.schedule_error_p50_us = late.quantile(0.5);
     rep.schedule_error_p99_us = late.quantile(0.99);
     rep.schedule_error_max_us = late.max as f64;

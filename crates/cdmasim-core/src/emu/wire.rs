@@ -167,7 +167,7 @@ mod tests {
     #[test]
     fn a_real_segment_becomes_a_packet_with_its_header() {
         let b = segment(3_000_000_000, 12345, 1448, true);
-        let (p, body) = packet_of(&b, 7, 9, true, NodeId(1), NodeId(2), 0);
+        let (p, body) = packet_of(&b, 7, 9, true, NodeId(1), NodeId(2), Time::ZERO);
         assert_eq!(p.size as usize, b.len());
         let Body::Tcp(h) = body else { panic!("not TCP") };
         assert_eq!((h.seq, h.ack, h.len, h.wnd), (3_000_000_000, 12345, 1448, 29200));
@@ -177,7 +177,7 @@ mod tests {
         // Not TCP: a datagram of its size.
         let mut udp = b.clone();
         udp[9] = 17;
-        assert!(matches!(packet_of(&udp, 7, 0, true, NodeId(1), NodeId(2), 0).1, Body::Udp { .. }));
+        assert!(matches!(packet_of(&udp, 7, 0, true, NodeId(1), NodeId(2), Time::ZERO).1, Body::Udp { .. }));
     }
 
     #[test]
@@ -193,7 +193,7 @@ mod tests {
     #[test]
     fn a_rebuilt_header_goes_into_the_bytes_and_the_checksum_no_longer_fits() {
         let mut b = segment(1000, 1, 100, false);
-        let (_, mut rebuilt) = packet_of(&b, 1, 0, true, NodeId(1), NodeId(2), 0);
+        let (_, mut rebuilt) = packet_of(&b, 1, 0, true, NodeId(1), NodeId(2), Time::ZERO);
         let Body::Tcp(h) = &mut rebuilt else { panic!() };
         h.seq = 900; // rebuilt one segment behind
         write_rebuilt(&mut b, &rebuilt);
@@ -201,7 +201,7 @@ mod tests {
         assert_eq!(&b[36..38], &[0xab, 0xcd], "checksum as sent");
         // The same fields as sent: the checksum is changed by one.
         let mut c = segment(1000, 1, 100, false);
-        let (_, sent) = packet_of(&c, 1, 0, true, NodeId(1), NodeId(2), 0);
+        let (_, sent) = packet_of(&c, 1, 0, true, NodeId(1), NodeId(2), Time::ZERO);
         write_rebuilt(&mut c, &sent);
         assert_eq!(&c[36..38], &[0xab, 0xce]);
     }

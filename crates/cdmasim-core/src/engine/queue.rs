@@ -32,7 +32,7 @@ struct Entry<E> {
 
 impl<E> Entry<E> {
     fn time(&self) -> Time {
-        (self.key >> 64) as Time
+        Time((self.key >> 64) as u64)
     }
 }
 
@@ -89,7 +89,7 @@ impl<E: Slow + Copy> EventQueue<E> {
             slow: BinaryHeap::new(),
             slow_front: u128::MAX,
             next_seq: 0,
-            now: 0,
+            now: Time::ZERO,
             popped: 0,
             held: false,
         }
@@ -128,7 +128,7 @@ impl<E: Slow + Copy> EventQueue<E> {
         let seq = self.next_seq;
         self.next_seq += 1;
         let time = at.max(self.now);
-        let key = (time as u128) << 64 | seq as u128;
+        let key = (time.0 as u128) << 64 | seq as u128;
         if event.slow() {
             self.slow_front = self.slow_front.min(key);
             self.slow.push(Entry { key, event });
@@ -207,7 +207,7 @@ mod tests {
         let (mut seq, mut slow_pops) = (0u64, 0);
         for _ in 0..20_000 {
             if rng.uniform() < 0.55 || q.is_empty() {
-                let at = q.now() + rng.below(5);
+                let at = q.now() + Time(rng.below(5));
                 let ev = if rng.uniform() < 0.3 { 'S' } else { 'f' };
                 q.schedule(at, ev);
                 pending.insert((at, seq, ev));
@@ -232,20 +232,20 @@ mod tests {
     fn the_held_front_is_gone() {
         let mut q = EventQueue::new();
         for (at, ev) in [(1, 'a'), (1, 'b'), (2, 'c')] {
-            q.schedule(at, ev);
+            q.schedule(Time(at), ev);
         }
-        assert_eq!(q.pop(), Some((1, 'a')));
+        assert_eq!(q.pop(), Some((Time(1), 'a')));
         assert_eq!(q.len(), 2);
-        q.schedule(1, 'd');
+        q.schedule(Time(1), 'd');
         assert_eq!(q.len(), 3);
-        assert_eq!(q.pop(), Some((1, 'b')));
-        assert_eq!(q.pop(), Some((1, 'd')));
-        assert_eq!(q.peek_time(), Some(2));
-        assert_eq!(q.pop(), Some((2, 'c')));
+        assert_eq!(q.pop(), Some((Time(1), 'b')));
+        assert_eq!(q.pop(), Some((Time(1), 'd')));
+        assert_eq!(q.peek_time(), Some(Time(2)));
+        assert_eq!(q.pop(), Some((Time(2), 'c')));
         assert!(q.is_empty());
         assert_eq!(q.pop(), None);
-        q.schedule(3, 'e');
-        assert_eq!(q.pop(), Some((3, 'e')));
+        q.schedule(Time(3), 'e');
+        assert_eq!(q.pop(), Some((Time(3), 'e')));
     }
 
     /// `pop_by` pops only what is due by its limit, from either heap, and
@@ -254,16 +254,16 @@ mod tests {
     fn pop_by_stops_at_its_limit() {
         let mut q = EventQueue::new();
         for (at, ev) in [(3, 'a'), (5, 'B'), (7, 'c')] {
-            q.schedule(at, ev);
+            q.schedule(Time(at), ev);
         }
-        assert_eq!(q.pop_by(2), None);
-        assert_eq!((q.now(), q.len(), q.events_processed()), (0, 3, 0));
-        assert_eq!(q.pop_by(3), Some((3, 'a')));
-        assert_eq!(q.pop_by(4), None);
-        assert_eq!((q.now(), q.len()), (3, 2));
-        assert_eq!(q.pop_by(6), Some((5, 'B')));
-        assert_eq!(q.pop_by(6), None);
-        assert_eq!(q.pop_by(7), Some((7, 'c')));
+        assert_eq!(q.pop_by(Time(2)), None);
+        assert_eq!((q.now(), q.len(), q.events_processed()), (Time::ZERO, 3, 0));
+        assert_eq!(q.pop_by(Time(3)), Some((Time(3), 'a')));
+        assert_eq!(q.pop_by(Time(4)), None);
+        assert_eq!((q.now(), q.len()), (Time(3), 2));
+        assert_eq!(q.pop_by(Time(6)), Some((Time(5), 'B')));
+        assert_eq!(q.pop_by(Time(6)), None);
+        assert_eq!(q.pop_by(Time(7)), Some((Time(7), 'c')));
         assert_eq!(q.pop_by(Time::MAX), None);
         assert_eq!(q.events_processed(), 3);
     }
@@ -271,13 +271,13 @@ mod tests {
     #[test]
     fn equal_times_pop_in_insertion_order() {
         let mut q = EventQueue::new();
-        q.schedule(10, 'a');
-        q.schedule(5, 'B');
-        q.schedule(10, 'C');
-        q.schedule(5, 'd');
+        q.schedule(Time(10), 'a');
+        q.schedule(Time(5), 'B');
+        q.schedule(Time(10), 'C');
+        q.schedule(Time(5), 'd');
         let order: Vec<char> = std::iter::from_fn(|| q.pop().map(|(_, e)| e)).collect();
         assert_eq!(order, vec!['B', 'd', 'a', 'C']);
-        assert_eq!(q.now(), 10);
+        assert_eq!(q.now(), Time(10));
         assert_eq!(q.events_processed(), 4);
     }
 }

@@ -149,7 +149,7 @@ pub struct Activity {
 impl Activity {
     /// Mean length of an idle period.
     pub fn idle_period(&self) -> Time {
-        (self.busy_period as f64 * (1.0 - self.busy) / self.busy).round() as Time
+        Time((self.busy_period.0 as f64 * (1.0 - self.busy) / self.busy).round() as u64)
     }
 }
 

@@ -7,7 +7,7 @@ use super::air::AirOverhead;
 use super::config::{default_user_queue, HandoffPf, HandoffQueue};
 use super::reverse::{RabConfig, ReverseConfig, RATE_BPS};
 use super::rlp::RlpConfig;
-use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
+use crate::engine::{Time, NS_PER_SEC};
 use crate::input::drc::REVERSE_RATE_BPS;
 use crate::input::keys::{self, Described, Key};
 use crate::sched::pf::PfConfig;
@@ -18,7 +18,7 @@ pub(crate) const DEFAULT_SCHEDULER: &str = "pf";
 pub(crate) const DEFAULT_INTERLACE: u8 = 4;
 /// One-way delay between the end of a physical-layer packet and the user,
 /// and of the reverse links, when `delay` is not given.
-pub(crate) const DEFAULT_AIR_DELAY: Time = 10 * NS_PER_MS;
+pub(crate) const DEFAULT_AIR_DELAY: Time = Time::ms(10);
 /// Background users a sector may hold: each costs the scheduler a look
 /// every slot.
 pub(crate) const MAX_BACKGROUND_USERS: u32 = 1000;

@@ -137,21 +137,21 @@ impl OnOff {
     /// by memorylessness the period in progress has the full mean left.
     fn new(spec: Activity, mut rng: Rng) -> OnOff {
         let busy = rng.bernoulli(spec.busy);
-        let mut a = OnOff { spec, busy, until: 0, rng };
+        let mut a = OnOff { spec, busy, until: Time::ZERO, rng };
         a.until = a.draw();
         a
     }
 
     fn draw(&mut self) -> Time {
         let mean = if self.busy { self.spec.busy_period } else { self.spec.idle_period() };
-        self.rng.exponential(mean as f64).round() as Time
+        Time(self.rng.exponential(mean.0 as f64).round() as u64)
     }
 
     /// Bring the state up to time `t` (a slot's start).
     fn advance(&mut self, t: Time) {
         while self.until <= t {
             self.busy = !self.busy;
-            self.until = self.until.saturating_add(self.draw().max(1));
+            self.until = self.until.saturating_add(self.draw().max(Time(1)));
         }
     }
 }
@@ -562,7 +562,7 @@ impl EvdoRan {
 
 /// Uniform in [min, max].
 fn draw(rng: &mut Rng, min: Time, max: Time) -> Time {
-    min + rng.below(max - min + 1)
+    min + Time(rng.below((max - min + Time(1)).0))
 }
 
 /// The sector after `current` in `list` (cyclically); the first if it is not in it.
@@ -668,7 +668,7 @@ impl Hop for EvdoRan {
     /// Its users (and their base-station queues, as rows of the queues
     /// table) and its sectors.
     fn report(&self, horizon: Time, rows: &mut Rows) {
-        let run_s = secs(horizon.max(1));
+        let run_s = secs(horizon.max(Time(1)));
         for (i, u) in self.users.iter().enumerate() {
             let s = &u.stats;
             let mean_drc = if s.slots_seen > 0 { s.drc_rate_sum / s.slots_seen as f64 } else { 0.0 };
@@ -794,7 +794,7 @@ mod tests {
         // error is 200 ms / sqrt(3000) = 3.7 ms, plus a slot of rounding
         // at each end: tolerance 15 ms.
         let spec = Activity { busy: 0.3, busy_period: 200 * NS_PER_MS };
-        assert_eq!(spec.idle_period(), 466_666_667);
+        assert_eq!(spec.idle_period(), Time(466_666_667));
         let mut a = OnOff::new(spec, Rng::from_seed(7));
         let slots = 2000 * 600;
         let (mut busy, mut periods, mut was) = (0u64, 0u64, false);

@@ -104,7 +104,7 @@ impl ReverseConfig {
     /// One frame: the erased frame is found at its end, when the next
     /// frame has already started; the NAK reaches the terminal during that
     /// frame, and the octets go in the frame after it.
-    pub const DEFAULT_NAK_DELAY: Time = FRAME_SLOTS * NS_PER_SEC / 600;
+    pub const DEFAULT_NAK_DELAY: Time = Time(FRAME_SLOTS * NS_PER_SEC.0 / 600);
 }
 
 impl Default for ReverseConfig {

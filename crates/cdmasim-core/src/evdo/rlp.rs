@@ -42,7 +42,7 @@ pub struct RlpConfig {
 impl RlpConfig {
     /// 1 % erasures (the DRC's target frame error rate) and a NAK on the
     /// next reverse-link frame: 16 slots, 26.67 ms, plus one for decoding.
-    pub const DEFAULT_NAK_DELAY: Time = 17 * 1_000_000_000 / 600;
+    pub const DEFAULT_NAK_DELAY: Time = Time(17 * 1_000_000_000 / 600);
     pub const DEFAULT_FRAME_ERROR: f64 = 0.01;
 }
 
@@ -129,7 +129,7 @@ pub struct HandedUp {
 
 impl Rlp {
     pub fn new(cfg: Option<RlpConfig>, rng: Rng) -> Rlp {
-        Rlp { cfg, rng, entries: VecDeque::new(), front: 0, gaps: VecDeque::new(), gap_front: 0, last_up: 0, stats: RlpStats::default() }
+        Rlp { cfg, rng, entries: VecDeque::new(), front: 0, gaps: VecDeque::new(), gap_front: 0, last_up: Time::ZERO, stats: RlpStats::default() }
     }
 
     /// Erasures and retransmissions as `cfg` says (None: none).
@@ -150,7 +150,7 @@ impl Rlp {
     /// A packet leaves the queue for the air; returns its sequence number.
     pub fn push(&mut self, pkt: Packet, wire: Option<Wire>, lost: bool) -> u64 {
         let seq = self.front + self.entries.len() as u64;
-        self.entries.push_back(Entry { pkt, wire, lost, aborted: false, dropped: None, done: None, ready: 0, open_gaps: 0 });
+        self.entries.push_back(Entry { pkt, wire, lost, aborted: false, dropped: None, done: None, ready: Time::ZERO, open_gaps: 0 });
         seq
     }
 
@@ -266,11 +266,11 @@ mod tests {
     use super::*;
 
     fn pkt(uid: u64) -> Packet {
-        Packet::udp(uid, 0, NodeId(0), NodeId(1), 0, uid, 972).0
+        Packet::udp(uid, 0, NodeId(0), NodeId(1), Time::ZERO, uid, 972).0
     }
 
     fn rlp(fe: f64) -> Rlp {
-        Rlp::new(Some(RlpConfig { frame_error: fe, nak_delay: 40 }), Rng::from_seed(1))
+        Rlp::new(Some(RlpConfig { frame_error: fe, nak_delay: Time(40) }), Rng::from_seed(1))
     }
 
     fn handed(r: &mut Rlp) -> Vec<(u64, bool, Time)> {
@@ -286,10 +286,10 @@ mod tests {
             r.push(pkt(k), None, false);
         }
         // Packet 0 and the start of 1 in the first physical packet.
-        r.ended(&Load { new: Some((0, 1)), new_bytes: 1500, completes: Some(0), retransmits: vec![] }, 10);
-        assert_eq!(handed(&mut r), vec![(0, false, 10)]);
-        r.ended(&Load { new: Some((1, 2)), new_bytes: 1500, completes: Some(2), retransmits: vec![] }, 20);
-        assert_eq!(handed(&mut r), vec![(1, false, 20), (2, false, 20)]);
+        r.ended(&Load { new: Some((0, 1)), new_bytes: 1500, completes: Some(0), retransmits: vec![] }, Time(10));
+        assert_eq!(handed(&mut r), vec![(0, false, Time(10))]);
+        r.ended(&Load { new: Some((1, 2)), new_bytes: 1500, completes: Some(2), retransmits: vec![] }, Time(20));
+        assert_eq!(handed(&mut r), vec![(1, false, Time(20)), (2, false, Time(20))]);
         assert_eq!(r.len(), 0);
     }
 
@@ -299,21 +299,21 @@ mod tests {
         for k in 0..2 {
             r.push(pkt(k), None, false);
         }
-        r.ended(&Load { new: Some((0, 0)), new_bytes: 1000, completes: Some(0), retransmits: vec![] }, 10);
-        r.cfg = Some(RlpConfig { frame_error: 0.0, nak_delay: 40 }); // ... then none
-        r.ended(&Load { new: Some((1, 1)), new_bytes: 1000, completes: Some(1), retransmits: vec![] }, 20);
+        r.ended(&Load { new: Some((0, 0)), new_bytes: 1000, completes: Some(0), retransmits: vec![] }, Time(10));
+        r.cfg = Some(RlpConfig { frame_error: 0.0, nak_delay: Time(40) }); // ... then none
+        r.ended(&Load { new: Some((1, 1)), new_bytes: 1000, completes: Some(1), retransmits: vec![] }, Time(20));
         // Packet 1 arrived whole but waits behind packet 0's hole.
         assert!(handed(&mut r).is_empty());
         // Nothing to resend before the NAK is in (10 + 40).
         let mut load = Load::default();
-        assert_eq!(r.retransmit(49, 5000, &mut load), 0);
-        assert_eq!(r.retransmit(50, 600, &mut load), 600);
-        r.ended(&load, 60);
+        assert_eq!(r.retransmit(Time(49), 5000, &mut load), 0);
+        assert_eq!(r.retransmit(Time(50), 600, &mut load), 600);
+        r.ended(&load, Time(60));
         assert!(handed(&mut r).is_empty(), "400 octets still owed");
         let mut load = Load::default();
-        assert_eq!(r.retransmit(61, 5000, &mut load), 400);
-        r.ended(&load, 70);
-        assert_eq!(handed(&mut r), vec![(0, false, 70), (1, false, 70)]);
+        assert_eq!(r.retransmit(Time(61), 5000, &mut load), 400);
+        r.ended(&load, Time(70));
+        assert_eq!(handed(&mut r), vec![(0, false, Time(70)), (1, false, Time(70))]);
         assert_eq!((r.stats.erasures, r.stats.retransmitted_bytes, r.stats.aborts), (1, 1000, 0));
     }
 
@@ -324,15 +324,15 @@ mod tests {
             r.push(pkt(k), None, false);
         }
         // Packets 1 and 2 share the erased physical packet.
-        r.cfg = Some(RlpConfig { frame_error: 0.0, nak_delay: 40 });
-        r.ended(&Load { new: Some((0, 1)), new_bytes: 1500, completes: Some(0), retransmits: vec![] }, 10);
-        r.cfg = Some(RlpConfig { frame_error: 1.0, nak_delay: 40 });
-        r.ended(&Load { new: Some((1, 2)), new_bytes: 1500, completes: Some(2), retransmits: vec![] }, 20);
-        assert_eq!(handed(&mut r), vec![(0, false, 10)]);
+        r.cfg = Some(RlpConfig { frame_error: 0.0, nak_delay: Time(40) });
+        r.ended(&Load { new: Some((0, 1)), new_bytes: 1500, completes: Some(0), retransmits: vec![] }, Time(10));
+        r.cfg = Some(RlpConfig { frame_error: 1.0, nak_delay: Time(40) });
+        r.ended(&Load { new: Some((1, 2)), new_bytes: 1500, completes: Some(2), retransmits: vec![] }, Time(20));
+        assert_eq!(handed(&mut r), vec![(0, false, Time(10))]);
         let mut load = Load::default();
-        r.retransmit(60, 5000, &mut load);
-        r.ended(&load, 70); // erased again: RLP gives up
-        assert_eq!(handed(&mut r), vec![(1, true, 70), (2, true, 70)]);
+        r.retransmit(Time(60), 5000, &mut load);
+        r.ended(&load, Time(70)); // erased again: RLP gives up
+        assert_eq!(handed(&mut r), vec![(1, true, Time(70)), (2, true, Time(70))]);
         assert_eq!(r.stats.aborts, 1);
     }
 
@@ -348,16 +348,16 @@ mod tests {
             for part in 0..3 {
                 t += 10;
                 let completes = (part == 2).then_some(k);
-                r.ended(&Load { new: Some((k, k)), new_bytes: 500, completes, retransmits: vec![] }, t);
+                r.ended(&Load { new: Some((k, k)), new_bytes: 500, completes, retransmits: vec![] }, Time(t));
             }
             // Resend whatever is owed, one packet per gap, as long as needed.
             loop {
                 t += 50;
                 let mut load = Load::default();
-                if r.retransmit(t, 5000, &mut load) == 0 {
+                if r.retransmit(Time(t), 5000, &mut load) == 0 {
                     break;
                 }
-                r.ended(&load, t);
+                r.ended(&load, Time(t));
             }
             r.hand_up(|h| lost += h.lost as u64);
         }

@@ -356,7 +356,7 @@ fn parse_handoff(v: &Val) -> Res<RawHandoff> {
                     (x, x)
                 }
             };
-            if min == 0 || min > max {
+            if min == Time::ZERO || min > max {
                 return Err(e.err("the time between hand-offs must be positive, and min <= max"));
             }
             Ok(RawHandoff::Every { min, max, sectors })

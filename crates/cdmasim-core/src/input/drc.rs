@@ -5,6 +5,7 @@
 //! `resolve` checks the preset or reads the trace, and the world opens the
 //! channel (`DrcSpec::open`) with the run's seed.
 
+use crate::engine::Time;
 use super::keys::Key;
 use super::reader::{At, Res, Val};
 use crate::channel::{self, presets, DrcSpec, Format};
@@ -122,7 +123,7 @@ pub(crate) fn parse_drc(v: &Val) -> Res<RawDrc> {
             let window_ms = match t.get("window") {
                 Some(w) => {
                     let ns = w.time()?;
-                    if ns == 0 || ns % (5 * NS_PER_MS) != 0 || ns / NS_PER_MS > u32::MAX as u64 {
+                    if ns == Time::ZERO || ns % (5 * NS_PER_MS) != Time::ZERO || ns / NS_PER_MS > u32::MAX as u64 {
                         return Err(w.err("the Mahimahi window must be a positive multiple of 5ms (3 slots)"));
                     }
                     Some((ns / NS_PER_MS) as u32)

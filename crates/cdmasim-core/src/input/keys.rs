@@ -110,6 +110,7 @@ fn documented_keys(keys: &[Key]) -> Vec<KeyDoc> {
 /// (`"1500us"`), or in ms with decimals where none does (`"28.333333ms"`);
 /// zero as `"0s"`.
 pub fn time(t: Time) -> String {
+    let t = t.0;
     if t == 0 {
         return "\"0s\"".into();
     }
@@ -217,7 +218,7 @@ mod tests {
     fn shown_values_read_back() {
         let unquote = |s: String| s.trim_matches('"').to_string();
         for t in [0, 1, 999, 37_500_000, 5_120_000_000, 1_001_000, 1_000, 10_000_000, 28_300_000, 26_700_000, 1_000_000_000, 1_500_000_000] {
-            assert_eq!(parse_time(&unquote(time(t))), Ok(t), "{}", time(t));
+            assert_eq!(parse_time(&unquote(time(Time(t)))), Ok(Time(t)), "{}", time(Time(t)));
         }
         for r in [1, 9_600, 153_600, 1_000_000, 2_000_000, 2_457_600, 10_000_000_000] {
             assert_eq!(parse_rate(&unquote(rate(r))), Ok(r), "{}", rate(r));
@@ -225,8 +226,8 @@ mod tests {
         for b in [1, 500, 5_000, 64 * 1024, 65_000, 1 << 20, 3_000_000] {
             assert_eq!(parse_size(&unquote(size(b))), Ok(b), "{}", size(b));
         }
-        assert_eq!((time(10_000_000), rate(153_600), size(64 * 1024)), ("\"10ms\"".into(), "\"153.6kbps\"".into(), "\"64KiB\"".into()));
-        let shown = [37_500_000, 5_120_000_000, 28_300_000, 1_500_500, 999_000, 28_333_333].map(time);
+        assert_eq!((time(Time(10_000_000)), rate(153_600), size(64 * 1024)), ("\"10ms\"".into(), "\"153.6kbps\"".into(), "\"64KiB\"".into()));
+        let shown = [37_500_000, 5_120_000_000, 28_300_000, 1_500_500, 999_000, 28_333_333].map(|t| time(Time(t)));
         assert_eq!(shown, ["\"37.5ms\"", "\"5.12s\"", "\"28.3ms\"", "\"1.5005ms\"", "\"999us\"", "\"28.333333ms\""].map(String::from));
     }
 }

@@ -131,7 +131,7 @@ pub(crate) const LINK: &[Key] = &[
 pub(crate) const PERIODIC: &[Key] = &[
     Key::required("every", "The period; > 0."),
     Key::required("steps", "The steps of one period, as an array of `{at, rate}`: the first at `\"0s\"`, all within the period."),
-    Key::value("start", || keys::time(0), "The first period starts here; before it the link has `rate`."),
+    Key::value("start", || keys::time(Time::ZERO), "The first period starts here; before it the link has `rate`."),
 ];
 
 pub(crate) const STEP: &[Key] = &[
@@ -187,8 +187,8 @@ fn parse_link(v: &Val) -> Res<RawLink> {
     };
     // The rate at time 0: `rate`, or the schedule's step at 0 s (a periodic
     // schedule's first step is at its start).
-    let starts_at_0 = rate_period.map_or(true, |(start, _)| start == 0);
-    let step0 = rate_schedule.first().filter(|(at, _)| *at == 0 && starts_at_0).map(|&(_, r)| r);
+    let starts_at_0 = rate_period.map_or(true, |(start, _)| start == Time::ZERO);
+    let step0 = rate_schedule.first().filter(|(at, _)| *at == Time::ZERO && starts_at_0).map(|&(_, r)| r);
     let rate_bps = match (t.get("rate"), step0) {
         (Some(r), None) => r.positive_rate()?,
         (Some(r), Some(s0)) => {
@@ -242,15 +242,15 @@ fn parse_schedule(v: &Val) -> Res<(Vec<(Time, u64)>, Option<(Time, Time)>)> {
         return Ok((parse_steps(v)?, None));
     }
     let t = v.keys(PERIODIC)?;
-    let start = t.or("start", 0, |v| v.time())?;
+    let start = t.or("start", Time::ZERO, |v| v.time())?;
     let every_v = t.req("every")?;
     let every = every_v.time()?;
-    if every == 0 {
+    if every == Time::ZERO {
         return Err(every_v.err("the period must be positive"));
     }
     let steps_v = t.req("steps")?;
     let steps = parse_steps(&steps_v)?;
-    if steps[0].0 != 0 {
+    if steps[0].0 != Time::ZERO {
         return Err(steps_v.err("a periodic schedule's first step must be at 0s (the rate each period starts with)"));
     }
     if let Some(&(last, _)) = steps.last().filter(|s| s.0 >= every) {

@@ -135,16 +135,16 @@ pub fn parse_time(text: &str) -> Result<Time, String> {
     let (d, unit) = split(text)?;
     let mult: u128 = match unit {
         "ns" => 1,
-        "us" | "µs" | "μs" => NS_PER_US as u128,
-        "ms" => NS_PER_MS as u128,
-        "s" => NS_PER_SEC as u128,
-        "min" => 60 * NS_PER_SEC as u128,
-        "h" => 3600 * NS_PER_SEC as u128,
+        "us" | "µs" | "μs" => NS_PER_US.0 as u128,
+        "ms" => NS_PER_MS.0 as u128,
+        "s" => NS_PER_SEC.0 as u128,
+        "min" => 60 * NS_PER_SEC.0 as u128,
+        "h" => 3600 * NS_PER_SEC.0 as u128,
         _ => {
             return Err(format!("unknown time unit '{unit}' in '{text}' (use ns, us, ms, s, min or h)"));
         }
     };
-    to_u64(d, mult, 1, text)
+    to_u64(d, mult, 1, text).map(Time)
 }
 
 fn size_multiplier(unit: &str) -> Option<u128> {
@@ -275,7 +275,7 @@ pub fn parse_quantity(text: &str) -> Result<(Dimension, f64), String> {
         return Ok((Dimension::Size, parse_size(text)? as f64));
     }
     if let Ok(ns) = parse_time(text) {
-        return Ok((Dimension::Time, ns as f64 / NS_PER_SEC as f64));
+        return Ok((Dimension::Time, ns.0 as f64 / NS_PER_SEC.0 as f64));
     }
     if let Ok(bps) = parse_rate(text) {
         return Ok((Dimension::Rate, bps as f64));
@@ -330,29 +330,29 @@ mod tests {
 
     #[test]
     fn times_every_unit_and_exact_decimals() {
-        assert_eq!(parse_time("10ns"), Ok(10));
-        assert_eq!(parse_time("100us"), Ok(100_000));
-        assert_eq!(parse_time("100µs"), Ok(100_000));
-        assert_eq!(parse_time("20ms"), Ok(20_000_000));
-        assert_eq!(parse_time("37.5ms"), Ok(37_500_000));
-        assert_eq!(parse_time("1.5s"), Ok(1_500_000_000));
-        assert_eq!(parse_time("2min"), Ok(120_000_000_000));
-        assert_eq!(parse_time("1h"), Ok(3_600_000_000_000));
-        assert_eq!(parse_time("0s"), Ok(0));
+        assert_eq!(parse_time("10ns"), Ok(Time(10)));
+        assert_eq!(parse_time("100us"), Ok(Time(100_000)));
+        assert_eq!(parse_time("100µs"), Ok(Time(100_000)));
+        assert_eq!(parse_time("20ms"), Ok(Time(20_000_000)));
+        assert_eq!(parse_time("37.5ms"), Ok(Time(37_500_000)));
+        assert_eq!(parse_time("1.5s"), Ok(Time(1_500_000_000)));
+        assert_eq!(parse_time("2min"), Ok(Time(120_000_000_000)));
+        assert_eq!(parse_time("1h"), Ok(Time(3_600_000_000_000)));
+        assert_eq!(parse_time("0s"), Ok(Time::ZERO));
         // 1/600 s written out to 10 digits is 1666666.6667 ns: rounds to the nearest ns.
-        assert_eq!(parse_time("1.6666666667ms"), Ok(1_666_667));
+        assert_eq!(parse_time("1.6666666667ms"), Ok(Time(1_666_667)));
         assert!(parse_time("5").is_err());
         assert!(parse_time("5 sec").unwrap_err().contains("unknown time unit"));
     }
 
     #[test]
     fn rounding_is_to_nearest_half_away_from_zero() {
-        assert_eq!(parse_time("1.5ns"), Ok(2));
-        assert_eq!(parse_time("1.49ns"), Ok(1));
-        assert_eq!(parse_time("0.4ns"), Ok(0));
+        assert_eq!(parse_time("1.5ns"), Ok(Time(2)));
+        assert_eq!(parse_time("1.49ns"), Ok(Time(1)));
+        assert_eq!(parse_time("0.4ns"), Ok(Time::ZERO));
         assert_eq!(parse_rate("0.5bps"), Ok(1));
         assert_eq!(parse_size("1.0005kB"), Ok(1001));
-        assert_eq!(parse_time("1e-30s"), Ok(0));
+        assert_eq!(parse_time("1e-30s"), Ok(Time::ZERO));
     }
 
     #[test]

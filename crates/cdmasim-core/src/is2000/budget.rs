@@ -273,7 +273,7 @@ mod tests {
         // Backlog over unit share ranks them 0, 1, 2, 3, then the near
         // user, whose 1.5 KB is little even at its low cost.
         for (k, bytes) in [(0, 1_000_000), (1, 900_000), (2, 800_000), (3, 100_000), (4, 1_500)] {
-            a.on_backlog(0, k, Backlog { waiting_bytes: bytes, busy_until: Time::MAX }, &mut g);
+            a.on_backlog(Time::ZERO, k, Backlog { waiting_bytes: bytes, busy_until: Time::MAX }, &mut g);
         }
         a
     }

@@ -77,7 +77,7 @@ pub struct Dormancy {
 impl Dormancy {
     /// Every user starts dormant.
     pub fn new(cfg: DormancyConfig, users: usize) -> Self {
-        let u = User { mode: Mode::Dormant, busy: false, idle_since: 0, waking_at: None };
+        let u = User { mode: Mode::Dormant, busy: false, idle_since: Time::ZERO, waking_at: None };
         Dormancy { cfg, users: vec![u; users], timers: BinaryHeap::new() }
     }
 
@@ -168,7 +168,7 @@ mod tests {
     fn idle_user_steps_down_and_data_brings_it_back() {
         let mut d = Dormancy::new(DormancyConfig::default(), 2);
         let mut out = Vec::new();
-        d.set_busy(0, 0, true);
+        d.set_busy(Time::ZERO, 0, true);
         assert_eq!(d.deadline(), Some(NS_PER_SEC), "dormant: one second back");
         d.on_timer(NS_PER_SEC, &mut out);
         assert_eq!(out, vec![(0, Mode::Active, Mode::Dormant)]);
@@ -194,7 +194,7 @@ mod tests {
     fn busy_again_before_a_step_cancels_it() {
         let mut d = Dormancy::new(DormancyConfig::default(), 1);
         let mut out = Vec::new();
-        d.set_busy(0, 0, true);
+        d.set_busy(Time::ZERO, 0, true);
         d.on_timer(NS_PER_SEC, &mut out);
         d.set_busy(2 * NS_PER_SEC, 0, false);
         d.set_busy(2 * NS_PER_SEC + 100 * NS_PER_MS, 0, true);

@@ -8,12 +8,12 @@ use super::config::{AfterDenial, MacConfig};
 use super::dormancy::DormancyConfig;
 use super::power::{DistanceLaw, LinkBudget};
 use super::radio::RadioConfig;
-use crate::engine::{Time, NS_PER_MS};
+use crate::engine::Time;
 use crate::input::keys::{self, Described, Key};
 use crate::rlp::link::RlpConfig;
 
 /// D, one way (Dziong et al., Table 1).
-pub(crate) const DEFAULT_DELAY: Time = 100 * NS_PER_MS;
+pub(crate) const DEFAULT_DELAY: Time = Time::ms(100);
 /// Every air link's frame error rate, both ways (the 1 % FER target).
 pub(crate) const DEFAULT_FER: f64 = 0.01;
 /// `fading`'s values, the default first: §4.2's single-path Rayleigh fading.

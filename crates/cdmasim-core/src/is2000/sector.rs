@@ -81,9 +81,9 @@ impl Is2000Sector {
                 let link_cfg = RadioLinkConfig { name: u.name.clone(), bsc: cfg.node, mobile: u.node, ..cfg.link.clone() };
                 let mut link = RlpLink::new(&link_cfg, rng);
                 // Dormant at the start: no channel either way.
-                link.set_rate(0, 0, 0);
-                link.set_rate(0, 1, 0);
-                SectorUser { name: u.name.clone(), node: u.node, link, waiting: 0, grants: 0, active_time: 0, active_since: None }
+                link.set_rate(Time::ZERO, 0, 0);
+                link.set_rate(Time::ZERO, 1, 0);
+                SectorUser { name: u.name.clone(), node: u.node, link, waiting: 0, grants: 0, active_time: Time::ZERO, active_since: None }
             })
             .collect();
         let n = users.len();
@@ -101,7 +101,7 @@ impl Is2000Sector {
         }
         let due = users.iter().map(|u| u.link.deadline().unwrap_or(Time::MAX)).collect();
         let mut power = Meter::new(100);
-        power.set(0, (budget.power_fraction() * 10_000.0).round() as u64);
+        power.set(Time::ZERO, (budget.power_fraction() * 10_000.0).round() as u64);
         Is2000Sector {
             name: cfg.name.clone(),
             node: cfg.node,

@@ -5,6 +5,7 @@
 //! user k's forward and reverse links. The `is2000` preset fills one in
 //! with Dziong et al.'s system around it.
 
+use crate::engine::Time;
 use crate::net::NodeId;
 use super::keys;
 use crate::input::error::ScenarioError;
@@ -43,7 +44,7 @@ fn parse_mac(v: &Val) -> Res<MacConfig> {
         None => d.max_sch_bps,
     };
     let burst = t.or("burst", d.burst, |v| v.time())?;
-    if burst == 0 {
+    if burst == Time::ZERO {
         return Err(t.get("burst").unwrap().err("burst must be positive"));
     }
     Ok(MacConfig {

@@ -180,7 +180,7 @@ struct Service {
 impl LinkStats {
     /// Bits the link could have sent.
     pub fn capacity_bits(&self) -> f64 {
-        self.capacity_bit_ns as f64 / NS_PER_SEC as f64
+        self.capacity_bit_ns as f64 / NS_PER_SEC.0 as f64
     }
 }
 
@@ -241,9 +241,9 @@ pub struct Link {
 /// 64-bit division, not a 128-bit one: this is on the per-packet path) is
 /// exact while bits < 1.8e10, i.e. for any packet; beyond that, u128.
 fn tx_time_bits(bits: u64, rate_bps: u64) -> Time {
-    match bits.checked_mul(NS_PER_SEC) {
-        Some(x) => x.div_ceil(rate_bps),
-        None => (bits as u128 * NS_PER_SEC as u128).div_ceil(rate_bps as u128) as Time,
+    match bits.checked_mul(NS_PER_SEC.0) {
+        Some(x) => Time(x.div_ceil(rate_bps)),
+        None => Time((bits as u128 * NS_PER_SEC.0 as u128).div_ceil(rate_bps as u128) as u64),
     }
 }
 
@@ -263,7 +263,7 @@ impl Link {
         // Steps at time 0 set the starting rate.
         let mut rate_bps = rate_bps;
         let mut next_step = steps.next();
-        while let Some((0, r)) = next_step {
+        while let Some((Time::ZERO, r)) = next_step {
             rate_bps = r;
             next_step = steps.next();
         }
@@ -288,11 +288,11 @@ impl Link {
             tap_entry: false,
             rate_from_next_packet: false,
             outbox: Default::default(),
-            released: 0,
+            released: Time::ZERO,
             in_flight: Default::default(),
             stats: LinkStats::default(),
-            rate_since: 0,
-            last_tx: (0, 0, 0),
+            rate_since: Time::ZERO,
+            last_tx: (0, 0, Time::ZERO),
         }
     }
 
@@ -304,7 +304,7 @@ impl Link {
 
     /// Bring the capacity integral up to `now` (call before the rate changes).
     fn integrate_rate(&mut self, now: Time) {
-        self.stats.capacity_bit_ns += self.rate_bps as u128 * (now - self.rate_since) as u128;
+        self.stats.capacity_bit_ns += self.rate_bps as u128 * (now - self.rate_since).0 as u128;
         self.rate_since = now;
     }
 
@@ -336,7 +336,7 @@ impl Link {
         if self.queue.len_packets() > 0 {
             return Time::MAX;
         }
-        self.service.as_ref().map_or(0, |s| s.finish.unwrap_or(Time::MAX))
+        self.service.as_ref().map_or(Time::ZERO, |s| s.finish.unwrap_or(Time::MAX))
     }
 
     /// Ask for a wake-up at the end of the current service if packets wait.

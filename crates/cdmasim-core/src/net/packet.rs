@@ -210,10 +210,10 @@ mod tests {
     #[test]
     fn header_sizes_match_real_stacks() {
         let mut h = TcpHeader { len: 1448, ..Default::default() };
-        assert_eq!(Packet::tcp(0, 0, true, NodeId(0), NodeId(1), 0, h).0.size, 20 + 20 + 1448);
+        assert_eq!(Packet::tcp(0, 0, true, NodeId(0), NodeId(1), Time::ZERO, h).0.size, 20 + 20 + 1448);
         h.ts = Some((1, 2));
         // NOP NOP TS(10) = 12 bytes of options: 1500-byte packets for MSS 1448.
-        assert_eq!(Packet::tcp(0, 0, true, NodeId(0), NodeId(1), 0, h).0.size, 1500);
+        assert_eq!(Packet::tcp(0, 0, true, NodeId(0), NodeId(1), Time::ZERO, h).0.size, 1500);
         h.sack.push((10, 20));
         // + NOP NOP SACK(2 + 8) = 24 bytes of options with one block.
         assert_eq!(h.options_len(), 24);
@@ -226,7 +226,7 @@ mod tests {
         // MSS, SACK-permitted, TS, NOP, WS: 20 bytes as Linux sends.
         assert_eq!(syn.options_len(), 20);
         assert_eq!(syn.seq_len(), 1);
-        assert_eq!(Packet::udp(0, 0, NodeId(0), NodeId(1), 0, 0, 160).0.size, 188);
+        assert_eq!(Packet::udp(0, 0, NodeId(0), NodeId(1), Time::ZERO, 0, 160).0.size, 188);
     }
 
     #[test]

@@ -93,7 +93,7 @@ impl<W: Write> PcapWriter<W> {
         let caplen = if p.corrupt { total } else { (self.buf.len() as u32).min(SNAPLEN) };
         let padded = (caplen as usize).saturating_sub(self.buf.len());
         self.buf.extend(std::iter::repeat_n(0u8, padded));
-        let us = now / 1_000;
+        let us = now.0 / 1_000;
         self.out.write_all(&((us / 1_000_000) as u32).to_le_bytes())?;
         self.out.write_all(&((us % 1_000_000) as u32).to_le_bytes())?;
         self.out.write_all(&caplen.to_le_bytes())?;
@@ -174,8 +174,8 @@ mod tests {
             for i in 0..blocks {
                 h.sack.push((100 * i as u64, 100 * i as u64 + 50));
             }
-            let (p, body) = Packet::tcp(1, 0, true, NodeId(0), NodeId(1), 0, h);
-            w.write(0, &p, &body, 5).unwrap();
+            let (p, body) = Packet::tcp(1, 0, true, NodeId(0), NodeId(1), Time::ZERO, h);
+            w.write(Time::ZERO, &p, &body, 5).unwrap();
             assert_eq!(w.buf.len() as u32, 20 + h.header_len(), "ts={ts} blocks={blocks}");
             let syn = TcpHeader {
                 flags: TcpFlags(TcpFlags::SYN),
@@ -183,8 +183,8 @@ mod tests {
                 syn_opts: Some(SynOptions { mss: 1460, sack_permitted: sackp, wscale: 7 }),
                 ..Default::default()
             };
-            let (p, body) = Packet::tcp(2, 0, true, NodeId(0), NodeId(1), 0, syn);
-            w.write(0, &p, &body, 0).unwrap();
+            let (p, body) = Packet::tcp(2, 0, true, NodeId(0), NodeId(1), Time::ZERO, syn);
+            w.write(Time::ZERO, &p, &body, 0).unwrap();
             assert_eq!(w.buf.len() as u32, 20 + syn.header_len());
             // The IPv4 header checksum verifies to zero.
             assert_eq!(checksum(ones_sum(&w.buf[..20])), 0);

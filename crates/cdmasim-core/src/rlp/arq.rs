@@ -414,10 +414,11 @@ impl Arq {
 #[cfg(test)]
 mod tests {
     use crate::net::NodeId;
+    use crate::engine::Time;
     use super::*;
 
     fn pkt(uid: u64, size: u32) -> Packet {
-        Packet::udp(uid, 0, NodeId(0), NodeId(1), 0, uid, size - 28).0
+        Packet::udp(uid, 0, NodeId(0), NodeId(1), Time::ZERO, uid, size - 28).0
     }
 
     /// Send one frame of `cap` bytes from `a` to the far end, `lost` or not;

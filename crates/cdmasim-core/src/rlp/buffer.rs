@@ -61,7 +61,7 @@ impl Buffer {
     /// Its row of the queues table; utilisation is the bytes handed to RLP
     /// over what the forward rate could carry in the run.
     pub fn row(&self, name: String, horizon: Time, rate_bps: u64) -> QueueResult {
-        let capacity = rate_bps as f64 * horizon as f64 / 1e9;
+        let capacity = rate_bps as f64 * horizon.0 as f64 / 1e9;
         let utilization = if capacity > 0.0 { (self.bytes_sent as f64 * 8.0 / capacity).min(1.0) } else { 0.0 };
         self.meter.row(name, &self.queue, horizon, utilization, self.bytes_sent)
     }

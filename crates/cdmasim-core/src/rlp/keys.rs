@@ -4,11 +4,11 @@
 //! docs/scenario.md's tables of them are generated.
 
 use super::link::{Control, RlpConfig};
-use crate::engine::{Time, NS_PER_MS};
+use crate::engine::Time;
 use crate::input::keys::{self, Described, Key};
 
 /// D, one way, when `delay` is not given (Dziong et al., Table 1).
-pub(crate) const DEFAULT_DELAY: Time = 100 * NS_PER_MS;
+pub(crate) const DEFAULT_DELAY: Time = Time::ms(100);
 /// The frame error rate when neither `fer` nor a direction's is given.
 pub(crate) const DEFAULT_FER: f64 = 0.0;
 /// `fading`'s values, the default first.

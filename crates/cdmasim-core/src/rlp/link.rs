@@ -33,7 +33,7 @@ use crate::result::Rows;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-pub const FRAME: Time = 20 * NS_PER_MS;
+pub const FRAME: Time = Time::ms(20);
 /// A control frame (a NAK, or V(N) on its own): one RLP frame of the 1X
 /// size, 9.6 kb/s × 20 ms.
 pub const CONTROL_FRAME_BYTES: u64 = 24;
@@ -145,7 +145,7 @@ impl Direction {
 
     /// Payload bytes one frame carries at the current rate.
     pub fn frame_bytes(&self) -> u64 {
-        self.rate_bps * FRAME / 8_000_000_000
+        self.rate_bps * FRAME.0 / 8_000_000_000
     }
 
     fn record(&mut self, now: Time) {

@@ -23,7 +23,7 @@ pub struct Meter {
 
 impl Meter {
     pub fn new(bin: u64) -> Self {
-        Meter { bin: bin.max(1), weights: Vec::new(), max: 0, level: 0, since: 0, sum: 0.0, total: 0.0 }
+        Meter { bin: bin.max(1), weights: Vec::new(), max: 0, level: 0, since: Time::ZERO, sum: 0.0, total: 0.0 }
     }
 
     fn add(&mut self, value: u64, weight: f64) {

@@ -59,7 +59,7 @@ fn parse_radio_link(v: &Val) -> Res<RawRadioLink> {
     let up = t.or("rate_up", down, |v| v.positive_rate())?;
     // A frame carries rate × 20 ms / 8 bytes: below 400 bit/s, none.
     for (key, rate) in [("rate_down", down), ("rate_up", up)] {
-        if rate * FRAME / 8_000_000_000 == 0 {
+        if rate * FRAME.0 / 8_000_000_000 == 0 {
             let v = t.get(key).unwrap_or_else(|| t.req("rate_down").expect("given"));
             return Err(v.err(format!("{key} must carry at least a byte per 20 ms frame (400 bps or more)")));
         }

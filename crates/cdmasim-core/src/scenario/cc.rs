@@ -2,6 +2,7 @@
 //! `rwnd = "fixed" | "rbsmq"` with `[…tcp.rbsmq]`. A parameter table for an
 //! algorithm that is not the one chosen is an error: it would be ignored.
 
+use crate::engine::Time;
 use crate::input::keys::{self, Key};
 use crate::input::reader::{Res, Table, Val};
 use super::spec::{BbrParams, CcAlgo, CubicParams, RbsmqParams, RbsmqScope, RwndAlgo, VegasParams, WestwoodParams};
@@ -88,9 +89,9 @@ fn number_pos(v: &Val) -> Res<f64> {
     positive(v, v.number()?)
 }
 
-fn time_pos(v: &Val) -> Res<u64> {
+fn time_pos(v: &Val) -> Res<Time> {
     match v.time()? {
-        0 => Err(v.err("must be positive")),
+        Time::ZERO => Err(v.err("must be positive")),
         t => Ok(t),
     }
 }

@@ -2,6 +2,8 @@
 //! the reverse rate, and errors that name file, line and field.
 
 use super::*;
+use crate::engine::time::secs;
+use crate::engine::Time;
 use crate::net::link::RateChanges;
 use crate::channel::{collect, link_rate, presets, stats};
 use crate::engine::{RngStreams, NS_PER_MS, NS_PER_SEC};
@@ -18,7 +20,7 @@ fn scenario(seed: u64, keys: &str) -> String {
 }
 
 /// The rate steps the world will draw from a DRC link's channel.
-fn steps(s: &ScenarioSpec, l: &LinkSpec) -> Vec<(u64, u64)> {
+fn steps(s: &ScenarioSpec, l: &LinkSpec) -> Vec<(Time, u64)> {
     let RateChanges::Channel(drc) = &l.rate_changes else { panic!("not a DRC link: {:?}", l.rate_changes) };
     let src = drc.open(&RngStreams::new(s.seed)).unwrap();
     link_rate::RateSteps::new(src, s.duration).collect()
@@ -33,13 +35,13 @@ fn err(text: &str, file: &str) -> ScenarioError {
 }
 
 /// Time-average rate of a schedule over [0, until): its integral / until.
-fn mean_rate(steps: &[(u64, u64)], until: u64) -> f64 {
+fn mean_rate(steps: &[(Time, u64)], until: Time) -> f64 {
     let mut bits = 0.0;
     for (i, &(t, r)) in steps.iter().enumerate() {
         let end = steps.get(i + 1).map_or(until, |s| s.0).min(until);
-        bits += r as f64 * (end - t) as f64 / NS_PER_SEC as f64;
+        bits += r as f64 * secs(end - t);
     }
-    bits / (until as f64 / NS_PER_SEC as f64)
+    bits / secs(until)
 }
 
 /// A scratch folder of this test process.
@@ -58,7 +60,7 @@ fn a_preset_link_has_the_mean_rate_of_its_drc_sequence() {
         assert!(matches!(fwd.rate_changes, RateChanges::Channel(_)));
         let fwd_steps = steps(&s, fwd);
         // Slot 0 starts the schedule and gives the rate at time 0.
-        assert_eq!(fwd_steps[0].0, 0);
+        assert_eq!(fwd_steps[0].0, Time::ZERO);
         // 10 s = 6000 slots, drawn from the preset with seed 11.
         let drc = collect(presets::source(preset, 11).unwrap().as_mut(), 6000).drc;
         assert_eq!(fwd_steps, link_rate::rate_schedule(&drc, 10 * NS_PER_SEC));

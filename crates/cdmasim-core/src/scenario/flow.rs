@@ -1,6 +1,7 @@
 //! `[[flow]]` tables → [`RawFlow`]: kind = "bulk" (TCP), "cbr" (UDP) or
 //! "http" (a web-browsing user: `from` is the server, `to` the browser).
 
+use crate::engine::Time;
 use super::raw::{RawFlow};
 use crate::input::reader::Named;
 use crate::input::reader::{Res, Val};
@@ -17,8 +18,8 @@ pub(crate) const FLOW: &[Key] = &[
     Key::required("name", "The flow (unique)."),
     Key::required("from", "Where it starts (an http flow's web server)."),
     Key::required("to", "Where it ends (an http flow's browser): not `from`, and reachable from it (a bulk or http flow needs a path back for its ACKs)."),
-    Key::value("start", || keys::time(0), "The application starts; before the end of the run."),
-    Key::value("start_jitter", || keys::time(0), "The flow starts at a uniform time in [start, start + start_jitter), drawn from the scenario's seed and the flow's name: the same seed, the same starts; another seed, others."),
+    Key::value("start", || keys::time(Time::ZERO), "The application starts; before the end of the run."),
+    Key::value("start_jitter", || keys::time(Time::ZERO), "The flow starts at a uniform time in [start, start + start_jitter), drawn from the scenario's seed and the flow's name: the same seed, the same starts; another seed, others."),
     Key::absent("stop", "none", "The application stops offering data; after `start` (+ `start_jitter`)."),
     Key::value("kind", || format!("\"{}\"", KINDS[0]), "`\"bulk\"`: a TCP transfer; `\"cbr\"`: constant-bit-rate UDP; `\"http\"`: a web-browsing user (below)."),
 ];
@@ -84,8 +85,8 @@ pub(crate) fn parse_flow(v: &Val) -> Res<RawFlow> {
         AppSpec::Cbr { packet_size: packet_size as u32, rate_bps: t.req("rate")?.positive_rate()? }
     };
     let start_v = t.get("start");
-    let start = t.or("start", 0, |v| v.time())?;
-    let start_jitter = t.or("start_jitter", 0, |v| v.time())?;
+    let start = t.or("start", Time::ZERO, |v| v.time())?;
+    let start_jitter = t.or("start_jitter", Time::ZERO, |v| v.time())?;
     let stop = t.opt("stop", |v| v.time())?;
     if let Some(stop) = stop {
         if stop <= start.saturating_add(start_jitter) {

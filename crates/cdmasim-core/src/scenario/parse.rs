@@ -1,6 +1,7 @@
 //! TOML text → [`ScenarioSpec`]: syntax, then each table, then presets, then
 //! cross-references (see `resolve`).
 
+use crate::engine::Time;
 use crate::input::error::ScenarioError;
 use super::flow::parse_flow;
 use crate::input::limits::MAX_SAMPLES;
@@ -154,13 +155,13 @@ fn parse_simulation(root: &Table, raw: &mut RawScenario) -> Res<()> {
     let t = root.req("simulation")?.keys(super::keys::SIMULATION)?;
     let dur = t.req("duration")?;
     raw.duration = dur.time()?;
-    if raw.duration == 0 {
+    if raw.duration == Time::ZERO {
         return Err(dur.err("duration must be positive"));
     }
     raw.seed = t.or("seed", DEFAULT_SEED, |v| v.count())?;
     raw.sample_interval = t.opt("sample_interval", |v| v.time())?;
     raw.sample_interval_at = t.get("sample_interval").map(|v| v.at());
-    if raw.sample_interval == Some(0) {
+    if raw.sample_interval == Some(Time::ZERO) {
         return Err(t.get("sample_interval").unwrap().err("sample_interval must be positive"));
     }
     // Every sample keeps a value per series: bound their number so that a

@@ -149,8 +149,8 @@ impl FlowSpec {
     pub fn start_in(&self, run: &RngStreams) -> Time {
         self.start
             + match self.start_jitter {
-                0 => 0,
-                j => run.stream(&format!("start/{}", self.name)).below(j),
+                Time::ZERO => Time::ZERO,
+                j => Time(run.stream(&format!("start/{}", self.name)).below(j.0)),
             }
     }
 }

@@ -5,10 +5,10 @@ use crate::input::reader::{Res, Table, Val};
 use super::cc::{parse_cc, parse_rwnd, RWND};
 use crate::input::keys::{self, Key};
 use super::spec::{DelAck, LossResponse, RtoRule, RttSampling, RwndAlgo, SpuriousDetection, TcpSpec};
-use crate::engine::{Time, NS_PER_MS};
+use crate::engine::Time;
 
 /// The delayed-ACK timer when `delayed_ack` is on and no `delack_timeout` is given.
-const DELACK_TIMEOUT: Time = 200 * NS_PER_MS;
+const DELACK_TIMEOUT: Time = Time::ms(200);
 
 const SPURIOUS: &[(&str, SpuriousDetection)] =
     &[("off", SpuriousDetection::Off), ("eifel", SpuriousDetection::Eifel), ("frto", SpuriousDetection::Frto)];
@@ -136,7 +136,7 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
     let min_rto = t.or("min_rto", d.min_rto, |v| v.time())?;
     let initial_rto = t.or("initial_rto", d.initial_rto, |v| v.time())?;
     let max_rto = t.or("max_rto", d.max_rto, |v| v.time())?;
-    if initial_rto == 0 {
+    if initial_rto == Time::ZERO {
         return Err(t.get("initial_rto").unwrap().err("initial_rto must be positive"));
     }
     if min_rto > max_rto {
@@ -165,7 +165,7 @@ pub(crate) fn parse_tcp_over(v: &Val, d: &TcpSpec) -> Res<TcpSpec> {
     let rto_rule = t.or("rto_rule", d.rto_rule, |v| v.one_of(RTO_RULE))?;
     let loss_response = t.or("loss_response", d.loss_response, |v| v.one_of(LOSS_RESPONSE))?;
     let timer_granularity = t.opt("timer_granularity", |v| v.time())?.or(d.timer_granularity);
-    if timer_granularity == Some(0) {
+    if timer_granularity == Some(Time::ZERO) {
         return Err(t.get("timer_granularity").unwrap().err("timer_granularity must be positive"));
     }
     Ok(TcpSpec {
@@ -218,13 +218,14 @@ fn parse_delack(t: &Table, d: DelAck) -> Res<DelAck> {
     match (on, timeout) {
         (false, Some(_)) => Err(t.get("delack_timeout").unwrap().err("delack_timeout needs delayed_ack = \"on\"")),
         (false, None) => Ok(DelAck::EverySegment),
-        (true, Some(0)) => Err(t.get("delack_timeout").unwrap().err("delack_timeout must be positive")),
+        (true, Some(Time::ZERO)) => Err(t.get("delack_timeout").unwrap().err("delack_timeout must be positive")),
         (true, timeout) => Ok(DelAck::EverySecond { timeout: timeout.unwrap_or(timeout_before) }),
     }
 }
 
 #[cfg(test)]
 mod tests {
+    use crate::engine::NS_PER_MS;
     use super::*;
     use crate::input::reader::Source;
     use crate::scenario::spec::{CcAlgo, CubicParams, RbsmqParams, RwndAlgo};

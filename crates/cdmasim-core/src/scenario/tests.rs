@@ -1,6 +1,7 @@
 //! Parser tests: the shipped examples, the dumbbell expansion, and that
 //! errors land on the right line and field.
 
+use crate::engine::Time;
 use super::*;
 use crate::net::link::RateChanges;
 use crate::engine::{RngStreams, NS_PER_MS, NS_PER_SEC};
@@ -42,7 +43,7 @@ fn dumbbell_expands_to_the_documented_topology() {
     // when the run is built.
     assert_eq!((f.start, f.start_jitter), (70 * NS_PER_MS, 10 * NS_PER_MS));
     let start = f.start_in(&RngStreams::new(s.seed));
-    assert!((70 * NS_PER_MS..80 * NS_PER_MS).contains(&start), "{start}");
+    assert!((70 * NS_PER_MS..80 * NS_PER_MS).contains(&start), "{start:?}");
     match &f.app {
         AppSpec::Bulk { bytes, tcp } => {
             assert_eq!(*bytes, None);
@@ -93,10 +94,10 @@ fn cdma2000_example_matches_paliwal_table_1() {
     assert!(matches!(bsc.queue, QueueSpec::DropTail { limit: QueueLimit::Bytes(5_000) }));
     let radio = link(&s, "bts-mobile");
     assert_eq!(radio.rate_bps, 9_600);
-    assert_eq!(radio.rate_changes, RateChanges::Schedule(vec![(0, 9_600), (50 * NS_PER_SEC, 163_200)]));
+    assert_eq!(radio.rate_changes, RateChanges::Schedule(vec![(Time::ZERO, 9_600), (50 * NS_PER_SEC, 163_200)]));
     assert!(matches!(radio.queue, QueueSpec::DropTail { limit: QueueLimit::Unlimited }));
     // Four 37.5 ms hops: 150 ms one way, the paper's 300 ms round trip.
-    let one_way: u64 = ["host-core", "core-bsc", "bsc-bts", "bts-mobile"].iter().map(|n| link(&s, n).delay).sum();
+    let one_way: Time = ["host-core", "core-bsc", "bsc-bts", "bts-mobile"].iter().map(|n| link(&s, n).delay).sum();
     assert_eq!(one_way, 150 * NS_PER_MS);
     match &s.flows[0].app {
         AppSpec::Bulk { tcp, .. } => {
@@ -305,16 +306,16 @@ rate_schedule = { every = "2.56s", steps = [{ at = "0s", rate = "153.6kbps" }, {
 "#;
     let s = parse_str(text, "t.toml").unwrap();
     let l = link(&s, "radio");
-    let RateChanges::Periodic { steps, start: 0, period: 2_560_000_000 } = &l.rate_changes else { panic!("{:?}", l.rate_changes) };
+    let RateChanges::Periodic { steps, start: Time::ZERO, period: Time(2_560_000_000) } = &l.rate_changes else { panic!("{:?}", l.rate_changes) };
     assert_eq!(l.rate_bps, 153_600);
-    let steps: Vec<_> = crate::net::link::periodic_steps(steps.clone(), 0, 2_560_000_000, s.duration).collect();
+    let steps: Vec<_> = crate::net::link::periodic_steps(steps.clone(), Time::ZERO, Time(2_560_000_000), s.duration).collect();
     let ms = 1_000_000;
-    assert_eq!(steps, vec![(0, 153_600), (2260 * ms, 0), (2560 * ms, 153_600), (4820 * ms, 0), (5120 * ms, 153_600)]);
+    assert_eq!(steps, vec![(Time::ZERO, 153_600), (Time(2260 * ms), 0), (Time(2560 * ms), 153_600), (Time(4820 * ms), 0), (Time(5120 * ms), 153_600)]);
     // From a start: the rate before it is `rate`.
     let late = text.replace(r#"{ every = "2.56s","#, r#"{ start = "2.56s", every = "2.56s","#).replace(r#"delay = "10ms""#, "delay = \"10ms\"\nrate = \"1Mbps\"");
     let s2 = parse_str(&late, "t.toml").unwrap();
     assert_eq!(link(&s2, "radio").rate_bps, 1_000_000);
-    assert!(matches!(link(&s2, "radio").rate_changes, RateChanges::Periodic { start: 2_560_000_000, period: 2_560_000_000, .. }));
+    assert!(matches!(link(&s2, "radio").rate_changes, RateChanges::Periodic { start: Time(2_560_000_000), period: Time(2_560_000_000), .. }));
     for (bad, what) in [
         (r#"{ every = "2s", steps = [{ at = "1s", rate = "1Mbps" }] }"#, "first step must be at 0s"),
         (r#"{ every = "2s", steps = [{ at = "0s", rate = "1Mbps" }, { at = "2s", rate = "0bps" }] }"#, "not within the period"),
@@ -343,7 +344,7 @@ fn start_jitter_is_drawn_from_the_seed() {
     for s in [&a, &b] {
         for (i, &t) in s.iter().enumerate() {
             let base = i as u64 * NS_PER_SEC;
-            assert!(t >= base && t < base + NS_PER_SEC / 2, "flow {i} at {t}");
+            assert!(t >= base && t < base + NS_PER_SEC / 2, "flow {i} at {t:?}");
         }
     }
     let late = text(1).replace("start_spacing = \"1s\"", "start_spacing = \"3s\"").replace("500ms", "2s");

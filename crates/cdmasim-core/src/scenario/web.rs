@@ -3,6 +3,7 @@
 //! fixed value) or a table `{ dist = "exponential", mean = ... }` /
 //! `{ dist = "lognormal", median = ..., sigma = ..., max = ... }`.
 
+use crate::engine::Time;
 use crate::input::reader::{Res, Table, Val};
 use crate::app::http::HttpSpec;
 use crate::app::workload::{Dist, MAX_OBJECTS_PER_PAGE};
@@ -30,7 +31,7 @@ fn shown_bytes(x: f64) -> String {
     keys::size(x as u64)
 }
 fn shown_seconds(x: f64) -> String {
-    keys::time((x * NS_PER_SEC as f64) as u64)
+    keys::time(Time((x * NS_PER_SEC.0 as f64) as u64))
 }
 fn shown_count(x: f64) -> String {
     x.to_string()

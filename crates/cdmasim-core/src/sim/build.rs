@@ -1,5 +1,6 @@
 //! From a validated ScenarioSpec to a World ready to run.
 
+use crate::engine::Time;
 use super::apps;
 use super::drop_log::DropLog;
 use super::flows::{Counters, Flow};
@@ -47,7 +48,7 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, BuildError> {
         hosts.apps.push(app);
     }
     if spec.sample_interval.is_some() {
-        hosts.q.schedule(0, Event::Sample);
+        hosts.q.schedule(Time::ZERO, Event::Sample);
     }
     hosts.samples = Sampler::new(spec.sample_interval, spec.duration, &net, &hosts.flows);
     Ok(World { net, hosts })

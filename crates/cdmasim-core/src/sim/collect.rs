@@ -38,7 +38,7 @@ pub fn collect(world: &mut World, seed: u64) -> RunResult {
             };
             let end = app.fill_row(me, w, &mut r, &mut series);
             let active = end.saturating_sub(f.start);
-            r.goodput_bps = if active > 0 { r.bytes_delivered as f64 * 8.0 / secs(active) } else { 0.0 };
+            r.goodput_bps = if active > Time::ZERO { r.bytes_delivered as f64 * 8.0 / secs(active) } else { 0.0 };
             r
         })
         .collect();

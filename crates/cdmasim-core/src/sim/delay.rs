@@ -19,7 +19,7 @@ pub struct DelayStats {
 impl DelayStats {
     pub fn add(&mut self, d: Time) {
         self.n += 1;
-        let x = d as f64;
+        let x = d.0 as f64;
         let delta = x - self.mean;
         self.mean += delta / self.n as f64;
         self.m2 += delta * (x - self.mean);
@@ -49,7 +49,7 @@ impl DelayStats {
 
     /// Mean excess delay over the minimum, seconds.
     pub fn excess_mean_s(&self) -> Option<f64> {
-        self.min.map(|m| (self.mean - m as f64).max(0.0) / 1e9)
+        self.min.map(|m| (self.mean - m.0 as f64).max(0.0) / 1e9)
     }
 
     /// Population standard deviation, seconds.
@@ -64,12 +64,12 @@ mod tests {
 
     #[test]
     fn excess_mean_and_std_match_the_direct_formulas() {
-        let d: Vec<Time> = vec![40_000_000, 41_000_000, 55_000_000, 40_500_000, 90_000_000];
+        let d: Vec<Time> = vec![Time(40_000_000), Time(41_000_000), Time(55_000_000), Time(40_500_000), Time(90_000_000)];
         let mut s = DelayStats::default();
         d.iter().for_each(|&x| s.add(x));
-        let min = *d.iter().min().unwrap() as f64;
-        let mean = d.iter().map(|&x| x as f64).sum::<f64>() / d.len() as f64;
-        let var = d.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / d.len() as f64;
+        let min = (*d.iter().min().unwrap()).0 as f64;
+        let mean = d.iter().map(|&x| x.0 as f64).sum::<f64>() / d.len() as f64;
+        let var = d.iter().map(|&x| (x.0 as f64 - mean).powi(2)).sum::<f64>() / d.len() as f64;
         assert!((s.excess_mean_s().unwrap() - (mean - min) / 1e9).abs() < 1e-12);
         assert!((s.std_s().unwrap() - var.sqrt() / 1e9).abs() < 1e-12);
         assert_eq!(s.min_s(), Some(0.04));

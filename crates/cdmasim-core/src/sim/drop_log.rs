@@ -124,11 +124,11 @@ mod tests {
     fn a_kept_drop_is_small_and_reads_as_its_record() {
         assert!(std::mem::size_of::<DropEntry>() <= 48, "{}", std::mem::size_of::<DropEntry>());
         assert!(3 * std::mem::size_of::<DropEntry>() <= std::mem::size_of::<DropRecord>());
-        let (pkt, header) = Packet::udp(9, 4, NodeId(1), NodeId(2), 1_500, 77, 100);
-        let d = DropRecord { t: 2_000, at: DropAt::Hop { hop: 3, port: 1 }, reason: DropReason::Overflow, pkt, header };
+        let (pkt, header) = Packet::udp(9, 4, NodeId(1), NodeId(2), Time(1_500), 77, 100);
+        let d = DropRecord { t: Time(2_000), at: DropAt::Hop { hop: 3, port: 1 }, reason: DropReason::Overflow, pkt, header };
         let mut log = DropLog::default();
         log.push(d, || unreachable!("named only when streamed"), || unreachable!());
         let e = log.records()[0];
-        assert_eq!((e.t, e.at, e.reason, e.flow, e.created, e.seq), (2_000, d.at, d.reason, 4, 1_500, 77));
+        assert_eq!((e.t, e.at, e.reason, e.flow, e.created, e.seq), (Time(2_000), d.at, d.reason, 4, Time(1_500), 77));
     }
 }

@@ -166,7 +166,7 @@ pub fn run_world(
     mut progress: Option<Box<dyn FnMut(Time, Time) -> bool>>,
     every: Option<Time>,
 ) -> Result<(), RunError> {
-    let tick = every.unwrap_or(w.hosts.horizon / 1000).max(1);
+    let tick = every.unwrap_or(w.hosts.horizon / 1000).max(Time(1));
     let mut next_tick = if progress.is_some() { tick } else { Time::MAX };
     let mut countdown = INTERRUPT_EVERY;
     loop {
@@ -179,7 +179,7 @@ pub fn run_world(
                     // for a gap of several ticks without events, whose state
                     // is the same).
                     let at = next_tick;
-                    next_tick = t.div_ceil(tick).saturating_mul(tick);
+                    next_tick = Time(t.div_ceil(tick).saturating_mul(tick.0));
                     if let Some(p) = progress.as_mut() {
                         if !p(at, w.hosts.horizon) {
                             return Err(stop_at(w, at));

@@ -56,7 +56,7 @@ impl Sampler {
             names,
             delivered: vec![Vec::new(); flows.len()],
             taken: 0,
-            expected: interval.map_or(0, |i| (horizon / i.max(1)).saturating_add(1) as usize),
+            expected: interval.map_or(0, |i| (horizon / i.max(Time(1))).saturating_add(1) as usize),
             streamed: None,
         }
     }

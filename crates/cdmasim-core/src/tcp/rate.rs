@@ -134,15 +134,15 @@ mod tests {
             let now = t * ms;
             while outstanding.front().is_some_and(|(s, _)| s + 50 * ms <= now) {
                 let (s, st) = outstanding.pop_front().unwrap();
-                r.on_delivered(now, 1000, s, false, &st);
-                samples.push(r.take_sample(now).unwrap());
+                r.on_delivered(Time(now), 1000, Time(s), false, &st);
+                samples.push(r.take_sample(Time(now)).unwrap());
             }
-            let st = r.on_send(now, outstanding.is_empty());
+            let st = r.on_send(Time(now), outstanding.is_empty());
             outstanding.push_back((now, st));
         }
-        assert_eq!(samples[0].rtt, Some(50 * ms));
+        assert_eq!(samples[0].rtt, Some(Time(50 * ms)));
         // The first segment's span is its whole RTT: a low, safe estimate.
-        assert_eq!((samples[0].delivered, samples[0].interval), (1000, 50 * ms));
+        assert_eq!((samples[0].delivered, samples[0].interval), (1000, Time(50 * ms)));
         for s in &samples[60..] {
             assert!((s.rate() - 1e6).abs() < 1.0, "{}", s.rate());
             assert!(!s.app_limited);
@@ -155,26 +155,26 @@ mod tests {
         // arrive at 50..58 ms: nine duplicate ACKs, 9000 bytes delivered.
         let ms = 1_000_000;
         let mut r = DeliveryRate::default();
-        let sent: Vec<SendState> = (0..10).map(|i| r.on_send(0, i == 0)).collect();
+        let sent: Vec<SendState> = (0..10).map(|i| r.on_send(Time::ZERO, i == 0)).collect();
         for i in 0..9 {
-            r.on_dupack((50 + i) * ms, 1000, 10_000);
-            assert!(r.take_sample((50 + i) * ms).is_none(), "a duplicate ACK gives no sample");
+            r.on_dupack(Time((50 + i) * ms), 1000, 10_000);
+            assert!(r.take_sample(Time((50 + i) * ms)).is_none(), "a duplicate ACK gives no sample");
         }
         assert_eq!(r.delivered, 9000);
         // Segment 0 is resent at 60 ms and its ACK at 100 ms covers all ten:
         // only segment 0 is new (not 10 segments at once). The interval is the
         // longer of the send span (60 ms since the first transmission, which
         // no delivered segment has moved) and the ACK span (100 − 58 ms).
-        let rtx = r.on_send(60 * ms, false);
-        r.on_delivered(100 * ms, 1000, 60 * ms, true, &rtx);
+        let rtx = r.on_send(Time(60 * ms), false);
+        r.on_delivered(Time(100 * ms), 1000, Time(60 * ms), true, &rtx);
         for (i, st) in sent.iter().enumerate().skip(1) {
-            r.on_delivered(100 * ms, 1000, 0, false, st);
+            r.on_delivered(Time(100 * ms), 1000, Time::ZERO, false, st);
             assert_eq!(r.delivered, 10_000, "segment {i} counted twice");
         }
-        let s = r.take_sample(100 * ms).unwrap();
-        assert_eq!((s.delivered, s.interval), (1000, 60 * ms));
+        let s = r.take_sample(Time(100 * ms)).unwrap();
+        assert_eq!((s.delivered, s.interval), (1000, Time(60 * ms)));
         // More duplicates than outstanding data add nothing.
-        r.on_dupack(101 * ms, 1000, 0);
+        r.on_dupack(Time(101 * ms), 1000, 0);
         assert_eq!(r.delivered, 10_000);
     }
 
@@ -182,14 +182,14 @@ mod tests {
     fn app_limited_marks_samples_until_that_data_is_delivered() {
         let ms = 1_000_000;
         let mut r = DeliveryRate::default();
-        let a = r.on_send(0, true);
+        let a = r.on_send(Time::ZERO, true);
         r.mark_app_limited(1000);
-        let b = r.on_send(ms, false);
-        r.on_delivered(50 * ms, 1000, 0, false, &a);
-        assert!(!r.take_sample(50 * ms).unwrap().app_limited);
-        r.on_delivered(51 * ms, 1000, ms, false, &b);
-        assert!(r.take_sample(51 * ms).unwrap().app_limited);
+        let b = r.on_send(Time(ms), false);
+        r.on_delivered(Time(50 * ms), 1000, Time::ZERO, false, &a);
+        assert!(!r.take_sample(Time(50 * ms)).unwrap().app_limited);
+        r.on_delivered(Time(51 * ms), 1000, Time(ms), false, &b);
+        assert!(r.take_sample(Time(51 * ms)).unwrap().app_limited);
         // delivered (2000) passed the mark (1000): the phase is over.
-        assert!(!r.on_send(52 * ms, true).app_limited);
+        assert!(!r.on_send(Time(52 * ms), true).app_limited);
     }
 }

@@ -78,7 +78,7 @@ impl TcpReceiver {
             due: AckDue::No,
             unacked_segments: 0,
             delivered: 0,
-            last_delivery: 0,
+            last_delivery: Time::ZERO,
             first_delivery: None,
             rwnd_trace: Vec::new(),
         }
@@ -257,8 +257,8 @@ mod tests {
     fn rx(sack: bool, delack: DelAck) -> TcpReceiver {
         let spec = TcpSpec { sack, delayed_ack: delack, rcv_buffer: 10_000, ..Default::default() };
         let mut r = TcpReceiver::new(spec, Box::new(FixedBuffer));
-        r.on_segment(0, &TcpHeader { flags: TcpFlags(TcpFlags::SYN), ..Default::default() });
-        assert!(r.poll(0).unwrap().flags.has(TcpFlags::SYN));
+        r.on_segment(Time::ZERO, &TcpHeader { flags: TcpFlags(TcpFlags::SYN), ..Default::default() });
+        assert!(r.poll(Time::ZERO).unwrap().flags.has(TcpFlags::SYN));
         r
     }
 
@@ -269,41 +269,41 @@ mod tests {
     #[test]
     fn reassembly_and_sack_blocks() {
         let mut r = rx(true, DelAck::EverySegment);
-        r.on_segment(1, &data(1, 100));
-        assert_eq!(r.poll(1).unwrap().ack, 101);
-        r.on_segment(2, &data(201, 100)); // hole at 101
-        let a = r.poll(2).unwrap();
+        r.on_segment(Time(1), &data(1, 100));
+        assert_eq!(r.poll(Time(1)).unwrap().ack, 101);
+        r.on_segment(Time(2), &data(201, 100)); // hole at 101
+        let a = r.poll(Time(2)).unwrap();
         assert_eq!((a.ack, a.sack.iter(a.ack).collect::<Vec<_>>()), (101, vec![(201, 301)]));
         assert_eq!(a.wnd, 10_000);
-        r.on_segment(3, &data(401, 100));
-        let a = r.poll(3).unwrap();
+        r.on_segment(Time(3), &data(401, 100));
+        let a = r.poll(Time(3)).unwrap();
         // Most recent block first, then the older one; window right edge did not recede.
         assert_eq!(a.sack.iter(a.ack).collect::<Vec<_>>()[..2], [(401, 501), (201, 301)]);
         assert_eq!(a.ack + a.wnd, 101 + 10_000);
-        r.on_segment(4, &data(301, 100)); // joins the two blocks
-        let a = r.poll(4).unwrap();
+        r.on_segment(Time(4), &data(301, 100)); // joins the two blocks
+        let a = r.poll(Time(4)).unwrap();
         assert_eq!(a.sack.iter(a.ack).collect::<Vec<_>>(), vec![(201, 501)]);
-        r.on_segment(5, &data(101, 100)); // fills the hole
-        let a = r.poll(5).unwrap();
+        r.on_segment(Time(5), &data(101, 100)); // fills the hole
+        let a = r.poll(Time(5)).unwrap();
         assert_eq!((a.ack, a.sack.len()), (501, 0));
         assert_eq!(r.delivered, 500);
     }
 
     #[test]
     fn delayed_ack_every_second_segment_or_timer() {
-        let mut r = rx(false, DelAck::EverySecond { timeout: 200 });
-        r.on_segment(10, &data(1, 100));
-        assert!(r.poll(10).is_none());
-        assert_eq!(r.deadline(), Some(210));
-        r.on_segment(20, &data(101, 100));
-        assert_eq!(r.poll(20).unwrap().ack, 201);
-        r.on_segment(30, &data(201, 100));
-        assert!(r.poll(30).is_none());
-        r.on_timer(230);
-        assert_eq!(r.poll(230).unwrap().ack, 301);
+        let mut r = rx(false, DelAck::EverySecond { timeout: Time(200) });
+        r.on_segment(Time(10), &data(1, 100));
+        assert!(r.poll(Time(10)).is_none());
+        assert_eq!(r.deadline(), Some(Time(210)));
+        r.on_segment(Time(20), &data(101, 100));
+        assert_eq!(r.poll(Time(20)).unwrap().ack, 201);
+        r.on_segment(Time(30), &data(201, 100));
+        assert!(r.poll(Time(30)).is_none());
+        r.on_timer(Time(230));
+        assert_eq!(r.poll(Time(230)).unwrap().ack, 301);
         // Out of order: at once.
-        r.on_segment(240, &data(401, 100));
-        assert_eq!(r.poll(240).unwrap().ack, 301);
+        r.on_segment(Time(240), &data(401, 100));
+        assert_eq!(r.poll(Time(240)).unwrap().ack, 301);
     }
 
     #[test]
@@ -311,16 +311,16 @@ mod tests {
         for handshake in [true, false] {
             let spec = TcpSpec { handshake, ..Default::default() };
             let mut r = TcpReceiver::new(spec, Box::new(FixedBuffer));
-            r.on_segment(1, &data(1, 100));
+            r.on_segment(Time(1), &data(1, 100));
             if handshake {
                 // Data before any SYN belongs to no connection.
-                assert!(r.poll(1).is_none());
+                assert!(r.poll(Time(1)).is_none());
                 assert_eq!(r.delivered, 0);
                 continue;
             }
-            let a = r.poll(1).expect("an ACK, not a SYN-ACK");
+            let a = r.poll(Time(1)).expect("an ACK, not a SYN-ACK");
             assert!(!a.flags.has(TcpFlags::SYN));
-            assert_eq!((a.ack, r.delivered, r.first_delivery), (101, 100, Some(1)));
+            assert_eq!((a.ack, r.delivered, r.first_delivery), (101, 100, Some(Time(1))));
         }
     }
 

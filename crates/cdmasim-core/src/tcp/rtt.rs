@@ -41,7 +41,7 @@ pub struct RttEstimator {
 
 impl RttEstimator {
     pub fn new(initial_rto: Time, min_rto: Time, max_rto: Time) -> Self {
-        Self { srtt: None, rttvar: 0, rto: initial_rto, backoff: 0, min_rto, max_rto, ticks: None, rule: RtoRule::Rfc6298 }
+        Self { srtt: None, rttvar: Time::ZERO, rto: initial_rto, backoff: 0, min_rto, max_rto, ticks: None, rule: RtoRule::Rfc6298 }
     }
 
     /// The RTO computed by `rule` (RFC 6298 by default).
@@ -51,7 +51,7 @@ impl RttEstimator {
 
     /// ns-2's arithmetic on a clock of `tick`.
     pub fn with_tick(initial_rto: Time, min_rto: Time, max_rto: Time, tick: Time) -> Self {
-        assert!(tick > 0, "a clock tick must be positive");
+        assert!(tick > Time::ZERO, "a clock tick must be positive");
         Self { ticks: Some(TickClock { tick, srtt8: 0, rttvar4: 0 }), ..Self::new(initial_rto, min_rto, max_rto) }
     }
 
@@ -136,9 +136,9 @@ impl RttEstimator {
         // t_rtxcur_ = srtt + 2^rttvar_exp_ · rttvar, truncated to whole ticks:
         // ((t_rttvar_ << (rttvar_exp_ + T_SRTT_BITS − T_RTTVAR_BITS)) + t_srtt_) >> T_SRTT_BITS.
         let rto_ticks = ((c.rttvar4 << 3) + c.srtt8) >> 3;
-        self.rto = rto_ticks as Time * tick;
-        self.srtt = Some(c.srtt8 as Time * tick / 8);
-        self.rttvar = c.rttvar4 as Time * tick / 4;
+        self.rto = Time(rto_ticks as u64) * tick.0;
+        self.srtt = Some(Time(c.srtt8 as u64) * tick.0 / 8);
+        self.rttvar = Time(c.rttvar4 as u64) * tick.0 / 4;
         self.backoff = 0;
     }
 
@@ -206,8 +206,8 @@ mod tests {
             rfc.sample(400 * NS_PER_MS);
             linux.sample(400 * NS_PER_MS);
         }
-        assert!(rfc.rto() <= 401 * NS_PER_MS, "{}", rfc.rto()); // the clock granularity, 1 ms
-        assert!(linux.rto() >= 600 * NS_PER_MS && linux.rto() < 601 * NS_PER_MS, "{}", linux.rto());
+        assert!(rfc.rto() <= 401 * NS_PER_MS, "{:?}", rfc.rto()); // the clock granularity, 1 ms
+        assert!(linux.rto() >= 600 * NS_PER_MS && linux.rto() < 601 * NS_PER_MS, "{:?}", linux.rto());
         // A segment delayed to 550 ms (a rate drop behind the queue) fires
         // RFC 6298's timer, spuriously, but not Linux's.
         assert!(rfc.rto() < 550 * NS_PER_MS && linux.rto() > 550 * NS_PER_MS);
@@ -221,7 +221,7 @@ mod tests {
     /// worked by hand: (srtt8, rttvar4) are t_srtt_ and t_rttvar_.
     #[test]
     fn tick_mode_follows_ns2_by_hand() {
-        const T: Time = 500 * NS_PER_MS;
+        const T: Time = Time::ms(500);
         let ms = |x: u64| x * NS_PER_MS;
         let mut e = RttEstimator::with_tick(3 * NS_PER_SEC, NS_PER_SEC, 60 * NS_PER_SEC, T);
         assert_eq!(e.rto(), 3 * NS_PER_SEC, "initial_rto until the first sample");
@@ -254,7 +254,7 @@ mod tests {
         e.sample_at(ms(11_200), ms(1200), false);
         assert_eq!((e.rto(), e.backoff()), (6 * T, 0));
         // max_rto applies after the backoff, then the two-tick floor.
-        let mut e = RttEstimator::with_tick(3 * NS_PER_SEC, 0, 600 * NS_PER_MS, T);
+        let mut e = RttEstimator::with_tick(3 * NS_PER_SEC, Time::ZERO, 600 * NS_PER_MS, T);
         e.sample_at(ms(1400), ms(1200), false);
         assert_eq!(e.rto(), 2 * T);
         // min_rto before the backoff (rfc2988_): 10 ms ticks, 100 ms samples → 300 ms, raised to 1 s.

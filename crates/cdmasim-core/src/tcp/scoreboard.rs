@@ -173,7 +173,7 @@ mod tests {
         let mut b = Scoreboard::default();
         for i in 0..n {
             let rs = SendState::default();
-            b.segs.push_back(Seg { seq: 1 + i * 100, len: 100, sent_at: i, retx: false, sacked: false, counted: false, lost: false, rs });
+            b.segs.push_back(Seg { seq: 1 + i * 100, len: 100, sent_at: Time(i), retx: false, sacked: false, counted: false, lost: false, rs });
         }
         b
     }
@@ -203,7 +203,7 @@ mod tests {
         let mut n = 0;
         let (t, retx) = b.ack_through(401, |_| n += 1).unwrap();
         assert_eq!(n, 1, "only segment 0 was not SACKed before");
-        assert_eq!((t, retx), (3, true));
+        assert_eq!((t, retx), (Time(3), true));
         assert_eq!(b.segs.len(), 6);
         assert_eq!(b.index_of(601), Some(2));
     }

@@ -166,11 +166,11 @@ impl TcpSender {
             partial_acks: 0,
             rtx_now: None,
             rto_deadline: None,
-            syn_sent_at: 0,
+            syn_sent_at: Time::ZERO,
             syn_retransmitted: false,
             ts_recent: 0,
             rate: DeliveryRate::default(),
-            next_send_at: 0,
+            next_send_at: Time::ZERO,
             pacing_blocked: false,
             spurious: None,
             frto_quota: 0,
@@ -244,7 +244,7 @@ impl TcpSender {
     fn pace(&mut self, now: Time, len: u32) {
         if let Some(rate) = self.cc.pacing_rate() {
             let wire = (len + self.header_bytes()) as u64;
-            self.next_send_at = self.next_send_at.max(now) + wire * 1_000_000_000 / rate.max(1);
+            self.next_send_at = self.next_send_at.max(now) + Time(wire * 1_000_000_000 / rate.max(1));
         }
     }
 
@@ -317,7 +317,7 @@ impl TcpSender {
         self.cc.on_rtt_sample(now, r);
         let s = &mut self.stats;
         s.rtt_samples += 1;
-        s.rtt_sum += r as f64;
+        s.rtt_sum += r.0 as f64;
         s.rtt_min = Some(s.rtt_min.map_or(r, |m| m.min(r)));
         s.rtt_max = Some(s.rtt_max.map_or(r, |m| m.max(r)));
     }
@@ -601,7 +601,7 @@ impl TcpSender {
                 sample = Some((now - sent_at, false));
             } else if let (true, Some((_, tsecr))) = (self.spec.timestamps, h.ts) {
                 // RFC 7323 §4.1: TSecr measures retransmitted segments unambiguously.
-                sample = Some(((now - (tsecr as u64 * NS_PER_MS)).max(1), true));
+                sample = Some(((now - (tsecr as u64 * NS_PER_MS)).max(Time(1)), true));
             }
         }
         if let Some((r, echo)) = sample {

@@ -15,9 +15,9 @@ fn sender(cc_algo: CcAlgo, sack: bool) -> TcpSender {
 fn sender_with(spec: TcpSpec) -> TcpSender {
     let mut s = TcpSender::new(spec.clone(), cc::by_name(spec.cc), None);
     s.start();
-    let syn = s.poll(0).unwrap();
+    let syn = s.poll(Time::ZERO).unwrap();
     assert!(syn.flags.has(TcpFlags::SYN));
-    s.on_segment(10, &TcpHeader { flags: TcpFlags(TcpFlags::SYN | TcpFlags::ACK), ack: 1, wnd: WND, ..Default::default() });
+    s.on_segment(Time(10), &TcpHeader { flags: TcpFlags(TcpFlags::SYN | TcpFlags::ACK), ack: 1, wnd: WND, ..Default::default() });
     s
 }
 
@@ -37,15 +37,15 @@ fn ack(s: &mut TcpSender, now: Time, upto_seg: u64, sacked: &[(u64, u64)]) {
 fn first_round(s: &mut TcpSender, t: Time) -> Vec<u64> {
     assert_eq!(drain(s, t), (0..10).collect::<Vec<_>>());
     let mut sent = Vec::new();
-    ack(s, t + 100, 1, &[]);
-    ack(s, t + 101, 2, &[]);
-    sent.extend(drain(s, t + 101));
+    ack(s, t + Time(100), 1, &[]);
+    ack(s, t + Time(101), 2, &[]);
+    sent.extend(drain(s, t + Time(101)));
     // Segments 3, 4, 6, 7, 8, 9 arrive: six duplicate ACKs for 2.
     let arrived = [3, 4, 6, 7, 8, 9];
     for (i, seg) in arrived.iter().enumerate() {
         let blocks: Vec<(u64, u64)> = if *seg < 5 { vec![(3, seg + 1)] } else { vec![(6, seg + 1), (3, 5)] };
-        ack(s, t + 102 + i as u64, 2, &blocks);
-        sent.extend(drain(s, t + 102 + i as u64));
+        ack(s, t + Time(102) + Time(i as u64), 2, &blocks);
+        sent.extend(drain(s, t + Time(102) + Time(i as u64)));
     }
     sent
 }
@@ -53,18 +53,18 @@ fn first_round(s: &mut TcpSender, t: Time) -> Vec<u64> {
 #[test]
 fn newreno_repairs_both_losses_in_one_recovery() {
     let mut s = sender(CcAlgo::NewReno, false);
-    let sent = first_round(&mut s, 20);
+    let sent = first_round(&mut s, Time(20));
     // Slow start sent 11 and 12..13 on the two new ACKs; the third duplicate
     // ACK retransmits segment 2 (RFC 6582 step 2).
     assert!(sent.contains(&2), "fast retransmit of segment 2: {sent:?}");
     assert_eq!(s.stats.fast_recoveries, 1);
     // Segment 2 arrives: a partial ACK up to the second hole, 5.
-    ack(&mut s, 300, 5, &[]);
-    assert_eq!(drain(&mut s, 300).first(), Some(&5), "partial ACK retransmits the next hole at once");
+    ack(&mut s, Time(300), 5, &[]);
+    assert_eq!(drain(&mut s, Time(300)).first(), Some(&5), "partial ACK retransmits the next hole at once");
     assert!(s.in_recovery, "NewReno stays in recovery after a partial ACK");
     // Segment 5 arrives: everything up to `recover` is acknowledged.
     let recover = s.recover;
-    s.on_segment(400, &TcpHeader { ack: recover, wnd: WND, flags: TcpFlags(TcpFlags::ACK), ..Default::default() });
+    s.on_segment(Time(400), &TcpHeader { ack: recover, wnd: WND, flags: TcpFlags(TcpFlags::ACK), ..Default::default() });
     assert!(!s.in_recovery);
     assert_eq!(s.stats.fast_recoveries, 1, "one window, one reduction");
     assert_eq!(s.stats.retransmits, 2);
@@ -76,18 +76,18 @@ fn newreno_repairs_both_losses_in_one_recovery() {
 #[test]
 fn reno_leaves_recovery_on_the_partial_ack() {
     let mut s = sender(CcAlgo::Reno, false);
-    first_round(&mut s, 20);
-    ack(&mut s, 300, 5, &[]);
+    first_round(&mut s, Time(20));
+    ack(&mut s, Time(300), 5, &[]);
     assert!(!s.in_recovery, "Reno ends fast recovery on the first new ACK");
     assert_eq!(s.cwnd(), s.ssthresh());
     // Segment 5 is not retransmitted at once: Reno needs three more duplicates (or the RTO).
-    assert!(!drain(&mut s, 300).contains(&5));
+    assert!(!drain(&mut s, Time(300)).contains(&5));
 }
 
 #[test]
 fn sack_retransmits_both_holes_within_one_round_trip() {
     let mut s = sender(CcAlgo::NewReno, true);
-    let sent = first_round(&mut s, 20);
+    let sent = first_round(&mut s, Time(20));
     // With SACK, IsLost(5) holds once three segments above it are SACKed (6, 7, 8),
     // and NextSeg picks it as soon as pipe allows, before any partial ACK.
     let pos2 = sent.iter().position(|x| *x == 2).expect("2 retransmitted");
@@ -99,16 +99,16 @@ fn sack_retransmits_both_holes_within_one_round_trip() {
 #[test]
 fn timeout_goes_back_to_one_segment_and_backs_off() {
     let mut s = sender(CcAlgo::NewReno, false);
-    assert_eq!(drain(&mut s, 20).len(), 10);
+    assert_eq!(drain(&mut s, Time(20)).len(), 10);
     let d = s.deadline().expect("RTO armed");
     s.on_timer(d);
     assert_eq!(s.cwnd(), MSS);
     assert_eq!(drain(&mut s, d), vec![0], "go-back-N from snd_una, one segment");
     let d2 = s.deadline().unwrap();
-    assert_eq!(d2 - d, 2 * (d - 20), "RTO doubled (RFC 6298 §5.5)");
+    assert_eq!(d2 - d, 2 * (d - Time(20)), "RTO doubled (RFC 6298 §5.5)");
     // Karn: the ACK of a retransmitted segment gives no RTT sample.
     let samples = s.stats.rtt_samples;
-    ack(&mut s, d + 50, 1, &[]);
+    ack(&mut s, d + Time(50), 1, &[]);
     assert_eq!(s.stats.rtt_samples, samples);
 }
 
@@ -117,12 +117,12 @@ fn limited_transmit_turns_a_small_window_loss_into_a_fast_retransmit() {
     for lt in [false, true] {
         let spec = TcpSpec { mss: MSS as u32, initial_window: 3, limited_transmit: lt, ..Default::default() };
         let mut s = sender_with(spec);
-        assert_eq!(drain(&mut s, 20), vec![0, 1, 2]);
+        assert_eq!(drain(&mut s, Time(20)), vec![0, 1, 2]);
         // Segment 0 is lost; 1 and 2 arrive: two duplicate ACKs.
-        ack(&mut s, 100, 0, &[]);
-        let first = drain(&mut s, 100);
-        ack(&mut s, 101, 0, &[]);
-        let second = drain(&mut s, 101);
+        ack(&mut s, Time(100), 0, &[]);
+        let first = drain(&mut s, Time(100));
+        ack(&mut s, Time(101), 0, &[]);
+        let second = drain(&mut s, Time(101));
         if !lt {
             assert!(first.is_empty() && second.is_empty(), "cwnd is full: nothing may go out");
             continue;
@@ -131,8 +131,8 @@ fn limited_transmit_turns_a_small_window_loss_into_a_fast_retransmit() {
         assert_eq!((first, second), (vec![3], vec![4]));
         assert_eq!(s.cwnd(), 3 * MSS);
         // Their ACKs are the third duplicate: fast retransmit instead of a timeout.
-        ack(&mut s, 200, 0, &[]);
-        assert_eq!(drain(&mut s, 200).first(), Some(&0));
+        ack(&mut s, Time(200), 0, &[]);
+        assert_eq!(drain(&mut s, Time(200)).first(), Some(&0));
         assert_eq!(s.stats.fast_recoveries, 1);
     }
 }
@@ -140,10 +140,10 @@ fn limited_transmit_turns_a_small_window_loss_into_a_fast_retransmit() {
 #[test]
 fn a_timeout_that_clears_sacks_does_not_count_deliveries_twice() {
     let mut s = sender(CcAlgo::NewReno, true);
-    assert_eq!(drain(&mut s, 20).len(), 10);
+    assert_eq!(drain(&mut s, Time(20)).len(), 10);
     // Segment 0 is lost; 1..=9 arrive and are SACKed: 900 bytes delivered.
-    ack(&mut s, 100, 0, &[(1, 10)]);
-    drain(&mut s, 100);
+    ack(&mut s, Time(100), 0, &[(1, 10)]);
+    drain(&mut s, Time(100));
     assert_eq!(s.rate.delivered, 900);
     // The timer expires: the SACK marks are cleared (the receiver may renege)
     // and go-back-N resends from segment 0.
@@ -152,7 +152,7 @@ fn a_timeout_that_clears_sacks_does_not_count_deliveries_twice() {
     assert_eq!(drain(&mut s, d).first(), Some(&0));
     // The cumulative ACK covers all ten segments: only segment 0 is new. The
     // rate sample must not see the 900 SACKed bytes again.
-    ack(&mut s, d + 50, 10, &[]);
+    ack(&mut s, d + Time(50), 10, &[]);
     assert_eq!(s.rate.delivered, 1000);
 }
 
@@ -199,7 +199,7 @@ fn eifel_detects_a_spurious_timeout_and_resumes_with_new_data() {
     assert_eq!(s.stats.retransmits, 1);
     // The RTO restarts from the spike's RTT (about 1.1 s): at least 1.1 s + 4·0.55 s.
     let rto = s.deadline().unwrap() - (d + 100 * MS);
-    assert!(rto >= 3_300 * MS, "rto {rto}");
+    assert!(rto >= 3_300 * MS, "rto {rto:?}");
 }
 
 #[test]
@@ -251,8 +251,8 @@ fn after_a_timeout_only_what_go_back_n_resent_is_in_flight() {
     // For an algorithm that owns cwnd (BBR); the Reno family keeps FlightSize.
     let mut s = sender(CcAlgo::Bbr(Default::default()), false);
     let mut reno = sender(CcAlgo::NewReno, false);
-    assert_eq!(drain(&mut s, 20).len(), 10);
-    assert_eq!(drain(&mut reno, 20).len(), 10);
+    assert_eq!(drain(&mut s, Time(20)).len(), 10);
+    assert_eq!(drain(&mut reno, Time(20)).len(), 10);
     assert_eq!(s.in_flight(), 10 * MSS);
     let d = s.deadline().expect("RTO armed");
     s.on_timer(d);
@@ -264,24 +264,24 @@ fn after_a_timeout_only_what_go_back_n_resent_is_in_flight() {
     assert_eq!(s.in_flight(), MSS);
     // Segment 0's ACK: BBR lifts cwnd to its 4-segment floor, 1..=4 are
     // resent (the pacing rate from the 10 ns handshake RTT spaces them by 0 ns).
-    ack(&mut s, d + 50, 1, &[]);
+    ack(&mut s, d + Time(50), 1, &[]);
     assert_eq!(s.cwnd(), 4 * MSS);
-    assert_eq!(drain(&mut s, d + 50), vec![1, 2, 3, 4]);
+    assert_eq!(drain(&mut s, d + Time(50)), vec![1, 2, 3, 4]);
     assert_eq!(s.in_flight(), 4 * MSS);
 }
 
 #[test]
 fn without_sack_duplicate_acks_count_each_delivery_once() {
     let mut s = sender(CcAlgo::NewReno, false);
-    first_round(&mut s, 20);
+    first_round(&mut s, Time(20));
     // Segments 0, 1 cumulatively ACKed, 3, 4, 6..=9 announced by six duplicates.
     assert_eq!(s.rate.delivered, 8 * MSS);
     // The partial ACK for 2..5: segment 2 is new, 3 and 4 were counted.
-    ack(&mut s, 300, 5, &[]);
+    ack(&mut s, Time(300), 5, &[]);
     assert_eq!(s.rate.delivered, 9 * MSS);
     // Everything below `recover` delivered, each byte once.
     let recover = s.recover;
-    s.on_segment(400, &TcpHeader { ack: recover, wnd: WND, flags: TcpFlags(TcpFlags::ACK), ..Default::default() });
+    s.on_segment(Time(400), &TcpHeader { ack: recover, wnd: WND, flags: TcpFlags(TcpFlags::ACK), ..Default::default() });
     assert_eq!(s.rate.delivered, recover - 1);
 }
 
@@ -344,7 +344,7 @@ fn one_per_rtt_takes_one_sample_per_round_trip() {
     // later: ten samples by 1.02 s, plus the handshake's, each exactly 100 ms.
     let s = steady(RttSampling::OnePerRtt, 1_020 * MS);
     assert_eq!(s.stats.rtt_samples, 1 + 10);
-    assert_eq!(s.stats.rtt_sum, (10 + 10 * 100 * MS) as f64, "the handshake's 10 ns and ten of 100 ms");
+    assert_eq!(s.stats.rtt_sum, (Time(10) + 10 * 100 * MS).0 as f64, "the handshake's 10 ns and ten of 100 ms");
     // every_ack: one per ACK, by then hundreds (slow start doubles each round).
     let e = steady(RttSampling::EveryAck, 1_020 * MS);
     assert!(e.stats.rtt_samples > 500, "{}", e.stats.rtt_samples);
@@ -380,13 +380,13 @@ fn one_per_rtt_cancels_the_timing_on_a_fast_retransmit() {
     let mut s = sender_with(spec);
     // Segment 0 is timed (sample at 120), then segment 10, sent on its ACK.
     // Segment 2 is lost: the third duplicate ACK retransmits it.
-    first_round(&mut s, 20);
+    first_round(&mut s, Time(20));
     assert_eq!((s.stats.rtt_samples, s.stats.fast_recoveries), (2, 1));
     // The ACK of everything through `recover` covers segment 10, never
     // retransmitted itself, but its timing was cancelled: no sample.
-    ack(&mut s, 300, 5, &[]);
+    ack(&mut s, Time(300), 5, &[]);
     let recover = s.recover;
-    s.on_segment(400, &TcpHeader { ack: recover, wnd: WND, flags: TcpFlags(TcpFlags::ACK), ..Default::default() });
+    s.on_segment(Time(400), &TcpHeader { ack: recover, wnd: WND, flags: TcpFlags(TcpFlags::ACK), ..Default::default() });
     assert_eq!(s.stats.rtt_samples, 2);
 }
 
@@ -421,7 +421,7 @@ fn at_9k6_the_handshake_sample_causes_a_spurious_timeout_near_1_3_s() {
     let (on, on_acked) = run_9k6(true);
     assert!(on.timeouts >= 1);
     let first = on.congestion_events[0];
-    assert!((1_300 * MS..1_400 * MS).contains(&first), "first timeout at {first} ns");
+    assert!((1_300 * MS..1_400 * MS).contains(&first), "first timeout at {first:?}");
     // The SYN's 48 bytes (with options) take 40 ms at 9.6 kb/s: a 340 ms sample.
     assert!(on.rtt_min.is_some_and(|r| (340 * MS..341 * MS).contains(&r)), "{:?}", on.rtt_min);
     let (off, off_acked) = run_9k6(false);
@@ -440,14 +440,14 @@ fn the_send_buffer_caps_the_flight_whatever_cwnd_and_rwnd_allow() {
         snd_buffer: Some(350),
         ..Default::default()
     });
-    assert_eq!(drain(&mut s, 20), vec![0, 1, 2]);
-    ack(&mut s, 120, 1, &[]);
-    assert_eq!(drain(&mut s, 120), vec![3]);
-    ack(&mut s, 121, 3, &[]);
-    assert_eq!(drain(&mut s, 121), vec![4, 5]);
+    assert_eq!(drain(&mut s, Time(20)), vec![0, 1, 2]);
+    ack(&mut s, Time(120), 1, &[]);
+    assert_eq!(drain(&mut s, Time(120)), vec![3]);
+    ack(&mut s, Time(121), 3, &[]);
+    assert_eq!(drain(&mut s, Time(121)), vec![4, 5]);
     // Without the cap the same sender fills cwnd.
     let mut free = sender_with(TcpSpec { cc: CcAlgo::NewReno, mss: MSS as u32, initial_window: 10, ..Default::default() });
-    assert_eq!(drain(&mut free, 20).len(), 10);
+    assert_eq!(drain(&mut free, Time(20)).len(), 10);
 }
 
 fn reno_with(loss_response: LossResponse) -> TcpSender {
@@ -461,19 +461,19 @@ fn reno_with(loss_response: LossResponse) -> TcpSender {
 fn ns2_restarts_the_timer_at_fast_retransmit() {
     for (response, restarts) in [(LossResponse::Rfc, false), (LossResponse::Ns2, true)] {
         let mut s = reno_with(response);
-        assert_eq!(drain(&mut s, 20).len(), 10);
+        assert_eq!(drain(&mut s, Time(20)).len(), 10);
         // Segment 2 is lost: two new ACKs, then duplicates.
-        ack(&mut s, 100, 1, &[]);
-        ack(&mut s, 101, 2, &[]);
-        drain(&mut s, 101);
+        ack(&mut s, Time(100), 1, &[]);
+        ack(&mut s, Time(101), 2, &[]);
+        drain(&mut s, Time(101));
         for t in [102, 103] {
-            ack(&mut s, t, 2, &[]);
-            drain(&mut s, t);
+            ack(&mut s, Time(t), 2, &[]);
+            drain(&mut s, Time(t));
         }
         let before = s.rto_deadline;
-        ack(&mut s, 104, 2, &[]);
+        ack(&mut s, Time(104), 2, &[]);
         assert_eq!(s.stats.fast_recoveries, 1, "the third duplicate: fast retransmit");
-        let want = if restarts { Some(104 + s.rtt.rto()) } else { before };
+        let want = if restarts { Some(Time(104) + s.rtt.rto()) } else { before };
         assert_eq!(s.rto_deadline, want, "{response:?}");
         if restarts {
             assert_ne!(want, before, "the restart moves the deadline");
@@ -488,7 +488,7 @@ fn ns2_restarts_the_timer_at_fast_retransmit() {
 fn ns2_halves_the_window_at_every_timeout() {
     for (response, after_second) in [(LossResponse::Rfc, 5 * MSS), (LossResponse::Ns2, 2 * MSS)] {
         let mut s = reno_with(response);
-        assert_eq!(drain(&mut s, 20).len(), 10);
+        assert_eq!(drain(&mut s, Time(20)).len(), 10);
         let d = s.deadline().unwrap();
         s.on_timer(d);
         // cwnd and flight are both 10 segments: either rule gives 5.
@@ -509,14 +509,14 @@ fn ns2_halves_the_window_at_every_timeout() {
 fn ns2_reno_does_not_fast_retransmit_twice_in_one_window() {
     for (response, second_retransmit) in [(LossResponse::Rfc, true), (LossResponse::Ns2, false)] {
         let mut s = reno_with(response);
-        first_round(&mut s, 20);
-        ack(&mut s, 300, 5, &[]);
+        first_round(&mut s, Time(20));
+        ack(&mut s, Time(300), 5, &[]);
         assert!(!s.in_recovery);
-        drain(&mut s, 300);
+        drain(&mut s, Time(300));
         let mut sent = Vec::new();
         for i in 0..3 {
-            ack(&mut s, 310 + i, 5, &[]);
-            sent.extend(drain(&mut s, 310 + i));
+            ack(&mut s, Time(310 + i), 5, &[]);
+            sent.extend(drain(&mut s, Time(310 + i)));
         }
         assert_eq!(sent.first() == Some(&5), second_retransmit, "{response:?}: {sent:?}");
         assert_eq!(s.stats.fast_recoveries, 1 + second_retransmit as u64, "{response:?}");
@@ -531,7 +531,7 @@ fn ns2_reno_does_not_fast_retransmit_twice_in_one_window() {
 #[test]
 fn ns2_grows_cwnd_once_per_ack() {
     let mut s = reno_with(LossResponse::Ns2);
-    assert_eq!(drain(&mut s, 20).len(), 10);
+    assert_eq!(drain(&mut s, Time(20)).len(), 10);
     let d = s.deadline().unwrap();
     s.on_timer(d);
     assert_eq!(drain(&mut s, d), vec![0]);
@@ -539,11 +539,11 @@ fn ns2_grows_cwnd_once_per_ack() {
     s.on_timer(d2);
     assert_eq!((s.ssthresh(), s.cwnd()), (2 * MSS, MSS));
     assert_eq!(drain(&mut s, d2), vec![0]);
-    ack(&mut s, d2 + 10, 1, &[]);
+    ack(&mut s, d2 + Time(10), 1, &[]);
     assert_eq!(s.cwnd(), 2 * MSS, "slow start: one segment for the ACK");
-    ack(&mut s, d2 + 20, 6, &[]);
+    ack(&mut s, d2 + Time(20), 6, &[]);
     assert_eq!(s.cwnd(), 2 * MSS + MSS / 2, "congestion avoidance: MSS^2/cwnd for one ACK of five segments");
-    ack(&mut s, d2 + 30, 7, &[]);
+    ack(&mut s, d2 + Time(30), 7, &[]);
     assert_eq!(s.cwnd(), 2 * MSS + MSS / 2 + MSS * MSS / (2 * MSS + MSS / 2));
 }
 
@@ -554,7 +554,7 @@ fn ns2_halving_is_reno_arithmetic_only() {
     for response in [LossResponse::Rfc, LossResponse::Ns2] {
         let spec = TcpSpec { cc: CcAlgo::Cubic(Default::default()), mss: MSS as u32, initial_window: 10, loss_response: response, ..Default::default() };
         let mut s = sender_with(spec);
-        assert_eq!(drain(&mut s, 20).len(), 10);
+        assert_eq!(drain(&mut s, Time(20)).len(), 10);
         let d = s.deadline().unwrap();
         s.on_timer(d);
         let first = s.ssthresh();

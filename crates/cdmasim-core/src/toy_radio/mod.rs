@@ -73,7 +73,7 @@ pub struct ToyRadio {
 impl HopKind for ToyRadio {
     type Config = ToyRadioConfig;
     fn build(cfg: &ToyRadioConfig, _cx: &BuildContext) -> Result<Self, BuildError> {
-        Ok(ToyRadio { cfg: cfg.clone(), inside: VecDeque::new(), released: 0, received: vec![Received::default(); cfg.users.len()] })
+        Ok(ToyRadio { cfg: cfg.clone(), inside: VecDeque::new(), released: Time::ZERO, received: vec![Received::default(); cfg.users.len()] })
     }
 }
 
@@ -129,14 +129,14 @@ impl Hop for ToyRadio {
 
     /// One row of its own table per user.
     fn report(&self, horizon: Time, rows: &mut Rows) {
-        let seconds = horizon as f64 / 1e9;
+        let seconds = horizon.0 as f64 / 1e9;
         for ((name, _), r) in self.cfg.users.iter().zip(&self.received) {
             rows.push(ToyUserResult {
                 name: name.clone(),
                 radio: self.cfg.name.clone(),
                 packets_delivered: r.packets,
                 throughput_bps: if seconds > 0.0 { r.bytes as f64 * 8.0 / seconds } else { 0.0 },
-                delay_s: self.cfg.delay as f64 / 1e9,
+                delay_s: self.cfg.delay.0 as f64 / 1e9,
             });
         }
     }

@@ -142,22 +142,22 @@ fn the_emulator_serves_its_users() {
     let mut edge = Edge::default();
     for (uid, (src, dst)) in [(1, 2), (1, 3), (2, 1)].into_iter().enumerate() {
         let (src, dst) = (NodeId(src), NodeId(dst));
-        let (pkt, body) = Packet::udp(uid as u64, 0, src, dst, 0, uid as u64, 100);
-        net.send(0, src, pkt, body, &mut edge);
+        let (pkt, body) = Packet::udp(uid as u64, 0, src, dst, Time::ZERO, uid as u64, 100);
+        net.send(Time::ZERO, src, pkt, body, &mut edge);
     }
     let mut now = 0;
     while let Some(d) = net.next_deadline() {
-        now = d;
-        net.run_due(now, &mut edge, &mut |_| {});
+        now = d.0;
+        net.run_due(Time(now), &mut edge, &mut |_| {});
     }
-    let up_ns = 40 * NS_PER_MS + (128 * 8 * 1_000_000_000u64).div_ceil(2_000_000);
+    let up_ns = 40 * NS_PER_MS + Time((128 * 8 * 1_000_000_000u64).div_ceil(2_000_000));
     let mut arrived = edge.arrived;
     arrived.sort();
     assert_eq!(arrived, [(40 * NS_PER_MS, NodeId(1), NodeId(2)), (40 * NS_PER_MS, NodeId(1), NodeId(3)), (up_ns, NodeId(2), NodeId(1))]);
-    assert_eq!(now, up_ns);
-    net.timers_at_end(now);
-    net.finish(now);
-    let rows = net.report(now);
+    assert_eq!(Time(now), up_ns);
+    net.timers_at_end(Time(now));
+    net.finish(Time(now));
+    let rows = net.report(Time(now));
     assert_eq!(rows.toy_users.iter().map(|u| u.packets_delivered).collect::<Vec<_>>(), [1, 1]);
 }
 

@@ -2,16 +2,17 @@
 //! separately; these build ScenarioSpecs directly).
 #![allow(dead_code)]
 
-use cdmasim_core::engine::{Time, NS_PER_MS, NS_PER_SEC};
+pub use cdmasim_core::engine::Time;
+use cdmasim_core::engine::{NS_PER_MS, NS_PER_SEC};
 pub use cdmasim_core::net::NodeId;
 use cdmasim_core::scenario::*;
 use cdmasim_core::sim::{self, RunOptions, RunResult};
 
 pub fn ms(x: f64) -> Time {
-    (x * NS_PER_MS as f64).round() as Time
+    Time((x * NS_PER_MS.0 as f64).round() as u64)
 }
 pub fn s(x: f64) -> Time {
-    (x * NS_PER_SEC as f64).round() as Time
+    Time((x * NS_PER_SEC.0 as f64).round() as u64)
 }
 
 pub struct Net {
@@ -47,14 +48,14 @@ impl Net {
             from,
             to,
             start,
-            start_jitter: 0,
+            start_jitter: Time::ZERO,
             stop: None,
             app: AppSpec::Bulk { bytes, tcp },
         });
     }
 
     pub fn cbr(&mut self, name: &str, from: NodeId, to: NodeId, start: Time, packet_size: u32, rate_bps: u64) {
-        self.spec.flows.push(FlowSpec { name: name.into(), from, to, start, start_jitter: 0, stop: None, app: AppSpec::Cbr { packet_size, rate_bps } });
+        self.spec.flows.push(FlowSpec { name: name.into(), from, to, start, start_jitter: Time::ZERO, stop: None, app: AppSpec::Cbr { packet_size, rate_bps } });
     }
 
     pub fn run(&self) -> RunResult {

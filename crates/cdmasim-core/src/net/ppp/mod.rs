@@ -281,6 +281,7 @@ impl Ppp {
 #[cfg(test)]
 pub(crate) mod testutil {
     use super::{Frame, HeaderCompression};
+    use crate::engine::Time;
     use crate::net::{Body, NodeId, Packet, TcpFlags, TcpHeader};
 
     pub const MSS: u32 = 1448;
@@ -298,12 +299,12 @@ pub(crate) mod testutil {
 
     pub fn data(uid: u64, seg_no: u64, ts: Option<(u32, u32)>) -> Seg {
         let h = TcpHeader { seq: 1 + seg_no * MSS as u64, ack: 1, len: MSS, flags: TcpFlags(TcpFlags::ACK), wnd: 65535, ts, ..Default::default() };
-        seg(Packet::tcp(uid, 0, true, NodeId(0), NodeId(1), 0, h))
+        seg(Packet::tcp(uid, 0, true, NodeId(0), NodeId(1), Time::ZERO, h))
     }
 
     pub fn ack(uid: u64, upto_seg: u64) -> Seg {
         let h = TcpHeader { seq: 1, ack: 1 + upto_seg * MSS as u64, flags: TcpFlags(TcpFlags::ACK), wnd: 65535, ..Default::default() };
-        seg(Packet::tcp(uid, 0, false, NodeId(1), NodeId(0), 0, h))
+        seg(Packet::tcp(uid, 0, false, NodeId(1), NodeId(0), Time::ZERO, h))
     }
 
     pub fn seq_of(s: &Seg) -> u64 {

@@ -54,7 +54,7 @@ mod tests {
     use crate::net::packet::Packet;
 
     fn pkt(size: u32) -> Packet {
-        let (mut p, _) = Packet::udp(0, 0, NodeId(0), NodeId(1), 0, 0, 0);
+        let (mut p, _) = Packet::udp(0, 0, NodeId(0), NodeId(1), Time::ZERO, 0, 0);
         p.size = size;
         p
     }
@@ -62,18 +62,18 @@ mod tests {
     #[test]
     fn packet_and_byte_limits() {
         let mut q = DropTail::new(QueueLimit::Packets(2));
-        assert!(q.enqueue(0, pkt(100)).is_ok());
-        assert!(q.enqueue(0, pkt(100)).is_ok());
-        assert_eq!(q.enqueue(0, pkt(100)).unwrap_err().1, DropReason::Overflow);
+        assert!(q.enqueue(Time::ZERO, pkt(100)).is_ok());
+        assert!(q.enqueue(Time::ZERO, pkt(100)).is_ok());
+        assert_eq!(q.enqueue(Time::ZERO, pkt(100)).unwrap_err().1, DropReason::Overflow);
         let mut q = DropTail::new(QueueLimit::Bytes(5000));
         for _ in 0..10 {
-            assert!(q.enqueue(0, pkt(500)).is_ok());
+            assert!(q.enqueue(Time::ZERO, pkt(500)).is_ok());
         }
-        assert!(q.enqueue(0, pkt(1)).is_err());
+        assert!(q.enqueue(Time::ZERO, pkt(1)).is_err());
         assert_eq!(q.len_bytes(), 5000);
-        q.dequeue(0);
-        assert!(q.enqueue(0, pkt(500)).is_ok());
-        assert!(q.enqueue(0, pkt(1)).is_err());
+        q.dequeue(Time::ZERO);
+        assert!(q.enqueue(Time::ZERO, pkt(500)).is_ok());
+        assert!(q.enqueue(Time::ZERO, pkt(1)).is_err());
     }
 
     #[test]
@@ -81,8 +81,8 @@ mod tests {
         for (limit, size) in [(QueueLimit::Packets(0), 100), (QueueLimit::Packets(1), 100), (QueueLimit::Bytes(99), 100),
                               (QueueLimit::Bytes(100), 100), (QueueLimit::Unlimited, 100)] {
             let (mut a, mut b) = (DropTail::new(limit.clone()), DropTail::new(limit));
-            let by_fifo = a.enqueue(0, pkt(size)).map(|()| a.dequeue(0).unwrap().size).map_err(|e| e.1);
-            assert_eq!(b.pass(0, pkt(size)).map(|p| p.size).map_err(|e| e.1), by_fifo);
+            let by_fifo = a.enqueue(Time::ZERO, pkt(size)).map(|()| a.dequeue(Time::ZERO).unwrap().size).map_err(|e| e.1);
+            assert_eq!(b.pass(Time::ZERO, pkt(size)).map(|p| p.size).map_err(|e| e.1), by_fifo);
             assert_eq!((b.len_packets(), b.len_bytes()), (0, 0));
         }
     }

@@ -28,7 +28,7 @@ impl QueueMeter {
         // queues are empty most of the time, and this is on every packet.
         let pkts = q.len_packets();
         if pkts != 0 {
-            let dt = (now - self.last_touch) as f64;
+            let dt = (now - self.last_touch).0 as f64;
             self.area_pkts += pkts as f64 * dt;
             self.area_bytes += q.len_bytes() as f64 * dt;
         }
@@ -74,8 +74,8 @@ impl QueueMeter {
             enqueued: self.enqueued,
             max_packets: self.max_pkts,
             max_bytes: self.max_bytes,
-            avg_packets: self.area_pkts / horizon.max(1) as f64,
-            avg_bytes: self.area_bytes / horizon.max(1) as f64,
+            avg_packets: self.area_pkts / horizon.max(Time(1)).0 as f64,
+            avg_bytes: self.area_bytes / horizon.max(Time(1)).0 as f64,
             utilization,
             bytes_sent,
         }

@@ -80,14 +80,14 @@ pub struct Red {
 impl Red {
     pub fn new(p: RedSpec, rate_bps: u64, rng: Rng) -> Self {
         let typical_tx = Self::typical(&p, rate_bps);
-        Self { p, fifo: Fifo::default(), rng, avg: 0.0, count: -1, old: false, idle_since: Some(0), typical_tx }
+        Self { p, fifo: Fifo::default(), rng, avg: 0.0, count: -1, old: false, idle_since: Some(Time::ZERO), typical_tx }
     }
 
     fn typical(p: &RedSpec, rate_bps: u64) -> f64 {
         if rate_bps == 0 {
             f64::INFINITY
         } else {
-            tx_time(p.mean_pkt_size as u64, rate_bps) as f64
+            tx_time(p.mean_pkt_size as u64, rate_bps).0 as f64
         }
     }
 
@@ -107,7 +107,7 @@ impl Red {
     fn update_avg(&mut self, now: Time) {
         match self.idle_since.take() {
             Some(since) if self.fifo.is_empty() => {
-                let m = (now - since) as f64 / self.typical_tx;
+                let m = (now - since).0 as f64 / self.typical_tx;
                 self.avg *= (1.0 - self.p.w_q).powf(m);
             }
             _ => {
@@ -255,7 +255,7 @@ mod tests {
     }
 
     fn pkt() -> Packet {
-        let (mut p, _) = Packet::udp(0, 0, NodeId(0), NodeId(1), 0, 0, 0);
+        let (mut p, _) = Packet::udp(0, 0, NodeId(0), NodeId(1), Time::ZERO, 0, 0);
         p.size = 500;
         p
     }
@@ -279,7 +279,7 @@ mod tests {
         let mut q = Red::new(spec(w, true), 10_000_000, Rng::from_seed(1));
         fill(&mut q, 10);
         for n in 1..=2000u32 {
-            q.update_avg(n as u64);
+            q.update_avg(Time(n as u64));
             let expect = 10.0 * (1.0 - (1.0 - w).powi(n as i32));
             assert!((q.avg() - expect).abs() < 1e-9, "n={n} avg={} expect={expect}", q.avg());
         }
@@ -293,7 +293,7 @@ mod tests {
         fill(&mut q, 10);
         q.avg = 8.0;
         while q.fifo.pop().is_some() {}
-        q.idle_since = Some(0);
+        q.idle_since = Some(Time::ZERO);
         q.update_avg(40 * NS_PER_MS);
         let expect = 8.0 * (1.0 - w).powi(100);
         assert!((q.avg() - expect).abs() < 1e-9, "{} vs {expect}", q.avg());
@@ -305,7 +305,7 @@ mod tests {
         fill(&mut q, avg);
         let (mut early, mut forced) = (0, 0);
         for i in 0..n {
-            match q.enqueue(i as u64, pkt()) {
+            match q.enqueue(Time(i as u64), pkt()) {
                 Ok(()) => {
                     q.fifo.pop();
                 }
@@ -366,7 +366,7 @@ mod tests {
         let (mut gaps, mut since, mut first) = (Vec::new(), 0u32, true);
         for i in 0..200_000u64 {
             since += 1;
-            match q.enqueue(i, pkt()) {
+            match q.enqueue(Time(i), pkt()) {
                 Ok(()) => {
                     q.fifo.pop();
                 }
@@ -422,7 +422,7 @@ mod tests {
         let n = 200_000;
         let mut drops = 0;
         for i in 0..n {
-            match q.enqueue(i, big) {
+            match q.enqueue(Time(i), big) {
                 Ok(()) => {
                     q.fifo.pop();
                 }

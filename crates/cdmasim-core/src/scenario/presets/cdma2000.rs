@@ -125,7 +125,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
     let tcp = table1_tcp(t.get("tcp").as_ref())?;
     let jitter: Time = t.or("start_jitter", START_JITTER, |v| v.time())?;
     let (join_at, initial) = match t.get("join") {
-        None => (0, m * n),
+        None => (Time::ZERO, m * n),
         Some(j) => {
             let jt = j.keys(JOIN)?;
             let initial_v = jt.req("initial")?;
@@ -192,7 +192,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
                 reverse_rate_bps: reverse,
                 reverse_queue: default_link_queue(),
             });
-            let start = if k < initial { 0 } else { join_at };
+            let start = if k < initial { Time::ZERO } else { join_at };
             raw.flows.push(RawFlow {
                 name: named(format!("ftp{i}_{j}")),
                 from: named(fh),

@@ -15,7 +15,7 @@ use crate::engine::{Time, NS_PER_MS};
 
 const ACCESS_RATE_BPS: u64 = 100_000_000;
 const ACCESS_DELAY: Time = NS_PER_MS;
-const START_SPACING: Time = 10 * NS_PER_MS;
+const START_SPACING: Time = Time::ms(10);
 const ACCESS_QUEUE: QueueSpec = QueueSpec::DropTail { limit: QueueLimit::Packets(1000) };
 
 pub(crate) const KEYS: &[Key] = &[
@@ -27,7 +27,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::value("access_rate", || keys::rate(ACCESS_RATE_BPS), "The rate of every access link."),
     Key::value("access_delay", || keys::time(ACCESS_DELAY), "The delay of every access link."),
     Key::value("start_spacing", || keys::time(START_SPACING), "Flow i starts at i × start_spacing."),
-    Key::value("start_jitter", || keys::time(0), "Plus a uniform time in [0, start_jitter), per flow (as a `[[flow]]`'s)."),
+    Key::value("start_jitter", || keys::time(Time::ZERO), "Plus a uniform time in [0, start_jitter), per flow (as a `[[flow]]`'s)."),
     Key::value("queue", || keys::queue(&default_queue()), "The bottleneck's queue, both directions."),
     Key::value("access_queue", || keys::queue(&ACCESS_QUEUE), "The queue of every access link, both directions."),
     Key::absent("bytes", "unbounded", "The transfer size of every flow."),
@@ -59,7 +59,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
     let access_rate = t.or("access_rate", ACCESS_RATE_BPS, |v| v.positive_rate())?;
     let access_delay = t.or("access_delay", ACCESS_DELAY, |v| v.time())?;
     let spacing: Time = t.or("start_spacing", START_SPACING, |v| v.time())?;
-    let start_jitter: Time = t.or("start_jitter", 0, |v| v.time())?;
+    let start_jitter: Time = t.or("start_jitter", Time::ZERO, |v| v.time())?;
     let queue = t.or("queue", default_queue(), parse_queue)?;
     let access_queue = t.or("access_queue", ACCESS_QUEUE, parse_queue)?;
     let bytes = t.opt("bytes", |v| v.size())?;

@@ -16,11 +16,11 @@ use crate::input::reader::{Res, Val};
 use super::super::spec::{AppSpec, QueueLimit, QueueSpec};
 use super::super::tcp::parse_tcp_over;
 use super::super::web::{self, parse_http};
-use crate::engine::{Time, NS_PER_MS, NS_PER_SEC};
+use crate::engine::Time;
 
 /// D_hi (Table 1), and the spread of the users' starts over a mean think time.
-const INTERNET_DELAY: Time = 80 * NS_PER_MS;
-const START_JITTER: Time = 30 * NS_PER_SEC;
+const INTERNET_DELAY: Time = Time::ms(80);
+const START_JITTER: Time = Time::secs(30);
 
 /// The preset's own keys; the sector's (`is2000::keys::SETTINGS`) go to its `[[is2000_sector]]`.
 pub(crate) const KEYS: &[Key] = &[
@@ -85,7 +85,7 @@ pub(crate) fn expand(v: &Val, raw: &mut RawScenario) -> Res<()> {
             name: named(&format!("web{k}")),
             from: named("server"),
             to: named(&u),
-            start: 0,
+            start: Time::ZERO,
             start_jitter: jitter,
             start_at: at.clone(),
             stop: None,

@@ -177,7 +177,7 @@ impl Bbr {
             cwnd_gain: p.high_gain,
             bw: MaxFilter::new(p.bw_window_rounds as u64),
             rt_prop: None,
-            rt_prop_stamp: 0,
+            rt_prop_stamp: Time::ZERO,
             delivered: 0,
             next_round_delivered: 0,
             round_count: 0,
@@ -186,7 +186,7 @@ impl Bbr {
             full_bw_count: 0,
             full_bw_reached: false,
             cycle_index: START_PHASE,
-            cycle_stamp: 0,
+            cycle_stamp: Time::ZERO,
             probe_rtt_done: None,
             probe_rtt_round_done: false,
             probe_rtt_al_from: 0,
@@ -241,7 +241,7 @@ impl Bbr {
         if bw <= 0.0 {
             return self.init_cwnd;
         }
-        let bdp = bw * rt as f64 / NS_PER_SEC as f64;
+        let bdp = bw * rt.0 as f64 / NS_PER_SEC.0 as f64;
         (gain * bdp).ceil() as u64 + 3 * self.send_quantum()
     }
 
@@ -274,7 +274,7 @@ impl Bbr {
     fn init_pacing_rate(&mut self, rtt: Time) {
         self.has_seen_rtt = true;
         let bytes = self.init_cwnd as f64 * self.wire_factor();
-        self.pacing_rate = ((self.p.high_gain * bytes * NS_PER_SEC as f64 / rtt.max(1) as f64) as u64).max(1);
+        self.pacing_rate = ((self.p.high_gain * bytes * NS_PER_SEC.0 as f64 / rtt.max(Time(1)).0 as f64) as u64).max(1);
     }
 
     fn enter_startup(&mut self) {
@@ -322,7 +322,7 @@ impl Bbr {
         self.round_start = false;
         // A sample spanning less than RTprop is not a delivery rate of the
         // path (Linux tcp_rate_gen discards it).
-        if rs.delivered == 0 || rs.interval == 0 || self.rt_prop.is_some_and(|m| rs.interval < m) {
+        if rs.delivered == 0 || rs.interval == Time::ZERO || self.rt_prop.is_some_and(|m| rs.interval < m) {
             return;
         }
         if rs.prior_delivered >= self.next_round_delivered {

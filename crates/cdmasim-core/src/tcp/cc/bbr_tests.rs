@@ -9,7 +9,7 @@ const MSS: u64 = 1000;
 const MS: Time = NS_PER_MS;
 /// Path: 1 MB/s (8 Mb/s payload), 40 ms RTT, BDP 40 000 B = 40 segments.
 const C: f64 = 1e6;
-const RTT: Time = 40 * MS;
+const RTT: Time = Time::ms(40);
 const BDP: u64 = 40_000;
 /// 3 send quanta of one segment each (the sender transmits single segments:
 /// see the module notes on draft §4.2.2).
@@ -26,16 +26,16 @@ impl Driver {
     fn new(p: BbrParams) -> Self {
         let mut b = Bbr::new(p);
         let mut w = Window { cwnd: 10 * MSS, ssthresh: u64::MAX / 2, mss: MSS };
-        b.on_rtt_sample(0, RTT);
-        b.init(&mut w, 0, 40);
-        Driver { b, w, now: 0, delivered: 0 }
+        b.on_rtt_sample(Time::ZERO, RTT);
+        b.init(&mut w, Time::ZERO, 40);
+        Driver { b, w, now: Time::ZERO, delivered: 0 }
     }
 
     /// One ACK `gap` after the last, delivering one segment.
     fn ack(&mut self, gap: Time, rate: f64, rtt: Time, in_flight: u64, state: CaState, app_limited: bool) {
         self.now += gap;
         self.delivered += MSS;
-        let span = ((rate * rtt as f64 / 1e9) as u64).clamp(MSS, self.delivered);
+        let span = ((rate * rtt.0 as f64 / 1e9) as u64).clamp(MSS, self.delivered);
         let rs = RateSample { delivered: span, interval: rtt, prior_delivered: self.delivered - span, app_limited, rtt: Some(rtt) };
         self.b.on_rate_sample(self.now, &rs);
         let ack = Ack { now: self.now, bytes_acked: MSS, bytes_delivered: MSS, prior_in_flight: in_flight, in_flight, rtt: Some(rtt), state, cwnd_limited: true };
@@ -183,7 +183,7 @@ fn probe_rtt_after_ten_seconds_without_a_lower_rtt() {
             done_at = Some(d.now);
             assert!(d.now - entered < NS_PER_SEC);
         }
-        assert_eq!(done_at.unwrap() - entered, stay_expected, "ProbeRTT of {duration} ns");
+        assert_eq!(done_at.unwrap() - entered, stay_expected, "ProbeRTT of {duration:?}");
         assert_eq!(d.b.mode(), Mode::ProbeBw);
         assert!((d.b.btl_bw() - C).abs() < 1.0, "ProbeRTT rates were ignored: {}", d.b.btl_bw());
         assert_eq!(d.b.rt_prop(), Some(RTT));
@@ -274,7 +274,7 @@ fn a_duplicate_ack_without_sack_counts_and_conserves_packets() {
 fn cwnd_budget_is_three_segments_on_both_sides_of_1_2_mbps() {
     for rate in [140_000.0, 160_000.0] {
         let mut d = Driver::new(BbrParams::default());
-        let bdp = (rate * RTT as f64 / 1e9) as u64;
+        let bdp = (rate * RTT.0 as f64 / 1e9) as u64;
         while d.b.mode() != Mode::ProbeBw {
             d.ack(MS, rate, RTT, bdp, CaState::Open, false);
             assert!(d.now < 5 * NS_PER_SEC, "never reached ProbeBW at {rate} B/s");

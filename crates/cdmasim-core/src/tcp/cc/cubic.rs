@@ -135,14 +135,14 @@ impl Cubic {
         Self {
             p,
             hystart: p.hystart.then(HyStart::default),
-            rtt: RttEstimator::new(NS_PER_SEC, 0, u64::MAX),
+            rtt: RttEstimator::new(NS_PER_SEC, Time::ZERO, Time::MAX),
             state: CaState::Open,
             w_max: None,
             cwnd_prior: None,
             epoch: None,
             restart: false,
             frac: 0.0,
-            last_ack: 0,
+            last_ack: Time::ZERO,
             saved: None,
             min_rtt: None,
             acks: 0,
@@ -226,8 +226,8 @@ impl Cubic {
             self.start_epoch(now, cwnd);
         }
         let segs = acked as f64 / mss;
-        let t = (now - self.epoch.unwrap().start) as f64 / NS_PER_SEC as f64;
-        let rtt = self.rtt.srtt().unwrap_or(0) as f64 / NS_PER_SEC as f64;
+        let t = (now - self.epoch.unwrap().start).0 as f64 / NS_PER_SEC.0 as f64;
+        let rtt = self.rtt.srtt().unwrap_or(Time::ZERO).0 as f64 / NS_PER_SEC.0 as f64;
         // §4.3: W_est grows by α per window acked; α becomes 1 once W_est
         // reaches the window of the last congestion event.
         let prior = self.cwnd_prior.unwrap_or(cwnd);
@@ -257,14 +257,14 @@ impl Cubic {
         }
         self.acks += 1;
         let e = self.epoch.expect("started above");
-        let t = (now + self.min_rtt.unwrap_or(0) - e.start) as f64 / NS_PER_SEC as f64;
+        let t = (now + self.min_rtt.unwrap_or(Time::ZERO) - e.start).0 as f64 / NS_PER_SEC.0 as f64;
         let origin = self.w_max.unwrap_or(e.cwnd_epoch) as u64;
         let delta = (self.p.c * (t - e.k).abs().powi(3)).floor() as u64;
         let target = if t < e.k { origin.saturating_sub(delta) } else { origin + delta };
         let mut cnt = if target > cwnd { cwnd / (target - cwnd) } else { 100 * cwnd };
-        if let Some(rtt) = self.min_rtt.filter(|&r| r > 0) {
+        if let Some(rtt) = self.min_rtt.filter(|&r| r > Time::ZERO) {
             // max_increment = 16 segments per 100 ms of RTT_min.
-            let min_cnt = (cwnd as f64 * NS_PER_SEC as f64 / (160.0 * rtt as f64)) as u64;
+            let min_cnt = (cwnd as f64 * NS_PER_SEC.0 as f64 / (160.0 * rtt.0 as f64)) as u64;
             cnt = cnt.max(min_cnt);
         }
         if !self.loss_seen {

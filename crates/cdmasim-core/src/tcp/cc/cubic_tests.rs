@@ -52,7 +52,7 @@ fn k_is_the_time_back_to_w_max() {
     assert!((Cubic::k(0.4, 100.0, 70.0) - 75f64.cbrt()).abs() < 1e-12);
     let (mut c, mut w) = cubic(CubicParams::default());
     w.cwnd = 100 * MSS;
-    loss(&mut c, &mut w, 0, CongestionEvent::FastRetransmit);
+    loss(&mut c, &mut w, Time::ZERO, CongestionEvent::FastRetransmit);
     assert_eq!(w.ssthresh, 70 * MSS, "ssthresh = β·FlightSize");
     assert_eq!(c.w_max(), Some(100.0));
     let a = ack_full(NS_PER_SEC, MSS, &w);
@@ -73,8 +73,8 @@ fn window_follows_the_cubic_after_a_loss() {
     let rtt = 100 * NS_PER_MS;
     let (mut c, mut w) = cubic(CubicParams::default());
     w.cwnd = 1000 * MSS;
-    c.on_rtt_sample(0, rtt);
-    loss(&mut c, &mut w, 0, CongestionEvent::FastRetransmit);
+    c.on_rtt_sample(Time::ZERO, rtt);
+    loss(&mut c, &mut w, Time::ZERO, CongestionEvent::FastRetransmit);
     let k = 750f64.cbrt();
     let mut worst: f64 = 0.0;
     let mut started = None;
@@ -83,9 +83,9 @@ fn window_follows_the_cubic_after_a_loss() {
     // solution from c(0) = W(0) lags W(t) by R²·|W''|/2 ≤ 0.01·6C·K/2 =
     // 0.11 segment; the ACK spacing (R/cwnd) adds well under one more
     // per-ACK step. Tolerance: 0.5 segment over t in [0, 2K].
-    drive(&mut c, &mut w, 0, (2.0 * k * 1e9) as Time, rtt, |now, w| {
+    drive(&mut c, &mut w, Time::ZERO, Time((2.0 * k * 1e9) as u64), rtt, |now, w| {
         let t0 = *started.get_or_insert(now);
-        let t = (now - t0) as f64 / 1e9;
+        let t = (now - t0).0 as f64 / 1e9;
         let expect = 0.4 * (t - k).powi(3) + 1000.0;
         worst = worst.max((segs(w) - expect).abs());
     });
@@ -109,9 +109,9 @@ fn reno_friendly_region_engages_at_small_windows_and_short_rtt() {
     let rtt = 10 * NS_PER_MS;
     let run = |reno_friendly: bool| {
         let (mut c, mut w) = cubic(CubicParams { reno_friendly, ..Default::default() });
-        c.on_rtt_sample(0, rtt);
-        loss(&mut c, &mut w, 0, CongestionEvent::FastRetransmit);
-        drive(&mut c, &mut w, 0, 50 * rtt, rtt, |_, _| {});
+        c.on_rtt_sample(Time::ZERO, rtt);
+        loss(&mut c, &mut w, Time::ZERO, CongestionEvent::FastRetransmit);
+        drive(&mut c, &mut w, Time::ZERO, 50 * rtt, rtt, |_, _| {});
         segs(&w)
     };
     let friendly = run(true);
@@ -129,7 +129,7 @@ fn fast_convergence_lowers_w_max() {
     for fc in [true, false] {
         let (mut c, mut w) = cubic(CubicParams { fast_convergence: fc, ..Default::default() });
         w.cwnd = 100 * MSS;
-        loss(&mut c, &mut w, 0, CongestionEvent::FastRetransmit);
+        loss(&mut c, &mut w, Time::ZERO, CongestionEvent::FastRetransmit);
         assert_eq!(c.w_max(), Some(100.0));
         // The next loss comes at 90 < W_max: W_max = 90·(1 + 0.7)/2 = 76.5.
         w.cwnd = 90 * MSS;
@@ -147,8 +147,8 @@ fn fast_convergence_lowers_w_max() {
 fn ssthresh_uses_flight_and_keeps_two_segments() {
     let (mut c, w) = cubic(CubicParams::default());
     let w = Window { cwnd: 100 * MSS, ..w };
-    assert_eq!(c.ssthresh(&w, 50 * MSS, CongestionEvent::FastRetransmit, 0), 35 * MSS);
-    assert_eq!(c.ssthresh(&w, 2 * MSS, CongestionEvent::FastRetransmit, 0), 2 * MSS);
+    assert_eq!(c.ssthresh(&w, 50 * MSS, CongestionEvent::FastRetransmit, Time::ZERO), 35 * MSS);
+    assert_eq!(c.ssthresh(&w, 2 * MSS, CongestionEvent::FastRetransmit, Time::ZERO), 2 * MSS);
 }
 
 #[test]
@@ -157,11 +157,11 @@ fn timeout_restarts_the_epoch_from_its_own_window() {
     let rtt = 50 * NS_PER_MS;
     let (mut c, mut w) = cubic(CubicParams::default());
     w.cwnd = 100 * MSS;
-    c.on_rtt_sample(0, rtt);
-    loss(&mut c, &mut w, 0, CongestionEvent::Timeout);
+    c.on_rtt_sample(Time::ZERO, rtt);
+    loss(&mut c, &mut w, Time::ZERO, CongestionEvent::Timeout);
     assert_eq!((w.cwnd, w.ssthresh), (MSS, 70 * MSS));
     // Slow start from one segment reaches 70 in 7 RTTs (doubling); 8 to be sure.
-    let end = drive(&mut c, &mut w, 0, 8 * rtt, rtt, |_, _| {});
+    let end = drive(&mut c, &mut w, Time::ZERO, 8 * rtt, rtt, |_, _| {});
     let e = c.epoch().expect("congestion avoidance reached");
     assert_eq!(e.k, 0.0);
     assert_eq!(c.w_max(), Some(e.cwnd_epoch));
@@ -169,7 +169,7 @@ fn timeout_restarts_the_epoch_from_its_own_window() {
     // Convex from the start: W(t) = C t^3 + W_max, 2 s later 3.2 above.
     let from = segs(&w);
     drive(&mut c, &mut w, end, 2 * NS_PER_SEC, rtt, |_, _| {});
-    let t = (end + 2 * NS_PER_SEC - e.start) as f64 / 1e9;
+    let t = (end + 2 * NS_PER_SEC - e.start).0 as f64 / 1e9;
     let expect = 0.4 * t.powi(3) + e.cwnd_epoch;
     // The Reno-friendly estimate leads: W_est starts at cwnd_epoch and,
     // below cwnd_prior = 100, gains α = 0.53 per RTT: 21 segments in 40
@@ -185,9 +185,9 @@ fn undo_restores_w_max_k_and_the_epoch() {
     let rtt = 100 * NS_PER_MS;
     let (mut c, mut w) = cubic(CubicParams::default());
     w.cwnd = 100 * MSS;
-    c.on_rtt_sample(0, rtt);
-    loss(&mut c, &mut w, 0, CongestionEvent::FastRetransmit);
-    let end = drive(&mut c, &mut w, 0, NS_PER_SEC, rtt, |_, _| {});
+    c.on_rtt_sample(Time::ZERO, rtt);
+    loss(&mut c, &mut w, Time::ZERO, CongestionEvent::FastRetransmit);
+    let end = drive(&mut c, &mut w, Time::ZERO, NS_PER_SEC, rtt, |_, _| {});
     let (epoch, w_max, before) = (c.epoch(), c.w_max(), w);
     // A spurious fast retransmit at 1 s: cwnd 0.7·, W_max lowered by fast convergence.
     c.on_state_change(&mut w, end, CaState::Open, CaState::Open, 0);
@@ -204,7 +204,7 @@ fn undo_restores_w_max_k_and_the_epoch() {
 fn hystart_exit_starts_cubic_at_k_zero() {
     // Delay rises by 20 ms (> 12.5 ms threshold at 100 ms) from the third round on.
     let (mut c, mut w) = cubic(CubicParams { hystart: true, ..Default::default() });
-    let mut now = 0;
+    let mut now = Time::ZERO;
     let mut round = 0;
     let mut acked = 0;
     while c.epoch().is_none() {
@@ -213,7 +213,7 @@ fn hystart_exit_starts_cubic_at_k_zero() {
         let rtt = if round < 3 { 100 } else { 120 } * NS_PER_MS;
         let n = w.cwnd / MSS;
         for i in 0..n {
-            let t = now + rtt * (i + 1) / n;
+            let t = now + rtt * (i as u64 + 1) / n as u64;
             acked += MSS;
             // The sender filled the window after the previous ACK; this one
             // takes a segment out of flight.
@@ -277,9 +277,9 @@ fn a_window_it_does_not_fill_neither_grows_nor_ages_the_epoch() {
     let rtt = 100 * NS_PER_MS;
     let (mut c, mut w) = cubic(CubicParams::default());
     w.cwnd = 100 * MSS;
-    c.on_rtt_sample(0, rtt);
-    loss(&mut c, &mut w, 0, CongestionEvent::FastRetransmit);
-    let mut t = drive(&mut c, &mut w, 0, 2 * NS_PER_SEC, rtt, |_, _| {});
+    c.on_rtt_sample(Time::ZERO, rtt);
+    loss(&mut c, &mut w, Time::ZERO, CongestionEvent::FastRetransmit);
+    let mut t = drive(&mut c, &mut w, Time::ZERO, 2 * NS_PER_SEC, rtt, |_, _| {});
     let start = c.epoch().unwrap().start;
     let held = w.cwnd;
     for _ in 0..30 * 70 {
@@ -289,7 +289,7 @@ fn a_window_it_does_not_fill_neither_grows_nor_ages_the_epoch() {
     }
     assert_eq!(w.cwnd, held, "no growth while the window is not full");
     let shifted = c.epoch().unwrap().start - start;
-    assert!(shifted.abs_diff(3 * NS_PER_SEC) <= rtt / 70, "epoch moved by {shifted} ns");
+    assert!(shifted.abs_diff(3 * NS_PER_SEC) <= rtt / 70, "epoch moved by {shifted:?}");
     drive(&mut c, &mut w, t, NS_PER_SEC, rtt, |_, _| {});
     let expect = 0.4 * (3.0 - 75f64.cbrt()).powi(3) + 100.0;
     println!("after 2 + 3 (limited) + 1 s: cwnd {:.2}, W(3 s) {expect:.2}", segs(&w));
@@ -313,10 +313,10 @@ fn linux_sets_ssthresh_from_cwnd_and_looks_ahead_by_the_minimum_rtt() {
     // A loss at cwnd = 100 segments with only 50 in flight: Linux takes
     // β·cwnd = ⌊100·819/1024⌋ = 79 (the RFC β·FlightSize = 40).
     let (mut c, mut w) = cubic(linux(0.8));
-    c.on_rtt_sample(0, 100 * NS_PER_MS);
-    c.on_rtt_sample(0, 500 * NS_PER_MS); // SRTT rises; the minimum stays 100 ms
+    c.on_rtt_sample(Time::ZERO, 100 * NS_PER_MS);
+    c.on_rtt_sample(Time::ZERO, 500 * NS_PER_MS); // SRTT rises; the minimum stays 100 ms
     w.cwnd = 100 * MSS;
-    w.ssthresh = c.ssthresh(&w, 50 * MSS, CongestionEvent::FastRetransmit, 0);
+    w.ssthresh = c.ssthresh(&w, 50 * MSS, CongestionEvent::FastRetransmit, Time::ZERO);
     assert_eq!(w.ssthresh, 79 * MSS);
     w.cwnd = w.ssthresh;
     // The first ACK of the epoch: K = cbrt(21/0.4) = 3.744 s, target
@@ -340,11 +340,11 @@ fn linux_reno_friendly_estimate_grows_eight_23rds_of_a_segment_per_rtt() {
     // segments: [W_est − 2, W_est + 1].
     let rtt = 10 * NS_PER_MS;
     let (mut c, mut w) = cubic(linux(0.8));
-    c.on_rtt_sample(0, rtt);
+    c.on_rtt_sample(Time::ZERO, rtt);
     w.cwnd = 10 * MSS;
-    loss(&mut c, &mut w, 0, CongestionEvent::FastRetransmit);
+    loss(&mut c, &mut w, Time::ZERO, CongestionEvent::FastRetransmit);
     assert_eq!(w.cwnd, 7 * MSS);
-    drive(&mut c, &mut w, 0, 100 * rtt, rtt, |_, _| {});
+    drive(&mut c, &mut w, Time::ZERO, 100 * rtt, rtt, |_, _| {});
     let est = 7.0 + 100.0 * 8.0 / 23.0;
     assert!(segs(&w) > est - 2.0 && segs(&w) < est + 1.0, "cwnd {:.2} vs {est:.2}", segs(&w));
 }
@@ -352,9 +352,9 @@ fn linux_reno_friendly_estimate_grows_eight_23rds_of_a_segment_per_rtt() {
 #[test]
 fn linux_timeout_forgets_w_max_and_the_minimum_rtt() {
     let (mut c, mut w) = cubic(linux(0.8));
-    c.on_rtt_sample(0, 100 * NS_PER_MS);
+    c.on_rtt_sample(Time::ZERO, 100 * NS_PER_MS);
     w.cwnd = 100 * MSS;
-    loss(&mut c, &mut w, 0, CongestionEvent::Timeout);
+    loss(&mut c, &mut w, Time::ZERO, CongestionEvent::Timeout);
     assert_eq!(c.w_max(), None);
     // The next epoch starts at its own window with K = 0, and with no loss
     // remembered cnt is 50: a 1000 B segment acked adds 20 B.
@@ -374,7 +374,7 @@ fn linux_undo_gives_back_max_of_cwnd_and_w_max_not_the_cubic_state() {
     let (mut c, mut w) = cubic(linux(0.8));
     w.cwnd = 100 * MSS;
     let before = w;
-    loss(&mut c, &mut w, 0, CongestionEvent::FastRetransmit);
+    loss(&mut c, &mut w, Time::ZERO, CongestionEvent::FastRetransmit);
     c.undo(&mut w, &before);
     assert_eq!((w.cwnd, w.ssthresh), (100 * MSS, before.ssthresh));
     // After a timeout the reset forgot W_max: the window stays where the
@@ -382,7 +382,7 @@ fn linux_undo_gives_back_max_of_cwnd_and_w_max_not_the_cubic_state() {
     let (mut c, mut w) = cubic(linux(0.8));
     w.cwnd = 100 * MSS;
     let before = w;
-    loss(&mut c, &mut w, 0, CongestionEvent::Timeout);
+    loss(&mut c, &mut w, Time::ZERO, CongestionEvent::Timeout);
     c.undo(&mut w, &before);
     assert_eq!(w.cwnd, MSS);
     assert_eq!(w.ssthresh, before.ssthresh);

@@ -20,12 +20,12 @@
 
 use super::reno::slow_start;
 use super::{Ack, Window};
-use crate::engine::{Time, NS_PER_MS};
+use crate::engine::Time;
 
 /// §4.3 constants.
-pub const MIN_RTT_THRESH: Time = 4 * NS_PER_MS;
-pub const MAX_RTT_THRESH: Time = 16 * NS_PER_MS;
-pub const MIN_RTT_DIVISOR: Time = 8;
+pub const MIN_RTT_THRESH: Time = Time::ms(4);
+pub const MAX_RTT_THRESH: Time = Time::ms(16);
+pub const MIN_RTT_DIVISOR: u64 = 8;
 pub const N_RTT_SAMPLE: u32 = 8;
 pub const CSS_GROWTH_DIVISOR: u64 = 4;
 pub const CSS_ROUNDS: u32 = 5;
@@ -168,13 +168,14 @@ impl HyStart {
 #[cfg(test)]
 mod tests {
     use super::super::CaState;
+    use crate::engine::NS_PER_MS;
     use super::*;
 
     const MSS: u64 = 1000;
 
     fn ack(bytes: u64, in_flight: u64, rtt: Time) -> Ack {
         Ack {
-            now: 0,
+            now: Time::ZERO,
             bytes_acked: bytes,
             bytes_delivered: bytes,
             prior_in_flight: in_flight + bytes,

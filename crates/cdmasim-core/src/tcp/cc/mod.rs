@@ -115,7 +115,7 @@ pub struct RateSample {
 impl RateSample {
     /// Bytes per second.
     pub fn rate(&self) -> f64 {
-        self.delivered as f64 * 1e9 / self.interval.max(1) as f64
+        self.delivered as f64 * 1e9 / self.interval.max(Time(1)).0 as f64
     }
 }
 

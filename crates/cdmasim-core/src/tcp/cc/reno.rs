@@ -51,10 +51,11 @@ impl CongestionControl for Reno {
 
 #[cfg(test)]
 mod tests {
+    use crate::engine::Time;
     use super::*;
 
     fn ack(bytes: u64) -> Ack {
-        Ack { now: 0, bytes_acked: bytes, bytes_delivered: bytes, prior_in_flight: 0, in_flight: 0, rtt: None, state: super::super::CaState::Open, cwnd_limited: true }
+        Ack { now: Time::ZERO, bytes_acked: bytes, bytes_delivered: bytes, prior_in_flight: 0, in_flight: 0, rtt: None, state: super::super::CaState::Open, cwnd_limited: true }
     }
 
     #[test]

@@ -132,8 +132,8 @@ impl Vegas {
 
     /// Diff in segments for window `cwnd` bytes and round RTT `rtt`.
     fn diff(&self, w: &Window, rtt: Time) -> Option<f64> {
-        let base = self.base_rtt? as f64;
-        let rtt = rtt as f64;
+        let base = (self.base_rtt?).0 as f64;
+        let rtt = rtt.0 as f64;
         let segs = w.cwnd as f64 / w.mss as f64;
         // Expected − Actual = segs/base − segs/rtt; times base:
         Some(segs * (rtt - base) / rtt)
@@ -256,7 +256,7 @@ mod tests {
     const MSS: u64 = 1000;
 
     fn ack(bytes: u64, in_flight: u64) -> Ack {
-        Ack { now: 0, bytes_acked: bytes, bytes_delivered: bytes, prior_in_flight: in_flight + bytes, in_flight, rtt: None, state: CaState::Open, cwnd_limited: true }
+        Ack { now: Time::ZERO, bytes_acked: bytes, bytes_delivered: bytes, prior_in_flight: in_flight + bytes, in_flight, rtt: None, state: CaState::Open, cwnd_limited: true }
     }
 
     /// One one-segment ACK with the flight equal to cwnd.
@@ -267,7 +267,7 @@ mod tests {
 
     fn vegas() -> Vegas {
         let mut v = Vegas::new(VegasParams::default());
-        v.on_ack_event(&AckEvent { now: 0, bytes_acked: MSS, bytes_sacked: 0, dupack: false });
+        v.on_ack_event(&AckEvent { now: Time::ZERO, bytes_acked: MSS, bytes_sacked: 0, dupack: false });
         v
     }
 
@@ -278,7 +278,7 @@ mod tests {
     fn round(v: &mut Vegas, w: &mut Window, segs: u64, rtt_ms: f64) -> Option<Decision> {
         let mut last = None;
         for _ in 0..=segs {
-            v.on_rtt_sample(0, (rtt_ms * NS_PER_MS as f64) as Time);
+            v.on_rtt_sample(Time::ZERO, Time((rtt_ms * NS_PER_MS.0 as f64) as u64));
             let flight = w.cwnd;
             if let Some(d) = v.on_open_ack(w, &ack(MSS, flight)) {
                 last = Some(d);
@@ -291,7 +291,7 @@ mod tests {
     fn in_avoidance(cwnd_segs: u64) -> (Vegas, Window) {
         let mut v = vegas();
         let mut w = Window { cwnd: cwnd_segs * MSS, ssthresh: cwnd_segs * MSS, mss: MSS };
-        v.on_rtt_sample(0, 100 * NS_PER_MS);
+        v.on_rtt_sample(Time::ZERO, 100 * NS_PER_MS);
         // The first ACK opens a round covering one window.
         step(&mut v, &mut w);
         (v, w)
@@ -325,11 +325,11 @@ mod tests {
         for i in 0..20 {
             // All samples 150 ms except one of 102 ms: the minimum (Diff 0.39) rules.
             let rtt = if i == 7 { 102 } else { 150 };
-            v.on_rtt_sample(0, rtt * NS_PER_MS);
+            v.on_rtt_sample(Time::ZERO, rtt * NS_PER_MS);
             assert_eq!(step(&mut v, &mut w), None);
             assert_eq!(w.cwnd, 20 * MSS);
         }
-        v.on_rtt_sample(0, 150 * NS_PER_MS);
+        v.on_rtt_sample(Time::ZERO, 150 * NS_PER_MS);
         assert_eq!(step(&mut v, &mut w), Some(Decision::Increase));
     }
 
@@ -342,7 +342,7 @@ mod tests {
         let (mut v, mut w) = in_avoidance(2);
         let mut decisions = Vec::new();
         for _ in 0..4 {
-            v.on_rtt_sample(0, 160 * NS_PER_MS);
+            v.on_rtt_sample(Time::ZERO, 160 * NS_PER_MS);
             let flight = w.cwnd;
             decisions.extend(v.on_open_ack(&mut w, &ack(2 * MSS, flight)));
         }
@@ -359,7 +359,7 @@ mod tests {
         let (mut v, mut w) = in_avoidance(4);
         let mut last = None;
         for _ in 0..3 {
-            v.on_rtt_sample(0, 120 * NS_PER_MS);
+            v.on_rtt_sample(Time::ZERO, 120 * NS_PER_MS);
             let flight = w.cwnd;
             last = v.on_open_ack(&mut w, &ack(2 * MSS, flight)).or(last);
         }
@@ -371,12 +371,12 @@ mod tests {
     fn base_rtt_is_the_minimum_and_ignores_the_handshake() {
         let mut v = Vegas::new(VegasParams::default());
         // SYN-ACK sample before any data ACK: ignored.
-        v.on_rtt_sample(0, 50 * NS_PER_MS);
+        v.on_rtt_sample(Time::ZERO, 50 * NS_PER_MS);
         assert_eq!(v.base_rtt, None);
-        v.on_ack_event(&AckEvent { now: 0, bytes_acked: MSS, bytes_sacked: 0, dupack: false });
-        v.on_rtt_sample(0, 120 * NS_PER_MS);
-        v.on_rtt_sample(0, 100 * NS_PER_MS);
-        v.on_rtt_sample(0, 130 * NS_PER_MS);
+        v.on_ack_event(&AckEvent { now: Time::ZERO, bytes_acked: MSS, bytes_sacked: 0, dupack: false });
+        v.on_rtt_sample(Time::ZERO, 120 * NS_PER_MS);
+        v.on_rtt_sample(Time::ZERO, 100 * NS_PER_MS);
+        v.on_rtt_sample(Time::ZERO, 130 * NS_PER_MS);
         assert_eq!(v.base_rtt, Some(100 * NS_PER_MS));
     }
 
@@ -384,7 +384,7 @@ mod tests {
     /// until one ends a round; returns its decision and the ACKs it took.
     fn until_decision(v: &mut Vegas, w: &mut Window, rtt_ms: u64) -> (Decision, u64) {
         for n in 1..1000 {
-            v.on_rtt_sample(0, rtt_ms * NS_PER_MS);
+            v.on_rtt_sample(Time::ZERO, rtt_ms * NS_PER_MS);
             let flight = w.cwnd;
             if let Some(d) = v.on_open_ack(w, &ack(MSS, flight)) {
                 return (d, n);
@@ -397,7 +397,7 @@ mod tests {
     fn slow_start_doubles_every_other_round_and_leaves_above_gamma() {
         let mut v = vegas();
         let mut w = Window { cwnd: 4 * MSS, ssthresh: u64::MAX / 2, mss: MSS };
-        v.on_rtt_sample(0, 100 * NS_PER_MS);
+        v.on_rtt_sample(Time::ZERO, 100 * NS_PER_MS);
         // The first ACK opens a growth round over the 4 segments in flight.
         step(&mut v, &mut w);
         assert_eq!(w.cwnd, 5 * MSS);
@@ -426,7 +426,7 @@ mod tests {
     fn slow_start_judges_the_hold_round_by_its_newest_sample() {
         let mut v = vegas();
         let mut w = Window { cwnd: 16 * MSS, ssthresh: u64::MAX / 2, mss: MSS };
-        v.on_rtt_sample(0, 100 * NS_PER_MS);
+        v.on_rtt_sample(Time::ZERO, 100 * NS_PER_MS);
         step(&mut v, &mut w); // opens a growth round
         until_decision(&mut v, &mut w, 100); // ends it: a hold round begins
         let segs = w.cwnd / MSS;
@@ -436,7 +436,7 @@ mod tests {
         // beyond the round) shows Diff = 33·20/120 = 5.5 > gamma: leave slow
         // start at floor(33 − 5.5) + 1 = 28.
         for i in 0..=segs {
-            v.on_rtt_sample(0, (100 + 20 * (i + 1) / (segs + 1)) * NS_PER_MS);
+            v.on_rtt_sample(Time::ZERO, (100 + 20 * (i + 1) / (segs + 1)) * NS_PER_MS);
             let d = step(&mut v, &mut w);
             assert_eq!(d.is_some(), i == segs);
         }
@@ -453,7 +453,7 @@ mod tests {
         v.on_ack(&mut w, &a);
         assert_eq!(w.cwnd, 11 * MSS);
         let flight = w.cwnd;
-        v.on_state_change(&mut w, 0, CaState::Loss, CaState::Open, flight);
+        v.on_state_change(&mut w, Time::ZERO, CaState::Loss, CaState::Open, flight);
         assert_eq!(v.round_left, None);
         assert_eq!(v.round_samples, 0);
     }

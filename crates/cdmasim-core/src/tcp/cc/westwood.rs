@@ -160,7 +160,7 @@ impl CongestionControl for Westwood {
         if let Some(rtt) = self.rtt {
             let span = ev.now - start;
             if span > rtt.max(self.p.min_sample_interval) {
-                self.filter(self.bk as f64 * 1e9 / span as f64);
+                self.filter(self.bk as f64 * 1e9 / span.0 as f64);
                 self.bk = 0;
                 self.win_start = Some(ev.now);
             }
@@ -178,9 +178,9 @@ impl CongestionControl for Westwood {
         self.rtt = Some(rtt);
         let for_min = if self.p.linux {
             // RFC 6298 §2.3's SRTT, as tcp_rtt_estimator keeps it.
-            let srtt = self.srtt.map_or(rtt as f64, |s| 0.875 * s + 0.125 * rtt as f64);
+            let srtt = self.srtt.map_or(rtt.0 as f64, |s| 0.875 * s + 0.125 * rtt.0 as f64);
             self.srtt = Some(srtt);
-            srtt as Time
+            Time(srtt as u64)
         } else {
             rtt
         };
@@ -193,7 +193,7 @@ impl CongestionControl for Westwood {
             return (in_flight / 2).max(2 * w.mss);
         }
         let bdp = match (self.bwe, self.rtt_min) {
-            (Some(b), Some(r)) => b * r as f64 / 1e9,
+            (Some(b), Some(r)) => b * r.0 as f64 / 1e9,
             // No estimate yet: Linux's bw_est = 0 gives the floor.
             _ => 0.0,
         };
@@ -216,12 +216,12 @@ mod tests {
     /// A Westwood whose data began at t = 0, MSS known, last RTT `rtt_ms`.
     fn westwood(rtt_ms: u64) -> Westwood {
         let mut ww = Westwood::new(WestwoodParams::default());
-        ww.on_rtt_sample(0, 1); // SYN-ACK at t = 0
+        ww.on_rtt_sample(Time::ZERO, Time(1)); // SYN-ACK at t = 0
         let mut w = Window { cwnd: 10 * MSS, ssthresh: 5 * MSS, mss: MSS };
-        let a = Ack { now: 0, bytes_acked: 0, bytes_delivered: 0, prior_in_flight: 0, in_flight: 0, rtt: None, state: CaState::Open, cwnd_limited: true };
+        let a = Ack { now: Time::ZERO, bytes_acked: 0, bytes_delivered: 0, prior_in_flight: 0, in_flight: 0, rtt: None, state: CaState::Open, cwnd_limited: true };
         ww.on_ack(&mut w, &a);
         ww.data_acked = true;
-        ww.on_rtt_sample(0, rtt_ms * NS_PER_MS);
+        ww.on_rtt_sample(Time::ZERO, rtt_ms * NS_PER_MS);
         ww
     }
 
@@ -285,14 +285,14 @@ mod tests {
         let mut ww = westwood(100);
         let w = Window { cwnd: 50 * MSS, ssthresh: u64::MAX / 2, mss: MSS };
         // No estimate yet: the 2-segment floor.
-        assert_eq!(ww.ssthresh(&w, 50 * MSS, CongestionEvent::FastRetransmit, 0), 2 * MSS);
+        assert_eq!(ww.ssthresh(&w, 50 * MSS, CongestionEvent::FastRetransmit, Time::ZERO), 2 * MSS);
         ww.bwe = Some(125_000.0); // 1 Mb/s
-        ww.on_rtt_sample(0, 180 * NS_PER_MS); // a larger sample leaves RTTmin
+        ww.on_rtt_sample(Time::ZERO, 180 * NS_PER_MS); // a larger sample leaves RTTmin
         // 125 000 B/s · 0.1 s = 12 500 bytes → 12 segments.
-        assert_eq!(ww.ssthresh(&w, 50 * MSS, CongestionEvent::FastRetransmit, 0), 12 * MSS);
-        assert_eq!(ww.ssthresh(&w, 50 * MSS, CongestionEvent::Timeout, 0), 12 * MSS);
+        assert_eq!(ww.ssthresh(&w, 50 * MSS, CongestionEvent::FastRetransmit, Time::ZERO), 12 * MSS);
+        assert_eq!(ww.ssthresh(&w, 50 * MSS, CongestionEvent::Timeout, Time::ZERO), 12 * MSS);
         ww.bwe = Some(5_000.0);
-        assert_eq!(ww.ssthresh(&w, 50 * MSS, CongestionEvent::Timeout, 0), 2 * MSS);
+        assert_eq!(ww.ssthresh(&w, 50 * MSS, CongestionEvent::Timeout, Time::ZERO), 2 * MSS);
     }
 
     #[test]
@@ -309,13 +309,13 @@ mod tests {
         assert!((ww.bwe().unwrap() - 101.5625).abs() < 1e-9, "{:?}", ww.bwe());
         // RTTmin from the smoothed RTT: samples 100, then 60 ms: SRTT 100,
         // then 95 ms; the smallest sample, 60, is not RTTmin.
-        ww.on_rtt_sample(0, 100 * NS_PER_MS);
-        ww.on_rtt_sample(0, 60 * NS_PER_MS);
+        ww.on_rtt_sample(Time::ZERO, 100 * NS_PER_MS);
+        ww.on_rtt_sample(Time::ZERO, 60 * NS_PER_MS);
         assert_eq!(ww.rtt_min, Some(95 * NS_PER_MS));
         // A timeout: half the flight (Reno's), not BWE · RTTmin.
         let w = Window { cwnd: 40 * MSS, ssthresh: 20 * MSS, mss: MSS };
-        assert_eq!(ww.ssthresh(&w, 40 * MSS, CongestionEvent::Timeout, 0), 20 * MSS);
+        assert_eq!(ww.ssthresh(&w, 40 * MSS, CongestionEvent::Timeout, Time::ZERO), 20 * MSS);
         // Fast retransmit: BWE · RTTmin as ever (here below the 2-segment floor).
-        assert_eq!(ww.ssthresh(&w, 40 * MSS, CongestionEvent::FastRetransmit, 0), 2 * MSS);
+        assert_eq!(ww.ssthresh(&w, 40 * MSS, CongestionEvent::FastRetransmit, Time::ZERO), 2 * MSS);
     }
 }

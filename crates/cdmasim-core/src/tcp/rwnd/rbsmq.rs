@@ -113,7 +113,7 @@ pub struct Band {
 
 impl Band {
     fn initial(base: Time) -> Self {
-        Band { base: base as f64, variance: base as f64 / 2.0 }
+        Band { base: base.0 as f64, variance: base.0 as f64 / 2.0 }
     }
 
     pub fn contains(&self, iat: f64) -> bool {
@@ -168,7 +168,7 @@ impl Estimator {
             self.run = 0;
             return Arrival::First;
         };
-        let iat = now.saturating_sub(prev) as f64;
+        let iat = now.saturating_sub(prev).0 as f64;
         let (bg, vg) = (self.p.base_gain, self.p.variance_gain);
         if self.short.contains(iat) {
             self.short.update(iat, bg, vg);
@@ -260,7 +260,7 @@ mod tests {
     use super::*;
     use crate::engine::NS_PER_MS;
 
-    const MS: f64 = NS_PER_MS as f64;
+    const MS: f64 = NS_PER_MS.0 as f64;
 
     fn params() -> RbsmqParams {
         RbsmqParams {
@@ -279,10 +279,10 @@ mod tests {
 
     /// Feed arrivals at these gaps (ms) after a first arrival at t = 0.
     fn feed(e: &mut Estimator, gaps_ms: &[f64]) -> Vec<Arrival> {
-        let mut t = 0;
+        let mut t = Time::ZERO;
         let mut out = vec![e.observe(t)];
         for g in gaps_ms {
-            t += (g * MS) as Time;
+            t += Time((g * MS) as u64);
             out.push(e.observe(t));
         }
         out
@@ -374,8 +374,8 @@ mod tests {
         let mut p = params();
         p.beta = Some(6);
         let mut r = Rbsmq::new(p, 1000);
-        r.on_connection(0);
-        let mut t = 0;
+        r.on_connection(Time::ZERO);
+        let mut t = Time::ZERO;
         let mut arrive = |r: &mut Rbsmq, gap_ms: u64| {
             t += gap_ms * NS_PER_MS;
             r.on_segment(t, 0, 1000);
@@ -392,7 +392,7 @@ mod tests {
         assert_eq!(arrive(&mut r, 5000), 10);
         assert_eq!(arrive(&mut r, 80), 11); // run 1 < α
         // Pure ACKs (no payload) are not arrivals.
-        r.on_segment(t + 1, 0, 0);
+        r.on_segment(t + Time(1), 0, 0);
         assert_eq!(r.est.borrow().run, 1);
     }
 
@@ -404,7 +404,7 @@ mod tests {
         p.min_window = 2;
         p.max_window = 5;
         let mut r = Rbsmq::new(p, 1000);
-        let mut t = 0;
+        let mut t = Time::ZERO;
         for _ in 0..20 {
             t += 80 * NS_PER_MS;
             r.on_segment(t, 0, 1000);
@@ -437,7 +437,7 @@ mod tests {
         // a had runs 0, 2, 4, 6: +1 +1 hold −1; b had 1, 3, 5, 7: +1 hold hold −1.
         assert_eq!((a.window_segments(), b.window_segments()), (11, 10));
         // A new connection on the host resets the shared bases.
-        b.on_connection(0);
+        b.on_connection(Time::ZERO);
         assert_eq!(a.est.borrow().short, Band::initial(200 * NS_PER_MS));
     }
 }
