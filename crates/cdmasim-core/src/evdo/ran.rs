@@ -70,7 +70,9 @@ pub struct UserStats {
 
 pub struct User {
     pub name: String,
-    pub node: NodeId,
+    /// Its node; none for a background user, which stands for load in its
+    /// sector only and is no port.
+    pub node: Option<NodeId>,
     pub sector: usize,
     channel: SlotReader,
     /// Its forward link: the base station's queue `NAME.down`, PPP from the
@@ -94,7 +96,7 @@ pub struct User {
 impl User {
     /// A user as it starts: nothing queued, in `sector`, no hand-off
     /// planned, no PPP compression, no residual loss.
-    fn new(name: &str, node: NodeId, sector: usize, queue: &QueueSpec, drc: &DrcSpec, rng: &RngStreams) -> Result<User, BuildError> {
+    fn new(name: &str, node: Option<NodeId>, sector: usize, queue: &QueueSpec, drc: &DrcSpec, rng: &RngStreams) -> Result<User, BuildError> {
         Ok(User {
             name: name.to_string(),
             node,
@@ -260,7 +262,7 @@ impl EvdoRan {
             .collect::<Vec<_>>();
         let mut users = Vec::with_capacity(n);
         for u in &cfg.users {
-            let mut user = User::new(&u.name, u.node, u.sector, &u.queue, &u.drc, rng)?;
+            let mut user = User::new(&u.name, Some(u.node), u.sector, &u.queue, &u.drc, rng)?;
             user.next_handoff = match &u.handoff {
                 HandoffPlan::At(list) => list.first().map(|x| x.0),
                 HandoffPlan::Every { min, max, .. } => Some(draw(&mut user.handoff_rng, *min, *max)),
@@ -280,7 +282,7 @@ impl EvdoRan {
         }
         let reverse: Vec<usize> = (0..users.len()).filter(|&i| users[i].up.is_some()).collect();
         for b in &cfg.background {
-            let mut user = User::new(&b.name, NodeId(u32::MAX), b.sector, &crate::evdo::config::default_user_queue(), &b.drc, rng)?;
+            let mut user = User::new(&b.name, None, b.sector, &crate::evdo::config::default_user_queue(), &b.drc, rng)?;
             user.full_buffer = true;
             user.activity = b.activity.map(|a| OnOff::new(a, rng.stream(&format!("activity/{}", b.name))));
             if !reverse.is_empty() {
@@ -634,9 +636,10 @@ impl Hop for EvdoRan {
     }
 
     fn ends(&self, port: Port) -> Ends {
+        let node = |u: usize| self.users[u].node.expect("a port's user has a node");
         match self.reverse_user(port) {
-            Some(u) => Ends { from: self.users[u].node, to: self.node },
-            None => Ends { from: self.node, to: self.users[port as usize].node },
+            Some(u) => Ends { from: node(u), to: self.node },
+            None => Ends { from: self.node, to: node(port as usize) },
         }
     }
 

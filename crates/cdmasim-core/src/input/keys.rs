@@ -53,11 +53,17 @@ pub struct Described {
     pub name: &'static str,
     pub heading: &'static str,
     pub keys: &'static [Key],
+    /// Keys another list describes that this table also takes, after `keys`.
+    pub more: &'static [Key],
 }
 
 impl Described {
     pub const fn new(name: &'static str, heading: &'static str, keys: &'static [Key]) -> Described {
-        Described { name, heading, keys }
+        Described { name, heading, keys, more: &[] }
+    }
+    /// A table that takes `keys` and then `more` (a list described elsewhere).
+    pub const fn joined(name: &'static str, heading: &'static str, keys: &'static [Key], more: &'static [Key]) -> Described {
+        Described { name, heading, keys, more }
     }
 }
 
@@ -89,12 +95,11 @@ pub struct KeyDoc {
 
 /// A described table, as the reference shows it.
 pub fn documented(table: &Described) -> TableDoc {
-    TableDoc { name: table.name, heading: table.heading, keys: documented_keys(table.keys) }
+    TableDoc { name: table.name, heading: table.heading, keys: documented_keys(table.keys.iter().chain(table.more)) }
 }
 
-fn documented_keys(keys: &[Key]) -> Vec<KeyDoc> {
-    keys.iter()
-        .map(|k| {
+fn documented_keys<'k>(keys: impl Iterator<Item = &'k Key>) -> Vec<KeyDoc> {
+    keys.map(|k| {
             let (default, is_value) = match k.default {
                 IfAbsent::Required => ("required".into(), false),
                 IfAbsent::Absent(text) => (text.into(), false),
@@ -195,8 +200,8 @@ pub(crate) mod testing {
             serde_json::to_string(&spec).unwrap()
         };
         let mut checked = 0;
-        for &Described { name: table, keys, .. } in tables {
-            for k in keys {
+        for &Described { name: table, keys, more, .. } in tables {
+            for k in keys.iter().chain(more) {
                 let IfAbsent::Value(shown) = k.default else { continue };
                 let line = format!("{} = {}", k.name, shown());
                 let (given, left_out) = (spec(scenario(table, k.name, Some(&line))), spec(scenario(table, k.name, None)));

@@ -39,34 +39,27 @@ pub(crate) fn http_tcp() -> TcpSpec {
     TcpSpec { cc: CcAlgo::Reno, mss: 576, rcv_buffer: 32 * 1024, ..TcpSpec::default() }
 }
 
-/// A browsing user's TCP table, and the browser's own keys.
-pub(crate) const HTTP: &[Key] = &[
-    Key::value("tcp", || tcp::shown(&http_tcp()), "A TCP table over Dziong et al.'s Table 1 TCP (the keys shown; any other a TCP table's default)."),
-    web::HTTP[0],
-    web::HTTP[1],
-    web::HTTP[2],
-    web::HTTP[3],
-    web::HTTP[4],
-    web::HTTP[5],
-    web::HTTP[6],
-];
+/// A browsing user's TCP table; the browser's own keys are `web::HTTP`.
+pub(crate) const HTTP_TCP_KEY: Key =
+    Key::value("tcp", || tcp::shown(&http_tcp()), "A TCP table over Dziong et al.'s Table 1 TCP (the keys shown; any other a TCP table's default).");
+pub(crate) const HTTP: &[Key] = &[HTTP_TCP_KEY];
 
 /// Largest UDP payload in one IPv4 datagram (65535 - 20 IP - 8 UDP).
 const MAX_UDP_PAYLOAD: u64 = 65_507;
 
 pub(crate) fn parse_flow(v: &Val) -> Res<RawFlow> {
-    let kind = match v.keys_of(&[FLOW, BULK, CBR, HTTP])?.get("kind") {
+    let kind = match v.keys_of(&[FLOW, BULK, CBR, HTTP, web::HTTP])?.get("kind") {
         None => KINDS[0],
         Some(k) => match k.str()? {
             s if KINDS.contains(&s) => s,
             other => return Err(k.err(format!("unknown flow kind '{other}' (expected \"bulk\", \"cbr\" or \"http\")"))),
         },
     };
-    let t = v.keys_of(&[FLOW, match kind {
-        "bulk" => BULK,
-        "cbr" => CBR,
-        _ => HTTP,
-    }])?;
+    let t = match kind {
+        "bulk" => v.keys_of(&[FLOW, BULK])?,
+        "cbr" => v.keys_of(&[FLOW, CBR])?,
+        _ => v.keys_of(&[FLOW, HTTP, web::HTTP])?,
+    };
     let app = if kind == "http" {
         let default = http_tcp();
         AppSpec::Http { http: parse_http(&t)?, tcp: t.or("tcp", default.clone(), |v| parse_tcp_over(v, &default))? }

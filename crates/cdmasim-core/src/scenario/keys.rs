@@ -1,8 +1,7 @@
 //! The keys of the scenario's own tables (`[simulation]`, `[[node]]`,
 //! `[[route]]`, `[[flow]]` and the tables inside a flow, the presets'), each
 //! described once (`input::keys`); the hop kinds describe theirs in their
-//! folders. `TABLES` lists them all for the reference, with the queue
-//! tables any of them may hold.
+//! folders. `TABLES` lists them all for the reference.
 
 use super::parse::DEFAULT_SEED;
 use super::presets::{cdma2000, dumbbell, is2000};
@@ -31,7 +30,7 @@ pub(crate) const TABLES: &[Described] = &[
     Described::new("flow", "`[[flow]]`", flow::FLOW),
     Described::new("flow.bulk", "a `kind = \"bulk\"` flow", flow::BULK),
     Described::new("flow.cbr", "a `kind = \"cbr\"` flow", flow::CBR),
-    Described::new("http", "a `kind = \"http\"` flow", flow::HTTP),
+    Described::joined("http", "a `kind = \"http\"` flow", flow::HTTP, web::HTTP),
     Described::new("http.exponential", "a law, `dist = \"exponential\"`", web::EXPONENTIAL),
     Described::new("http.lognormal", "a law, `dist = \"lognormal\"`", web::LOGNORMAL),
     Described::new("tcp", "a TCP table: `[flow.tcp]`, `[dumbbell.tcp]`", tcp::TCP),
@@ -44,8 +43,6 @@ pub(crate) const TABLES: &[Described] = &[
     Described::new("cdma2000", "`[cdma2000]`", cdma2000::KEYS),
     Described::new("cdma2000.join", "`join` of `[cdma2000]`", cdma2000::JOIN),
     Described::new("is2000", "`[is2000]`, besides the sector's settings", is2000::KEYS),
-    crate::input::queue::TABLES[0],
-    crate::input::queue::TABLES[1],
 ];
 
 #[cfg(test)]
@@ -94,7 +91,7 @@ FLOW
     /// Every default shown is the one the parser takes.
     #[test]
     fn the_defaults_shown_are_the_defaults_taken() {
-        let checked = assert_defaults_taken(TABLES, |table, key, line| {
+        let checked = assert_defaults_taken(&[TABLES, crate::input::queue::TABLES].concat(), |table, key, line| {
             let line = line.unwrap_or("");
             let (mut preset, mut sim, mut queue, mut flow) = (String::new(), "", "{kind = \"droptail\"}".to_string(), String::new());
             // delack_timeout is delayed_ack's: give it on both sides.

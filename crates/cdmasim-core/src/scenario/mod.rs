@@ -33,7 +33,7 @@ pub fn documented_keys() -> Vec<crate::input::keys::TableDoc> {
     let mut kinds = crate::network::kinds::Kinds::default();
     let all: Vec<&mut dyn crate::input::kind::KindTables<HopSpec>> = kinds.all();
     let kinds_tables = all.iter().flat_map(|k| k.keys());
-    keys::TABLES.iter().chain(kinds_tables).map(crate::input::keys::documented).collect()
+    keys::TABLES.iter().chain(crate::input::queue::TABLES).chain(kinds_tables).map(crate::input::keys::documented).collect()
 }
 
 #[cfg(test)]

@@ -16,43 +16,82 @@ const RTT_SAMPLING: &[(&str, RttSampling)] = &[("every_ack", RttSampling::EveryA
 const RTO_RULE: &[(&str, RtoRule)] = &[("rfc6298", RtoRule::Rfc6298), ("linux", RtoRule::Linux)];
 const LOSS_RESPONSE: &[(&str, LossResponse)] = &[("rfc", LossResponse::Rfc), ("ns2", LossResponse::Ns2)];
 
-fn d() -> TcpSpec {
-    TcpSpec::default()
-}
-
 /// The TCP table's keys (`[flow.tcp]`, `[dumbbell.tcp]`, a preset's); the
 /// congestion control's and RBSMQ's parameter tables are `cc`'s.
 pub(crate) const TCP: &[Key] = &[
-    Key::value("cc", || format!("\"{}\"", d().cc.name()), "The congestion control: `\"reno\"`, `\"newreno\"`, `\"vegas\"`, `\"westwood\"`, `\"cubic\"` or `\"bbr\"` (docs/tcp.md). Its parameters go in a table named after it, `[flow.tcp.cubic]` (below); a table for another algorithm is an error."),
+    Key::value("cc", || default_written("cc"), "The congestion control: `\"reno\"`, `\"newreno\"`, `\"vegas\"`, `\"westwood\"`, `\"cubic\"` or `\"bbr\"` (docs/tcp.md). Its parameters go in a table named after it, `[flow.tcp.cubic]` (below); a table for another algorithm is an error."),
     Key::absent("vegas", "the defaults below", "Vegas's parameters (with `cc = \"vegas\"`)."),
     Key::absent("westwood", "the defaults below", "Westwood+'s parameters (with `cc = \"westwood\"`)."),
     Key::absent("cubic", "the defaults below", "Cubic's parameters (with `cc = \"cubic\"`)."),
     Key::absent("bbr", "the defaults below", "BBR's parameters (with `cc = \"bbr\"`)."),
-    Key::value("rwnd", || format!("\"{}\"", RWND[0]), "The receiver's advertised-window policy: `\"fixed\"`, all its free buffer, or `\"rbsmq\"`, Jung et al.'s RBSMQ (docs/tcp.md)."),
+    Key::value("rwnd", || default_written("rwnd"), "The receiver's advertised-window policy: `\"fixed\"`, all its free buffer, or `\"rbsmq\"`, Jung et al.'s RBSMQ (docs/tcp.md)."),
     Key::absent("rbsmq", "the defaults below", "RBSMQ's parameters (with `rwnd = \"rbsmq\"`)."),
-    Key::value("sack", || d().sack.to_string(), "Selective acknowledgements."),
-    Key::value("timestamps", || d().timestamps.to_string(), "The TCP timestamps option."),
-    Key::value("mss", || keys::size(d().mss as u64), "Payload bytes per segment (1 to 65495)."),
-    Key::value("initial_window", || d().initial_window.to_string(), "The initial cwnd, in segments (≥ 1)."),
-    Key::value("rcv_buffer", || keys::size(d().rcv_buffer), "The receiver's buffer; the advertised window is what is free of it; ≥ `mss`."),
+    Key::value("sack", || default_written("sack"), "Selective acknowledgements."),
+    Key::value("timestamps", || default_written("timestamps"), "The TCP timestamps option."),
+    Key::value("mss", || default_written("mss"), "Payload bytes per segment (1 to 65495)."),
+    Key::value("initial_window", || default_written("initial_window"), "The initial cwnd, in segments (≥ 1)."),
+    Key::value("rcv_buffer", || default_written("rcv_buffer"), "The receiver's buffer; the advertised window is what is free of it; ≥ `mss`."),
     Key::absent("snd_buffer", "none (no cap)", "The sender's socket buffer: every byte sent is held until acknowledged, so the data in flight never exceeds it, whatever cwnd and the advertised window allow (Windows XP's default `SO_SNDBUF` was 8 KiB); ≥ `mss`."),
-    Key::value("delayed_ack", || if d().delayed_ack == DelAck::EverySegment { "\"off\"" } else { "\"on\"" }.into(), "`\"off\"`: ACK every segment; `\"on\"` (or `\"every2\"`): every second full segment or when `delack_timeout` expires (RFC 5681 §4.2). `true` and `false` are `\"on\"` and `\"off\"`."),
+    Key::value("delayed_ack", || default_written("delayed_ack"), "`\"off\"`: ACK every segment; `\"on\"` (or `\"every2\"`): every second full segment or when `delack_timeout` expires (RFC 5681 §4.2). `true` and `false` are `\"on\"` and `\"off\"`."),
     Key::value("delack_timeout", || keys::time(DELACK_TIMEOUT), "The delayed-ACK timer (with `delayed_ack` on only)."),
-    Key::value("min_rto", || keys::time(d().min_rto), "The lower bound of the RTO (RFC 6298)."),
-    Key::value("initial_rto", || keys::time(d().initial_rto), "The RTO before the first RTT sample; > 0."),
-    Key::value("max_rto", || keys::time(d().max_rto), "The upper bound of the RTO; ≥ `min_rto` and `initial_rto`."),
-    Key::value("dupack_threshold", || d().dupack_threshold.to_string(), "Duplicate ACKs that trigger fast retransmit (≥ 1)."),
-    Key::value("limited_transmit", || d().limited_transmit.to_string(), "Limited Transmit (RFC 3042): one new segment on each of the first two duplicate ACKs, as Linux, ns-2 and ns-3 do by default."),
-    Key::value("spurious_detection", || keys::named(SPURIOUS, d().spurious_detection), "Detect spurious retransmission timeouts: `\"eifel\"` (RFC 3522, needs `timestamps = true`) or `\"frto\"` (RFC 5682); counted in `spurious_timeouts`."),
-    Key::value("eifel_response", || d().eifel_response.to_string(), "On a detected spurious timeout, respond as RFC 4015 (no go-back-N, window restored, RTO restarted); `false`: only count it."),
-    Key::value("rto_rule", || keys::named(RTO_RULE, d().rto_rule), "`\"rfc6298\"`: RTO = max(min_rto, SRTT + max(1 ms, 4·RTTVAR)); `\"linux\"`: RTO = SRTT + max(4·RTTVAR, min_rto), as Linux's tcp_set_rto, so the timer always allows min_rto beyond SRTT (fewer spurious timeouts behind a standing queue)."),
-    Key::value("loss_response", || keys::named(LOSS_RESPONSE, d().loss_response), "Whose loss response. `\"rfc\"`: RFC 5681/6298 (ssthresh from FlightSize, held at a timeout of an already retransmitted segment; the retransmission timer runs on through fast retransmit; Reno may fast-retransmit again within one window). `\"ns2\"`: ns-2.35's Agent/TCP/Reno (tcp.cc `slowdown`, `timeout`; tcp-reno.cc `dupack_action`): ssthresh = max(⌊min(cwnd, rwnd)/2⌋, 2) whole segments at every fast retransmit and every timeout (2 after a backed-off one), for `cc` reno and newreno; fast retransmit restarts the retransmission timer; with ns-2's default `bugFix_`, no fast retransmit until the cumulative ACK passes the highest segment sent at the last timeout or fast retransmit; and ns-2's window growth (tcp.cc `opencwnd`): once per new ACK, whatever it covers (one segment below ssthresh, MSS²/cwnd above), also on the ACK that ends fast recovery, instead of RFC 3465's byte counting. `preset = \"cdma2000\"` uses `\"ns2\"`."),
-    Key::value("trace_cwnd", || d().trace_cwnd.to_string(), "Record cwnd and ssthresh at every change (series `cwnd`, `ssthresh`), the receiver's advertised window (`rwnd`, bytes), and for a pacing algorithm `pacing_rate_bps` (wire bits/s)."),
-    Key::value("handshake", || d().handshake.to_string(), "Open with SYN / SYN-ACK. `false`: the connection starts established, as ns-2's one-way TCP agents (`Agent/TCP` without `syn_`): data leaves at the flow's start, the receiver accepts it without a SYN, there is no handshake RTT sample (the RTO stays at `initial_rto` until the first data sample), and no window scale is negotiated (captures show windows unscaled, at most 65535)."),
-    Key::value("rtt_sampling", || keys::named(RTT_SAMPLING, d().rtt_sampling), "Which ACKs give RTT samples (for the RTO and the congestion control). `\"every_ack\"`: every new ACK of never-retransmitted data (Karn), or with timestamps every new ACK through TSecr. `\"one_per_rtt\"`: the classic BSD / ns-2 scheme: one segment timed at a time (the first new segment sent while none is timed), sampled when an ACK covers it, the timing cancelled by any retransmission before that (Karn); with timestamps still one sample per round trip, from the send time (ns-2 would sample every ACK with its timestamps on)."),
+    Key::value("min_rto", || default_written("min_rto"), "The lower bound of the RTO (RFC 6298)."),
+    Key::value("initial_rto", || default_written("initial_rto"), "The RTO before the first RTT sample; > 0."),
+    Key::value("max_rto", || default_written("max_rto"), "The upper bound of the RTO; ≥ `min_rto` and `initial_rto`."),
+    Key::value("dupack_threshold", || default_written("dupack_threshold"), "Duplicate ACKs that trigger fast retransmit (≥ 1)."),
+    Key::value("limited_transmit", || default_written("limited_transmit"), "Limited Transmit (RFC 3042): one new segment on each of the first two duplicate ACKs, as Linux, ns-2 and ns-3 do by default."),
+    Key::value("spurious_detection", || default_written("spurious_detection"), "Detect spurious retransmission timeouts: `\"eifel\"` (RFC 3522, needs `timestamps = true`) or `\"frto\"` (RFC 5682); counted in `spurious_timeouts`."),
+    Key::value("eifel_response", || default_written("eifel_response"), "On a detected spurious timeout, respond as RFC 4015 (no go-back-N, window restored, RTO restarted); `false`: only count it."),
+    Key::value("rto_rule", || default_written("rto_rule"), "`\"rfc6298\"`: RTO = max(min_rto, SRTT + max(1 ms, 4·RTTVAR)); `\"linux\"`: RTO = SRTT + max(4·RTTVAR, min_rto), as Linux's tcp_set_rto, so the timer always allows min_rto beyond SRTT (fewer spurious timeouts behind a standing queue)."),
+    Key::value("loss_response", || default_written("loss_response"), "Whose loss response. `\"rfc\"`: RFC 5681/6298 (ssthresh from FlightSize, held at a timeout of an already retransmitted segment; the retransmission timer runs on through fast retransmit; Reno may fast-retransmit again within one window). `\"ns2\"`: ns-2.35's Agent/TCP/Reno (tcp.cc `slowdown`, `timeout`; tcp-reno.cc `dupack_action`): ssthresh = max(⌊min(cwnd, rwnd)/2⌋, 2) whole segments at every fast retransmit and every timeout (2 after a backed-off one), for `cc` reno and newreno; fast retransmit restarts the retransmission timer; with ns-2's default `bugFix_`, no fast retransmit until the cumulative ACK passes the highest segment sent at the last timeout or fast retransmit; and ns-2's window growth (tcp.cc `opencwnd`): once per new ACK, whatever it covers (one segment below ssthresh, MSS²/cwnd above), also on the ACK that ends fast recovery, instead of RFC 3465's byte counting. `preset = \"cdma2000\"` uses `\"ns2\"`."),
+    Key::value("trace_cwnd", || default_written("trace_cwnd"), "Record cwnd and ssthresh at every change (series `cwnd`, `ssthresh`), the receiver's advertised window (`rwnd`, bytes), and for a pacing algorithm `pacing_rate_bps` (wire bits/s)."),
+    Key::value("handshake", || default_written("handshake"), "Open with SYN / SYN-ACK. `false`: the connection starts established, as ns-2's one-way TCP agents (`Agent/TCP` without `syn_`): data leaves at the flow's start, the receiver accepts it without a SYN, there is no handshake RTT sample (the RTO stays at `initial_rto` until the first data sample), and no window scale is negotiated (captures show windows unscaled, at most 65535)."),
+    Key::value("rtt_sampling", || default_written("rtt_sampling"), "Which ACKs give RTT samples (for the RTO and the congestion control). `\"every_ack\"`: every new ACK of never-retransmitted data (Karn), or with timestamps every new ACK through TSecr. `\"one_per_rtt\"`: the classic BSD / ns-2 scheme: one segment timed at a time (the first new segment sent while none is timed), sampled when an ACK covers it, the timing cancelled by any retransmission before that (Karn); with timestamps still one sample per round trip, from the send time (ns-2 would sample every ACK with its timestamps on)."),
     Key::absent("timer_granularity", "none (RFC 6298 with G = 1 ms)", "The retransmission timer's clock tick (> 0). Absent: RFC 6298 arithmetic on nanosecond samples, RTO = SRTT + max(1 ms, 4·RTTVAR). Given (any value, 1 ms included): ns-2's TcpAgent arithmetic (tcp.cc rtt_update / rtt_timeout; its `tcpTick_`, 10 ms in ns-2.35, 500 ms in classic BSD): samples counted in whole ticks (the tick boundaries crossed between sending and the ACK, ticks falling on multiples of the tick from t = 0; a timestamp sample rounded), at least 1; SRTT and RTTVAR in fixed point (3 and 2 fraction bits); RTO = ⌊SRTT + 4·RTTVAR⌋ ticks, raised to `min_rto` before the backoff, lowered to `max_rto` after it, and at least 2 ticks; after 4 backoffs the next sample restarts the estimate."),
-    Key::value("cwnd_validation", || d().cwnd_validation.to_string(), "RFC 7661 §4.3, as Linux's `tcp_is_cwnd_limited`: Reno, NewReno, Westwood+ and Vegas grow cwnd only while the window is in use (slow start: at least half of it in flight before the ACK; congestion avoidance: all but one segment), so a flow held back by the receiver's window or its application keeps cwnd within about twice what it sends. Cubic keeps its own §5.8 test, BBR sets cwnd itself. `false`: cwnd grows on every ACK, as ns-2's agents do (`preset = \"cdma2000\"`)."),
+    Key::value("cwnd_validation", || default_written("cwnd_validation"), "RFC 7661 §4.3, as Linux's `tcp_is_cwnd_limited`: Reno, NewReno, Westwood+ and Vegas grow cwnd only while the window is in use (slow start: at least half of it in flight before the ACK; congestion avoidance: all but one segment), so a flow held back by the receiver's window or its application keeps cwnd within about twice what it sends. Cubic keeps its own §5.8 test, BBR sets cwnd itself. `false`: cwnd grows on every ACK, as ns-2's agents do (`preset = \"cdma2000\"`)."),
 ];
+
+/// How a file writes key `key` of a TCP table to get `t`'s value; None
+/// for a key `t` leaves unset (`snd_buffer` without a cap, `delack_timeout`
+/// without delayed ACKs, `timer_granularity` without a tick) and for the
+/// parameter tables, which are shown by the algorithm's name only.
+fn written(key: &str, t: &TcpSpec) -> Option<String> {
+    let quoted = |s: &str| format!("\"{s}\"");
+    Some(match key {
+        "cc" => quoted(t.cc.name()),
+        "rwnd" => quoted(if t.rwnd == RwndAlgo::Fixed { RWND[0] } else { RWND[1] }),
+        "sack" => t.sack.to_string(),
+        "timestamps" => t.timestamps.to_string(),
+        "mss" => keys::size(t.mss as u64),
+        "initial_window" => t.initial_window.to_string(),
+        "rcv_buffer" => keys::size(t.rcv_buffer),
+        "snd_buffer" => keys::size(t.snd_buffer?),
+        "delayed_ack" => quoted(if t.delayed_ack == DelAck::EverySegment { "off" } else { "on" }),
+        "delack_timeout" => match t.delayed_ack {
+            DelAck::EverySecond { timeout } => keys::time(timeout),
+            DelAck::EverySegment => return None,
+        },
+        "min_rto" => keys::time(t.min_rto),
+        "initial_rto" => keys::time(t.initial_rto),
+        "max_rto" => keys::time(t.max_rto),
+        "dupack_threshold" => t.dupack_threshold.to_string(),
+        "limited_transmit" => t.limited_transmit.to_string(),
+        "spurious_detection" => keys::named(SPURIOUS, t.spurious_detection),
+        "eifel_response" => t.eifel_response.to_string(),
+        "rto_rule" => keys::named(RTO_RULE, t.rto_rule),
+        "loss_response" => keys::named(LOSS_RESPONSE, t.loss_response),
+        "trace_cwnd" => t.trace_cwnd.to_string(),
+        "handshake" => t.handshake.to_string(),
+        "rtt_sampling" => keys::named(RTT_SAMPLING, t.rtt_sampling),
+        "timer_granularity" => keys::time(t.timer_granularity?),
+        "cwnd_validation" => t.cwnd_validation.to_string(),
+        _ => return None,
+    })
+}
+
+/// A key's default as `TcpSpec::default()` writes it.
+fn default_written(key: &str) -> String {
+    written(key, &TcpSpec::default()).expect("a TCP key with a default is written")
+}
 
 /// A TCP table as a file writes it: the keys where `t` differs from
 /// `TcpSpec::default()`, which is what a flow kind's or preset's own TCP
@@ -61,43 +100,13 @@ pub(crate) const TCP: &[Key] = &[
 /// would show a table that does not give it (the defaults tests say so).
 pub(crate) fn shown(t: &TcpSpec) -> String {
     let d = TcpSpec::default();
-    let quoted = |s: &str| format!("\"{s}\"");
-    let opt_time = |x: Option<Time>| x.map(keys::time);
-    let opt_size = |x: Option<u64>| x.map(keys::size);
-    let delack = |a: DelAck| match a {
-        DelAck::EverySegment => ("\"off\"".to_string(), None),
-        DelAck::EverySecond { timeout } => ("\"on\"".to_string(), Some(keys::time(timeout))),
-    };
-    let rwnd = |r: RwndAlgo| quoted(if r == RwndAlgo::Fixed { RWND[0] } else { RWND[1] });
-    // (key, as t has it, as the default has it); None: not set.
-    let fields: Vec<(&str, Option<String>, Option<String>)> = vec![
-        ("cc", Some(quoted(t.cc.name())), Some(quoted(d.cc.name()))),
-        ("rwnd", Some(rwnd(t.rwnd)), Some(rwnd(d.rwnd))),
-        ("sack", Some(t.sack.to_string()), Some(d.sack.to_string())),
-        ("timestamps", Some(t.timestamps.to_string()), Some(d.timestamps.to_string())),
-        ("mss", Some(keys::size(t.mss as u64)), Some(keys::size(d.mss as u64))),
-        ("initial_window", Some(t.initial_window.to_string()), Some(d.initial_window.to_string())),
-        ("rcv_buffer", Some(keys::size(t.rcv_buffer)), Some(keys::size(d.rcv_buffer))),
-        ("snd_buffer", opt_size(t.snd_buffer), opt_size(d.snd_buffer)),
-        ("delayed_ack", Some(delack(t.delayed_ack).0), Some(delack(d.delayed_ack).0)),
-        ("delack_timeout", delack(t.delayed_ack).1, delack(d.delayed_ack).1),
-        ("min_rto", Some(keys::time(t.min_rto)), Some(keys::time(d.min_rto))),
-        ("initial_rto", Some(keys::time(t.initial_rto)), Some(keys::time(d.initial_rto))),
-        ("max_rto", Some(keys::time(t.max_rto)), Some(keys::time(d.max_rto))),
-        ("dupack_threshold", Some(t.dupack_threshold.to_string()), Some(d.dupack_threshold.to_string())),
-        ("limited_transmit", Some(t.limited_transmit.to_string()), Some(d.limited_transmit.to_string())),
-        ("spurious_detection", Some(keys::named(SPURIOUS, t.spurious_detection)), Some(keys::named(SPURIOUS, d.spurious_detection))),
-        ("eifel_response", Some(t.eifel_response.to_string()), Some(d.eifel_response.to_string())),
-        ("rto_rule", Some(keys::named(RTO_RULE, t.rto_rule)), Some(keys::named(RTO_RULE, d.rto_rule))),
-        ("loss_response", Some(keys::named(LOSS_RESPONSE, t.loss_response)), Some(keys::named(LOSS_RESPONSE, d.loss_response))),
-        ("trace_cwnd", Some(t.trace_cwnd.to_string()), Some(d.trace_cwnd.to_string())),
-        ("handshake", Some(t.handshake.to_string()), Some(d.handshake.to_string())),
-        ("rtt_sampling", Some(keys::named(RTT_SAMPLING, t.rtt_sampling)), Some(keys::named(RTT_SAMPLING, d.rtt_sampling))),
-        ("timer_granularity", opt_time(t.timer_granularity), opt_time(d.timer_granularity)),
-        ("cwnd_validation", Some(t.cwnd_validation.to_string()), Some(d.cwnd_validation.to_string())),
-    ];
-    let set: Vec<String> =
-        fields.into_iter().filter(|(_, mine, default)| mine != default).filter_map(|(k, mine, _)| mine.map(|v| format!("{k} = {v}"))).collect();
+    let set: Vec<String> = TCP
+        .iter()
+        .filter_map(|k| {
+            let mine = written(k.name, t)?;
+            (Some(&mine) != written(k.name, &d).as_ref()).then(|| format!("{} = {mine}", k.name))
+        })
+        .collect();
     format!("{{{}}}", set.join(", "))
 }
 

@@ -27,7 +27,7 @@ pub(crate) const KEYS: &[Key] = &[
     Key::required("users", "Mobiles, 1 to 1000."),
     Key::value("internet_delay", || keys::time(INTERNET_DELAY), "D_hi (Dziong et al. Table 1)."),
     Key::absent("web", "Table 2", "The keys of a `kind = \"http\"` flow's browser (`parallel`, `persistent`, `pages`, the four laws)."),
-    flow::HTTP[0],
+    flow::HTTP_TCP_KEY,
     Key::value("start_jitter", || keys::time(START_JITTER), "Users start at uniform times in [0, start_jitter)."),
 ];
 
