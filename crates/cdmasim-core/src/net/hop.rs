@@ -110,7 +110,9 @@ pub trait Hop {
     }
 
     /// Report transmissions (`HopEvent::Transmit`) from now on, for a
-    /// capture; false if it cannot be captured. A capture is per pair of
+    /// capture; false if it cannot, and a capture then sees its packets as
+    /// they are offered to it (as tcpdump on the sending node would, above
+    /// the hop's buffer) and as it hands them on. A capture is per pair of
     /// nodes: each port joins one pair (a link's single port; a sector's
     /// port per user).
     fn tap(&mut self) -> bool {

@@ -65,13 +65,26 @@ pub trait Endpoints {
         true
     }
 
-    /// Hop `h` handed `pkt` on at `port` (`arriving`), or started its
-    /// transmission (a tapped hop: `Hop::tap`), for captures.
-    fn seen(&mut self, _net: &Network, _now: Time, _h: u32, _port: Port, _pkt: &Packet, _header: &Body, _arriving: bool) {}
+    /// Hop `h` took `pkt` at `port`, started its transmission (a tapped
+    /// hop: `Hop::tap`) or handed it on: `how`, for captures. `header`:
+    /// the header as sent, where it differs from the one in the network's
+    /// store (`Network::header`), which is fetched only if needed.
+    fn seen(&mut self, _net: &Network, _now: Time, _h: u32, _port: Port, _pkt: &Packet, _header: Option<&Body>, _how: Seen) {}
 
     /// Call `Network::on_hop_timer(at, h)` at `at` (asked only when hop
     /// `h`'s deadline moved earlier than the wake-up pending).
     fn wake(&mut self, h: u32, at: Time);
+}
+
+/// Where a capture may see a packet at a hop's port.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Seen {
+    /// Offered to the hop, before its queue (every hop).
+    Offered,
+    /// Its transmission started (a tapped hop only: `Hop::tap`).
+    Sent,
+    /// Handed on at the far end.
+    Arrived,
 }
 
 pub struct Network {
@@ -130,6 +143,7 @@ impl Network {
             return;
         };
         let (h, port) = (edge.hop, edge.port);
+        e.seen(self, now, h, port, pkt, None, Seen::Offered);
         self.hops[h as usize].offer(now, port, *pkt, &mut self.headers);
         self.drain(now, h, e);
     }
@@ -212,12 +226,12 @@ impl Network {
     fn hand_on<E: Endpoints>(&mut self, now: Time, h: u32, ev: HopEvent, e: &mut E) {
         match ev {
             HopEvent::Deliver { port, pkt } => {
-                e.seen(self, now, h, port, &pkt, self.headers.get(pkt.hdr), true);
+                e.seen(self, now, h, port, &pkt, None, Seen::Arrived);
                 let node = self.hops[h as usize].ends(port).to;
                 self.forward(now, node, &pkt, e);
             }
             HopEvent::Drop { port, pkt, reason } => self.drop_at(now, DropAt::Hop { hop: h, port }, reason, pkt, e),
-            HopEvent::Transmit { port, pkt, header } => e.seen(self, now, h, port, &pkt, &header, false),
+            HopEvent::Transmit { port, pkt, header } => e.seen(self, now, h, port, &pkt, Some(&header), Seen::Sent),
         }
     }
 
@@ -258,6 +272,11 @@ impl Network {
 
     /// Headers held in the store: one per packet sent and not yet gone.
     /// Between events (every hop drained) it equals `packets_inside`.
+    /// The header of a packet inside the network.
+    pub fn header(&self, pkt: &Packet) -> &Body {
+        self.headers.get(pkt.hdr)
+    }
+
     pub fn headers_held(&self) -> u64 {
         self.headers.held()
     }

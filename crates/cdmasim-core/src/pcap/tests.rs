@@ -333,3 +333,30 @@ fn simulated_capture_without_a_handshake_is_written_and_analysed() {
     assert!(c.a2b.rtt_samples > 0, "data segments are still timed from their ACKs");
     assert_eq!(c.a2b.first_data_us, c.first_packet_us, "the first packet is data");
 }
+
+/// A hop that does not report when a transmission starts (the IS-2000
+/// radio link) is still captured, at its sending node as packets are
+/// offered to it: the server's data before the radio link's buffer, the
+/// mobile's ACKs as they arrive.
+#[test]
+fn a_hop_without_transmission_reports_is_captured_as_packets_are_offered() {
+    let text = "[simulation]\nduration = \"20s\"\n[[node]]\nname = \"pdsn\"\n[[node]]\nname = \"ue\"\n\
+        [[radio_link]]\nname = \"air\"\nbsc = \"pdsn\"\nmobile = \"ue\"\nrate_down = \"38.4kbps\"\n\
+        [[flow]]\nname = \"f\"\nfrom = \"pdsn\"\nto = \"ue\"\nbytes = \"20kB\"\n";
+    let spec = crate::scenario::parse_str(text, "t.toml").unwrap();
+    let dir = std::env::temp_dir().join(format!("cdmasim-offered-{}", std::process::id()));
+    let opts = crate::sim::RunOptions { pcap_dir: Some(dir.clone()), ..Default::default() };
+    let res = crate::sim::run(&spec, opts).unwrap();
+    assert_eq!(res.flows[0].bytes_delivered, 20_000);
+    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    assert_eq!(files.len(), 1, "one capture for the one pair of nodes: {files:?}");
+    let an = AnalyzeOptions::default();
+    let mut a = super::analysis::analyze_file(&files[0], &an).unwrap();
+    std::fs::remove_dir_all(&dir).ok();
+    let r = a.report(&an);
+    assert_eq!(r.connections.len(), 1);
+    let c = &r.connections[0];
+    assert_eq!((c.a2b.syn_pkts_sent, c.b2a.syn_pkts_sent), (1, 1), "the handshake, both ways");
+    assert_eq!((c.a2b.unique_bytes_sent, c.a2b.rexmt_data_pkts), (20_000, 0));
+    assert!(c.b2a.pure_acks_sent > 0, "the mobile's ACKs");
+}

@@ -31,6 +31,7 @@ pub fn build(spec: &ScenarioSpec) -> Result<World, BuildError> {
         pcaps: Vec::new(),
         pcap_of_port: Vec::new(),
         pcap_base: Vec::new(),
+        pcap_at_offer: Vec::new(),
         samples: Sampler::default(),
         spool: None,
     };

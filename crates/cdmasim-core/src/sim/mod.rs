@@ -101,13 +101,10 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
         let (net, hosts) = (&mut w.net, &mut w.hosts);
         for hop in net.hops.iter_mut() {
             hosts.pcap_base.push(hosts.pcap_of_port.len() as u32);
-            let tapped = hop.tap();
+            // A hop that cannot report when a transmission starts is
+            // captured as packets are offered to it.
+            hosts.pcap_at_offer.push(!hop.tap());
             for port in 0..hop.ports() {
-                // A hop that cannot report its transmissions is not captured.
-                if !tapped {
-                    hosts.pcap_of_port.push(u32::MAX);
-                    continue;
-                }
                 let at = hop.capture_port(port);
                 let (ends, name) = (hop.ends(at), hop.place(at));
                 let (a, b) = (ends.from, ends.to);

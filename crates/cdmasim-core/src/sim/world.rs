@@ -20,7 +20,7 @@ use super::series_spool::SeriesSpool;
 use crate::engine::{EventQueue, Slow, Time};
 use crate::net::packet::{Body, Packet, TcpHeader};
 use crate::net::{DropReason, Hop, Port};
-use crate::network::{DropAt, DropRecord, Endpoints, Network};
+use crate::network::{DropAt, DropRecord, Endpoints, Network, Seen};
 use crate::pcap::write::PcapWriter;
 use crate::scenario::TcpSpec;
 use crate::tcp::rwnd;
@@ -88,6 +88,10 @@ pub struct Hosts {
     /// hop h's port p at `pcap_of_port[pcap_base[h] + p]`.
     pub pcap_of_port: Vec<u32>,
     pub pcap_base: Vec<u32>,
+    /// Per hop: captured as packets are offered to it, as tcpdump on the
+    /// sending node sees them, because it does not report when their
+    /// transmissions start (`Hop::tap`).
+    pub pcap_at_offer: Vec<bool>,
     /// Sampled series: (time, value) per (metric, subject) slot.
     pub samples: Sampler,
     /// Where series go when they stream (RunOptions::series_spool).
@@ -170,9 +174,9 @@ impl Endpoints for Hosts {
 
     /// Without captures (the usual run) one comparison.
     #[inline(always)]
-    fn seen(&mut self, net: &Network, now: Time, h: u32, port: Port, pkt: &Packet, header: &Body, arriving: bool) {
-        if !self.pcaps.is_empty() && self.captures(net, h, port, arriving) {
-            self.capture(now, h, port, pkt, header);
+    fn seen(&mut self, net: &Network, now: Time, h: u32, port: Port, pkt: &Packet, header: Option<&Body>, how: Seen) {
+        if !self.pcaps.is_empty() && self.captures(net, h, port, how) {
+            self.capture(now, h, port, pkt, header.unwrap_or_else(|| net.header(pkt)));
         }
     }
 
@@ -302,12 +306,19 @@ impl Hosts {
     }
 
     /// Whether hop `h`'s capture sees this packet: as it leaves the
-    /// capturing node (`arriving` false) or as it arrives there.
+    /// capturing node (when its transmission starts, or as it is offered
+    /// to a hop that does not say when that is) or as it arrives there.
     #[inline(never)]
-    fn captures(&self, net: &Network, h: u32, port: Port, arriving: bool) -> bool {
+    fn captures(&self, net: &Network, h: u32, port: Port, how: Seen) -> bool {
         let Some(c) = self.capture_of(h, port) else { return false };
         let ends = net.hops[h as usize].ends(port);
-        self.pcaps[c as usize].node == if arriving { ends.to } else { ends.from }
+        let at = match how {
+            Seen::Arrived => ends.to,
+            Seen::Sent => ends.from,
+            Seen::Offered if self.pcap_at_offer[h as usize] => ends.from,
+            Seen::Offered => return false,
+        };
+        self.pcaps[c as usize].node == at
     }
 
     /// The capture of hop `h`'s port, if it has one.
