@@ -130,7 +130,7 @@ fn a_mahimahi_trace_drives_the_link_as_the_channel_layer_maps_it() {
             trace.display()
         )
     };
-    let until = cdmasim_core::engine::Time::secs(30);
+    let until = cdmasim_core::engine::Time::from_secs(30);
     for (window, ms) in [("", 100), (", window = \"50ms\"", 50)] {
         let spec = scenario::parse_str(&text(window), "verizon.toml").unwrap();
         let t = cdmasim_core::channel::mahimahi::read(&trace.to_string_lossy(), ms).unwrap();

@@ -9,7 +9,7 @@
 //! connection is free, and reports each object's completion.
 
 use super::workload::{bytes, count, WebWorkload};
-use crate::engine::time::from_secs;
+use crate::engine::time::from_secs_f64;
 use crate::engine::{Rng, Time};
 use serde::{Deserialize, Serialize};
 
@@ -172,7 +172,7 @@ impl HttpClient {
         let more = self.spec.pages.is_none_or(|n| (self.pages_begun as u64) < n);
         if more && !self.stopped {
             let think = self.spec.workload.think_time.sample(&mut self.rng);
-            self.think_until = Some(now + from_secs(think));
+            self.think_until = Some(now + from_secs_f64(think));
         }
         let objects = std::mem::take(&mut self.objects);
         self.first += objects.len() as u32;

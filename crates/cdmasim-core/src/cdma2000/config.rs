@@ -17,7 +17,7 @@ pub const SCH_MULTIPLES: [u64; 5] = [1, 2, 4, 8, 16];
 pub const BSC_RATE_PER_MOBILE_BPS: u64 = 38_400;
 
 /// Table I: d^s, d^c, d^t and d^m are 37.5 ms each (300 ms round trip).
-pub const TABLE1_DELAY: Time = Time::us(37_500);
+pub const TABLE1_DELAY: Time = Time::from_micros(37_500);
 
 /// Table I: a DropTail BSC buffer of 5 kB.
 pub fn default_bsc_queue() -> QueueSpec {

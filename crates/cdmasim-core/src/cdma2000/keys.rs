@@ -46,8 +46,8 @@ pub(crate) const MOBILE: &[Key] = &[
 pub(crate) const BURSTS_SPREAD: f64 = 0.1;
 pub(crate) const BURST_ORDER: &[(&str, BurstOrder)] = &[("sequential", BurstOrder::Sequential), ("random", BurstOrder::Random)];
 pub(crate) const DEMAND_THRESHOLD: u64 = 2_000;
-pub(crate) const DEMAND_GRANT_DELAY: Time = Time::ms(100);
-pub(crate) const DEMAND_BURST: Time = Time::ms(5_120);
+pub(crate) const DEMAND_GRANT_DELAY: Time = Time::from_millis(100);
+pub(crate) const DEMAND_BURST: Time = Time::from_millis(5_120);
 pub(crate) const DEMAND_MAX_RATE_BPS: u64 = 16 * BASE_RATE_BPS;
 
 const fn kind(help: &'static str) -> Key {

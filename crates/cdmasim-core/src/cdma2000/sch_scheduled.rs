@@ -201,10 +201,10 @@ mod tests {
             assert_eq!(ups.len(), 100);
             assert_eq!(downs.len(), 100);
             for (k, s) in ups.iter().enumerate() {
-                assert_eq!((s.0, s.1), (c + Time(k as u64) * 8_000_000, k), "cycle {cycle}: mobile {k}'s up-switch");
+                assert_eq!((s.0, s.1), (c + Time(8_000_000) * k as u64, k), "cycle {cycle}: mobile {k}'s up-switch");
             }
             for (k, s) in downs.iter().enumerate() {
-                assert_eq!((s.0, s.1), (c + tb + Time(k as u64) * 5_000_000, k), "cycle {cycle}: mobile {k}'s down-switch");
+                assert_eq!((s.0, s.1), (c + tb + Time(5_000_000) * k as u64, k), "cycle {cycle}: mobile {k}'s down-switch");
             }
             // The last mobile switches 99/100 of 0.1·T_B after the first.
             assert_eq!(ups.last().unwrap().0 - ups[0].0, Time(99 * 8_000_000));

@@ -13,8 +13,8 @@ use crate::cdma2000::config::{
     SchPlan,
     BASE_RATE_BPS, BSC_RATE_PER_MOBILE_BPS, TABLE1_DELAY,
 };
-use crate::engine::time::secs;
-use crate::engine::{Time, NS_PER_SEC};
+use crate::engine::time::{from_secs_f64, secs};
+use crate::engine::Time;
 use crate::net::queue::QueueSpec;
 use std::collections::HashMap;
 use std::path::Path;
@@ -222,7 +222,7 @@ fn read_sch_file(path: &str, scenario_file: &str, at: &At, mobiles: &HashMap<&st
     let text = crate::files::read_input_text(&full, crate::files::MAX_SMALL_INPUT_BYTES, "SCH schedule")
         .map_err(|e| err(scenario_file, at, format!("cannot read the SCH schedule '{shown}': {e}")))?;
     let mut out = Vec::new();
-    let mut last = 0;
+    let mut last = Time::ZERO;
     for (i, raw_line) in text.lines().enumerate() {
         let line = raw_line.split('#').next().unwrap_or("").trim();
         if line.is_empty() {
@@ -237,14 +237,14 @@ fn read_sch_file(path: &str, scenario_file: &str, at: &At, mobiles: &HashMap<&st
         if !(t_s.is_finite() && t_s >= 0.0) {
             return Err(bad("time", format!("'{}' is not a time in seconds", cols[0])));
         }
-        let t = Time((t_s * NS_PER_SEC.0 as f64).round() as u64);
-        if t < Time(last) {
+        let t = from_secs_f64(t_s);
+        if t < last {
             return Err(bad("time", "times must not decrease".into()));
         }
         if t >= duration {
             return Err(bad("time", format!("{t_s} s is at or after the end of the run")));
         }
-        last = t.0;
+        last = t;
         let &k = mobiles.get(cols[1]).ok_or_else(|| bad("mobile", format!("no mobile named '{}' in this cell", cols[1])))?;
         let r = cols[2].to_ascii_lowercase();
         let bps = match r.as_str() {

@@ -321,6 +321,8 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
     // Timer slack 1 ns: the kernel's default 50 µs would be the schedule error.
     unsafe { libc::prctl(libc::PR_SET_TIMERSLACK, 1, 0, 0, 0) };
     let start = Instant::now();
+    // The emulation's clock: real time since the relay started.
+    let clock = || Time(start.elapsed().as_nanos() as u64);
     let mut late = Lateness { bins: vec![0; 100_000], max: 0 };
     let mut buf = vec![0u8; 65_536];
     let mut fds: Vec<libc::pollfd> = std::iter::once(server.raw_fd())
@@ -328,7 +330,7 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
         .map(|fd| libc::pollfd { fd, events: libc::POLLIN, revents: 0 })
         .collect();
     while !stop.load(Ordering::Relaxed) {
-        let now = Time(start.elapsed().as_nanos() as u64);
+        let now = clock();
         // Sleep until the next deadline (at most 5 ms, to look at `stop`),
         // spinning through its last 20 µs.
         let wait = net.next_deadline().map_or(5_000_000, |d| d.saturating_sub(now).0).min(5_000_000);
@@ -341,7 +343,7 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
                 return Err(e);
             }
         }
-        let now = Time(start.elapsed().as_nanos() as u64);
+        let now = clock();
         for (i, pfd) in fds.iter_mut().enumerate() {
             if pfd.revents & libc::POLLIN == 0 {
                 continue;
@@ -369,14 +371,14 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
         }
         if let Some(d) = net.next_deadline().filter(|&d| d > now && d - now <= Time(20_000)) {
             // Spin to the deadline: the slot clock follows the real one.
-            while Time(start.elapsed().as_nanos() as u64) < d {
+            while clock() < d {
                 std::hint::spin_loop();
             }
         }
-        let now = Time(start.elapsed().as_nanos() as u64);
+        let now = clock();
         net.run_due(now, &mut edge, &mut |l| late.add(l.0));
     }
-    let end = Time(start.elapsed().as_nanos() as u64);
+    let end = clock();
     // Bring every hop up to the end (a sleeping sector runs its idle
     // slots) and close its statistics.
     net.timers_at_end(end);

@@ -5,7 +5,8 @@
 //! A newtype, so that a time cannot be mixed up with a byte count, a rate or
 //! a sequence number: times add and subtract, scale by plain numbers, and
 //! divide into a plain ratio; anything else goes through `.0` (nanoseconds)
-//! or [`secs`] on purpose.
+//! or [`secs`] on purpose. Times read from real captures (`pcap`) are wall
+//! clock, not time since a run's start, and stay plain nanoseconds.
 
 use std::ops::{Add, AddAssign, Div, Mul, Rem, Sub, SubAssign};
 
@@ -24,13 +25,13 @@ impl Time {
     pub const MAX: Time = Time(u64::MAX);
 
     /// `n` microseconds, milliseconds, seconds (for constants).
-    pub const fn us(n: u64) -> Time {
+    pub const fn from_micros(n: u64) -> Time {
         Time(n * NS_PER_US.0)
     }
-    pub const fn ms(n: u64) -> Time {
+    pub const fn from_millis(n: u64) -> Time {
         Time(n * NS_PER_MS.0)
     }
-    pub const fn secs(n: u64) -> Time {
+    pub const fn from_secs(n: u64) -> Time {
         Time(n * NS_PER_SEC.0)
     }
     pub const fn saturating_sub(self, o: Time) -> Time {
@@ -122,14 +123,15 @@ impl std::iter::Sum for Time {
     }
 }
 
-/// Seconds (as f64) from a time, for reports only: never feed it back into the engine.
+/// Seconds (as f64) from a time, for reports and for models whose equations
+/// are in seconds (Cubic's): rounded, so never turned back into a time.
 pub fn secs(t: Time) -> f64 {
     t.0 as f64 / NS_PER_SEC.0 as f64
 }
 
 /// A time from seconds drawn by a model (think times and the like):
 /// rounded to the nanosecond, negative and NaN as 0, saturating.
-pub fn from_secs(s: f64) -> Time {
+pub fn from_secs_f64(s: f64) -> Time {
     Time((s * NS_PER_SEC.0 as f64).round() as u64)
 }
 

@@ -18,7 +18,7 @@ pub(crate) const DEFAULT_SCHEDULER: &str = "pf";
 pub(crate) const DEFAULT_INTERLACE: u8 = 4;
 /// One-way delay between the end of a physical-layer packet and the user,
 /// and of the reverse links, when `delay` is not given.
-pub(crate) const DEFAULT_AIR_DELAY: Time = Time::ms(10);
+pub(crate) const DEFAULT_AIR_DELAY: Time = Time::from_millis(10);
 /// Background users a sector may hold: each costs the scheduler a look
 /// every slot.
 pub(crate) const MAX_BACKGROUND_USERS: u32 = 1000;

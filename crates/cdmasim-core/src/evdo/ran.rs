@@ -564,7 +564,7 @@ impl EvdoRan {
 
 /// Uniform in [min, max].
 fn draw(rng: &mut Rng, min: Time, max: Time) -> Time {
-    min + Time(rng.below((max - min + Time(1)).0))
+    min + Time(rng.below((max - min).0 + 1))
 }
 
 /// The sector after `current` in `list` (cyclically); the first if it is not in it.

@@ -12,6 +12,7 @@
 //! A bare number is always an error: the unit is what says what it means.
 
 use crate::net::queue::QueueLimit;
+use crate::engine::time::secs;
 use crate::engine::{Time, NS_PER_MS, NS_PER_SEC, NS_PER_US};
 
 /// Exact decimal: `mantissa × 10^exp`.
@@ -275,7 +276,7 @@ pub fn parse_quantity(text: &str) -> Result<(Dimension, f64), String> {
         return Ok((Dimension::Size, parse_size(text)? as f64));
     }
     if let Ok(ns) = parse_time(text) {
-        return Ok((Dimension::Time, ns.0 as f64 / NS_PER_SEC.0 as f64));
+        return Ok((Dimension::Time, secs(ns)));
     }
     if let Ok(bps) = parse_rate(text) {
         return Ok((Dimension::Rate, bps as f64));

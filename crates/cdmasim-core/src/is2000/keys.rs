@@ -13,7 +13,7 @@ use crate::input::keys::{self, Described, Key};
 use crate::rlp::link::RlpConfig;
 
 /// D, one way (Dziong et al., Table 1).
-pub(crate) const DEFAULT_DELAY: Time = Time::ms(100);
+pub(crate) const DEFAULT_DELAY: Time = Time::from_millis(100);
 /// Every air link's frame error rate, both ways (the 1 % FER target).
 pub(crate) const DEFAULT_FER: f64 = 0.01;
 /// `fading`'s values, the default first: §4.2's single-path Rayleigh fading.

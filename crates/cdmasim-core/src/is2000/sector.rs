@@ -320,6 +320,12 @@ impl Hop for Is2000Sector {
         self.users[(port / 2) as usize].link.place(port % 2)
     }
 
+    /// Each user captured at its own end, named after its reverse
+    /// direction (`USER.up`), as its radio link alone would be.
+    fn capture_port(&self, port: Port) -> Port {
+        port | 1
+    }
+
     fn drops(&self) -> u64 {
         self.users.iter().map(|u| u.link.drops()).sum()
     }

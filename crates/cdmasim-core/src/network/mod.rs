@@ -270,13 +270,13 @@ impl Network {
         self.hops.iter().map(|h| h.packets_inside()).sum()
     }
 
-    /// Headers held in the store: one per packet sent and not yet gone.
-    /// Between events (every hop drained) it equals `packets_inside`.
     /// The header of a packet inside the network.
     pub fn header(&self, pkt: &Packet) -> &Body {
         self.headers.get(pkt.hdr)
     }
 
+    /// Headers held in the store: one per packet sent and not yet gone.
+    /// Between events (every hop drained) it equals `packets_inside`.
     pub fn headers_held(&self) -> u64 {
         self.headers.held()
     }

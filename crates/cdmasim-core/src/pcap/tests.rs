@@ -334,24 +334,32 @@ fn simulated_capture_without_a_handshake_is_written_and_analysed() {
     assert_eq!(c.a2b.first_data_us, c.first_packet_us, "the first packet is data");
 }
 
-/// A hop that does not report when a transmission starts (the IS-2000
-/// radio link) is still captured, at its sending node as packets are
-/// offered to it: the server's data before the radio link's buffer, the
-/// mobile's ACKs as they arrive.
-#[test]
-fn a_hop_without_transmission_reports_is_captured_as_packets_are_offered() {
-    let text = "[simulation]\nduration = \"20s\"\n[[node]]\nname = \"pdsn\"\n[[node]]\nname = \"ue\"\n\
-        [[radio_link]]\nname = \"air\"\nbsc = \"pdsn\"\nmobile = \"ue\"\nrate_down = \"38.4kbps\"\n\
-        [[flow]]\nname = \"f\"\nfrom = \"pdsn\"\nto = \"ue\"\nbytes = \"20kB\"\n";
-    let spec = crate::scenario::parse_str(text, "t.toml").unwrap();
-    let dir = std::env::temp_dir().join(format!("cdmasim-offered-{}", std::process::id()));
+/// Runs `text` with captures into a fresh folder; (file names, folder).
+fn captured(text: &str, tag: &str) -> (Vec<String>, std::path::PathBuf) {
+    let spec = crate::scenario::parse_str(text, "t.toml").unwrap_or_else(|e| panic!("{e}"));
+    let dir = std::env::temp_dir().join(format!("cdmasim-{tag}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
     let opts = crate::sim::RunOptions { pcap_dir: Some(dir.clone()), ..Default::default() };
-    let res = crate::sim::run(&spec, opts).unwrap();
-    assert_eq!(res.flows[0].bytes_delivered, 20_000);
-    let files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-    assert_eq!(files.len(), 1, "one capture for the one pair of nodes: {files:?}");
+    crate::sim::run(&spec, opts).unwrap();
+    let mut files: Vec<String> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name().to_string_lossy().into_owned()).collect();
+    files.sort();
+    (files, dir)
+}
+
+const RADIO_LINK: &str = "[simulation]\nduration = \"20s\"\n[[node]]\nname = \"pdsn\"\n[[node]]\nname = \"ue\"\n\
+    [[radio_link]]\nname = \"air\"\nbsc = \"pdsn\"\nmobile = \"ue\"\nrate_down = \"38.4kbps\"\n\
+    [[flow]]\nname = \"f\"\nfrom = \"pdsn\"\nto = \"ue\"\nbytes = \"20kB\"\n";
+
+/// A hop that does not report when a transmission starts (the IS-2000
+/// radio link) is still captured: at the mobile, named after its reverse
+/// direction, its ACKs as they are offered to the radio link and the data
+/// as it arrives.
+#[test]
+fn a_hop_without_transmission_reports_is_captured_at_the_mobile() {
+    let (files, dir) = captured(RADIO_LINK, "offered");
+    assert_eq!(files, ["air.up.pcap"], "one capture for the one pair of nodes");
     let an = AnalyzeOptions::default();
-    let mut a = super::analysis::analyze_file(&files[0], &an).unwrap();
+    let mut a = super::analysis::analyze_file(&dir.join(&files[0]), &an).unwrap();
     std::fs::remove_dir_all(&dir).ok();
     let r = a.report(&an);
     assert_eq!(r.connections.len(), 1);
@@ -359,4 +367,34 @@ fn a_hop_without_transmission_reports_is_captured_as_packets_are_offered() {
     assert_eq!((c.a2b.syn_pkts_sent, c.b2a.syn_pkts_sent), (1, 1), "the handshake, both ways");
     assert_eq!((c.a2b.unique_bytes_sent, c.a2b.rexmt_data_pkts), (20_000, 0));
     assert!(c.b2a.pure_acks_sent > 0, "the mobile's ACKs");
+}
+
+/// Two pairs whose places would give one file name (a link called
+/// `air.up` between other nodes) get two files, the second `-2`.
+#[test]
+fn captures_whose_places_share_a_name_get_two_files() {
+    let text = format!(
+        "{RADIO_LINK}[[node]]\nname = \"x\"\n[[link]]\nname = \"air.up\"\nfrom = \"pdsn\"\nto = \"x\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\n\
+         [[flow]]\nname = \"g\"\nfrom = \"pdsn\"\nto = \"x\"\nkind = \"cbr\"\npacket_size = \"100B\"\nrate = \"8kbps\"\n"
+    );
+    let (files, dir) = captured(&text, "clash");
+    std::fs::remove_dir_all(&dir).ok();
+    assert_eq!(files, ["air.up-2.pcap", "air.up.pcap"]);
+}
+
+/// An IS-2000 sector: each user captured at its own end, as `USER.up`.
+#[test]
+fn an_is2000_sector_is_captured_at_each_user() {
+    let text = "preset = \"is2000\"\n[simulation]\nduration = \"40s\"\nseed = 3\n[is2000]\nusers = 2\n";
+    let (files, dir) = captured(text, "is2000");
+    let an = AnalyzeOptions::default();
+    for user in ["u1.up.pcap", "u2.up.pcap"] {
+        assert!(files.iter().any(|f| f == user), "{user} in {files:?}");
+        let mut a = super::analysis::analyze_file(&dir.join(user), &an).unwrap();
+        let r = a.report(&an);
+        assert!(!r.connections.is_empty(), "{user}: a browser's connections");
+        let bytes: u64 = r.connections.iter().map(|c| c.a2b.unique_bytes_sent + c.b2a.unique_bytes_sent).sum();
+        assert!(bytes > 0, "{user}: the pages' bytes");
+    }
+    std::fs::remove_dir_all(&dir).ok();
 }

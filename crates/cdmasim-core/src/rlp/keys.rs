@@ -8,7 +8,7 @@ use crate::engine::Time;
 use crate::input::keys::{self, Described, Key};
 
 /// D, one way, when `delay` is not given (Dziong et al., Table 1).
-pub(crate) const DEFAULT_DELAY: Time = Time::ms(100);
+pub(crate) const DEFAULT_DELAY: Time = Time::from_millis(100);
 /// The frame error rate when neither `fer` nor a direction's is given.
 pub(crate) const DEFAULT_FER: f64 = 0.0;
 /// `fading`'s values, the default first.

@@ -33,7 +33,7 @@ use crate::result::Rows;
 use serde::{Deserialize, Serialize};
 use std::collections::VecDeque;
 
-pub const FRAME: Time = Time::ms(20);
+pub const FRAME: Time = Time::from_millis(20);
 /// A control frame (a NAK, or V(N) on its own): one RLP frame of the 1X
 /// size, 9.6 kb/s × 20 ms.
 pub const CONTROL_FRAME_BYTES: u64 = 24;
@@ -446,6 +446,12 @@ impl Hop for RlpLink {
     /// `NAME.down` or `NAME.up`.
     fn place(&self, port: Port) -> String {
         format!("{}.{}", self.name, if port == 0 { "down" } else { "up" })
+    }
+
+    /// Captured at the mobile, where tcpdump on the terminal runs, and
+    /// named after the reverse direction (`NAME.up`), as a 1xEV-DO user is.
+    fn capture_port(&self, _port: Port) -> Port {
+        1
     }
 
     /// IP packets RLP gave up on, and those the buffer turned away.

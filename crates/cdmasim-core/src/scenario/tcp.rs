@@ -8,7 +8,7 @@ use super::spec::{DelAck, LossResponse, RtoRule, RttSampling, RwndAlgo, Spurious
 use crate::engine::Time;
 
 /// The delayed-ACK timer when `delayed_ack` is on and no `delack_timeout` is given.
-const DELACK_TIMEOUT: Time = Time::ms(200);
+const DELACK_TIMEOUT: Time = Time::from_millis(200);
 
 const SPURIOUS: &[(&str, SpuriousDetection)] =
     &[("off", SpuriousDetection::Off), ("eifel", SpuriousDetection::Eifel), ("frto", SpuriousDetection::Frto)];

@@ -98,6 +98,7 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
         let io = |path: &std::path::Path, error| RunError::Io { path: path.to_path_buf(), error };
         std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
         let mut pairs: Vec<(NodeId, NodeId)> = Vec::new();
+        let mut stems: Vec<String> = Vec::new();
         let (net, hosts) = (&mut w.net, &mut w.hosts);
         for hop in net.hops.iter_mut() {
             hosts.pcap_base.push(hosts.pcap_of_port.len() as u32);
@@ -112,8 +113,14 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
                     Some(i) => i,
                     None => {
                         // Named after the place, escaped so that no two
-                        // places share a file (`x/y` and `x_y`).
-                        let path = dir.join(crate::files::file_component(&name) + ".pcap");
+                        // places share a file (`x/y` and `x_y`); a place
+                        // another pair's capture already named (a link
+                        // called `air.up` beside a radio link `air`) takes
+                        // the first free `-2`, `-3`, ... after it.
+                        let base = crate::files::file_component(&name);
+                        let stem = (1..).map(|k| if k == 1 { base.clone() } else { format!("{base}-{k}") }).find(|s| !stems.contains(s)).expect("a free name");
+                        let path = dir.join(format!("{stem}.pcap"));
+                        stems.push(stem);
                         let f = crate::files::Output::create(&path).map_err(|e| io(&path, e))?;
                         let writer = crate::pcap::write::PcapWriter::new(f).map_err(|e| io(&path, e))?;
                         hosts.pcaps.push(world::Capture { writer, node: a, error: None });
@@ -176,7 +183,7 @@ pub fn run_world(
                     // for a gap of several ticks without events, whose state
                     // is the same).
                     let at = next_tick;
-                    next_tick = Time(t.div_ceil(tick).saturating_mul(tick.0));
+                    next_tick = tick.saturating_mul(t.div_ceil(tick));
                     if let Some(p) = progress.as_mut() {
                         if !p(at, w.hosts.horizon) {
                             return Err(stop_at(w, at));

@@ -136,9 +136,9 @@ impl RttEstimator {
         // t_rtxcur_ = srtt + 2^rttvar_exp_ · rttvar, truncated to whole ticks:
         // ((t_rttvar_ << (rttvar_exp_ + T_SRTT_BITS − T_RTTVAR_BITS)) + t_srtt_) >> T_SRTT_BITS.
         let rto_ticks = ((c.rttvar4 << 3) + c.srtt8) >> 3;
-        self.rto = Time(rto_ticks as u64) * tick.0;
-        self.srtt = Some(Time(c.srtt8 as u64) * tick.0 / 8);
-        self.rttvar = Time(c.rttvar4 as u64) * tick.0 / 4;
+        self.rto = tick * rto_ticks as u64;
+        self.srtt = Some(tick * c.srtt8 as u64 / 8);
+        self.rttvar = tick * c.rttvar4 as u64 / 4;
         self.backoff = 0;
     }
 
@@ -221,7 +221,7 @@ mod tests {
     /// worked by hand: (srtt8, rttvar4) are t_srtt_ and t_rttvar_.
     #[test]
     fn tick_mode_follows_ns2_by_hand() {
-        const T: Time = Time::ms(500);
+        const T: Time = Time::from_millis(500);
         let ms = |x: u64| x * NS_PER_MS;
         let mut e = RttEstimator::with_tick(3 * NS_PER_SEC, NS_PER_SEC, 60 * NS_PER_SEC, T);
         assert_eq!(e.rto(), 3 * NS_PER_SEC, "initial_rto until the first sample");

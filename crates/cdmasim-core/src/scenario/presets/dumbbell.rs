@@ -15,7 +15,7 @@ use crate::engine::{Time, NS_PER_MS};
 
 const ACCESS_RATE_BPS: u64 = 100_000_000;
 const ACCESS_DELAY: Time = NS_PER_MS;
-const START_SPACING: Time = Time::ms(10);
+const START_SPACING: Time = Time::from_millis(10);
 const ACCESS_QUEUE: QueueSpec = QueueSpec::DropTail { limit: QueueLimit::Packets(1000) };
 
 pub(crate) const KEYS: &[Key] = &[

@@ -19,8 +19,8 @@ use super::super::web::{self, parse_http};
 use crate::engine::Time;
 
 /// D_hi (Table 1), and the spread of the users' starts over a mean think time.
-const INTERNET_DELAY: Time = Time::ms(80);
-const START_JITTER: Time = Time::secs(30);
+const INTERNET_DELAY: Time = Time::from_millis(80);
+const START_JITTER: Time = Time::from_secs(30);
 
 /// The preset's own keys; the sector's (`is2000::keys::SETTINGS`) go to its `[[is2000_sector]]`.
 pub(crate) const KEYS: &[Key] = &[

@@ -9,7 +9,7 @@ const MSS: u64 = 1000;
 const MS: Time = NS_PER_MS;
 /// Path: 1 MB/s (8 Mb/s payload), 40 ms RTT, BDP 40 000 B = 40 segments.
 const C: f64 = 1e6;
-const RTT: Time = Time::ms(40);
+const RTT: Time = Time::from_millis(40);
 const BDP: u64 = 40_000;
 /// 3 send quanta of one segment each (the sender transmits single segments:
 /// see the module notes on draft §4.2.2).

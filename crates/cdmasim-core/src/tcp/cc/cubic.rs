@@ -53,6 +53,7 @@
 use super::hystart::{HyStart, Phase};
 use super::reno::slow_start;
 use super::{Ack, CaState, CongestionControl, CongestionEvent, Window};
+use crate::engine::time::secs;
 use crate::engine::{Time, NS_PER_SEC};
 use crate::tcp::rtt::RttEstimator;
 use serde::{Deserialize, Serialize};
@@ -226,8 +227,8 @@ impl Cubic {
             self.start_epoch(now, cwnd);
         }
         let segs = acked as f64 / mss;
-        let t = (now - self.epoch.unwrap().start).0 as f64 / NS_PER_SEC.0 as f64;
-        let rtt = self.rtt.srtt().unwrap_or(Time::ZERO).0 as f64 / NS_PER_SEC.0 as f64;
+        let t = secs(now - self.epoch.unwrap().start);
+        let rtt = secs(self.rtt.srtt().unwrap_or(Time::ZERO));
         // §4.3: W_est grows by α per window acked; α becomes 1 once W_est
         // reaches the window of the last congestion event.
         let prior = self.cwnd_prior.unwrap_or(cwnd);
@@ -257,7 +258,7 @@ impl Cubic {
         }
         self.acks += 1;
         let e = self.epoch.expect("started above");
-        let t = (now + self.min_rtt.unwrap_or(Time::ZERO) - e.start).0 as f64 / NS_PER_SEC.0 as f64;
+        let t = secs(now + self.min_rtt.unwrap_or(Time::ZERO) - e.start);
         let origin = self.w_max.unwrap_or(e.cwnd_epoch) as u64;
         let delta = (self.p.c * (t - e.k).abs().powi(3)).floor() as u64;
         let target = if t < e.k { origin.saturating_sub(delta) } else { origin + delta };

@@ -23,8 +23,8 @@ use super::{Ack, Window};
 use crate::engine::Time;
 
 /// §4.3 constants.
-pub const MIN_RTT_THRESH: Time = Time::ms(4);
-pub const MAX_RTT_THRESH: Time = Time::ms(16);
+pub const MIN_RTT_THRESH: Time = Time::from_millis(4);
+pub const MAX_RTT_THRESH: Time = Time::from_millis(16);
 pub const MIN_RTT_DIVISOR: u64 = 8;
 pub const N_RTT_SAMPLE: u32 = 8;
 pub const CSS_GROWTH_DIVISOR: u64 = 4;
