@@ -4,6 +4,7 @@ of one package), and no module imports the package's root, the facade that
 loads the public API lazily from the modules below it."""
 
 import ast
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -87,3 +88,19 @@ def test_imports_are_at_the_top_of_their_module():
              for line, module in _local_imports(p) if module.split(".")[0] not in LAZY]
     assert found == [], "import these at the module's top (tests/test_layers.py says which may wait): " + \
         "; ".join(found)
+
+
+def _drawn_layers(heading):
+    """The layers docs/ARCHITECTURE.md draws under `heading`, top to bottom:
+    each line of its first code block, up to the two spaces before its note,
+    as the set of the names it lists."""
+    text = (PACKAGE / "docs" / "ARCHITECTURE.md").read_text()
+    block = text.split(f"## {heading}\n", 1)[1].split("```\n", 2)[1]
+    return [{n.strip().rstrip("/") for n in line.split("  ")[0].split(",")}
+            for line in block.splitlines() if line and not line[0].isspace()]
+
+
+def test_the_map_draws_the_layers_the_contract_holds():
+    contract = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["importlinter"]["contracts"][0]
+    held = [{n.strip() for n in layer.split(":")} for layer in contract["layers"]]
+    assert _drawn_layers("The Python package's layers") == held, "docs/ARCHITECTURE.md draws other layers than pyproject.toml holds"

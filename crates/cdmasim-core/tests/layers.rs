@@ -104,6 +104,22 @@ fn no_folder_names_one_of_its_own_layer_or_above() {
     assert_eq!(found, allowed, "REACHING_UP lists a name the code no longer makes: take it out");
 }
 
+/// docs/ARCHITECTURE.md draws these layers: its block under "The core's
+/// layers", top to bottom, each line's names before its note.
+#[test]
+fn the_map_draws_these_layers() {
+    let map = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../python/cdmasim/docs/ARCHITECTURE.md");
+    let text = std::fs::read_to_string(&map).unwrap_or_else(|e| panic!("{}: {e}", map.display()));
+    let block = text.split("## The core's layers\n").nth(1).and_then(|t| t.split("```\n").nth(1)).expect("the core's layers, drawn in a code block");
+    let drawn: Vec<Vec<&str>> = block
+        .lines()
+        .filter(|l| !l.is_empty() && !l.starts_with(' '))
+        .map(|l| l.split("  ").next().unwrap().split(',').map(str::trim).collect())
+        .collect();
+    let held: Vec<Vec<&str>> = LAYERS.iter().rev().map(|l| l.to_vec()).collect();
+    assert_eq!(drawn, held, "docs/ARCHITECTURE.md draws other layers than LAYERS holds");
+}
+
 #[test]
 fn every_folder_has_a_layer() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
