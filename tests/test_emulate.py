@@ -117,18 +117,36 @@ def _marked(pid):
 
 
 def _describe(root):
-    """Each process under `root` as 'pid state wchan: command line', to
-    say where a start that never finished was waiting."""
+    """Each process under `root` as 'pid state wchan: command line', with
+    the state and wait channel of each of its other threads (a relay, an
+    output reader) and its kernel stack where it can be read, to say where
+    a start that never finished was waiting."""
+    def state_of(stat_path, wchan_path):
+        try:
+            with open(stat_path) as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+            with open(wchan_path) as f:
+                return f"{state} {f.read()}"
+        except OSError:
+            return "? ?"
+
     out = []
     for pid, _ in sorted(tree(root) | {(root, 0)}):
+        line = f"{pid} {state_of(f'/proc/{pid}/stat', f'/proc/{pid}/wchan')}: {_cmdline(pid).strip()}"
         try:
-            with open(f"/proc/{pid}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-            with open(f"/proc/{pid}/wchan") as f:
-                wchan = f.read()
+            threads = sorted(int(t) for t in os.listdir(f"/proc/{pid}/task") if int(t) != pid)
         except OSError:
-            state, wchan = "?", "?"
-        out.append(f"{pid} {state} {wchan}: {_cmdline(pid).strip()}")
+            threads = []
+        if threads:
+            line += " [threads " + ", ".join(
+                f"{t} {state_of(f'/proc/{pid}/task/{t}/stat', f'/proc/{pid}/task/{t}/wchan')}" for t in threads) + "]"
+        try:
+            with open(f"/proc/{pid}/stack") as f:
+                stack = " < ".join(l.split()[-1] for l in f.read().splitlines()[:4] if l.split())
+            line += f" [stack {stack}]"
+        except OSError:
+            pass
+        out.append(line)
     return "; ".join(out)
 
 
