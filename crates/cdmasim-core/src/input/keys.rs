@@ -65,6 +65,10 @@ impl Described {
     pub const fn joined(name: &'static str, heading: &'static str, keys: &'static [Key], more: &'static [Key]) -> Described {
         Described { name, heading, keys, more }
     }
+    /// Every key the table takes, in order.
+    pub fn all_keys(&self) -> impl Iterator<Item = &'static Key> {
+        self.keys.iter().chain(self.more)
+    }
 }
 
 /// One described table for the reference.
@@ -95,7 +99,7 @@ pub struct KeyDoc {
 
 /// A described table, as the reference shows it.
 pub fn documented(table: &Described) -> TableDoc {
-    TableDoc { name: table.name, heading: table.heading, keys: documented_keys(table.keys.iter().chain(table.more)) }
+    TableDoc { name: table.name, heading: table.heading, keys: documented_keys(table.all_keys()) }
 }
 
 fn documented_keys<'k>(keys: impl Iterator<Item = &'k Key>) -> Vec<KeyDoc> {
@@ -200,8 +204,9 @@ pub(crate) mod testing {
             serde_json::to_string(&spec).unwrap()
         };
         let mut checked = 0;
-        for &Described { name: table, keys, more, .. } in tables {
-            for k in keys.iter().chain(more) {
+        for described in tables {
+            let table = described.name;
+            for k in described.all_keys() {
                 let IfAbsent::Value(shown) = k.default else { continue };
                 let line = format!("{} = {}", k.name, shown());
                 let (given, left_out) = (spec(scenario(table, k.name, Some(&line))), spec(scenario(table, k.name, None)));

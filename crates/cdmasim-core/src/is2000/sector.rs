@@ -320,10 +320,10 @@ impl Hop for Is2000Sector {
         self.users[(port / 2) as usize].link.place(port % 2)
     }
 
-    /// Each user captured at its own end, named after its reverse
-    /// direction (`USER.up`), as its radio link alone would be.
+    /// Each user captured where its radio link alone would be (at the
+    /// user, `USER.up`).
     fn capture_port(&self, port: Port) -> Port {
-        port | 1
+        port - port % 2 + self.users[(port / 2) as usize].link.capture_port(port % 2)
     }
 
     fn drops(&self) -> u64 {

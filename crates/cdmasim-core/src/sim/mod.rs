@@ -97,8 +97,8 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
         // joins one pair (a sector's port: the base station and a user).
         let io = |path: &std::path::Path, error| RunError::Io { path: path.to_path_buf(), error };
         std::fs::create_dir_all(dir).map_err(|e| io(dir, e))?;
-        let mut pairs: Vec<(NodeId, NodeId)> = Vec::new();
-        let mut stems: Vec<String> = Vec::new();
+        // Each capture's pair of nodes and its file's name (without .pcap).
+        let mut pairs: Vec<(NodeId, NodeId, String)> = Vec::new();
         let (net, hosts) = (&mut w.net, &mut w.hosts);
         for hop in net.hops.iter_mut() {
             hosts.pcap_base.push(hosts.pcap_of_port.len() as u32);
@@ -109,7 +109,7 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
                 let at = hop.capture_port(port);
                 let (ends, name) = (hop.ends(at), hop.place(at));
                 let (a, b) = (ends.from, ends.to);
-                let idx = match pairs.iter().position(|&(x, y)| (x, y) == (a, b) || (x, y) == (b, a)) {
+                let idx = match pairs.iter().position(|&(x, y, _)| (x, y) == (a, b) || (x, y) == (b, a)) {
                     Some(i) => i,
                     None => {
                         // Named after the place, escaped so that no two
@@ -118,13 +118,13 @@ pub fn run(spec: &ScenarioSpec, opts: RunOptions) -> Result<RunResult, RunError>
                         // called `air.up` beside a radio link `air`) takes
                         // the first free `-2`, `-3`, ... after it.
                         let base = crate::files::file_component(&name);
-                        let stem = (1..).map(|k| if k == 1 { base.clone() } else { format!("{base}-{k}") }).find(|s| !stems.contains(s)).expect("a free name");
+                        let taken = |s: &String| pairs.iter().any(|p| &p.2 == s);
+                        let stem = std::iter::once(base.clone()).chain((2..).map(|k| format!("{base}-{k}"))).find(|s| !taken(s)).expect("a free name");
                         let path = dir.join(format!("{stem}.pcap"));
-                        stems.push(stem);
                         let f = crate::files::Output::create(&path).map_err(|e| io(&path, e))?;
                         let writer = crate::pcap::write::PcapWriter::new(f).map_err(|e| io(&path, e))?;
                         hosts.pcaps.push(world::Capture { writer, node: a, error: None });
-                        pairs.push((a, b));
+                        pairs.push((a, b, stem));
                         pairs.len() - 1
                     }
                 };
