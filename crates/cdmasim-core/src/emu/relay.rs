@@ -293,7 +293,8 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
     }
     let rng = RngStreams::new(spec.seed);
     let cx = BuildContext { rng: &rng, duration: spec.duration, nodes: spec.nodes.len() };
-    let mut net = Network::new(&spec.hops, spec.routes(), &cx).map_err(|e| std::io::Error::other(e.to_string()))?;
+    let routes = spec.routes().map_err(|e| std::io::Error::other(e.to_string()))?;
+    let mut net = Network::new(&spec.hops, routes, &cx).map_err(|e| std::io::Error::other(e.to_string()))?;
     let user_nodes: Vec<NodeId> = attached.iter().map(|u| u.1).collect();
     let mut logs = Vec::new();
     for (n, _) in &attached {

@@ -18,6 +18,7 @@
 
 use super::{Body, DropReason, Headers, NodeId, Packet};
 use crate::channel::ChannelError;
+use crate::net::routing::TooManyRoutes;
 use crate::engine::{RngStreams, Time};
 use crate::result::Rows;
 
@@ -163,6 +164,9 @@ pub struct BuildContext<'a> {
 #[derive(Debug)]
 pub enum BuildError {
     Channel { of: String, error: ChannelError },
+    /// The routing table is larger than the limit (a scenario the reader
+    /// did not check).
+    Routes(TooManyRoutes),
 }
 
 impl BuildError {
@@ -176,6 +180,7 @@ impl std::fmt::Display for BuildError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             BuildError::Channel { of, error } => write!(f, "{of}: {error}"),
+            BuildError::Routes(e) => write!(f, "{e}"),
         }
     }
 }

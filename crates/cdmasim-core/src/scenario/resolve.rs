@@ -54,7 +54,7 @@ pub(crate) fn resolve(mut raw: RawScenario, file: &str) -> Result<ScenarioSpec, 
         // Blame the first node table past the limit, or the last one there is.
         let at = raw.nodes.get(MAX_NODES).or(raw.nodes.last()).map_or(At { line: 0, field: "node".into() }, |n| n.at.clone());
         return Err(err(file, &at, format!(
-            "{} nodes (with the users' and mobiles'): at most {MAX_NODES} (the routing table takes 4 bytes per pair of nodes)",
+            "{} nodes (with the users' and mobiles'): at most {MAX_NODES} (routes are searched from every node to every other)",
             node_names.len()
         )));
     }
@@ -67,7 +67,11 @@ pub(crate) fn resolve(mut raw: RawScenario, file: &str) -> Result<ScenarioSpec, 
         routes,
         flows: Vec::new(),
     };
-    let router = spec.routes();
+    let router = spec.routes().map_err(|e| {
+        // A mesh this dense is the nodes' doing: blame the last node table.
+        let at = raw.nodes.last().map_or(At { line: 0, field: "node".into() }, |n| n.at.clone());
+        err(file, &at, e.to_string())
+    })?;
     let names: Vec<&str> = spec.nodes.iter().map(|n| n.name.as_str()).collect();
     let why = |e: PathError| match e {
         PathError::Loop { at } => format!("routing loop through '{}'", names[at.index()]),

@@ -5,7 +5,7 @@
 
 use crate::net::NodeId;
 use crate::engine::{RngStreams, Time};
-use crate::net::routing::{Edge, Explicit, Routes};
+use crate::net::routing::{Edge, Explicit, Routes, TooManyRoutes};
 use serde::{Deserialize, Serialize};
 
 // Each model owns its configuration; the scenario names them here so that
@@ -67,8 +67,9 @@ impl ScenarioSpec {
         self.hops.iter().map(|h| h.config().sampled_series()).sum::<u64>() + self.flows.len() as u64
     }
 
-    /// The routing table every packet follows (validation walks the same one).
-    pub fn routes(&self) -> Routes {
+    /// The routing table every packet follows (validation walks the same
+    /// one), refused past `input::limits::MAX_ROUTE_ENTRIES`.
+    pub fn routes(&self) -> Result<Routes, TooManyRoutes> {
         let edges = self.edges();
         // An explicit route names a link hop: its edge is that hop's port 0,
         // the first edge of the hop.
@@ -78,7 +79,7 @@ impl ScenarioSpec {
         }
         let explicit: Vec<Explicit> =
             self.routes.iter().map(|r| Explicit { node: r.node, dest: r.dest, edge: first_edge[r.link] }).collect();
-        Routes::build(self.nodes.len(), edges, &explicit)
+        Routes::build(self.nodes.len(), edges, &explicit, crate::input::limits::MAX_ROUTE_ENTRIES)
     }
 
     /// The point-to-point links among the hops, in hop order.

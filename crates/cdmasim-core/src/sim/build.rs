@@ -17,7 +17,7 @@ use crate::tcp::rwnd;
 pub fn build(spec: &ScenarioSpec) -> Result<World, BuildError> {
     let rng = RngStreams::new(spec.seed);
     let cx = BuildContext { rng: &rng, duration: spec.duration, nodes: spec.nodes.len() };
-    let mut net = Network::new(&spec.hops, spec.routes(), &cx)?;
+    let mut net = Network::new(&spec.hops, spec.routes().map_err(BuildError::Routes)?, &cx)?;
     let mut hosts = Hosts {
         q: EventQueue::new(),
         horizon: spec.duration,

@@ -138,7 +138,7 @@ fn the_emulator_serves_its_users() {
     }
     let rng = RngStreams::new(spec.seed);
     let cx = BuildContext { rng: &rng, duration: spec.duration, nodes: spec.nodes.len() };
-    let mut net = Network::new(&spec.hops, spec.routes(), &cx).expect("builds");
+    let mut net = Network::new(&spec.hops, spec.routes().expect("a small table"), &cx).expect("builds");
     let mut edge = Edge::default();
     for (uid, (src, dst)) in [(1, 2), (1, 3), (2, 1)].into_iter().enumerate() {
         let (src, dst) = (NodeId(src), NodeId(dst));

@@ -19,7 +19,7 @@ const START_SPACING: Time = Time::from_millis(10);
 const ACCESS_QUEUE: QueueSpec = QueueSpec::DropTail { limit: QueueLimit::Packets(1000) };
 
 pub(crate) const KEYS: &[Key] = &[
-    Key::required("flows", "Sender/receiver pairs (1 to 4999: two hosts each, at most 10,000 nodes)."),
+    Key::required("flows", "Sender/receiver pairs (1 to 14999: two hosts each, at most 30,000 nodes)."),
     Key::absent("bottleneck_rate", "required unless `bottleneck_drc`", "The rate of `r1-r2` (both directions)."),
     Key::required("bottleneck_delay", "The delay of `r1-r2`."),
     Key::absent("bottleneck_drc", "none", "The forward rate of `r1-r2` follows a DRC sequence: a `drc` table (as a link's); not with `bottleneck_rate`."),
