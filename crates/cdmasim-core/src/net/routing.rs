@@ -15,9 +15,10 @@
 //! every destination. A cellular network's table so holds a row per base
 //! station, not per user: 1,000 sectors of 10 users (11,001 nodes) keep
 //! 1,001 rows (44 MB) where the full table takes 11,001 (484 MB). Rows are
-//! bounded by `input::limits::MAX_ROUTE_ENTRIES`. The search runs twice,
-//! once to count how each node sends and once to fill the rows, so
-//! nothing larger than the rows is held.
+//! bounded by `input::limits::MAX_ROUTE_ENTRIES`. In a network where
+//! every node reaches every other, a node with one edge out and no
+//! explicit route needs no row; elsewhere a first search from every node
+//! finds which do. Nothing larger than the rows is held.
 
 use super::NodeId;
 
@@ -143,31 +144,77 @@ fn each_route(nodes: usize, edges: &[Edge], explicit: &[Explicit], mut visit: im
     }
 }
 
+/// Whether every node reaches every other: a search forwards and one
+/// backwards from node 0 both reach all.
+fn strongly_connected(nodes: usize, edges: &[Edge]) -> bool {
+    let reaches_all = |ends: &dyn Fn(&Edge) -> (usize, usize)| {
+        let mut next: Vec<Vec<usize>> = vec![Vec::new(); nodes];
+        for e in edges {
+            let (a, b) = ends(e);
+            next[a].push(b);
+        }
+        let mut seen = vec![false; nodes];
+        let mut stack = vec![0];
+        seen[0] = true;
+        let mut count = 1;
+        while let Some(v) = stack.pop() {
+            for &w in &next[v] {
+                if !seen[w] {
+                    seen[w] = true;
+                    count += 1;
+                    stack.push(w);
+                }
+            }
+        }
+        count == nodes
+    };
+    nodes == 0 || (reaches_all(&|e| (e.from.index(), e.to.index())) && reaches_all(&|e| (e.to.index(), e.from.index())))
+}
+
+/// Which nodes need a row, found by searching from every destination: a
+/// node sending by more than one edge, or reaching some nodes and not
+/// others; for the rest, the one edge they send by (or NO_ROUTE).
+fn count_ways(nodes: usize, edges: &[Edge], explicit: &[Explicit]) -> (Vec<bool>, Vec<u32>) {
+    let mut only = vec![NO_ROUTE; nodes];
+    let mut reached = vec![0u64; nodes];
+    let mut has_row = vec![false; nodes];
+    each_route(nodes, edges, explicit, |u, _, e| {
+        reached[u] += 1;
+        if only[u] == NO_ROUTE {
+            only[u] = e;
+        } else if only[u] != e {
+            has_row[u] = true;
+        }
+    });
+    for u in 0..nodes {
+        // Every other node reached through the one edge, or none reached.
+        has_row[u] |= reached[u] != 0 && reached[u] != nodes as u64 - 1;
+    }
+    (has_row, only)
+}
+
 impl Routes {
     /// The table for `nodes` nodes joined by `edges`, explicit routes
     /// applied; refused if its rows would exceed `max_entries`.
     pub fn build(nodes: usize, edges: Vec<Edge>, explicit: &[Explicit], max_entries: u64) -> Result<Routes, TooManyRoutes> {
-        // First pass: the one edge a node sends by, until a second edge
-        // (or a destination it cannot reach) gives it a row.
-        const UNSEEN: u32 = NO_ROUTE - 1;
-        let mut only = vec![UNSEEN; nodes];
-        let mut reached = vec![0u64; nodes];
-        let mut has_row = vec![false; nodes];
-        each_route(nodes, &edges, explicit, |u, _, e| {
-            reached[u] += 1;
-            if only[u] == UNSEEN {
-                only[u] = e;
-            } else if only[u] != e {
-                has_row[u] = true;
+        let (has_row, only) = if strongly_connected(nodes, &edges) {
+            // Every node reaches every other: one with a single edge out
+            // and no explicit route sends every destination by it.
+            let mut out = vec![0u32; nodes];
+            let mut only = vec![NO_ROUTE; nodes];
+            for (i, e) in edges.iter().enumerate() {
+                out[e.from.index()] += 1;
+                only[e.from.index()] = i as u32;
             }
-        });
-        for u in 0..nodes {
-            // Every other node reached through the one edge, or none reached.
-            has_row[u] |= reached[u] != 0 && reached[u] != nodes as u64 - 1;
-            if has_row[u] || only[u] == UNSEEN {
-                only[u] = NO_ROUTE;
+            let mut has_row: Vec<bool> = out.iter().map(|&n| n > 1).collect();
+            for r in explicit {
+                has_row[r.node.index()] = true;
             }
-        }
+            (has_row, only)
+        } else {
+            count_ways(nodes, &edges, explicit)
+        };
+        let only: Vec<u32> = only.iter().zip(&has_row).map(|(&e, &row)| if row { NO_ROUTE } else { e }).collect();
         // A row of `nodes` entries each, then one entry each for the rest.
         let n_rows = has_row.iter().filter(|&&r| r).count() as u64;
         let entries = n_rows * nodes as u64 + (nodes as u64 - n_rows);
@@ -296,6 +343,9 @@ mod tests {
     #[test]
     fn rows_give_the_full_table() {
         let mut rng = crate::engine::Rng::from_seed(11);
+        // Rounds whose graph is, and is not, strongly connected (the two
+        // ways of finding which nodes need rows).
+        let mut kinds = [0; 2];
         for round in 0..300 {
             let nodes = 1 + rng.below(if round < 200 { 12 } else { 60 }) as usize;
             let n_edges = rng.below(4 * nodes as u64 + 1) as usize;
@@ -313,6 +363,7 @@ mod tests {
                     })
                     .collect()
             };
+            kinds[strongly_connected(nodes, &e) as usize] += 1;
             let want = full_table(nodes, &e, &explicit);
             let r = Routes::build(nodes, e.clone(), &explicit, u64::MAX).unwrap();
             for u in 0..nodes {
@@ -329,6 +380,7 @@ mod tests {
                 assert_eq!(Routes::build(nodes, e, &explicit, n - 1).err(), Some(TooManyRoutes { entries: n }));
             }
         }
+        assert!(kinds[0] > 50 && kinds[1] > 50, "{kinds:?}");
     }
 
     /// A cellular network: a server, S base stations and U users on each,
