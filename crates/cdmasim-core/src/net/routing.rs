@@ -15,7 +15,7 @@
 //! every destination. A cellular network's table so holds a row per base
 //! station, not per user: 1,000 sectors of 10 users (11,001 nodes) keep
 //! 1,001 rows (44 MB) where the full table takes 11,001 (484 MB). Rows are
-//! bounded by `input::limits::MAX_ROUTE_ENTRIES`. In a network where
+//! bounded by the limit the scenario's reader gives. In a network where
 //! every node reaches every other, a node with one edge out and no
 //! explicit route needs no row; elsewhere a first search from every node
 //! finds which do. Nothing larger than the rows is held.
@@ -51,11 +51,11 @@ pub enum PathError {
     DeadEnd { at: NodeId, first: bool },
 }
 
-/// The table's rows would hold more than the limit's entries: `entries`
-/// they would need.
+/// The table would hold `entries`, more than the `limit` it was built with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TooManyRoutes {
     pub entries: u64,
+    pub limit: u64,
 }
 
 impl std::fmt::Display for TooManyRoutes {
@@ -63,8 +63,7 @@ impl std::fmt::Display for TooManyRoutes {
         write!(
             f,
             "the routing table would keep {} entries (4 bytes each: a row for every node with more than one way out): at most {}",
-            self.entries,
-            crate::input::limits::MAX_ROUTE_ENTRIES
+            self.entries, self.limit
         )
     }
 }
@@ -219,7 +218,7 @@ impl Routes {
         let n_rows = has_row.iter().filter(|&&r| r).count() as u64;
         let entries = n_rows * nodes as u64 + (nodes as u64 - n_rows);
         if entries > max_entries {
-            return Err(TooManyRoutes { entries });
+            return Err(TooManyRoutes { entries, limit: max_entries });
         }
         let mut table = vec![NO_ROUTE; entries as usize];
         let mut at = vec![(0, 0); nodes];
@@ -377,7 +376,7 @@ mod tests {
             let n = (r.rows() * nodes + nodes - r.rows()) as u64;
             assert_eq!(Routes::build(nodes, e.clone(), &explicit, n).map(|r| r.rows()), Ok(r.rows()));
             if n > 0 {
-                assert_eq!(Routes::build(nodes, e, &explicit, n - 1).err(), Some(TooManyRoutes { entries: n }));
+                assert_eq!(Routes::build(nodes, e, &explicit, n - 1).err(), Some(TooManyRoutes { entries: n, limit: n - 1 }));
             }
         }
         assert!(kinds[0] > 50 && kinds[1] > 50, "{kinds:?}");
