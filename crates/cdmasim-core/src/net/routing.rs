@@ -18,7 +18,10 @@
 //! bounded by the limit the scenario's reader gives. In a network where
 //! every node reaches every other, a node with one edge out and no
 //! explicit route needs no row; elsewhere a first search from every node
-//! finds which do. Nothing larger than the rows is held.
+//! finds which do. Nothing larger than the rows is held. A destination
+//! reached by one edge only (a user behind its base station) needs no
+//! search: its column is its neighbour's (`fill_rows`), so a cellular
+//! network searches once per base station, not once per user.
 
 use super::NodeId;
 
@@ -78,67 +81,174 @@ pub struct Routes {
     edges: Vec<Edge>,
 }
 
-/// Breadth-first search backwards from every destination in turn: `visit`
-/// hears (node, destination, edge) for every node with a route there, the
-/// edge it takes (ties to the edge listed first), explicit routes applied.
-fn each_route(nodes: usize, edges: &[Edge], explicit: &[Explicit], mut visit: impl FnMut(usize, usize, u32)) {
-    // The edges into each node, as (from, edge) in the order listed, in
-    // one array: `into[start[v]..start[v + 1]]`.
-    let mut start = vec![0usize; nodes + 1];
-    for e in edges {
-        start[e.to.index() + 1] += 1;
-    }
-    for v in 0..nodes {
-        start[v + 1] += start[v];
-    }
-    let mut into = vec![(0u32, 0u32); edges.len()];
-    let mut fill = start.clone();
-    for (i, e) in edges.iter().enumerate() {
-        into[fill[e.to.index()]] = (e.from.0, i as u32);
-        fill[e.to.index()] += 1;
-    }
-    // Explicit routes by destination, so that each search applies its own.
-    let mut by_dest: Vec<&Explicit> = explicit.iter().collect();
-    by_dest.sort_by_key(|r| r.dest);
-    let mut found = vec![NO_ROUTE; nodes];
-    // The nodes given a route, in the order found: the search's queue too.
-    let mut touched: Vec<usize> = Vec::with_capacity(nodes);
-    let mut ex = by_dest.iter().peekable();
-    for dest in 0..nodes {
-        for &u in &touched {
-            found[u] = NO_ROUTE;
+/// The breadth-first search backwards from one destination, with what it
+/// needs kept between searches.
+struct Search {
+    /// The edges into each node, as (from, edge) in the order listed, in
+    /// one array: `into[start[v]..start[v + 1]]`.
+    start: Vec<usize>,
+    into: Vec<(u32, u32)>,
+    /// Each node's edge towards the current destination, or NO_ROUTE.
+    found: Vec<u32>,
+    /// The nodes given a route, in the order found: the search's queue too.
+    touched: Vec<usize>,
+}
+
+impl Search {
+    fn new(nodes: usize, edges: &[Edge]) -> Search {
+        let mut start = vec![0usize; nodes + 1];
+        for e in edges {
+            start[e.to.index() + 1] += 1;
         }
-        touched.clear();
-        let mut head = 0;
-        let mut v = dest;
+        for v in 0..nodes {
+            start[v + 1] += start[v];
+        }
+        let mut into = vec![(0u32, 0u32); edges.len()];
+        let mut fill = start.clone();
+        for (i, e) in edges.iter().enumerate() {
+            into[fill[e.to.index()]] = (e.from.0, i as u32);
+            fill[e.to.index()] += 1;
+        }
+        Search { start, into, found: vec![NO_ROUTE; nodes], touched: Vec::with_capacity(nodes) }
+    }
+
+    /// Every node's fewest-hops edge towards `dest` (ties to the edge
+    /// listed first), explicit routes not applied: `touched` lists the
+    /// nodes with one, `found` holds it.
+    fn from(&mut self, dest: usize) {
+        for &u in &self.touched {
+            self.found[u] = NO_ROUTE;
+        }
+        self.touched.clear();
+        let (mut head, mut v) = (0, dest);
         loop {
             // Every edge u -> v gives u a route to dest through it.
-            for &(u, ei) in &into[start[v]..start[v + 1]] {
+            for &(u, ei) in &self.into[self.start[v]..self.start[v + 1]] {
                 let u = u as usize;
-                if u != dest && found[u] == NO_ROUTE {
-                    found[u] = ei;
-                    touched.push(u);
+                if u != dest && self.found[u] == NO_ROUTE {
+                    self.found[u] = ei;
+                    self.touched.push(u);
                 }
             }
-            if head == touched.len() {
+            if head == self.touched.len() {
                 break;
             }
-            v = touched[head];
+            v = self.touched[head];
             head += 1;
         }
-        while let Some(r) = ex.next_if(|r| r.dest.index() == dest) {
-            // A route from the destination to itself is never asked for.
+    }
+}
+
+/// Explicit routes by destination: `of(dest)` gives those for `dest`,
+/// routes from a destination to itself (never asked for) left out.
+struct ExplicitByDest<'a> {
+    routes: Vec<&'a Explicit>,
+}
+
+impl<'a> ExplicitByDest<'a> {
+    fn new(explicit: &'a [Explicit]) -> Self {
+        let mut routes: Vec<&Explicit> = explicit.iter().filter(|r| r.node != r.dest).collect();
+        // Stable: of two routes for one pair, the later is applied last.
+        routes.sort_by_key(|r| r.dest);
+        ExplicitByDest { routes }
+    }
+
+    fn of(&self, dest: usize) -> &[&'a Explicit] {
+        let lo = self.routes.partition_point(|r| r.dest.index() < dest);
+        let hi = self.routes.partition_point(|r| r.dest.index() <= dest);
+        &self.routes[lo..hi]
+    }
+}
+
+/// Breadth-first search backwards from every destination in turn: `visit`
+/// hears (node, destination, edge) for every node with a route there, the
+/// edge it takes, explicit routes applied.
+fn each_route(nodes: usize, edges: &[Edge], explicit: &[Explicit], mut visit: impl FnMut(usize, usize, u32)) {
+    let mut search = Search::new(nodes, edges);
+    let explicit = ExplicitByDest::new(explicit);
+    for dest in 0..nodes {
+        search.from(dest);
+        for r in explicit.of(dest) {
             let u = r.node.index();
-            if u == dest {
-                continue;
+            if search.found[u] == NO_ROUTE {
+                search.touched.push(u);
             }
-            if found[u] == NO_ROUTE {
-                touched.push(u);
-            }
-            found[u] = r.edge as u32;
+            search.found[u] = r.edge as u32;
         }
-        for &u in &touched {
-            visit(u, dest, found[u]);
+        for &u in &search.touched {
+            visit(u, dest, search.found[u]);
+        }
+    }
+}
+
+/// Fill the rows of `table` (node u's at `at[u].0`, for the nodes with
+/// `has_row`). A destination d reached by one edge only, w -> d, needs no
+/// search of its own: the search from d finds w first and then what the
+/// search from w finds, in the same order (d, in that one's queue, finds
+/// nothing new), so every node but w and d goes to d as it goes to w, and
+/// w takes its edge to d. Its column is copied from w's once w's is done
+/// (unless w is the destination of an explicit route, which would carry
+/// over); a base station's users are so copied from the station's column.
+fn fill_rows(nodes: usize, edges: &[Edge], explicit: &[Explicit], has_row: &[bool], at: &[(u32, u32)], table: &mut [u32]) {
+    let explicit = ExplicitByDest::new(explicit);
+    let mut in_degree = vec![0u32; nodes];
+    let mut last_in = vec![0usize; nodes];
+    for (i, e) in edges.iter().enumerate() {
+        in_degree[e.to.index()] += 1;
+        last_in[e.to.index()] = i;
+    }
+    let parent = |d: usize| {
+        let w = (in_degree[d] == 1).then(|| edges[last_in[d]].from.index())?;
+        (w != d && explicit.of(w).is_empty()).then_some(w)
+    };
+    let mut children: Vec<Vec<usize>> = vec![Vec::new(); nodes];
+    for d in 0..nodes {
+        if let Some(w) = parent(d) {
+            children[w].push(d);
+        }
+    }
+    let rows: Vec<usize> = (0..nodes).filter(|&u| has_row[u]).collect();
+    let mut search = Search::new(nodes, edges);
+    let mut done = vec![false; nodes];
+    let mut stack = Vec::new();
+    // Searched destinations first, each followed by those copied from it;
+    // then any left (a ring of nodes each reached by one edge from the
+    // last), searched as well.
+    let order = (0..nodes).filter(|&d| parent(d).is_none()).chain(0..nodes);
+    for root in order {
+        if done[root] {
+            continue;
+        }
+        search.from(root);
+        for &u in search.touched.iter().filter(|&&u| has_row[u]) {
+            table[at[u].0 as usize + root] = search.found[u];
+        }
+        apply(&explicit, root, has_row, at, table);
+        done[root] = true;
+        stack.extend(children[root].iter().filter(|&&d| !done[d]));
+        while let Some(d) = stack.pop() {
+            let w = parent(d).expect("a child has a parent");
+            for &u in &rows {
+                let base = at[u].0 as usize;
+                if u == w {
+                    table[base + d] = last_in[d] as u32;
+                } else if u != d {
+                    table[base + d] = table[base + w];
+                }
+            }
+            apply(&explicit, d, has_row, at, table);
+            done[d] = true;
+            stack.extend(children[d].iter().filter(|&&c| !done[c]));
+        }
+    }
+}
+
+/// Write the explicit routes for `dest` into the rows.
+fn apply(explicit: &ExplicitByDest, dest: usize, has_row: &[bool], at: &[(u32, u32)], table: &mut [u32]) {
+    for r in explicit.of(dest) {
+        let u = r.node.index();
+        if has_row[u] {
+            table[at[u].0 as usize + dest] = r.edge as u32;
         }
     }
 }
@@ -234,12 +344,7 @@ impl Routes {
                 next_single += 1;
             }
         }
-        // Second pass: the rows.
-        each_route(nodes, &edges, explicit, |u, dest, e| {
-            if has_row[u] {
-                table[at[u].0 as usize + dest] = e;
-            }
-        });
+        fill_rows(nodes, &edges, explicit, &has_row, &at, &mut table);
         Ok(Routes { nodes, at, table, edges })
     }
 
@@ -380,6 +485,42 @@ mod tests {
             }
         }
         assert!(kinds[0] > 50 && kinds[1] > 50, "{kinds:?}");
+    }
+
+    /// Graphs where many destinations are reached by one edge only (their
+    /// columns are copied from the node before): a directed ring, a ring
+    /// with tails, chains behind a star, and explicit routes to a chain's
+    /// nodes and to the node a column would be copied from.
+    #[test]
+    fn columns_copied_along_single_edges_give_the_full_table() {
+        let ring: Vec<(u32, u32)> = (0..6).map(|i| (i, (i + 1) % 6)).collect();
+        let mut tails = ring.clone();
+        tails.extend([(2, 6), (6, 7), (7, 8), (8, 2), (3, 9)]);
+        let mut star = Vec::new();
+        for leaf in 1..5u32 {
+            star.extend([(0, leaf), (leaf, 0), (leaf, leaf + 4), (leaf + 4, leaf + 8), (leaf + 8, leaf)]);
+        }
+        let cases: Vec<(usize, Vec<(u32, u32)>, Vec<(u32, u32, usize)>)> = vec![
+            (6, ring, vec![]),
+            (10, tails.clone(), vec![]),
+            (10, tails, vec![(0, 7, 0), (4, 6, 3)]),
+            (13, star.clone(), vec![]),
+            (13, star, vec![(0, 5, 0), (0, 9, 5), (2, 1, 6)]),
+        ];
+        for (nodes, pairs, ex) in cases {
+            let e = edges(&pairs);
+            let explicit: Vec<Explicit> =
+                ex.iter().map(|&(node, dest, edge)| Explicit { node: NodeId(node), dest: NodeId(dest), edge }).collect();
+            let want = full_table(nodes, &e, &explicit);
+            let r = Routes::build(nodes, e.clone(), &explicit, u64::MAX).unwrap();
+            for u in 0..nodes {
+                for d in (0..nodes).filter(|&d| d != u) {
+                    let w = want[u * nodes + d];
+                    let got = r.next(NodeId::new(u), NodeId::new(d)).map(|x| *x);
+                    assert_eq!(got, (w != NO_ROUTE).then(|| e[w as usize]), "{pairs:?}: node {u} to {d}");
+                }
+            }
+        }
     }
 
     /// A cellular network: a server, S base stations and U users on each,
