@@ -1,9 +1,10 @@
 //! Limits on what a scenario may ask for, checked when it is read so that
 //! a typo is refused before a run exhausts memory.
 
-/// Most nodes in a scenario: the router searches from every node to every
-/// other before anything is built (`net::routing`), in time that grows as
-/// N²: about a second for 11,000 nodes (1,000 1xEV-DO sectors of 10 users).
+/// Most nodes in a scenario: before anything is built, the router searches
+/// the whole network backwards from every node that is not reached by one
+/// edge only (`net::routing`), in time that grows as N² for a mesh and as
+/// N × base stations for a cellular network.
 pub const MAX_NODES: usize = 30_000;
 
 /// Most entries the router may keep: a row of N for each node with more
