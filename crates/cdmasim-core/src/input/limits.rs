@@ -2,15 +2,17 @@
 //! a typo is refused before a run exhausts memory.
 
 /// Most nodes in a scenario: before anything is built, the router searches
-/// the whole network backwards from every node that is not reached by one
-/// edge only (`net::routing`), in time that grows as N² for a mesh and as
-/// N × base stations for a cellular network.
+/// the whole network backwards from every node not reached by one edge
+/// only, and, where some node cannot reach another, first from every node
+/// (`net::routing`): time that grows as N² for a mesh and as N × base
+/// stations for a cellular network linked both ways.
 pub const MAX_NODES: usize = 30_000;
 
 /// Most entries the router may keep: a row of N for each node with more
-/// than one way out (`net::routing`), 4 bytes each (400 MB). A cellular
-/// network keeps a row per base station; a full mesh a row per node, so
-/// every scenario of up to 10,000 nodes stays within it.
+/// than one way out, an explicit route, or a node it cannot reach
+/// (`net::routing`), 4 bytes each (400 MB). A cellular network linked both
+/// ways keeps a row per base station; a full mesh a row per node, so every
+/// scenario of up to 10,000 nodes stays within it.
 pub const MAX_ROUTE_ENTRIES: u64 = 100_000_000;
 
 /// Most BTSs in one cdmasim cell: each keeps a slot of the demand-driven

@@ -9,19 +9,22 @@
 //! world forwards with, so a scenario is accepted only if every flow's
 //! packets get through as routed (no loop, no dead end).
 //!
-//! A node that sends every destination it reaches the same way (a host or
-//! a user with one way out) keeps that one edge; only the others (a base
-//! station, a router, a server) keep a row of the table, the next edge for
-//! every destination. A cellular network's table so holds a row per base
-//! station, not per user: 1,000 sectors of 10 users (11,001 nodes) keep
-//! 1,001 rows (44 MB) where the full table takes 11,001 (484 MB). Rows are
-//! bounded by the limit the scenario's reader gives. In a network where
-//! every node reaches every other, a node with one edge out and no
-//! explicit route needs no row; elsewhere a first search from every node
-//! finds which do. Nothing larger than the rows is held. A destination
-//! reached by one edge only (a user behind its base station) needs no
-//! search: its column is its neighbour's (`fill_rows`), so a cellular
-//! network searches once per base station, not once per user.
+//! A node keeps one edge instead of a row when it sends every other node
+//! by that edge: it has one way out, no explicit route, and reaches every
+//! node (a host or a user in a network linked both ways). The others (a
+//! base station, a router, a server; and every node that cannot reach
+//! some node, which must answer "no route" for it) keep a row of the
+//! table, the next edge for every destination. A cellular network's table
+//! so holds a row per base station, not per user: 1,000 sectors of 10
+//! users (11,001 nodes) keep 1,001 rows (44 MB) where the full table takes
+//! 11,001 (484 MB). A node no other node reaches (one without links) gives
+//! every node a row. Rows are bounded by the limit the scenario's reader
+//! gives. In a network where every node reaches every other, one O(N + E)
+//! check decides; elsewhere a first search from every node counts how each
+//! sends. Nothing larger than the rows is held. A destination reached by
+//! one edge only (a user behind its base station) needs no search: its
+//! column is its neighbour's (`fill_rows`), so a cellular network searches
+//! once per base station, not once per user.
 
 use super::NodeId;
 
@@ -65,7 +68,7 @@ impl std::fmt::Display for TooManyRoutes {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "the routing table would keep {} entries (4 bytes each: a row for every node with more than one way out): at most {}",
+            "the routing table would keep {} entries (4 bytes each): at most {}; a row of it goes to every node with more than one way out, an explicit route, or a node it cannot reach: link every node both ways (a node without links leaves every other without a route to it), or use fewer routers and base stations",
             self.entries, self.limit
         )
     }
@@ -306,6 +309,8 @@ impl Routes {
     /// The table for `nodes` nodes joined by `edges`, explicit routes
     /// applied; refused if its rows would exceed `max_entries`.
     pub fn build(nodes: usize, edges: Vec<Edge>, explicit: &[Explicit], max_entries: u64) -> Result<Routes, TooManyRoutes> {
+        // A row's base is a u32: the limit keeps every entry's index below 2^32.
+        let max_entries = max_entries.min(u32::MAX as u64);
         let (has_row, only) = if strongly_connected(nodes, &edges) {
             // Every node reaches every other: one with a single edge out
             // and no explicit route sends every destination by it.
