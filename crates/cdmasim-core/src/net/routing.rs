@@ -200,24 +200,28 @@ fn fill_rows(nodes: usize, edges: &[Edge], explicit: &[Explicit], has_row: &[boo
         in_degree[e.to.index()] += 1;
         last_in[e.to.index()] = i;
     }
-    let parent = |d: usize| {
-        let w = (in_degree[d] == 1).then(|| edges[last_in[d]].from.index())?;
-        (w != d && explicit.of(w).is_empty()).then_some(w)
-    };
+    // Each destination's column to copy, if any, and the columns copied
+    // from each.
+    let parent: Vec<Option<usize>> = (0..nodes)
+        .map(|d| {
+            let w = (in_degree[d] == 1).then(|| edges[last_in[d]].from.index())?;
+            (w != d && explicit.of(w).is_empty()).then_some(w)
+        })
+        .collect();
     let mut children: Vec<Vec<usize>> = vec![Vec::new(); nodes];
-    for d in 0..nodes {
-        if let Some(w) = parent(d) {
+    for (d, w) in parent.iter().enumerate() {
+        if let &Some(w) = w {
             children[w].push(d);
         }
     }
     let rows: Vec<usize> = (0..nodes).filter(|&u| has_row[u]).collect();
     let mut search = Search::new(nodes, edges);
     let mut done = vec![false; nodes];
-    let mut stack = Vec::new();
+    let mut stack: Vec<usize> = Vec::new();
     // Searched destinations first, each followed by those copied from it;
     // then any left (a ring of nodes each reached by one edge from the
     // last), searched as well.
-    let order = (0..nodes).filter(|&d| parent(d).is_none()).chain(0..nodes);
+    let order = (0..nodes).filter(|&d| parent[d].is_none()).chain(0..nodes);
     for root in order {
         if done[root] {
             continue;
@@ -230,7 +234,7 @@ fn fill_rows(nodes: usize, edges: &[Edge], explicit: &[Explicit], has_row: &[boo
         done[root] = true;
         stack.extend(children[root].iter().filter(|&&d| !done[d]));
         while let Some(d) = stack.pop() {
-            let w = parent(d).expect("a child has a parent");
+            let w = parent[d].expect("a child has a parent");
             for &u in &rows {
                 let base = at[u].0 as usize;
                 if u == w {
@@ -420,9 +424,8 @@ mod tests {
         assert_eq!(r.path(NodeId(0), NodeId(2)), Err(PathError::DeadEnd { at: NodeId(1), first: false }));
     }
 
-    /// The full table, N² entries, as the router kept it before it kept
-    /// rows only for nodes with more than one way out: a search from every
-    /// destination, explicit routes written over it.
+    /// The full table, N² entries, the reference the rows must equal: a
+    /// search from every destination, explicit routes written over it.
     fn full_table(nodes: usize, edges: &[Edge], explicit: &[Explicit]) -> Vec<u32> {
         let mut next = vec![NO_ROUTE; nodes * nodes];
         for dest in 0..nodes {

@@ -68,7 +68,8 @@ pub(crate) fn resolve(mut raw: RawScenario, file: &str) -> Result<ScenarioSpec, 
         flows: Vec::new(),
     };
     let router = spec.routes().map_err(|e| {
-        // A mesh this dense is the nodes' doing: blame the last node table.
+        // The table's size follows the nodes and their links: blame the
+        // last node table.
         let at = raw.nodes.last().map_or(At { line: 0, field: "node".into() }, |n| n.at.clone());
         err(file, &at, e.to_string())
     })?;
