@@ -34,18 +34,24 @@ const PATHS: usize = 16;
 const SLOT_S: f64 = 0.020;
 const LIGHT_MPS: f64 = 299_792_458.0;
 /// Frames a phasor is turned before it is set again from sin/cos.
-const RESYNC: u64 = 64;
+const RESYNC: u64 = 1024;
+/// The longest gap between two frames asked for that the phasors are
+/// turned across; after a longer one (a link idle between transfers)
+/// they are set afresh, which costs about as much as this many turns.
+const MAX_GAP: u64 = 32;
 
 /// How far the phasors' power can be from the cosines' at time `t` (s)
 /// for a channel whose fastest sinusoid turns `omega` rad/s. Worst case,
 /// each sinusoid's phase differs by the roundings of the cosine's argument
-/// (≤ 4 ulp of ωt + π, both sides) and of up to RESYNC turns (≤ 2^-46
-/// rad), and each phasor's length by ≤ 4 · 2^-53 per turn (≤ 2^-44 after
-/// RESYNC); a term is off by at most the sum, e ≤ 2^-50 (ωt + π) + 2^-43,
-/// and the power (i² + q²)/16, with |i|, |q| ≤ 16, by at most 64 e plus
-/// the sums' own rounding (< 2^-40). Taken 16 times over.
+/// (≤ 4 ulp of ωt + π, both sides) and of up to RESYNC turns (≤ 2^-52 rad
+/// each, ≤ 2^-42 in all), and each phasor's length by ≤ 4 · 2^-53 per
+/// turn (≤ 2^-41 after RESYNC); a term is off by at most the sum, e ≤
+/// 2^-50 (ωt + π) + 2^-39, and the power (i² + q²)/16, with |i|, |q| ≤ 16,
+/// by at most 64 e plus the sums' own rounding (< 2^-40). Taken 16 times
+/// over. Past the first minutes the argument's rounding dominates, so the
+/// number of turns between settings hardly moves the margin.
 fn margin(omega: f64, t: f64) -> f64 {
-    16.0 * (64.0 * ((omega * t + PI) * 2f64.powi(-50) + 2f64.powi(-43)) + 2f64.powi(-40))
+    16.0 * (64.0 * ((omega * t + PI) * 2f64.powi(-50) + 2f64.powi(-39)) + 2f64.powi(-40))
 }
 
 /// 32 complex numbers as two arrays (real parts, imaginary parts), so the
@@ -135,10 +141,11 @@ impl Rayleigh {
 
     /// |h|² at the middle of frame `slot` from the phasors: turned from the
     /// last frame asked for, or set afresh (the first frame, an earlier
-    /// one, or RESYNC frames after the last setting).
+    /// one, one more than MAX_GAP frames on, or RESYNC frames after the
+    /// last setting).
     fn power_by_phasors(&mut self, slot: u64) -> f64 {
         match self.at {
-            Some(at) if slot >= at && slot - self.synced < RESYNC => {
+            Some(at) if slot >= at && slot - at <= MAX_GAP && slot - self.synced < RESYNC => {
                 for _ in at..slot {
                     self.phasor.turn(&self.turn);
                 }
