@@ -51,7 +51,9 @@ struct Hole {
     timer: Option<u32>,
 }
 
-/// How an arriving frame changed the receiver.
+/// How an arriving frame changed the receiver. The caller keeps one and
+/// empties it after each frame: its lists keep their room, so a frame
+/// received costs no allocation.
 #[derive(Default, Debug)]
 pub struct Arrival {
     /// IP packets now complete in order, and those dropped with a hole.
@@ -233,8 +235,9 @@ impl Arq {
         }
     }
 
-    /// A frame of this direction reached the receiver intact.
-    pub fn on_frame(&mut self, f: &Frame) -> Arrival {
+    /// A frame of this direction reached the receiver intact: what it
+    /// completes or gives up is added to `out`.
+    pub fn on_frame(&mut self, f: &Frame, out: &mut Arrival) {
         // Frame-count timers advance with every frame received.
         let mut expired = false;
         for h in &mut self.holes {
@@ -252,7 +255,7 @@ impl Arq {
         if expired {
             self.next_rounds();
         }
-        self.advance()
+        self.advance(out)
     }
 
     fn insert(&mut self, mut a: u64, mut b: u64) {
@@ -374,7 +377,7 @@ impl Arq {
     }
 
     /// Move V(N) over what is in or given up; hand over whole packets.
-    fn advance(&mut self) -> Arrival {
+    fn advance(&mut self, out: &mut Arrival) {
         loop {
             if let Some(&(s, e)) = self.got.front() {
                 if s <= self.vr {
@@ -390,7 +393,6 @@ impl Arq {
             }
             break;
         }
-        let mut out = Arrival::default();
         while let Some(&(s, e, _)) = self.packets.front() {
             if e > self.vr {
                 break;
@@ -407,7 +409,6 @@ impl Arq {
         }
         let first = self.packets.front().map_or(self.vr, |p| p.0);
         self.aborted.retain(|&(_, b)| b > first);
-        out
     }
 }
 
@@ -426,7 +427,10 @@ mod tests {
     fn step(a: &mut Arq, cap: u64, lost: bool) -> Arrival {
         let (data, rt) = a.take_data(cap);
         let f = Frame { data, retransmission: rt, vs: a.vs(), vn: None, nak: None };
-        let out = if lost { Arrival::default() } else { a.on_frame(&f) };
+        let mut out = Arrival::default();
+        if !lost {
+            a.on_frame(&f, &mut out);
+        }
         let (vn, nak) = a.control();
         a.on_control(Some(vn), nak);
         out
@@ -508,7 +512,8 @@ mod tests {
             let (data, rt) = a.take_data(50);
             let f = Frame { data, retransmission: rt, vs: a.vs(), vn: None, nak: None };
             if !rt {
-                let out = a.on_frame(&f);
+                let mut out = Arrival::default();
+                a.on_frame(&f, &mut out);
                 aborted.extend(out.aborted.into_iter().map(|p| p.uid));
                 delivered.extend(out.delivered.into_iter().map(|p| p.uid));
             }

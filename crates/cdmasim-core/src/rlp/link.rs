@@ -19,7 +19,7 @@
 //! without one, RLP's new-data buffer takes everything offered.
 
 use crate::net::NodeId;
-use super::arq::{Arq, Frame};
+use super::arq::{Arq, Arrival, Frame};
 use super::buffer::Buffer;
 use super::frame_errors::{self, ErrorModel, FrameErrors};
 use super::meter::Meter;
@@ -169,6 +169,9 @@ pub struct RlpLink {
     round: u32,
     /// The forward direction's per-mobile buffer, if the link has one.
     buffer: Option<Buffer>,
+    /// What the last frame received completed, emptied into `outbox` at
+    /// once (kept for its lists' room).
+    arrival: Arrival,
 }
 
 impl RlpLink {
@@ -189,6 +192,7 @@ impl RlpLink {
             control: cfg.rlp.control,
             round,
             buffer: cfg.queue.as_ref().map(|q| Buffer::new(q, cfg.down.rate_bps, rng, &cfg.name)),
+            arrival: Arrival::default(),
         }
     }
 
@@ -301,16 +305,16 @@ impl RlpLink {
         if f.lost {
             return;
         }
-        let out = self.dirs[d].arq.on_frame(&f.frame);
+        self.dirs[d].arq.on_frame(&f.frame, &mut self.arrival);
         self.dirs[1 - d].arq.on_control(f.frame.vn, f.frame.nak);
         for dir in &mut self.dirs {
             dir.record(f.arrive);
         }
         let port = d as Port;
-        for pkt in out.delivered {
+        for pkt in self.arrival.delivered.drain(..) {
             self.outbox.push_back(HopEvent::Deliver { port, pkt });
         }
-        for pkt in out.aborted {
+        for pkt in self.arrival.aborted.drain(..) {
             self.outbox.push_back(HopEvent::Drop { port, pkt, reason: DropReason::RlpAbort });
         }
     }
