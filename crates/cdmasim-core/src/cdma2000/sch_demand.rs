@@ -95,6 +95,8 @@ pub struct DemandAllocator<B: Budget = BtsBudget> {
     delayed: VecDeque<(Time, usize)>,
     /// Requests past their delay, waiting for budget (oldest first).
     ready: Vec<usize>,
+    /// `on_timer`'s emptied list of the last pass, kept for its room.
+    spare_ready: Vec<usize>,
     /// When each grant ends (burst over or buffer idle): a heap whose entries
     /// count only while they match the grant's current end (`ends`), kept
     /// clean at the top, so that the deadline is O(1) with many mobiles.
@@ -130,6 +132,7 @@ impl<B: Budget> DemandAllocator<B> {
             waiting: vec![0; mobiles],
             delayed: VecDeque::new(),
             ready: Vec::new(),
+            spare_ready: Vec::new(),
             releases: BinaryHeap::new(),
             grants_made: 0,
             denials: 0,
@@ -202,10 +205,12 @@ impl<B: Budget> SchAllocator for DemandAllocator<B> {
         if self.ready.is_empty() {
             return;
         }
-        let mut ready = std::mem::take(&mut self.ready);
+        // This pass's list, swapped with an empty one that keeps its room
+        // (the mobiles left waiting go back there): no allocation a pass.
+        let mut ready = std::mem::replace(&mut self.ready, std::mem::take(&mut self.spare_ready));
         self.budget.order(&mut ready, &self.waiting);
         let mut spent = false;
-        for k in ready {
+        for k in ready.drain(..) {
             if spent {
                 self.ready.push(k);
                 continue;
@@ -231,6 +236,7 @@ impl<B: Budget> SchAllocator for DemandAllocator<B> {
                 }
             }
         }
+        self.spare_ready = ready;
     }
 
     fn wants_backlog(&self) -> bool {

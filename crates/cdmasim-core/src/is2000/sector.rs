@@ -59,8 +59,16 @@ pub struct Is2000Sector {
     /// every event, and asking each link afresh made it a sixth of a
     /// loaded sector's run.
     due: Vec<Time>,
+    /// The earliest of `due`, and whether it may have moved later (the
+    /// link that held it ran): then it is found again once, when the
+    /// sector's call ends, rather than after every link's change (in a
+    /// slot every busy link changes).
+    due_min: Time,
+    due_stale: bool,
     grants: Vec<Grant>,
     changes: Vec<(usize, Mode, Mode)>,
+    /// `apply`'s emptied lists of changes and grants, kept for their room.
+    spare: (Vec<(usize, Mode, Mode)>, Vec<Grant>),
     /// Fraction of the sector's power in use, in basis points, over time (1 % bins).
     pub power: Meter,
     pub codes_max: u32,
@@ -99,7 +107,8 @@ impl Is2000Sector {
         for (k, place) in places.iter_mut().enumerate() {
             budget.relocate(k, place);
         }
-        let due = users.iter().map(|u| u.link.deadline().unwrap_or(Time::MAX)).collect();
+        let due: Vec<Time> = users.iter().map(|u| u.link.deadline().unwrap_or(Time::MAX)).collect();
+        let due_min = due.iter().copied().min().unwrap_or(Time::MAX);
         let mut power = Meter::new(100);
         power.set(Time::ZERO, (budget.power_fraction() * 10_000.0).round() as u64);
         Is2000Sector {
@@ -111,8 +120,11 @@ impl Is2000Sector {
             places,
             outbox: VecDeque::new(),
             due,
+            due_min,
+            due_stale: false,
             grants: Vec::new(),
             changes: Vec::new(),
+            spare: (Vec::new(), Vec::new()),
             power,
             codes_max: cfg.radio.reserved_codes,
             admitted: vec![false; n],
@@ -142,7 +154,21 @@ impl Is2000Sector {
     }
 
     fn refresh_due(&mut self, k: usize) {
-        self.due[k] = self.users[k].link.deadline().unwrap_or(Time::MAX);
+        let (was, due) = (self.due[k], self.users[k].link.deadline().unwrap_or(Time::MAX));
+        self.due[k] = due;
+        if due < self.due_min {
+            self.due_min = due;
+        } else if was == self.due_min && due > was {
+            self.due_stale = true;
+        }
+    }
+
+    /// Find the earliest link deadline again if it may have moved.
+    fn settle_due(&mut self) {
+        if self.due_stale {
+            self.due_stale = false;
+            self.due_min = self.due.iter().copied().min().unwrap_or(Time::MAX);
+        }
     }
 
     /// The forward new-data backlog, as the MAC sees it: none while the
@@ -160,7 +186,10 @@ impl Is2000Sector {
     /// Apply the MAC states' transitions and the SCH grants to the links.
     fn apply(&mut self, now: Time) {
         while !self.changes.is_empty() || !self.grants.is_empty() {
-            for (k, mode, was) in std::mem::take(&mut self.changes) {
+            // Each list is swapped with an empty one that keeps its room
+            // (what the steps below add goes there): no allocation a pass.
+            let mut changes = std::mem::replace(&mut self.changes, std::mem::take(&mut self.spare.0));
+            for (k, mode, was) in changes.drain(..) {
                 if mode == Mode::Active && was == Mode::Dormant {
                     self.mac.budget.relocate(k, &mut self.places[k]);
                 }
@@ -178,7 +207,9 @@ impl Is2000Sector {
                     self.admit_waiting(now);
                 }
             }
-            for (k, sch) in std::mem::take(&mut self.grants) {
+            self.spare.0 = changes;
+            let mut grants = std::mem::replace(&mut self.grants, std::mem::take(&mut self.spare.1));
+            for (k, sch) in grants.drain(..) {
                 if sch > 0 {
                     self.users[k].grants += 1;
                 }
@@ -187,6 +218,7 @@ impl Is2000Sector {
                     self.admit_waiting(now);
                 }
             }
+            self.spare.1 = grants;
         }
         self.codes_max = self.codes_max.max(self.mac.budget.codes_used());
         self.power.set(now, (self.mac.budget.power_fraction() * 10_000.0).round() as u64);
@@ -275,6 +307,7 @@ impl Hop for Is2000Sector {
         let k = (port / 2) as usize;
         self.users[k].link.offer(now, port % 2, pkt, hd);
         self.after(now, k);
+        self.settle_due();
     }
 
     fn poll(&mut self) -> Option<HopEvent> {
@@ -286,7 +319,8 @@ impl Hop for Is2000Sector {
             self.users.iter().zip(&self.due).all(|(u, &d)| u.link.deadline().unwrap_or(Time::MAX) == d),
             "a link's deadline moved without refresh_due"
         );
-        let links = self.due.iter().copied().min().filter(|&d| d != Time::MAX);
+        debug_assert!(!self.due_stale && self.due.iter().copied().min().unwrap_or(Time::MAX) == self.due_min);
+        let links = Some(self.due_min).filter(|&d| d != Time::MAX);
         links.into_iter().chain(self.mac.deadline()).chain(self.dormancy.deadline()).min()
     }
 
@@ -300,6 +334,7 @@ impl Hop for Is2000Sector {
                 self.after(now, k);
             }
         }
+        self.settle_due();
     }
 
     /// Port 2k: user k's forward link, 2k + 1 its reverse link.
