@@ -325,6 +325,9 @@ impl Arq {
 
     /// Shrink or close holes that arrivals filled (a hole may split).
     fn fill_holes(&mut self) {
+        if self.holes.is_empty() {
+            return;
+        }
         let mut out = std::mem::take(&mut self.spare_holes);
         for &h in &self.holes {
             let mut at = h.start;
@@ -407,8 +410,10 @@ impl Arq {
                 out.delivered.push(pkt);
             }
         }
-        let first = self.packets.front().map_or(self.vr, |p| p.0);
-        self.aborted.retain(|&(_, b)| b > first);
+        if !self.aborted.is_empty() {
+            let first = self.packets.front().map_or(self.vr, |p| p.0);
+            self.aborted.retain(|&(_, b)| b > first);
+        }
     }
 }
 
