@@ -42,14 +42,17 @@ const MAX_GAP: u64 = 32;
 
 /// How far the phasors' power can be from the cosines' at time `t` (s)
 /// for a channel whose fastest sinusoid turns `omega` rad/s. Worst case,
-/// each sinusoid's phase differs by the roundings of the cosine's argument
-/// (≤ 4 ulp of ωt + π, both sides) and of up to RESYNC turns (≤ 2^-52 rad
-/// each, ≤ 2^-42 in all), and each phasor's length by ≤ 4 · 2^-53 per
-/// turn (≤ 2^-41 after RESYNC); a term is off by at most the sum, e ≤
-/// 2^-50 (ωt + π) + 2^-39, and the power (i² + q²)/16, with |i|, |q| ≤ 16,
-/// by at most 64 e plus the sums' own rounding (< 2^-40). Taken 16 times
-/// over. Past the first minutes the argument's rounding dominates, so the
-/// number of turns between settings hardly moves the margin.
+/// each sinusoid's phase differs from its cosine's argument by the
+/// roundings of that argument, at the frame and at the phasors' setting
+/// (≤ 2 ulp of ωt + π), by the rounding of its turn's angle, repeated at
+/// every turn (≤ 2^-53 of the angle turned since the setting, so ≤ 2^-53
+/// (ωt + π)), and by the turns' products (≤ 2^-52 rad a turn, ≤ 2^-42
+/// over RESYNC turns); each phasor's length drifts by ≤ 4 · 2^-53 a turn
+/// (≤ 2^-41 over RESYNC). So a term is off by at most e ≤ 2^-50 (ωt + π)
+/// + 2^-39, and the power (i² + q²)/16, with |i|, |q| ≤ 16, by at most
+/// 64 e plus the sums' own rounding (< 2^-40). Taken 16 times over. Past
+/// the first minutes the arguments' rounding dominates, so the number of
+/// turns between settings hardly moves the margin.
 fn margin(omega: f64, t: f64) -> f64 {
     16.0 * (64.0 * ((omega * t + PI) * 2f64.powi(-50) + 2f64.powi(-39)) + 2f64.powi(-40))
 }
@@ -319,6 +322,36 @@ mod tests {
         assert!(near > 100, "{near} of {frames} frames within 1e-3 of the threshold");
         // The cosines are the rare exception, not the rule.
         assert!(by_cosines * 1000 < frames, "{by_cosines} of {frames} frames needed the cosines");
+    }
+
+    /// The longest runs the phasors are turned over: up to RESYNC - 1
+    /// turns since their setting, across gaps of up to MAX_GAP frames, at
+    /// speeds up to 250 km/h and carriers up to 6 GHz, early and late in
+    /// the run: every frame is decided as the cosines decide it, and the
+    /// phasors' power stays within the worst case the margin takes 16
+    /// times over.
+    #[test]
+    fn phasors_hold_over_their_longest_runs() {
+        let s = RngStreams::new(29);
+        let mut gaps = s.stream("gaps");
+        let (mut most_turns, mut worst) = (0u64, 0f64);
+        for (k, (kmh, carrier)) in [(3.0, 1.9e9), (30.0, 1.9e9), (120.0, 1.9e9), (250.0, 6e9)].into_iter().enumerate() {
+            for start in [0u64, 1 << 32] {
+                let mut r = Rayleigh::new(0.3, kmh / 3.6, carrier, s.stream(&format!("long{k}/{start}")));
+                let mut slot = start;
+                for _ in 0..30_000 {
+                    slot += if gaps.uniform() < 0.8 { 1 } else { 2 + gaps.below(MAX_GAP - 1) };
+                    let t = Rayleigh::middle(slot);
+                    let exact = r.power(t);
+                    let fast = r.clone_phasor_power(slot);
+                    worst = worst.max((fast - exact).abs() / (margin(r.omega, t) / 16.0));
+                    assert_eq!(r.lost(slot), exact < r.threshold, "{kmh} km/h, frame {slot}");
+                    most_turns = most_turns.max(slot - r.synced);
+                }
+            }
+        }
+        assert!(most_turns >= RESYNC - MAX_GAP, "at most {most_turns} turns since a setting");
+        assert!(worst < 1.0, "phasors off by {worst} of the worst case");
     }
 
     #[test]
