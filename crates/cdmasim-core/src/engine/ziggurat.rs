@@ -157,11 +157,10 @@ pub fn exponential(rng: &mut Rng) -> f64 {
 mod tests {
     use super::*;
 
-    /// The draws of seed 23 are the ones Marsaglia and Tsang's loop gave
-    /// when it was written as one loop (the streams' version 2, recorded
-    /// from that form): 2 M values hashed bit for bit (FNV-1a over their
-    /// bytes) and the stream's next word, so that any change to where a
-    /// word is drawn, to the sign or to the path out of line shows here.
+    /// The draws of seed 23 are pinned as the streams' version 2 gives
+    /// them: 2 M values hashed bit for bit (FNV-1a over their bytes) and
+    /// the stream's next word, so that any change to where a word is
+    /// drawn, to the sign or to the path out of line shows here.
     /// Enough draws that every way out (in line, out of line by the
     /// density test or the tail) is taken many times.
     #[test]

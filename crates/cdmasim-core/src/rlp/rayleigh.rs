@@ -48,9 +48,10 @@ const MAX_GAP: u64 = 32;
 /// every turn (≤ 2^-53 of the angle turned since the setting, so ≤ 2^-53
 /// (ωt + π)), and by the turns' products (≤ 2^-52 rad a turn, ≤ 2^-42
 /// over RESYNC turns); each phasor's length drifts by ≤ 4 · 2^-53 a turn
-/// (≤ 2^-41 over RESYNC). So a term is off by at most e ≤ 2^-50 (ωt + π)
-/// + 2^-39, and the power (i² + q²)/16, with |i|, |q| ≤ 16, by at most
-/// 64 e plus the sums' own rounding (< 2^-40). Taken 16 times over. Past
+/// (≤ 2^-41 over RESYNC). So a term is off by at most
+/// e ≤ 2^-50 (ωt + π) + 2^-39, and the power (i² + q²)/16, with |i|,
+/// |q| ≤ 16, by at most 64 e plus the sums' own rounding (< 2^-40).
+/// Taken 16 times over. Past
 /// the first minutes the arguments' rounding dominates, so the number of
 /// turns between settings hardly moves the margin.
 fn margin(omega: f64, t: f64) -> f64 {
