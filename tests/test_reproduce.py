@@ -670,6 +670,89 @@ def test_ahead_runs_declared_tasks_and_compute_takes_them(tmp_path):
         ahead.close()
 
 
+class _CountingPool:
+    """Stands for a worker pool: computes in place and records each call."""
+
+    def __init__(self):
+        self.asked = []
+
+    def map_unordered(self, tasks):
+        from cdmasim.workers import call
+
+        for t in tasks:
+            self.asked.append(t)
+            yield t, ("ok", call(*t))
+
+
+def test_compute_keeps_its_results_and_a_second_run_takes_them(tmp_path):
+    """What `Context.compute` computes is kept in OUT/calls, and a later
+    context over the same folder takes it from there (the value as it was,
+    NaN and None included) instead of computing it; a damaged file is
+    computed again and replaced; a value JSON would not give back as it was
+    (a tuple) is computed every time."""
+    from cdmasim.reproduce.calls import CallCache
+
+    out = str(tmp_path / "out")
+    first = Context("p", out, pool=_CountingPool())
+    assert first.compute("operator:add", [(0.1, 0.2), (1.5, 0)]) == [0.30000000000000004, 1.5]
+    assert first.compute("json:loads", [('{"a": [NaN, null, 1e-300]}',)])[0]["a"][1:] == [None, 1e-300]
+    assert first.compute("builtins:divmod", [(7, 2)]) == [(3, 1)]
+    assert len(first.pool.asked) == 4 and len(list((tmp_path / "out" / "calls").iterdir())) == 3
+
+    second = Context("p", out, pool=_CountingPool())
+    assert second.compute("operator:add", [(1.5, 0), (0.1, 0.2)]) == [1.5, 0.30000000000000004]
+    back = second.compute("json:loads", [('{"a": [NaN, null, 1e-300]}',)])[0]["a"]
+    assert back[0] != back[0] and back[1:] == [None, 1e-300]
+    assert second.compute("builtins:divmod", [(7, 2)]) == [(3, 1)]
+    assert second.pool.asked == [("builtins:divmod", (7, 2))]
+
+    # Another argument is another call; a damaged file is computed again.
+    cache = CallCache(out)
+    assert cache.get("operator:add", (0.1, 0.2)) == (True, 0.30000000000000004)
+    assert cache.get("operator:add", (0.1, 0.3)) == (False, None)
+    for p in (tmp_path / "out" / "calls").iterdir():
+        if json.loads(p.read_text())["target"] == "operator:add":
+            p.write_text(p.read_text()[:-3])
+    third = Context("p", out, pool=_CountingPool())
+    assert third.compute("operator:add", [(1.5, 0)]) == [1.5]
+    assert third.pool.asked == [("operator:add", (1.5, 0))]
+    assert CallCache(out).get("operator:add", (1.5, 0)) == (True, 1.5)
+
+
+def test_a_kept_call_is_one_of_this_build(tmp_path, monkeypatch):
+    """A call's key holds cdmasim's build and its Python sources: after
+    either changes, the call is computed again."""
+    from cdmasim.reproduce import calls
+
+    cache = calls.CallCache(tmp_path)
+    cache.put("math:sqrt", (4.0,), 2.0)
+    assert cache.get("math:sqrt", (4.0,)) == (True, 2.0)
+    monkeypatch.setattr(calls, "_SOURCES", "another")
+    assert cache.get("math:sqrt", (4.0,)) == (False, None)
+    monkeypatch.undo()
+    assert cache.get("math:sqrt", (4.0,)) == (True, 2.0)
+    monkeypatch.setattr(calls, "build_version", lambda: "0.0.0+core.another")
+    assert cache.get("math:sqrt", (4.0,)) == (False, None)
+
+
+def test_ahead_takes_kept_calls_and_keeps_the_ones_it_computes(tmp_path):
+    """reproduce all's task thread computes only the declared calls that
+    OUT/calls does not hold, and keeps what it computes."""
+    from cdmasim.reproduce import Ahead, CallCache
+
+    kept = CallCache(tmp_path / "out")
+    kept.put("operator:add", (1, 2), 3)
+    declared = [("operator:add", (1, 2)), ("operator:mul", (3, 4))]
+    ahead = Ahead([("p", [])], str(tmp_path / "st"), 1, tasks=[("p", declared)], kept=kept)
+    try:
+        assert ahead.computed("p") == {("operator:add", (1, 2)): ("ok", 3), ("operator:mul", (3, 4)): ("ok", 12)}
+    finally:
+        ahead.close()
+    assert kept.get("operator:mul", (3, 4)) == (True, 12)
+    # The kept call never reached a worker: one task, one worker.
+    assert len(list((tmp_path / "out" / "calls").iterdir())) == 2
+
+
 def test_ahead_closes_its_calls_in_progress_and_after(tmp_path):
     """Closed at once, with calls that would take minutes (some not yet
     started, none begun when the stop comes perhaps): both threads end,

@@ -144,7 +144,7 @@ def main(args):
             papers = rp.analysis_order(papers)
             ahead = rp.Ahead(rp.plans(papers, args.out, quick=args.quick, jobs=args.jobs, pcaps=args.pcap,
                                       sensitivity=args.sensitivity), os.path.join(args.out, "store"), pool.jobs,
-                             tasks=rp.tasks(papers, args.out, quick=args.quick))
+                             tasks=rp.tasks(papers, args.out, quick=args.quick), kept=rp.CallCache(args.out))
         for paper in papers:
             now["paper"] = paper
             try:
@@ -184,7 +184,8 @@ def main(args):
 def _check_outputs(out, papers):
     """What reproduce writes in OUT can be written: OUT/report.html and each
     OUT/PAPER/report.json and figure are files (or absent), OUT/PAPER and
-    OUT/store are folders (or absent). Checked before any simulation."""
+    OUT/store and OUT/calls are folders (or absent). Checked before any
+    simulation."""
     import os
 
     from ..errors import InputError
@@ -195,11 +196,11 @@ def _check_outputs(out, papers):
     report = os.path.join(out, "report.html")
     if os.path.lexists(report) and (not os.path.isfile(report) or os.path.islink(report)):
         bad(report, "a regular file")
-    for sub in ("store", *papers):
+    for sub in ("store", "calls", *papers):
         d = os.path.join(out, sub)
         if os.path.lexists(d) and not os.path.isdir(d):
             bad(d, "a folder")
-        if sub != "store" and os.path.isdir(d):
+        if sub in papers and os.path.isdir(d):
             for name in os.listdir(d):
                 p = os.path.join(d, name)
                 if (name.endswith(".png") or name == "report.json") and not os.path.isfile(p):

@@ -30,6 +30,7 @@ from ..store import Store, load_runs
 from ..sweeps import sweep_many
 from ..workers import Slots, WorkerPool, call
 from . import figures
+from .calls import CallCache
 from .items import Item, Tolerance, null_score
 from .ns2 import Ns2, Recorded
 from .why import explain
@@ -60,6 +61,8 @@ class Context:
         self.drawing = drawing
         self.pcaps = list(pcaps or [])
         self.store = os.path.join(out, "store")
+        #: The results of `compute`'s calls, kept in OUT/calls.
+        self.calls = CallCache(out)
         self.dir = os.path.join(out, paper)
         os.makedirs(self.dir, exist_ok=True)
         #: Seeds per experiment: every figure's items come from at least these many.
@@ -104,18 +107,26 @@ class Context:
         """Call `target` ("module:function") once per argument tuple on the
         workers (in this process with a Dask cluster); results in order.
         Calls the paper declared in `tasks(ctx)` come from the Ahead that
-        ran them, if there is one."""
+        ran them, if there is one; calls computed before, from OUT/calls
+        (`calls.CallCache`), where what is computed here is kept."""
         arglist = [tuple(a) for a in arglist]
         out = {}
         ready = self.ahead.computed(self.paper) if self.ahead is not None else {}
         for a in arglist:
             if (target, a) in ready:
                 out[a] = ready[(target, a)]
+            else:
+                kept, value = self.calls.get(target, a)
+                if kept:
+                    out[a] = ("ok", value)
         missing = [a for a in arglist if a not in out]
         if self.pool is None:
             out.update((a, ("ok", call(target, a))) for a in missing)
         elif missing:
             out.update((args, outcome) for (_, args), outcome in self.pool.map_unordered([(target, a) for a in missing]))
+        for a in missing:
+            if out[a][0] == "ok":
+                self.calls.put(target, a, out[a][1])
         for a in arglist:
             kind, value = out[a]
             if kind != "ok":
@@ -238,15 +249,17 @@ class Ahead:
     declares the calls its analysis makes (`tasks(ctx)`, liu's day-long
     channel traces). A second thread runs them from the start on a third
     pool, so that the longest work does not wait for its paper's turn;
-    `Context.compute` takes their results (`computed`).
+    `Context.compute` takes their results (`computed`). `kept`: the
+    calls.CallCache (OUT/calls) the calls are taken from when computed
+    before, and kept in when computed here.
 
     The sweep thread is the store's only writer while it runs: a sweep
     outside the plans waits for it (`wait_all`). `close` stops both threads
     at their next result, recording nothing more (a run cut short runs
     again next time)."""
 
-    def __init__(self, plans, store, jobs, tasks=()):
-        self.store = store
+    def __init__(self, plans, store, jobs, tasks=(), kept=None):
+        self.store, self.kept = store, kept
         tasks = [(p, list(c)) for p, c in tasks if c]
         self._stop = threading.Event()
         # The two pools share one slot per job: no more workers busy at
@@ -264,11 +277,19 @@ class Ahead:
         return {_spec_key(s): r for s, r in zip(specs, reports)}
 
     def _calls(self, calls):
-        got = {}
-        for task, outcome in self.task_pool.map_unordered(calls):
+        got, todo = {}, []
+        for task in calls:
+            kept, value = self.kept.get(*task) if self.kept is not None else (False, None)
+            if kept:
+                got[task] = ("ok", value)
+            else:
+                todo.append(task)
+        for task, outcome in self.task_pool.map_unordered(todo):
             if self._stop.is_set():
                 break
             got[task] = outcome
+            if self.kept is not None and outcome[0] == "ok":
+                self.kept.put(*task, outcome[1])
         return got
 
     def computed(self, paper):
@@ -469,5 +490,5 @@ def public(report):
     return {k: report[k] for k in ("paper", "title", "items", "figures", "wall_s", "summary", "aliases")}
 
 
-__all__ = ["PAPERS", "Ahead", "Context", "analysis_order", "plans", "tasks", "Item", "Tolerance", "run", "public",
+__all__ = ["PAPERS", "Ahead", "CallCache", "Context", "analysis_order", "plans", "tasks", "Item", "Tolerance", "run", "public",
            "summary", "figure_score"]
