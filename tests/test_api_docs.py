@@ -19,8 +19,8 @@ from cdmasim.workers import WorkerPool
 
 PUBLIC = [
     cdmasim.run, cdmasim.parse, cdmasim.sweep, cdmasim.load_sweep,
-    *(getattr(cdmasim.channel, n) for n in ("rates_bps", "read", "stats", "stats_at", "summary", "fit", "presets", "generate",
-                                             "sample", "reference_stats", "plot")),
+    *(getattr(cdmasim.channel, n) for n in ("rates_bps", "read", "stats", "stats_at", "stats_at_day_scales", "summary",
+                                             "fit", "presets", "generate", "sample", "reference_stats", "plot")),
     *(getattr(cdmasim.evdo, n) for n in ("drc_table", "schedule", "summary", "fig6")),
     cdmasim.pcap.analyze, cdmasim.pcap.analyze_raw,
     *(getattr(cdmasim.models, n) for n in ("fluid_loss", "mathis", "pftk", "lee_eq1", "fit_lee_c", "reno_sawtooth",

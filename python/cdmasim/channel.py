@@ -158,18 +158,44 @@ def stats_at(source: str, seed: int, at: Iterable[tuple[int, int]], max_order: i
     law), so half-hour traces spread over weeks cost their half hours.
     Returns one dict per window, of the keys stats() gives a trace's whole.
     """
+    windows = _windows_at(at)
+    max_order, max_lag = _stats_depths(max_order, max_lag)
+    outs = _call(_core.channel_stats_at, _units.path(source, "source"), _units.count(seed, "seed"), windows,
+                 max_order, max_lag)
+    return [_clean(json.loads(o)["whole"]) for o in outs]
+
+
+def stats_at_day_scales(preset: str, seed: int, at: Iterable[tuple[int, int]], day_sd_db: Iterable[float],
+                        max_order: int = 1, max_lag: int = 1) -> list[list[dict[str, Any]]]:
+    """stats_at() of a stationary preset (with settings after a colon, as
+    'location1:day_corr_days=7') under each day-scale offset of
+    `day_sd_db` (dB, each replacing the preset's own): one list of windows
+    per day scale, equal to stats_at(f"{preset}:day_sd_db={sd}", ...) of
+    each, at about the cost of one. Every draw but the offset's is the same
+    whatever the day scale, so it is drawn once (docs/channel.md)."""
+    windows = _windows_at(at)
+    try:
+        sds = [float(x) for x in day_sd_db]
+    except (TypeError, ValueError):
+        sds = None
+    if not sds:
+        raise InputError(f"day_sd_db must be a non-empty list of standard deviations (dB), got {day_sd_db!r}")
+    max_order, max_lag = _stats_depths(max_order, max_lag)
+    outs = _call(_core.channel_stats_at_day_scales, _units.path(preset, "preset"), _units.count(seed, "seed"),
+                 windows, sds, max_order, max_lag)
+    return [[_clean(json.loads(o)["whole"]) for o in scale] for scale in outs]
+
+
+def _windows_at(at):
+    """`at` as (first slot, slots) pairs of counts, or InputError."""
     try:
         pairs = [tuple(w) for w in at]
     except TypeError:
         pairs = None
     if not pairs or any(len(w) != 2 for w in pairs):
         raise InputError(f"at must be a non-empty list of (first slot, slots) pairs, got {at!r}")
-    windows = [(_units.count(a, f"at[{i}] first slot"), _units.count(n, f"at[{i}] slots", 1))
-               for i, (a, n) in enumerate(pairs)]
-    max_order, max_lag = _stats_depths(max_order, max_lag)
-    outs = _call(_core.channel_stats_at, _units.path(source, "source"), _units.count(seed, "seed"), windows,
-                 max_order, max_lag)
-    return [_clean(json.loads(o)["whole"]) for o in outs]
+    return [(_units.count(a, f"at[{i}] first slot"), _units.count(n, f"at[{i}] slots", 1))
+            for i, (a, n) in enumerate(pairs)]
 
 
 def _check_results(results):

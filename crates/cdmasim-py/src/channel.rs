@@ -3,6 +3,7 @@
 //! `FILE:LINE: FIELD: what` message (python/cdmasim/channel.py turns them
 //! into cdmasim.InputError).
 
+use cdmasim_core::channel::day_scales::DayScales;
 use cdmasim_core::channel::{self, markov, presets, regime_markov, stats, ChannelError, DrcTrace, Format};
 use cdmasim_core::engine::RngStreams;
 use pyo3::exceptions::PyValueError;
@@ -143,6 +144,30 @@ fn channel_stats_at(
     Ok(per.into_iter().map(|w| stats_json((w, Vec::new()), 0)).collect())
 }
 
+/// `channel_stats_at` for one stationary preset under several day-scale
+/// offsets at once (`channel::day_scales`): one list per day scale.
+#[pyfunction]
+#[pyo3(signature = (preset, seed, at, day_sd_db, max_order=4, max_lag=200))]
+fn channel_stats_at_day_scales(
+    py: Python<'_>,
+    preset: &str,
+    seed: u64,
+    at: Vec<(u64, u64)>,
+    day_sd_db: Vec<f64>,
+    max_order: usize,
+    max_lag: usize,
+) -> PyResult<Vec<Vec<String>>> {
+    let cfg = stats::StatsConfig { max_order, max_lag };
+    channel::check_windows_at(&at).map_err(PyValueError::new_err)?;
+    check_limits(at.iter().map(|w| w.1).max().unwrap_or(0), &[], &cfg)?;
+    let per = crate::interrupt::allow_threads_interruptible(py, || {
+        let mut d = DayScales::new(preset, seed, &day_sd_db).map_err(|e| ChannelError::new(preset, e))?;
+        Ok(d.stats_at(&at, &cfg))
+    })?
+    .map_err(err)?;
+    Ok(per.into_iter().map(|scale| scale.into_iter().map(|w| stats_json((w, Vec::new()), 0)).collect()).collect())
+}
+
 /// Fit a Markov chain of `order` to a trace (with `regimes` > 1, a chain per
 /// regime of `window_slots` windows); returns the model JSON.
 #[pyfunction]
@@ -251,6 +276,7 @@ pub fn register(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(channel_stats_bytes, m)?)?;
     m.add_function(wrap_pyfunction!(channel_stats_source, m)?)?;
     m.add_function(wrap_pyfunction!(channel_stats_at, m)?)?;
+    m.add_function(wrap_pyfunction!(channel_stats_at_day_scales, m)?)?;
     m.add_function(wrap_pyfunction!(channel_fit, m)?)?;
     m.add_function(wrap_pyfunction!(channel_generate, m)?)?;
     m.add_function(wrap_pyfunction!(channel_sample, m)?)?;

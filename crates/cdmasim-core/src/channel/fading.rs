@@ -75,6 +75,28 @@ pub struct FadingConfig {
     pub rayleigh_corr_slots: Option<f64>,
 }
 
+/// One slot's SINR in parts (dB): the geometry, the regime's offset but
+/// its day scale, the shadowing, the slow fading and the Rayleigh fading
+/// (a part the process lacks is 0).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SlotParts {
+    geo: f64,
+    offset: f64,
+    shadow: f64,
+    slow: f64,
+    fade_db: f64,
+}
+
+impl SlotParts {
+    /// The slot's SINR (dB) under a day-scale offset `day` (0 without
+    /// one): the one sum, in one order, whoever drew the parts. Adding a
+    /// part that is 0 changes nothing (but a -0 sum's sign).
+    #[inline]
+    pub(crate) fn sinr(&self, day: f64) -> f64 {
+        self.geo + (self.offset + day) + self.shadow + self.slow + self.fade_db
+    }
+}
+
 pub struct FadingSinr {
     cfg: FadingConfig,
     /// The stream of the normal draws (`Rng::normal`).
@@ -157,6 +179,18 @@ impl FadingSinr {
 
     #[inline]
     fn next_sinr(&mut self) -> f64 {
+        let parts = self.next_parts();
+        let day = match self.regime.as_mut() {
+            Some(r) => r.step_day(),
+            None => 0.0,
+        };
+        parts.sinr(day)
+    }
+
+    /// The next slot's parts of the SINR, all but the regime's day-scale
+    /// offset (drawn apart: `next_sinr`, `channel::day_scales`).
+    #[inline]
+    pub(crate) fn next_parts(&mut self) -> SlotParts {
         let mut geo = self.cfg.mean_db;
         if let Some(p) = self.cfg.path.clone() {
             let mut t = self.slot.wrapping_sub(self.cell_start);
@@ -169,21 +203,23 @@ impl FadingSinr {
             let phase = std::f64::consts::PI * t as f64 / self.cell_len as f64;
             geo = p.edge_db + (p.peak_db - p.edge_db) * phase.sin();
         }
-        if let Some(r) = self.regime.as_mut() {
-            geo += r.step();
-        }
+        let offset = match self.regime.as_mut() {
+            Some(r) => r.step_within_day(),
+            None => 0.0,
+        };
         let shadow = match self.shadow_g.as_mut() {
             Some(g) => self.shadow.step(g),
             None => self.shadow.step(&mut self.g),
         };
-        let mut x = geo + shadow + self.slow.step(&mut self.g);
+        let slow = self.slow.step(&mut self.g);
+        let mut fade_db = 0.0;
         if self.cfg.rayleigh_corr_slots.is_some() {
             self.fade(self.h_rho, self.h_gain);
             let p = (self.h.0 * self.h.0 + self.h.1 * self.h.1).max(1e-12);
-            x += 10.0 * p.log10();
+            fade_db = 10.0 * p.log10();
         }
         self.slot += 1;
-        x
+        SlotParts { geo, offset, shadow, slow, fade_db }
     }
 
     /// Move `n` slots on without drawing them: every Gauss-Markov part

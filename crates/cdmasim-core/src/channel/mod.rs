@@ -12,6 +12,7 @@
 //! statistics of Liu et al. section 5.
 
 pub mod constant;
+pub mod day_scales;
 pub mod drc;
 pub mod error;
 pub mod fading;

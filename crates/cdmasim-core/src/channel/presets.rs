@@ -28,9 +28,9 @@
 
 use super::fading::{CellPath, FadingConfig, FadingSinr};
 use super::regime::{Regime, RegimeConfig};
-use super::sinr_mapper::{MapperConfig, SinrMapper, Thresholds};
+use super::sinr_mapper::{MapperConfig, Mapping, SinrMapper, Thresholds};
 use super::ChannelSource;
-use crate::engine::RngStreams;
+use crate::engine::{Rng, RngStreams};
 
 pub const PRESETS: &[&str] = &["stationary", "mobile", "location1", "location2", "location3"];
 
@@ -196,6 +196,17 @@ pub fn source_in_vehicle(name: &str, seed: u64, vehicle: u64) -> Option<Box<dyn 
 /// A preset's source from its configuration, with streams named after it
 /// (the shared ones after the vehicle's seed).
 pub fn build(name: &str, seed: u64, c: PresetConfig, vehicle: Option<u64>) -> Box<dyn ChannelSource> {
+    let (fading, mapping) = build_parts(name, seed, c, vehicle);
+    Box::new(SinrMapper::with(fading, mapping))
+}
+
+/// The stream of a preset's day-scale offset.
+pub(crate) fn day_stream(name: &str, seed: u64) -> Rng {
+    RngStreams::new(seed).stream(&format!("preset/{name}/day"))
+}
+
+/// `build`'s two halves: the SINR process and the terminal's mapping.
+pub(crate) fn build_parts(name: &str, seed: u64, c: PresetConfig, vehicle: Option<u64>) -> (FadingSinr, Mapping) {
     let st = RngStreams::new(seed);
     let mut f =
         FadingSinr::new(c.fading, st.stream(&format!("preset/{name}/fading")), st.stream(&format!("preset/{name}/dwell")));
@@ -208,11 +219,11 @@ pub fn build(name: &str, seed: u64, c: PresetConfig, vehicle: Option<u64>) -> Bo
             rc,
             st.stream(&format!("preset/{name}/regime")),
             st.stream(&format!("preset/{name}/drift")),
-            st.stream(&format!("preset/{name}/day")),
+            day_stream(name, seed),
         );
         f = f.with_regime(regime);
     }
-    Box::new(SinrMapper::new(f, c.mapper, Thresholds::default(), st.stream(&format!("preset/{name}/mapper"))))
+    (f, Mapping::new(c.mapper, Thresholds::default(), st.stream(&format!("preset/{name}/mapper"))))
 }
 
 /// Seed of user `k` of a multi-user study: independent streams per user.

@@ -65,9 +65,9 @@ pub struct Regime {
     rng: Rng,
     g: Rng,
     drift: Ar1,
-    /// The day-scale offset and its own draws (None when `day_sd_db` is 0,
-    /// so the other streams are drawn exactly as without it).
-    day: Option<(Ar1, Rng)>,
+    /// The day-scale offset (None when `day_sd_db` is 0, so the other
+    /// streams are drawn exactly as without it).
+    day: Option<DayScale>,
     current: usize,
     cumulative: Vec<f64>,
 }
@@ -86,10 +86,7 @@ impl Regime {
         let cumulative: Vec<f64> = cumulative.collect();
         let mut g = gauss;
         let drift = Ar1::new(cfg.drift_sd_db, cfg.drift_corr_slots, &mut g);
-        let day = (cfg.day_sd_db > 0.0).then(|| {
-            let mut dg = day;
-            (Ar1::new(cfg.day_sd_db, cfg.day_corr_slots, &mut dg), dg)
-        });
+        let day = DayScale::new(cfg.day_sd_db, cfg.day_corr_slots, day);
         let mut r = Self { cfg, rng, g, drift, day, current: 0, cumulative };
         r.current = r.draw(); // start in the stationary distribution
         r
@@ -105,18 +102,27 @@ impl Regime {
         self.current
     }
 
-    /// This slot's SINR offset (dB).
+    /// This slot's SINR offset (dB): `step_within_day` + `step_day`.
     #[inline]
     pub fn step(&mut self) -> f64 {
+        self.step_within_day() + self.step_day()
+    }
+
+    /// This slot's offset but the day scale's: the regime's level and the
+    /// drift.
+    #[inline]
+    pub fn step_within_day(&mut self) -> f64 {
         if self.rng.uniform() * self.cfg.redraw_slots < 1.0 {
             self.current = self.draw();
         }
         let drift = if self.cfg.drift_sd_db > 0.0 { self.drift.step(&mut self.g) } else { 0.0 };
-        let day = match self.day.as_mut() {
-            Some((a, g)) => a.step(g),
-            None => 0.0,
-        };
-        self.cfg.levels_db[self.current] + drift + day
+        self.cfg.levels_db[self.current] + drift
+    }
+
+    /// This slot's day-scale offset (0 without one).
+    #[inline]
+    pub fn step_day(&mut self) -> f64 {
+        self.day.as_mut().map_or(0.0, DayScale::step)
     }
 
     /// Move `n` slots on at once. The regime is redrawn at least once in
@@ -134,9 +140,39 @@ impl Regime {
         if self.cfg.drift_sd_db > 0.0 {
             self.drift.skip(n, &mut self.g);
         }
-        if let Some((a, g)) = self.day.as_mut() {
-            a.skip(n, g);
+        if let Some(d) = self.day.as_mut() {
+            d.skip(n);
         }
+    }
+}
+
+/// The day-scale offset (dB): an AR(1) process with its own draws, so that
+/// processes that differ only in it share every other draw
+/// (`channel::day_scales`).
+#[derive(Clone, Debug)]
+pub struct DayScale {
+    offset: Ar1,
+    g: Rng,
+}
+
+impl DayScale {
+    /// Standard deviation `sd_db`, correlation time `corr_slots`, drawn
+    /// from `g`; None when `sd_db` is 0 (no draws at all).
+    pub fn new(sd_db: f64, corr_slots: f64, g: Rng) -> Option<Self> {
+        (sd_db > 0.0).then(|| {
+            let mut g = g;
+            Self { offset: Ar1::new(sd_db, corr_slots, &mut g), g }
+        })
+    }
+
+    #[inline]
+    pub fn step(&mut self) -> f64 {
+        self.offset.step(&mut self.g)
+    }
+
+    /// `n` slots on at once (`Ar1::skip`).
+    pub fn skip(&mut self, n: u64) {
+        self.offset.skip(n, &mut self.g);
     }
 }
 

@@ -105,42 +105,30 @@ impl Default for MapperConfig {
     }
 }
 
-pub struct SinrMapper<S: ChannelSource> {
-    inner: S,
+/// The terminal's side of the mapping: its SINR estimate, the outer loop's
+/// offset and the frame errors, fed the SINR a block of slots at a time.
+#[derive(Clone)]
+pub struct Mapping {
     cfg: MapperConfig,
     thr: Thresholds,
     rng: Rng,
     offset_db: f64,
     estimate: Option<f64>,
-    buf: Vec<f32>,
     errors: u64,
     frames: u64,
 }
 
-impl<S: ChannelSource> SinrMapper<S> {
-    pub fn new(inner: S, cfg: MapperConfig, thr: Thresholds, rng: Rng) -> Self {
-        assert!(inner.has_sinr(), "the SINR mapper needs a source with SINR");
-        Self { inner, cfg, thr, rng, offset_db: 0.0, estimate: None, buf: Vec::new(), errors: 0, frames: 0 }
+impl Mapping {
+    pub fn new(cfg: MapperConfig, thr: Thresholds, rng: Rng) -> Self {
+        Self { cfg, thr, rng, offset_db: 0.0, estimate: None, errors: 0, frames: 0 }
     }
 
-    /// Frame error rate observed so far (slots with a non-null DRC).
-    pub fn observed_fer(&self) -> f64 {
-        self.errors as f64 / self.frames.max(1) as f64
-    }
-
-    pub fn offset_db(&self) -> f64 {
-        self.offset_db
-    }
-}
-
-impl<S: ChannelSource> ChannelSource for SinrMapper<S> {
-    fn fill(&mut self, drc: &mut [u8], sinr: Option<&mut [f32]>) -> usize {
-        self.buf.resize(drc.len(), 0.0);
-        let n = self.inner.fill_sinr(&mut self.buf[..]);
+    /// The DRC of each slot whose SINR (dB) is in `sinr`, into `drc`.
+    pub fn map(&mut self, sinr: &[f32], drc: &mut [u8]) {
         let down = self.cfg.step_up_db * self.cfg.target_fer / (1.0 - self.cfg.target_fer);
         let w = self.cfg.estimate_weight;
-        for i in 0..n {
-            let x = self.buf[i] as f64;
+        for (i, &s) in sinr.iter().enumerate() {
+            let x = s as f64;
             let est = self.estimate.unwrap_or(x);
             let d = self.thr.map(est - self.offset_db);
             drc[i] = d;
@@ -161,6 +149,48 @@ impl<S: ChannelSource> ChannelSource for SinrMapper<S> {
                 Some(e) => e + w * (x - e),
             });
         }
+    }
+
+    /// The SINR jumped: the terminal's estimate starts again from the next
+    /// slot's SINR (it forgets in about 1 / `estimate_weight` slots
+    /// anyway), while the outer loop's offset, which follows the frame
+    /// errors rather than the SINR, carries over.
+    pub fn jumped(&mut self) {
+        self.estimate = None;
+    }
+}
+
+pub struct SinrMapper<S: ChannelSource> {
+    inner: S,
+    mapping: Mapping,
+    buf: Vec<f32>,
+}
+
+impl<S: ChannelSource> SinrMapper<S> {
+    pub fn new(inner: S, cfg: MapperConfig, thr: Thresholds, rng: Rng) -> Self {
+        Self::with(inner, Mapping::new(cfg, thr, rng))
+    }
+
+    pub fn with(inner: S, mapping: Mapping) -> Self {
+        assert!(inner.has_sinr(), "the SINR mapper needs a source with SINR");
+        Self { inner, mapping, buf: Vec::new() }
+    }
+
+    /// Frame error rate observed so far (slots with a non-null DRC).
+    pub fn observed_fer(&self) -> f64 {
+        self.mapping.errors as f64 / self.mapping.frames.max(1) as f64
+    }
+
+    pub fn offset_db(&self) -> f64 {
+        self.mapping.offset_db
+    }
+}
+
+impl<S: ChannelSource> ChannelSource for SinrMapper<S> {
+    fn fill(&mut self, drc: &mut [u8], sinr: Option<&mut [f32]>) -> usize {
+        self.buf.resize(drc.len(), 0.0);
+        let n = self.inner.fill_sinr(&mut self.buf[..]);
+        self.mapping.map(&self.buf[..n], &mut drc[..n]);
         if let Some(s) = sinr {
             s[..n].copy_from_slice(&self.buf[..n]);
         }
@@ -172,13 +202,9 @@ impl<S: ChannelSource> ChannelSource for SinrMapper<S> {
     fn take_handoffs(&mut self) -> Vec<u64> {
         self.inner.take_handoffs()
     }
-    /// The SINR source jumps; the terminal's estimate starts again from the
-    /// next slot's SINR (it forgets in about 1 / `estimate_weight` slots
-    /// anyway), while the outer loop's offset, which follows the frame
-    /// errors rather than the SINR, carries over.
     fn skip(&mut self, n: u64) {
         self.inner.skip(n);
-        self.estimate = None;
+        self.mapping.jumped();
     }
 }
 
