@@ -490,5 +490,5 @@ def public(report):
     return {k: report[k] for k in ("paper", "title", "items", "figures", "wall_s", "summary", "aliases")}
 
 
-__all__ = ["PAPERS", "Ahead", "CallCache", "Context", "analysis_order", "plans", "tasks", "Item", "Tolerance", "run", "public",
-           "summary", "figure_score"]
+__all__ = ["PAPERS", "Ahead", "CallCache", "Context", "analysis_order", "plans", "tasks", "Item", "Tolerance", "run",
+           "public", "summary", "figure_score"]
