@@ -234,7 +234,7 @@ def test_day_scales_drawn_together_are_each_its_own_preset():
     stats_at()'s of the preset with that day_sd_db, to the last bit; bad
     input is one line."""
     week = 7 * 24 * 2_160_000
-    at = [(0, 5000), (5000, 3000), (week, 7000), (3 * week + 11, 4097)]
+    at = [(777, 5000), (5777, 3000), (week, 7000), (3 * week + 11, 4097)]
     sds = [0, 3, 6]
     together = channel.stats_at_day_scales("location2:day_corr_days=3", 5, at, sds, max_order=2, max_lag=10)
     assert len(together) == 3 and all(len(t) == 4 for t in together)
@@ -242,10 +242,14 @@ def test_day_scales_drawn_together_are_each_its_own_preset():
         alone = channel.stats_at(f"location2:day_corr_days=3,day_sd_db={sd}", 5, at, max_order=2, max_lag=10)
         assert json.dumps(got, sort_keys=True) == json.dumps(alone, sort_keys=True), sd
     assert together[0] != together[2]
-    with pytest.raises(InputError, match="non-empty list of standard deviations"):
+    with pytest.raises(InputError, match="1 to 16 day scales, got 0"):
         channel.stats_at_day_scales("location1", 1, [(0, 10)], [])
-    with pytest.raises(InputError, match="at least 0 dB, got -1"):
+    with pytest.raises(InputError, match=r"day_sd_db\[1\]"):
         channel.stats_at_day_scales("location1", 1, [(0, 10)], [0, -1])
+    with pytest.raises(InputError, match="list of standard deviations"):
+        channel.stats_at_day_scales("location1", 1, [(0, 10)], "36")
+    with pytest.raises(InputError, match="stationary preset's name"):
+        channel.stats_at_day_scales(5, 1, [(0, 10)], [1])
     with pytest.raises(InputError, match="no regime"):
         channel.stats_at_day_scales("mobile", 1, [(0, 10)], [1])
     with pytest.raises(InputError, match="before the window before it ends"):

@@ -725,7 +725,7 @@ def test_a_kept_call_is_one_of_this_build(tmp_path, monkeypatch):
     from cdmasim.reproduce import calls
 
     cache = calls.CallCache(tmp_path)
-    cache.put("math:sqrt", (4.0,), 2.0)
+    cache.keep(("math:sqrt", (4.0,)), ("ok", 2.0))
     assert cache.get("math:sqrt", (4.0,)) == (True, 2.0)
     monkeypatch.setattr(calls, "_SOURCES", "another")
     assert cache.get("math:sqrt", (4.0,)) == (False, None)
@@ -733,6 +733,42 @@ def test_a_kept_call_is_one_of_this_build(tmp_path, monkeypatch):
     assert cache.get("math:sqrt", (4.0,)) == (True, 2.0)
     monkeypatch.setattr(calls, "build_version", lambda: "0.0.0+core.another")
     assert cache.get("math:sqrt", (4.0,)) == (False, None)
+    monkeypatch.undo()
+    # A file under the call's name that holds another call is not taken.
+    (path,) = (tmp_path / "calls").iterdir()
+    path.write_text(path.read_text().replace('"math:sqrt"', '"math:exp"'))
+    assert cache.get("math:sqrt", (4.0,)) == (False, None)
+
+
+def test_the_sources_fingerprint_follows_every_python_file(tmp_path):
+    """The fingerprint in a call's key changes with a Python file's
+    content or name, or a new one; not with another kind of file."""
+    from cdmasim.reproduce.calls import fingerprint
+
+    (tmp_path / "sub").mkdir()
+    (tmp_path / "a.py").write_text("x = 1\n")
+    (tmp_path / "sub" / "b.py").write_text("y = 2\n")
+    (tmp_path / "notes.txt").write_text("n")
+    seen = {fingerprint(tmp_path)}
+    (tmp_path / "notes.txt").write_text("m")
+    assert fingerprint(tmp_path) in seen
+    for change in (lambda: (tmp_path / "sub" / "b.py").write_text("y = 3\n"),
+                   lambda: (tmp_path / "c.py").write_text(""),
+                   lambda: (tmp_path / "c.py").rename(tmp_path / "d.py")):
+        change()
+        assert fingerprint(tmp_path) not in seen
+        seen.add(fingerprint(tmp_path))
+
+
+def test_a_call_with_arguments_json_cannot_hold_is_computed_every_time(tmp_path):
+    """Arguments JSON would not give back as they are (a numpy integer, a
+    tuple inside) make a call that is computed, never kept."""
+    import numpy as np
+
+    ctx = Context("p", str(tmp_path / "out"), pool=_CountingPool())
+    for _ in range(2):
+        assert ctx.compute("operator:add", [(np.int64(2), 3), ((1,), (2,))]) == [5, (1, 2)]
+    assert len(ctx.pool.asked) == 4 and not (tmp_path / "out" / "calls").exists()
 
 
 def test_ahead_takes_kept_calls_and_keeps_the_ones_it_computes(tmp_path):
@@ -741,16 +777,15 @@ def test_ahead_takes_kept_calls_and_keeps_the_ones_it_computes(tmp_path):
     from cdmasim.reproduce import Ahead, CallCache
 
     kept = CallCache(tmp_path / "out")
-    kept.put("operator:add", (1, 2), 3)
+    # A value no worker would give: taken from the file, it shows.
+    kept.keep(("operator:add", (1, 2)), ("ok", 99))
     declared = [("operator:add", (1, 2)), ("operator:mul", (3, 4))]
     ahead = Ahead([("p", [])], str(tmp_path / "st"), 1, tasks=[("p", declared)], kept=kept)
     try:
-        assert ahead.computed("p") == {("operator:add", (1, 2)): ("ok", 3), ("operator:mul", (3, 4)): ("ok", 12)}
+        assert ahead.computed("p") == {("operator:add", (1, 2)): ("ok", 99), ("operator:mul", (3, 4)): ("ok", 12)}
     finally:
         ahead.close()
     assert kept.get("operator:mul", (3, 4)) == (True, 12)
-    # The kept call never reached a worker: one task, one worker.
-    assert len(list((tmp_path / "out" / "calls").iterdir())) == 2
 
 
 def test_ahead_closes_its_calls_in_progress_and_after(tmp_path):

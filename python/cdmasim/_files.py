@@ -19,6 +19,7 @@ tempfile and shutil are imported where they are used: `cdmasim run` without
 --out or --plot needs neither (2 ms of its start-up)."""
 
 import os
+import threading
 
 from . import _core
 from .errors import InputError
@@ -112,7 +113,8 @@ def write_file(dest, write):
     folder, name = os.path.split(os.path.abspath(dest))
     prefix = f".{name}.cdmasim-"
     remove_stale(folder, prefix)
-    tmp = os.path.join(folder, f"{prefix}{os.getpid()}.tmp")
+    # Named after the process and the thread: two threads may write one file.
+    tmp = os.path.join(folder, f"{prefix}{os.getpid()}-{threading.get_ident()}.tmp")
     try:
         write(tmp)
         os.replace(tmp, dest)

@@ -170,19 +170,19 @@ def stats_at_day_scales(preset: str, seed: int, at: Iterable[tuple[int, int]], d
     """stats_at() of a stationary preset (with settings after a colon, as
     'location1:day_corr_days=7') under each day-scale offset of
     `day_sd_db` (dB, each replacing the preset's own): one list of windows
-    per day scale, equal to stats_at(f"{preset}:day_sd_db={sd}", ...) of
-    each, at about the cost of one. Every draw but the offset's is the same
-    whatever the day scale, so it is drawn once (docs/channel.md)."""
+    per day scale, equal to stats_at() of the preset with that day_sd_db
+    added to its settings ('location1:day_corr_days=7,day_sd_db=2'), at
+    about the cost of one. Every draw but the offset's is the same whatever
+    the day scale, so it is drawn once (docs/channel.md)."""
     windows = _windows_at(at)
-    try:
-        sds = [float(x) for x in day_sd_db]
-    except (TypeError, ValueError):
-        sds = None
-    if not sds:
-        raise InputError(f"day_sd_db must be a non-empty list of standard deviations (dB), got {day_sd_db!r}")
+    if not isinstance(preset, str) or not preset:
+        raise InputError(f"preset must be a stationary preset's name (location1, ...), got {preset!r}")
+    if isinstance(day_sd_db, (str, bytes)) or not isinstance(day_sd_db, Iterable):
+        raise InputError(f"day_sd_db must be a list of standard deviations (dB), got {day_sd_db!r}")
+    sds = [_units.number(x, f"day_sd_db[{i}]", lo=0) for i, x in enumerate(day_sd_db)]
     max_order, max_lag = _stats_depths(max_order, max_lag)
-    outs = _call(_core.channel_stats_at_day_scales, _units.path(preset, "preset"), _units.count(seed, "seed"),
-                 windows, sds, max_order, max_lag)
+    outs = _call(_core.channel_stats_at_day_scales, preset, _units.count(seed, "seed"), windows, sds, max_order,
+                 max_lag)
     return [[_clean(json.loads(o)["whole"]) for o in scale] for scale in outs]
 
 

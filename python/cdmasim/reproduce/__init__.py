@@ -110,23 +110,17 @@ class Context:
         ran them, if there is one; calls computed before, from OUT/calls
         (`calls.CallCache`), where what is computed here is kept."""
         arglist = [tuple(a) for a in arglist]
-        out = {}
         ready = self.ahead.computed(self.paper) if self.ahead is not None else {}
-        for a in arglist:
-            if (target, a) in ready:
-                out[a] = ready[(target, a)]
-            else:
-                kept, value = self.calls.get(target, a)
-                if kept:
-                    out[a] = ("ok", value)
-        missing = [a for a in arglist if a not in out]
+        out = {a: ready[(target, a)] for a in arglist if (target, a) in ready}
+        found, todo = self.calls.take([(target, a) for a in arglist if a not in out])
+        out.update((a, outcome) for (_, a), outcome in found.items())
+        missing = [a for _, a in todo]
         if self.pool is None:
             out.update((a, ("ok", call(target, a))) for a in missing)
         elif missing:
             out.update((args, outcome) for (_, args), outcome in self.pool.map_unordered([(target, a) for a in missing]))
         for a in missing:
-            if out[a][0] == "ok":
-                self.calls.put(target, a, out[a][1])
+            self.calls.keep((target, a), out[a])
         for a in arglist:
             kind, value = out[a]
             if kind != "ok":
@@ -277,19 +271,13 @@ class Ahead:
         return {_spec_key(s): r for s, r in zip(specs, reports)}
 
     def _calls(self, calls):
-        got, todo = {}, []
-        for task in calls:
-            kept, value = self.kept.get(*task) if self.kept is not None else (False, None)
-            if kept:
-                got[task] = ("ok", value)
-            else:
-                todo.append(task)
+        got, todo = self.kept.take(calls) if self.kept is not None else ({}, calls)
         for task, outcome in self.task_pool.map_unordered(todo):
             if self._stop.is_set():
                 break
             got[task] = outcome
-            if self.kept is not None and outcome[0] == "ok":
-                self.kept.put(*task, outcome[1])
+            if self.kept is not None:
+                self.kept.keep(task, outcome)
         return got
 
     def computed(self, paper):

@@ -18,7 +18,7 @@ use super::fading::{FadingSinr, SlotParts};
 use super::presets;
 use super::regime::DayScale;
 use super::sinr_mapper::Mapping;
-use super::stats::{Accumulator, Stats, StatsConfig};
+use super::stats::{Accumulator, Stats, StatsConfig, MAX_WINDOW_LENGTHS};
 use super::ChannelSource;
 use crate::engine::interrupt;
 
@@ -43,15 +43,23 @@ impl DayScales {
     /// replaced by each of `day_sd_db`); one day scale per value (dB, at
     /// least 0).
     pub fn new(spec: &str, seed: u64, day_sd_db: &[f64]) -> Result<Self, String> {
-        if let Some(bad) = day_sd_db.iter().find(|x| !(x.is_finite() && **x >= 0.0)) {
-            return Err(format!("a day scale's standard deviation must be at least 0 dB, got {bad}"));
+        // Each day scale holds its own statistics: as many as `TraceStats`
+        // holds window lengths at most.
+        if day_sd_db.is_empty() || day_sd_db.len() > MAX_WINDOW_LENGTHS {
+            return Err(format!("day_sd_db: 1 to {MAX_WINDOW_LENGTHS} day scales, got {}", day_sd_db.len()));
+        }
+        for (i, &sd) in day_sd_db.iter().enumerate() {
+            presets::check_day_sd(sd).map_err(|e| format!("day_sd_db[{i}]: {e}"))?;
         }
         let (name, mut c) = presets::parse(spec, seed)?.ok_or_else(|| format!("no preset '{spec}'"))?;
-        let r = c.regime.as_mut().ok_or_else(|| {
-            format!("preset {name} has no regime to add a day scale to (the stationary presets have one)")
-        })?;
+        let r = presets::day_scale_regime(name, &mut c)?;
         let corr = r.day_corr_slots;
         r.day_sd_db = 0.0;
+        // A terminal on a cell path steps through a gap slot by slot, its
+        // day scale too; here a gap is jumped (`DayScale::skip`).
+        if c.fading.path.is_some() {
+            return Err(format!("preset {name} moves along a cell path: its day scales cannot be drawn together"));
+        }
         let (fading, mapping) = presets::build_parts(name, seed, c, None);
         let scales = day_sd_db
             .iter()
@@ -143,8 +151,11 @@ mod tests {
         let err = |spec: &str, sds: &[f64]| DayScales::new(spec, 1, sds).err().unwrap();
         assert!(err("mobile", &[1.0]).contains("no regime"));
         assert!(err("nowhere", &[1.0]).contains("no preset 'nowhere'"));
-        assert!(err("location1", &[-1.0]).contains("at least 0 dB"));
-        assert!(err("location1", &[f64::NAN]).contains("at least 0 dB"));
-        assert!(err("location1:day_sd_db=x", &[1.0]).contains("day_sd_db needs a number"));
+        assert!(err("location1", &[0.0, -1.0]).starts_with("day_sd_db[1]: "));
+        assert!(err("location1", &[f64::NAN]).contains("a finite number of at least 0"));
+        assert!(err("location1", &[f64::INFINITY]).contains("a finite number of at least 0"));
+        assert!(err("location1:day_sd_db=x", &[1.0]).contains("day_sd_db needs a finite number"));
+        assert!(err("location1", &[]).contains("1 to 16 day scales, got 0"));
+        assert!(err("location1", &[1.0; 17]).contains("1 to 16 day scales, got 17"));
     }
 }

@@ -81,14 +81,11 @@ pub fn parse(spec: &str, seed: u64) -> Result<Option<(&str, PresetConfig)>, Stri
     };
     let Some(mut c) = config(name, seed) else { return Ok(None) };
     let Some(settings) = settings else { return Ok(Some((name, c))) };
-    let Some(r) = c.regime.as_mut() else {
-        return Err(format!("preset {name} has no regime to add a day scale to (the stationary presets have one)"));
-    };
+    let r = day_scale_regime(name, &mut c)?;
     for kv in settings.split(',') {
         let (k, v) = kv.split_once('=').ok_or_else(|| format!("'{kv}' is not KEY=VALUE"))?;
-        let x: f64 = v.trim().parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0).ok_or_else(|| {
-            format!("{k} needs a number of at least 0, got '{v}'")
-        })?;
+        let x: f64 = v.trim().parse().map_err(|_| format!("{k} needs a finite number of at least 0, got '{v}'"))?;
+        check_day_sd(x).map_err(|e| format!("{k} needs {e}, got '{v}'"))?;
         match k.trim() {
             "day_sd_db" => r.day_sd_db = x,
             "day_corr_days" if x > 0.0 => r.day_corr_slots = x * 24.0 * HOUR_SLOTS,
@@ -97,6 +94,22 @@ pub fn parse(spec: &str, seed: u64) -> Result<Option<(&str, PresetConfig)>, Stri
         }
     }
     Ok(Some((name, c)))
+}
+
+/// The regime a day scale is added to: a stationary preset's.
+pub(crate) fn day_scale_regime<'a>(name: &str, c: &'a mut PresetConfig) -> Result<&'a mut RegimeConfig, String> {
+    c.regime
+        .as_mut()
+        .ok_or_else(|| format!("preset {name} has no regime to add a day scale to (the stationary presets have one)"))
+}
+
+/// A day scale's setting (dB, days) is a finite number of at least 0.
+pub(crate) fn check_day_sd(x: f64) -> Result<(), String> {
+    if x.is_finite() && x >= 0.0 {
+        Ok(())
+    } else {
+        Err("a finite number of at least 0".into())
+    }
 }
 
 pub fn config(name: &str, seed: u64) -> Option<PresetConfig> {

@@ -140,7 +140,7 @@ fn a_preset_takes_its_settings_after_a_colon() {
 fn drc_errors_name_file_line_and_field() {
     let cases: &[(&str, &str, &str)] = &[
         ("drc = { preset = \"parked\" }\n", "link[0].drc.preset", "unknown DRC preset 'parked' (known: stationary, mobile, location1, location2, location3)"),
-        ("drc = { preset = \"location1:day_sd_db=x\" }\n", "link[0].drc.preset", "day_sd_db needs a number"),
+        ("drc = { preset = \"location1:day_sd_db=x\" }\n", "link[0].drc.preset", "day_sd_db needs a finite number"),
         ("drc = { preset = \"mobile:day_sd_db=2\" }\n", "link[0].drc.preset", "no regime"),
         ("drc = { preset = \"mobile\", seed = -3 }\n", "link[0].drc.seed", "must not be negative"),
         ("drc = { preset = \"mobile\", seed = \"7\" }\n", "link[0].drc.seed", "expected a plain integer"),
