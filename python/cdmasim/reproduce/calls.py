@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import sys
 from pathlib import Path
@@ -57,19 +56,6 @@ def _plain(v) -> bool:
     if type(v) is dict:
         return all(type(k) is str and _plain(x) for k, x in v.items())
     return False
-
-
-def _same(a, b) -> bool:
-    """Equal, NaN equal to NaN (a value read back against the one written)."""
-    if isinstance(a, float) and isinstance(b, float):
-        return a == b or (math.isnan(a) and math.isnan(b))
-    if type(a) is not type(b):
-        return False
-    if isinstance(a, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b))
-    if isinstance(a, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    return a == b
 
 
 class CallCache:
@@ -126,8 +112,6 @@ class CallCache:
         if kind != "ok" or head is None or not _plain(value):
             return
         text = json.dumps({**head, "value": value})
-        if not _same(json.loads(text)["value"], value):
-            return
 
         def dump(tmp):
             with open(tmp, "w", encoding="utf-8") as f:

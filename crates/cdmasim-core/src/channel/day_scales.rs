@@ -48,8 +48,8 @@ impl DayScales {
         if day_sd_db.is_empty() || day_sd_db.len() > MAX_WINDOW_LENGTHS {
             return Err(format!("day_sd_db: 1 to {MAX_WINDOW_LENGTHS} day scales, got {}", day_sd_db.len()));
         }
-        for (i, &sd) in day_sd_db.iter().enumerate() {
-            presets::check_day_sd(sd).map_err(|e| format!("day_sd_db[{i}]: {e}"))?;
+        if let Some((i, sd)) = day_sd_db.iter().enumerate().find(|(_, &sd)| !presets::is_day_setting(sd)) {
+            return Err(format!("day_sd_db[{i}]: needs {}, got {sd}", presets::DAY_SETTING));
         }
         let (name, mut c) = presets::parse(spec, seed)?.ok_or_else(|| format!("no preset '{spec}'"))?;
         let r = presets::day_scale_regime(name, &mut c)?;

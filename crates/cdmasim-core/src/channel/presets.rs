@@ -84,8 +84,12 @@ pub fn parse(spec: &str, seed: u64) -> Result<Option<(&str, PresetConfig)>, Stri
     let r = day_scale_regime(name, &mut c)?;
     for kv in settings.split(',') {
         let (k, v) = kv.split_once('=').ok_or_else(|| format!("'{kv}' is not KEY=VALUE"))?;
-        let x: f64 = v.trim().parse().map_err(|_| format!("{k} needs a finite number of at least 0, got '{v}'"))?;
-        check_day_sd(x).map_err(|e| format!("{k} needs {e}, got '{v}'"))?;
+        let x: f64 = v
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&x| is_day_setting(x))
+            .ok_or_else(|| format!("{k} needs {DAY_SETTING}, got '{v}'"))?;
         match k.trim() {
             "day_sd_db" => r.day_sd_db = x,
             "day_corr_days" if x > 0.0 => r.day_corr_slots = x * 24.0 * HOUR_SLOTS,
@@ -103,13 +107,12 @@ pub(crate) fn day_scale_regime<'a>(name: &str, c: &'a mut PresetConfig) -> Resul
         .ok_or_else(|| format!("preset {name} has no regime to add a day scale to (the stationary presets have one)"))
 }
 
-/// A day scale's setting (dB, days) is a finite number of at least 0.
-pub(crate) fn check_day_sd(x: f64) -> Result<(), String> {
-    if x.is_finite() && x >= 0.0 {
-        Ok(())
-    } else {
-        Err("a finite number of at least 0".into())
-    }
+/// What a day scale's setting (dB, days) must be.
+pub(crate) const DAY_SETTING: &str = "a finite number of at least 0";
+
+/// Whether `x` is a day scale's setting (`DAY_SETTING`).
+pub(crate) fn is_day_setting(x: f64) -> bool {
+    x.is_finite() && x >= 0.0
 }
 
 pub fn config(name: &str, seed: u64) -> Option<PresetConfig> {
