@@ -11,9 +11,9 @@
 //! same ACK); ACKed neighbours are merged so the list stays as short as the
 //! window. Here sequence numbers are unwrapped to 64 bits (offset by 2^34 so
 //! quadrant numbers keep tcptrace's alignment) and the four lists are one
-//! sorted deque, searched by quadrant range.
+//! sorted list, searched by quadrant range.
 
-use std::collections::VecDeque;
+use std::ops::{Deref, DerefMut};
 
 const QBITS: u32 = 30;
 
@@ -88,7 +88,70 @@ pub enum AckKind {
 
 #[derive(Debug, Default)]
 pub struct SeqSpace {
-    segs: VecDeque<Seg>,
+    segs: Segs,
+}
+
+/// The recorded segments in order, read as a slice: a vector whose front
+/// entries that are gone (forgotten quadrants, merged runs) are skipped by
+/// an offset and reclaimed once they outnumber the live ones, so memory
+/// stays about twice the list. (A ring buffer's index costs a wrap test
+/// at every step of the per-ACK walk.)
+#[derive(Debug, Default)]
+struct Segs {
+    v: Vec<Seg>,
+    head: usize,
+}
+
+/// Gone entries kept at the front before the vector is compacted.
+const COMPACT_AFTER: usize = 64;
+
+impl Deref for Segs {
+    type Target = [Seg];
+    #[inline(always)]
+    fn deref(&self) -> &[Seg] {
+        &self.v[self.head..]
+    }
+}
+
+impl DerefMut for Segs {
+    #[inline(always)]
+    fn deref_mut(&mut self) -> &mut [Seg] {
+        &mut self.v[self.head..]
+    }
+}
+
+impl Segs {
+    fn front(&self) -> Option<&Seg> {
+        self.v.get(self.head)
+    }
+    fn back(&self) -> Option<&Seg> {
+        self.v[self.head..].last()
+    }
+    fn push_back(&mut self, s: Seg) {
+        self.v.push(s);
+    }
+    fn insert(&mut self, i: usize, s: Seg) {
+        self.v.insert(self.head + i, s);
+    }
+    /// The first `k` segments are gone.
+    fn remove_front(&mut self, k: usize) {
+        self.head += k;
+        if self.head == self.v.len() {
+            self.v.clear();
+            self.head = 0;
+        } else if self.head >= COMPACT_AFTER && 2 * self.head >= self.v.len() {
+            self.v.drain(..self.head);
+            self.head = 0;
+        }
+    }
+    /// Segments `from..=to` are gone.
+    fn remove(&mut self, from: usize, to: usize) {
+        if from == 0 {
+            self.remove_front(to + 1);
+        } else {
+            self.v.drain(self.head + from..=self.head + to);
+        }
+    }
 }
 
 fn elapsed(from: u64, to: u64) -> u64 {
@@ -136,8 +199,9 @@ impl SeqSpace {
     fn forget_before(&mut self, q: u64) {
         if q >= 2 {
             let lim = (q - 1) << QBITS;
-            while self.segs.front().is_some_and(|s| s.first < lim) {
-                self.segs.pop_front();
+            if self.segs.front().is_some_and(|s| s.first < lim) {
+                let gone = self.segs.partition_point(|s| s.first < lim);
+                self.segs.remove_front(gone);
             }
         }
     }
@@ -195,7 +259,7 @@ impl SeqSpace {
         let mut rexlen = 0u64;
         let mut split = false;
         // Segments are sorted and disjoint: skip those wholly below us.
-        let mut i = lo + self.segs.range(lo..hi).take_while(|s| s.last < first).count();
+        let mut i = lo + self.segs[lo..hi].iter().take_while(|s| s.last < first).count();
         while i < hi {
             let s = self.segs[i];
             if first < s.first {
@@ -256,7 +320,7 @@ impl SeqSpace {
         if self.segs.front().is_some_and(|s| s.first < q << QBITS) {
             let (plo, phi) = self.quad_range(q - 1);
             let mut changed = false;
-            for s in self.segs.range_mut(plo..phi) {
+            for s in self.segs[plo..phi].iter_mut() {
                 if s.acked == 0 {
                     s.acked += 1;
                     changed = true;
@@ -270,7 +334,7 @@ impl SeqSpace {
         }
         let (lo, hi) = self.quad_range(q);
         let mut changed = false;
-        for s in self.segs.range_mut(lo..hi) {
+        for s in self.segs[lo..hi].iter_mut() {
             if ack <= s.first {
                 break;
             }
@@ -296,28 +360,29 @@ impl SeqSpace {
     }
 
     /// Merge contiguous ACKed segments at the head of a quadrant's list:
-    /// each run of them becomes its first member, spanning the run, with
-    /// the run's latest transmission time and its last member's ACK count
-    /// (an ACKed segment's retransmission count is never read again).
+    /// each run of them becomes one segment spanning the run, with the
+    /// run's latest transmission time, its first member's retransmission
+    /// count (never read again once ACKed) and its last member's ACK count.
     fn collapse(&mut self, lo: usize, mut hi: usize) {
         let mut i = lo;
         while i < hi && self.segs[i].acked > 0 {
-            let (mut k, mut time) = (i, self.segs[i].time);
-            for (a, b) in self.segs.range(i..hi).zip(self.segs.range(i + 1..hi)) {
-                if b.acked == 0 || a.last + 1 != b.first {
+            let (mut k, mut time, mut end) = (i, self.segs[i].time, self.segs[i].last);
+            for b in self.segs[i + 1..hi].iter() {
+                if b.acked == 0 || end + 1 != b.first {
                     break;
                 }
-                time = time.max(b.time);
+                (time, end) = (time.max(b.time), b.last);
                 k += 1;
             }
             if k > i {
-                let (last, acked) = (self.segs[k].last, self.segs[k].acked);
-                let m = &mut self.segs[i];
-                m.last = last;
-                m.acked = acked;
+                // The run becomes its last member, spanning it: nothing
+                // moves when the run is at the front (the usual case).
+                let (first, retrans) = (self.segs[i].first, self.segs[i].retrans);
+                let m = &mut self.segs[k];
+                m.first = first;
+                m.retrans = retrans;
                 m.time = time;
-                // One move of the shorter side for the whole run.
-                self.segs.drain(i + 1..=k);
+                self.segs.remove(i, k - 1);
                 hi -= k - i;
             }
             i += 1;
@@ -446,6 +511,36 @@ mod tests {
         assert_eq!(ss.ack_in(B + 150, false, 5, &mut acc), AckKind::Cumulative);
         assert_eq!(acc.rtt.count, 0);
         assert_eq!(acc.rtt_cumack, 2);
+    }
+
+    /// A long transfer, every second segment ACKed exactly: the list
+    /// stays a window long, the vector under it at most about twice that
+    /// (the gone front entries are reclaimed), across quadrant boundaries.
+    #[test]
+    fn a_long_transfer_keeps_the_list_short_and_samples_every_exact_ack() {
+        let mut ss = SeqSpace::default();
+        let mut acc = RttAcc::default();
+        let (seg, n) = (1448u64, 3_000_000u64);
+        for i in 0..n {
+            ss.rexmit(B + i * seg, seg, i, &mut acc);
+            if i % 2 == 1 && i >= 21 {
+                // ACK the segment sent ten segments ago, exactly.
+                assert_eq!(ss.ack_in(B + (i - 9) * seg, false, i, &mut acc), AckKind::Normal);
+                // Ten unACKed, the ACKed run; by a quadrant boundary also
+                // the previous quadrant's run and a segment cut in two.
+                assert!(ss.len() <= 14, "{} segments listed", ss.len());
+                assert!(ss.segs.v.len() <= 2 * ss.len() + COMPACT_AFTER, "{} kept", ss.segs.v.len());
+            }
+        }
+        // Every exact ACK sampled, ten segments late. The other segment of
+        // each pair is ACKed cumulatively (eleven at the first ACK), and
+        // so is the first piece of each segment cut at one of the four
+        // quadrant boundaries crossed.
+        let crossed = ((B + n * seg) >> QBITS) - (B >> QBITS);
+        assert_eq!(crossed, 4);
+        assert_eq!(acc.rtt.count, (n - 21).div_ceil(2));
+        assert_eq!((acc.rtt.min, acc.rtt.max), (10, 10));
+        assert_eq!(acc.rtt_cumack, acc.rtt.count - 1 + 11 + crossed);
     }
 
     #[test]
