@@ -273,6 +273,41 @@ fn analysis_of_a_known_story() {
     assert_eq!(r.connections[0].complete, "no");
 }
 
+/// Many connections at once, their packets interleaved: more than the
+/// connection table's cache has slots, so connections share slots and the
+/// map answers for the ones pushed out. Each connection's counters must be
+/// its own, whichever way it was found, in both directions.
+#[test]
+fn interleaved_connections_each_count_their_own_packets() {
+    let mut recs = Vec::new();
+    let conns = 600u16;
+    for round in 0..4u32 {
+        for k in 0..conns {
+            // Connection k: from port 2000 + k of A to port 80 + k % 3 of B
+            // (so some share B's port); k's data segments carry k + 1 bytes.
+            let (sport, dport) = (2000 + k, 80 + k % 3);
+            let payload = vec![1u8; k as usize + 1];
+            let seq = 1 + round * (k as u32 + 1);
+            let data = Seg { sport, dport, seq, ack: 1, flags: 0x18, payload: &payload, ..Default::default() };
+            let ip = ipv4(A4, B4, 1, &data);
+            recs.push((1_000_000_000 + recs.len() as u64 * 1000, ip.clone(), ip.len() as u32));
+            let ack = Seg { sport: dport, dport: sport, seq: 1, ack: seq + k as u32 + 1, ..Default::default() };
+            let ip = ipv4(B4, A4, 1, &ack);
+            recs.push((1_000_000_000 + recs.len() as u64 * 1000, ip.clone(), ip.len() as u32));
+        }
+    }
+    let f = pcap_file(false, false, LINKTYPE_RAW, 65535, &recs);
+    let opts = AnalyzeOptions::default();
+    let mut a = analyze_bytes(&f, &opts).unwrap();
+    let r = a.report(&opts);
+    assert_eq!(r.connections.len(), conns as usize);
+    for (k, c) in r.connections.iter().enumerate() {
+        assert_eq!((c.a2b.actual_data_pkts, c.a2b.actual_data_bytes), (4, 4 * (k as u64 + 1)), "connection {k}");
+        assert_eq!((c.b2a.pure_acks_sent, c.b2a.actual_data_pkts), (4, 0), "connection {k}");
+        assert_eq!(c.a2b.rtt_samples, 4, "connection {k}");
+    }
+}
+
 #[test]
 fn option_parsing() {
     use super::decode::parse_options;

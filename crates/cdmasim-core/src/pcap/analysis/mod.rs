@@ -12,14 +12,15 @@ pub mod owd;
 pub mod report;
 pub mod seqspace;
 pub mod series;
+pub mod table;
 
 use super::decode::{decode, Decoded, TcpPacket};
 use super::error::PcapError;
 use super::reader::{FileReader, Reader, Records};
 use conn::Conn;
+use table::ConnTable;
 use serde::Serialize;
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use std::hash::Hasher;
 use std::path::Path;
 
 #[derive(Debug, Clone)]
@@ -127,8 +128,7 @@ pub fn analyze_bytes(buf: &[u8], opts: &AnalyzeOptions) -> Result<Analysis, Pcap
 
 fn analyze_records(mut reader: impl Records, opts: &AnalyzeOptions) -> Result<Analysis, PcapError> {
     let mut an = Analysis::default();
-    let mut table: HashMap<Key, usize, BuildHasherDefault<KeyHash>> = HashMap::default();
-    let mut last: Option<(u128, u16, u128, u16, usize)> = None;
+    let mut table = ConnTable::default();
     let mut unknown_link_warned = false;
     while let Some(rec) = reader.next_record() {
         let rec = rec?;
@@ -158,16 +158,7 @@ fn analyze_records(mut reader: impl Records, opts: &AnalyzeOptions) -> Result<An
             }
         };
         an.tcp_packets += 1;
-        // Fast path: the same connection as the previous packet, its
-        // endpoints compared as integers in either direction (which is the
-        // packet's direction); else the hash table.
-        let (s, d) = (u128::from_ne_bytes(p.src), u128::from_ne_bytes(p.dst));
-        let hit = match last {
-            Some((a, ap, b, bp, i)) if s == a && d == b && p.sport == ap && p.dport == bp => Some((i, 0)),
-            Some((a, ap, b, bp, i)) if s == b && d == a && p.sport == bp && p.dport == ap => Some((i, 1)),
-            _ => None,
-        };
-        let mut found = hit.or_else(|| table.get(&conn_key(&p)).map(|&i| (i, an.conns[i].dir_of(&p))));
+        let mut found = table.find(&an.conns, &p);
         if let Some((i, dir)) = found {
             let c = &mut an.conns[i];
             if c.is_new_connection(dir, &p, now) {
@@ -181,14 +172,11 @@ fn analyze_records(mut reader: impl Records, opts: &AnalyzeOptions) -> Result<An
             None => {
                 an.conns.push(Conn::new(&p, opts.series));
                 let i = an.conns.len() - 1;
-                table.insert(conn_key(&p), i);
+                table.insert(i, &p);
                 (i, 0)
             }
         };
         let c = &mut an.conns[i];
-        if hit.is_none_or(|(h, _)| h != i) {
-            last = Some((u128::from_ne_bytes(c.a.0), c.a.1, u128::from_ne_bytes(c.b.0), c.b.1, i));
-        }
         c.on_packet(dir, &p, now, opts.checksums);
     }
     an.warnings.append(&mut reader.take_warnings());
