@@ -37,8 +37,6 @@ pub struct TcpPacket<'a> {
     pub tcp_len: u32,
     /// The captured bytes from the first TCP header byte on.
     pub tcp: &'a [u8],
-    /// The captured IP header (for checksums).
-    pub ip: &'a [u8],
 }
 
 impl<'a> TcpPacket<'a> {
@@ -72,12 +70,12 @@ impl<'a> TcpPacket<'a> {
         if self.tcp.len() < n || n < 20 {
             return None;
         }
-        let mut sum: u64 = 0;
-        if self.v6 {
-            sum += ones_sum(&self.src) + ones_sum(&self.dst);
+        let mut sum = if self.v6 {
+            ones_sum(&self.src) + ones_sum(&self.dst)
         } else {
-            sum += ones_sum(&self.src[..4]) + ones_sum(&self.dst[..4]);
-        }
+            let word = |a: &[u8; 16]| u32::from_be_bytes([a[0], a[1], a[2], a[3]]) as u64;
+            word(&self.src) + word(&self.dst)
+        };
         sum += 6 + n as u64;
         sum += ones_sum(&self.tcp[..n]);
         Some(fold(sum) == 0xffff)
@@ -100,6 +98,7 @@ pub enum Decoded<'a> {
 
 /// Find the IP header in a link-layer frame: returns (ethertype-like
 /// version hint, offset) or None.
+#[inline(always)]
 fn link_payload(linktype: u32, d: &[u8]) -> Option<Result<usize, ()>> {
     const ETH_IP4: u16 = 0x0800;
     const ETH_IP6: u16 = 0x86dd;
@@ -156,6 +155,7 @@ fn link_payload(linktype: u32, d: &[u8]) -> Option<Result<usize, ()>> {
     }
 }
 
+#[inline(always)]
 pub fn decode(linktype: u32, d: &[u8]) -> Decoded<'_> {
     let off = match link_payload(linktype, d) {
         None => return Decoded::UnknownLink,
@@ -173,6 +173,7 @@ pub fn decode(linktype: u32, d: &[u8]) -> Decoded<'_> {
     }
 }
 
+#[inline(always)]
 fn decode_v4(ip: &[u8]) -> Decoded<'_> {
     if ip.len() < 20 {
         return Decoded::Other;
@@ -194,7 +195,7 @@ fn decode_v4(ip: &[u8]) -> Decoded<'_> {
     if ip.len() < ihl {
         return Decoded::Truncated;
     }
-    tcp_view(false, src, dst, id, &ip[..ihl], &ip[ihl..], total.saturating_sub(ihl as u32))
+    tcp_view(false, src, dst, id, &ip[ihl..], total.saturating_sub(ihl as u32))
 }
 
 fn decode_v6(ip: &[u8]) -> Decoded<'_> {
@@ -239,10 +240,11 @@ fn decode_v6(ip: &[u8]) -> Decoded<'_> {
     if ip.len() < off {
         return Decoded::Truncated;
     }
-    tcp_view(true, src, dst, 0, &ip[..40], &ip[off..], plen.saturating_sub(ext))
+    tcp_view(true, src, dst, 0, &ip[off..], plen.saturating_sub(ext))
 }
 
-fn tcp_view<'a>(v6: bool, src: [u8; 16], dst: [u8; 16], ip_id: u16, iph: &'a [u8], t: &'a [u8], tcp_len: u32) -> Decoded<'a> {
+#[inline(always)]
+fn tcp_view(v6: bool, src: [u8; 16], dst: [u8; 16], ip_id: u16, t: &[u8], tcp_len: u32) -> Decoded<'_> {
     if t.len() < 20 {
         return Decoded::Truncated;
     }
@@ -263,7 +265,6 @@ fn tcp_view<'a>(v6: bool, src: [u8; 16], dst: [u8; 16], ip_id: u16, iph: &'a [u8
         hdr_len: ((t[12] >> 4) as u32) * 4,
         tcp_len,
         tcp: t,
-        ip: iph,
     })
 }
 
@@ -281,17 +282,27 @@ pub struct TcpOptions {
     pub sacks: [(u32, u32); 2],
 }
 
+/// Inlined for the two usual cases (no options; NOP, NOP, timestamps on
+/// an established connection, RFC 7323 Appendix A); any other layout goes
+/// through the general walk.
+#[inline(always)]
 pub fn parse_options(opts: &[u8]) -> TcpOptions {
-    let mut o = TcpOptions::default();
-    // The usual layout on an established connection with timestamps
-    // (RFC 7323 Appendix A: NOP, NOP, TS): skip the general loop.
+    if opts.is_empty() {
+        return TcpOptions::default();
+    }
     if opts.len() == 12 && opts[..4] == [1, 1, 8, 10] {
-        o.tsval = Some((
+        let tsval = Some((
             u32::from_be_bytes([opts[4], opts[5], opts[6], opts[7]]),
             u32::from_be_bytes([opts[8], opts[9], opts[10], opts[11]]),
         ));
-        return o;
+        return TcpOptions { tsval, ..TcpOptions::default() };
     }
+    walk_options(opts)
+}
+
+#[inline(never)]
+fn walk_options(opts: &[u8]) -> TcpOptions {
+    let mut o = TcpOptions::default();
     let mut i = 0;
     while i < opts.len() {
         let kind = opts[i];
