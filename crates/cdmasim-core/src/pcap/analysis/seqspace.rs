@@ -134,6 +134,7 @@ impl Segs {
         self.v.insert(self.head + i, s);
     }
     /// The first `k` segments are gone.
+    #[inline(never)]
     fn remove_front(&mut self, k: usize) {
         self.head += k;
         if self.head == self.v.len() {
@@ -195,7 +196,9 @@ impl SeqSpace {
         (lo, hi)
     }
 
-    /// tcptrace frees the quadrant opposite the one being touched.
+    /// tcptrace frees the quadrant opposite the one being touched. Inlined:
+    /// it runs twice a packet and nearly always only tests the front.
+    #[inline(always)]
     fn forget_before(&mut self, q: u64) {
         if q >= 2 {
             let lim = (q - 1) << QBITS;
@@ -208,8 +211,11 @@ impl SeqSpace {
 
     /// Record a transmission of `len` sequence units from `seq`. Returns
     /// (retransmitted units, out-of-order flag).
+    ///
+    /// Inlined for the expected case (new data beyond everything recorded,
+    /// in one quadrant); the rest is out of line.
+    #[inline(always)]
     pub fn rexmit(&mut self, seq: u64, len: u64, now: u64, acc: &mut RttAcc) -> (u64, bool) {
-        let mut out_order = false;
         if len == 0 {
             return (0, false);
         }
@@ -220,6 +226,12 @@ impl SeqSpace {
             self.segs.push_back(Seg { first: seq, last, time: now, retrans: 0, acked: 0 });
             return (0, false);
         }
+        self.rexmit_other(seq, last, len, now, acc)
+    }
+
+    #[inline(never)]
+    fn rexmit_other(&mut self, seq: u64, last: u64, len: u64, now: u64, acc: &mut RttAcc) -> (u64, bool) {
+        let mut out_order = false;
         let rex = if seq >> QBITS != last >> QBITS {
             // Straddles a quadrant boundary: two pieces, one per list.
             let b = (last >> QBITS) << QBITS;
@@ -301,18 +313,27 @@ impl SeqSpace {
     /// duplicate-ACK rule (tcptrace's default) that do not depend on the
     /// segment: same ACK as the previous one, no data, unchanged window,
     /// data outstanding.
+    ///
+    /// Inlined for the usual case of an ACK riding on data: the list is one
+    /// ACKed segment in the ACK's quadrant (the other side's collapsed
+    /// data), which the walk would leave as it is but for its count.
+    #[inline(always)]
     pub fn ack_in(&mut self, ack: u64, dup_ok: bool, now: u64, acc: &mut RttAcc) -> AckKind {
         let q = ack >> QBITS;
-        // The usual case of an ACK riding on data: the list is one ACKed
-        // segment in the ACK's quadrant (the other side's collapsed data),
-        // which the steps below would leave as it is but for its count.
-        if self.segs.len() == 1 && self.segs[0].acked > 0 && self.segs[0].first >> QBITS == q {
-            let s = &mut self.segs[0];
-            if ack <= s.first {
-                return AckKind::None;
+        if let [s] = &mut *self.segs {
+            if s.acked > 0 && s.first >> QBITS == q {
+                if ack <= s.first {
+                    return AckKind::None;
+                }
+                return dup_ack(acc, s, ack, dup_ok, AckKind::None);
             }
-            return dup_ack(acc, s, ack, dup_ok, AckKind::None);
         }
+        self.ack_walk(ack, dup_ok, now, acc)
+    }
+
+    #[inline(never)]
+    fn ack_walk(&mut self, ack: u64, dup_ok: bool, now: u64, acc: &mut RttAcc) -> AckKind {
+        let q = ack >> QBITS;
         self.forget_before(q);
         let mut ret = AckKind::None;
         let mut last_xmit = 0u64;
