@@ -2,11 +2,13 @@
 //! complement sum of 16-bit words. One implementation for the reader (which
 //! verifies TCP checksums), the simulator's writer and the test builders.
 
-/// Sum of 16-bit big-endian words (odd tail padded with zero), unfolded;
-/// sums of several pieces (pseudo-header, header, payload) simply add.
-/// Summed 32 bits at a time (RFC 1071 §2(B): 2^16 is 1 modulo 2^16 - 1, so
-/// a sum of 32-bit words folds to the same 16-bit sum); the value is zero
-/// only for zero bytes, as the word-by-word sum is.
+/// The ones' complement sum of `b` as 16-bit big-endian words (odd tail
+/// padded with zero), unfolded: only its `fold` (or `checksum`) is the
+/// 16-bit sum, and sums of several pieces (pseudo-header, header, payload)
+/// simply add before folding. Summed 32 bits at a time (RFC 1071 §2(C),
+/// parallel summation: 2^16 is 1 modulo 2^16 - 1, so the sum of 32-bit
+/// words folds to the same 16-bit sum), the carries deferred in 64 bits
+/// (§2(D)); it is zero only for zero bytes, as the word-by-word sum is.
 #[inline]
 pub fn ones_sum(b: &[u8]) -> u64 {
     let mut sum: u64 = 0;

@@ -308,6 +308,40 @@ fn interleaved_connections_each_count_their_own_packets() {
     }
 }
 
+/// The same endpoints carry a second connection after a long idle time
+/// (tcptrace's four minutes): the later packets count on the new
+/// connection, found through the table's cache as the old one was.
+#[test]
+fn a_connection_superseded_on_the_same_endpoints_takes_its_later_packets() {
+    let mut recs = Vec::new();
+    let mut push = |t: u64, from_a: bool, seq: u32, payload: &[u8]| {
+        let (sport, dport) = if from_a { (1000, 80) } else { (80, 1000) };
+        let s = Seg { sport, dport, seq, ack: 1, flags: 0x18, payload, ..Default::default() };
+        let ip = if from_a { ipv4(A4, B4, 1, &s) } else { ipv4(B4, A4, 1, &s) };
+        let n = ip.len() as u32;
+        recs.push((t, ip, n));
+    };
+    let s = 1_000_000_000u64;
+    for k in 0..3u32 {
+        push(s + k as u64 * 1_000_000, true, 1 + 10 * k, &[7u8; 10]);
+    }
+    push(s + 3_000_000, false, 1, &[]);
+    // Five minutes later: a new connection on the same endpoints.
+    let later = s + 300 * s;
+    for k in 0..5u32 {
+        push(later + k as u64 * 1_000_000, k % 2 == 0, 5000 + 20 * k, &[7u8; 20]);
+    }
+    let f = pcap_file(false, false, LINKTYPE_RAW, 65535, &recs);
+    let opts = AnalyzeOptions::default();
+    let mut a = analyze_bytes(&f, &opts).unwrap();
+    let r = a.report(&opts);
+    assert_eq!(r.connections.len(), 2);
+    let (old, new) = (&r.connections[0], &r.connections[1]);
+    assert_eq!((old.a2b.actual_data_pkts, old.b2a.total_packets), (3, 1));
+    assert_eq!((new.a2b.actual_data_pkts, new.b2a.actual_data_pkts), (3, 2));
+    assert_eq!(new.a2b.actual_data_bytes + new.b2a.actual_data_bytes, 100);
+}
+
 #[test]
 fn option_parsing() {
     use super::decode::parse_options;

@@ -52,8 +52,19 @@ impl Conn {
         }
     }
 
-    pub fn dir_of(&self, p: &TcpPacket) -> usize {
-        if (u128::from_ne_bytes(p.src), p.sport) == (u128::from_ne_bytes(self.a.0), self.a.1) { 0 } else { 1 }
+    /// `p`'s direction (0: from `a`), if `p` joins this connection's
+    /// endpoints.
+    #[inline(always)]
+    pub fn direction(&self, p: &TcpPacket) -> Option<usize> {
+        let (s, d) = (u128::from_ne_bytes(p.src), u128::from_ne_bytes(p.dst));
+        let (a, b) = (u128::from_ne_bytes(self.a.0), u128::from_ne_bytes(self.b.0));
+        if s == a && d == b && p.sport == self.a.1 && p.dport == self.b.1 {
+            Some(0)
+        } else if s == b && d == a && p.sport == self.b.1 && p.dport == self.a.1 {
+            Some(1)
+        } else {
+            None
+        }
     }
 
     /// tcptrace's heuristics for "these endpoints now carry a new

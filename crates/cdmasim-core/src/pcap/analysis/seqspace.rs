@@ -93,9 +93,10 @@ pub struct SeqSpace {
 
 /// The recorded segments in order, read as a slice: a vector whose front
 /// entries that are gone (forgotten quadrants, merged runs) are skipped by
-/// an offset and reclaimed once they outnumber the live ones, so memory
-/// stays about twice the list. (A ring buffer's index costs a wrap test
-/// at every step of the per-ACK walk.)
+/// an offset, and reclaimed when a removal at the front leaves at least
+/// COMPACT_AFTER of them and no fewer than the live ones, so the vector
+/// holds at most about twice the longest list plus COMPACT_AFTER. (A ring
+/// buffer's index costs a wrap test at every step of the per-ACK walk.)
 #[derive(Debug, Default)]
 struct Segs {
     v: Vec<Seg>,
@@ -121,12 +122,6 @@ impl DerefMut for Segs {
 }
 
 impl Segs {
-    fn front(&self) -> Option<&Seg> {
-        self.v.get(self.head)
-    }
-    fn back(&self) -> Option<&Seg> {
-        self.v[self.head..].last()
-    }
     fn push_back(&mut self, s: Seg) {
         self.v.push(s);
     }
@@ -145,10 +140,16 @@ impl Segs {
             self.head = 0;
         }
     }
-    /// Segments `from..=to` are gone.
+    /// Segments `from..=to` are gone: the shorter side moves (the ones
+    /// before them forward, or the ones after them back).
     fn remove(&mut self, from: usize, to: usize) {
+        let gone = to + 1 - from;
         if from == 0 {
-            self.remove_front(to + 1);
+            self.remove_front(gone);
+        } else if from < self.len() - to {
+            let h = self.head;
+            self.v.copy_within(h..h + from, h + gone);
+            self.remove_front(gone);
         } else {
             self.v.drain(self.head + from..=self.head + to);
         }
@@ -167,15 +168,21 @@ impl SeqSpace {
         self.segs.is_empty()
     }
 
+    /// Inlined for the usual answer: the whole list lies in the quadrant.
+    #[inline(always)]
     fn quad_range(&self, q: u64) -> (usize, usize) {
-        let qs = q << QBITS;
-        let qe = (q + 1) << QBITS;
-        let n = self.segs.len();
-        // Most often the whole list lies in the quadrant.
-        match (self.segs.front(), self.segs.back()) {
-            (Some(f), Some(b)) if f.first >= qs && b.first < qe => return (0, n),
-            _ => {}
+        let (qs, qe) = (q << QBITS, (q + 1) << QBITS);
+        if let (Some(f), Some(b)) = (self.segs.first(), self.segs.last()) {
+            if f.first >= qs && b.first < qe {
+                return (0, self.segs.len());
+            }
         }
+        self.quad_range_cut(qs, qe)
+    }
+
+    #[inline(never)]
+    fn quad_range_cut(&self, qs: u64, qe: u64) -> (usize, usize) {
+        let n = self.segs.len();
         // Nearly always at most the collapsed ACKed head lies before the
         // quadrant and nothing after it: scan a few from each end before
         // falling back to binary search.
@@ -197,12 +204,12 @@ impl SeqSpace {
     }
 
     /// tcptrace frees the quadrant opposite the one being touched. Inlined:
-    /// it runs twice a packet and nearly always only tests the front.
+    /// it runs up to twice a packet and nearly always only tests the front.
     #[inline(always)]
     fn forget_before(&mut self, q: u64) {
         if q >= 2 {
             let lim = (q - 1) << QBITS;
-            if self.segs.front().is_some_and(|s| s.first < lim) {
+            if self.segs.first().is_some_and(|s| s.first < lim) {
                 let gone = self.segs.partition_point(|s| s.first < lim);
                 self.segs.remove_front(gone);
             }
@@ -247,7 +254,7 @@ impl SeqSpace {
     /// earlier one, so it goes at the back of the list.
     #[inline]
     fn goes_last(&self, first: u64) -> bool {
-        self.segs.back().is_some_and(|b| first > b.last && b.first >> QBITS <= first >> QBITS)
+        self.segs.last().is_some_and(|b| first > b.last && b.first >> QBITS <= first >> QBITS)
     }
 
     fn addseg(&mut self, mut first: u64, mut len: u64, now: u64, acc: &mut RttAcc, out_order: &mut bool) -> u64 {
@@ -338,7 +345,7 @@ impl SeqSpace {
         let mut ret = AckKind::None;
         let mut last_xmit = 0u64;
         // Everything in the previous quadrant is taken as acknowledged.
-        if self.segs.front().is_some_and(|s| s.first < q << QBITS) {
+        if self.segs.first().is_some_and(|s| s.first < q << QBITS) {
             let (plo, phi) = self.quad_range(q - 1);
             let mut changed = false;
             for s in self.segs[plo..phi].iter_mut() {
@@ -396,8 +403,9 @@ impl SeqSpace {
                 k += 1;
             }
             if k > i {
-                // The run becomes its last member, spanning it: nothing
-                // moves when the run is at the front (the usual case).
+                // The run becomes its last member, spanning it, and the
+                // ones before it go (nothing moves for a run at the front;
+                // one segment for a run behind the previous quadrant's).
                 let (first, retrans) = (self.segs[i].first, self.segs[i].retrans);
                 let m = &mut self.segs[k];
                 m.first = first;
@@ -547,8 +555,9 @@ mod tests {
             if i % 2 == 1 && i >= 21 {
                 // ACK the segment sent ten segments ago, exactly.
                 assert_eq!(ss.ack_in(B + (i - 9) * seg, false, i, &mut acc), AckKind::Normal);
-                // Ten unACKed, the ACKed run; by a quadrant boundary also
-                // the previous quadrant's run and a segment cut in two.
+                // Ten unACKed and the ACKed run; once past a quadrant
+                // boundary also the previous quadrant's run (kept until
+                // the quadrant after next) and a segment cut in two.
                 assert!(ss.len() <= 14, "{} segments listed", ss.len());
                 assert!(ss.segs.v.len() <= 2 * ss.len() + COMPACT_AFTER, "{} kept", ss.segs.v.len());
             }
@@ -562,6 +571,23 @@ mod tests {
         assert_eq!(acc.rtt.count, (n - 21).div_ceil(2));
         assert_eq!((acc.rtt.min, acc.rtt.max), (10, 10));
         assert_eq!(acc.rtt_cumack, acc.rtt.count - 1 + 11 + crossed);
+    }
+
+    /// Data two quadrants on forgets every segment recorded: the vector
+    /// is emptied, not left with a gone front.
+    #[test]
+    fn a_jump_of_two_quadrants_empties_the_vector() {
+        const Q: u64 = 1 << QBITS;
+        let mut ss = SeqSpace::default();
+        let mut acc = RttAcc::default();
+        for k in 0..100 {
+            ss.rexmit(B + 100 * k, 100, k, &mut acc);
+        }
+        ss.ack_in(B + 5_000, false, 200, &mut acc);
+        assert_eq!(ss.len(), 51);
+        assert_eq!(ss.rexmit(B + 2 * Q, 100, 300, &mut acc), (0, false));
+        assert_eq!((ss.len(), ss.segs.v.len(), ss.segs.head), (1, 1, 0));
+        assert_eq!(ss.segs[0].first, B + 2 * Q);
     }
 
     #[test]

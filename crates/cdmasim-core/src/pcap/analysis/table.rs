@@ -4,7 +4,12 @@
 //! packet by packet), so a small direct-mapped cache of recent connections,
 //! indexed by a hash of the endpoints that is the same in both directions,
 //! answers most lookups with one comparison of the endpoints; the hash map
-//! over the canonical key answers the rest.
+//! over the canonical key answers the rest. A slot's connection is taken
+//! only when its endpoints are the packet's, and it is then the one the map
+//! holds for them (every write to a slot is the map's current connection
+//! for some endpoints, and a new connection on the same endpoints takes the
+//! map's place and the slot's together), so what is found never depends on
+//! the cache.
 
 use super::conn::Conn;
 use super::{conn_key, Key, KeyHash};
@@ -38,20 +43,6 @@ fn slot(p: &TcpPacket) -> usize {
     (x.wrapping_mul(0x9e37_79b9) >> (32 - RECENT.trailing_zeros())) as usize
 }
 
-/// `p`'s direction in `c` (0: from `c.a`), if `p` joins `c`'s endpoints.
-#[inline(always)]
-fn direction(c: &Conn, p: &TcpPacket) -> Option<usize> {
-    let (s, d) = (u128::from_ne_bytes(p.src), u128::from_ne_bytes(p.dst));
-    let (a, b) = (u128::from_ne_bytes(c.a.0), u128::from_ne_bytes(c.b.0));
-    if s == a && d == b && p.sport == c.a.1 && p.dport == c.b.1 {
-        Some(0)
-    } else if s == b && d == a && p.sport == c.b.1 && p.dport == c.a.1 {
-        Some(1)
-    } else {
-        None
-    }
-}
-
 impl ConnTable {
     /// The latest connection on `p`'s endpoints and `p`'s direction in it.
     #[inline(always)]
@@ -59,7 +50,7 @@ impl ConnTable {
         let k = slot(p);
         let r = self.recent[k] as usize;
         if r != 0 {
-            if let Some(dir) = direction(&conns[r - 1], p) {
+            if let Some(dir) = conns[r - 1].direction(p) {
                 return Some((r - 1, dir));
             }
         }
@@ -70,10 +61,13 @@ impl ConnTable {
     fn find_slow(&mut self, conns: &[Conn], p: &TcpPacket, k: usize) -> Option<(usize, usize)> {
         let i = *self.map.get(&conn_key(p))?;
         self.recent[k] = cached(i);
-        Some((i, conns[i].dir_of(p)))
+        Some((i, conns[i].direction(p).expect("a connection found by its key joins the packet's endpoints")))
     }
 
-    /// Connection `i`, just opened by `p`, is now the one on its endpoints.
+    /// Connection `i`, just opened by `p`, becomes the one on its
+    /// endpoints, in the map and in the slot the endpoints pick (which
+    /// depends on nothing else: a connection it supersedes held the same
+    /// slot, if any).
     pub fn insert(&mut self, i: usize, p: &TcpPacket) {
         self.map.insert(conn_key(p), i);
         self.recent[slot(p)] = cached(i);
