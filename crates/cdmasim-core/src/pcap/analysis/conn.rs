@@ -80,6 +80,7 @@ impl Conn {
             || (syn && this.syn_count > 1 && this.syn != p.seq)
     }
 
+    #[inline(always)]
     pub fn on_packet(&mut self, dir: usize, p: &TcpPacket, now: u64, check_cksum: bool) {
         if self.first_time == 0 {
             self.first_time = now;
