@@ -202,6 +202,40 @@ def test_tables_written_from_the_records_read_back_as_the_dataframes(example, mo
             pd.testing.assert_frame_equal(got, expected, check_dtype=True, obj=f"{example}.{name}")
 
 
+@pytest.mark.parametrize("example", ["cdma2000_cell", "web_browsing", "is2000"])
+def test_a_long_table_is_its_wide_tables_points_row_by_row(example, monkeypatch):
+    """Each long table (rlp_cdf, is2000_cdf, dead_periods) holds, for every
+    record of its wide table and every field the schema names, one row per
+    point in the summary's order: the record's key, the quantity when there
+    are several, the point's two numbers (a missing one NaN). Checked
+    against that definition built one row at a time."""
+    import math
+
+    from cdmasim.result import _long, long_columns
+
+    monkeypatch.chdir(EXAMPLES)
+    if example == "is2000":    # an IS-2000 sector: its links' distributions in is2000_cdf
+        r = cdmasim.run({"preset": "is2000", "simulation": {"duration": "60s", "seed": 3}, "is2000": {"users": 4}})
+    else:
+        r = cdmasim.run(EXAMPLES / f"{example}.toml")
+    # A point with a missing number, as the JSON would give it.
+    r.summary["radio_links"] = [*r.summary.get("radio_links", []), {
+        **(r.summary.get("radio_links") or [{"name": "x", "direction": "down"}])[0],
+        "name": "extra", "new_data_cdf": [[24.0, None], [48.0, 1.0]], "rtx_cdf": [], "on_time_cdf": None}]
+    checked = 0
+    for name, (wide, spec) in _long().items():
+        several = len(spec["fields"]) > 1
+        want = [(*(rec[f] for _, f in spec["key"]), *((q,) if several else ()), a, b)
+                for rec in r.summary.get(wide, []) for f, q in spec["fields"] for a, b in rec.get(f) or []]
+        got = list(getattr(r, name).itertuples(index=False, name=None))
+        assert [c for c, _ in long_columns(name)] == list(getattr(r, name).columns)
+        assert len(got) == len(want), name
+        for g, w in zip(got, want):
+            assert all(x == y or (y is None and math.isnan(x)) for x, y in zip(g, w)), (name, g, w)
+        checked += len(got)
+    assert checked > 10
+
+
 def test_an_empty_tables_file_is_made_once_and_is_what_pyarrow_writes_for_any_key(tmp_path):
     """write_table_parquet keeps one file per empty table, since no row
     holds the run key: its bytes are those pyarrow writes for each key."""

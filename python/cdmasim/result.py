@@ -267,9 +267,31 @@ def _typed_frame(fields, columns):
     return pd.DataFrame(dict(zip(names, columns)), columns=names).astype(dtypes)
 
 
-def _columns(rows, width):
-    """Row tuples as `width` column lists."""
-    return [list(col) for col in zip(*rows)] if rows else [[] for _ in range(width)]
+def _long_table(records, spec):
+    """A long table's columns from its wide table's records: for each
+    record and each of the fields `spec` names, a row per point (a pair),
+    beside the record's key (and the quantity, when there are several).
+    Built a column at a time, the points through numpy: an IS-2000
+    sector's RLP distributions are tens of thousands of rows a run, and a
+    tuple per row cost more than its simulation."""
+    import numpy as np
+
+    several = len(spec["fields"]) > 1
+    keys = [[] for _ in spec["key"]]
+    quantity, points = [], []
+    for r in records:
+        for f, q in spec["fields"]:
+            pts = r.get(f)
+            if not pts:
+                continue
+            n = len(pts)
+            for col, (_, field) in zip(keys, spec["key"]):
+                col.extend([r[field]] * n)
+            if several:
+                quantity.extend([q] * n)
+            points.extend(pts)
+    a, b = np.array(points, dtype=np.float64).reshape(-1, 2).T.copy()
+    return [*keys, *([quantity] if several else []), a, b]
 
 
 def _row_count(columns) -> int:
@@ -321,6 +343,7 @@ def _parquet_table(fields, columns, run_key=None):
     DataFrame and with its pandas metadata, so that read back it is that
     DataFrame; built without pandas (a DataFrame costs milliseconds, more
     than a small run)."""
+    import numpy as np
     import pyarrow as pa
 
     schema = _parquet_schema(fields, run_key)
@@ -328,10 +351,17 @@ def _parquet_table(fields, columns, run_key=None):
     arrays = [] if run_key is None else [pa.array([run_key] * n, pa.string())]
     for (c, kind), col in zip(fields, columns):
         if kind == "float":
-            arrays.append(pa.array([float("nan") if v is None else v for v in col], pa.float64()))
+            # A missing number (None) is NaN, as in the DataFrame, not null.
+            arrays.append(pa.array(np.asarray(col, dtype=np.float64)))
         else:
             arrays.append(pa.array(col, pa.int64() if kind == "int" else pa.string()))
     return pa.Table.from_arrays(arrays, schema=schema)
+
+
+#: A CSV field's text as a value of the schema's kind (an empty field is
+#: a missing value).
+_FROM_CSV = {"int": int, "float": float, "float?": lambda x: float(x) if x else None,
+             "int?": lambda x: int(x) if x else None, "str": str, "str?": lambda x: x or None}
 
 
 class Result:
@@ -395,11 +425,7 @@ class Result:
         if name not in _long():
             return _wide(name, self._records(name))
         wide, spec = _long()[name]
-        several = len(spec["fields"]) > 1
-        rows = [(*(r[f] for _, f in spec["key"]), *(q,) * several, a, b)
-                for r in self._records(wide) for f, q in spec["fields"] for a, b in r.get(f) or []]
-        fields = long_columns(name)
-        return fields, _columns(rows, len(fields))
+        return long_columns(name), _long_table(self._records(wide), spec)
 
     def _records(self, name):
         """A wide table's records: the summary's, or those the run streamed
@@ -412,11 +438,12 @@ class Result:
         """The objects or pages the run streamed to its CSV file, typed by
         the schema, in the order the core keeps them in memory: by flow (as
         the scenario lists them), page and object."""
-        convert = {"int": int, "float": float, "float?": lambda x: float(x) if x else None,
-                   "int?": lambda x: int(x) if x else None, "str": str, "str?": lambda x: x or None}
         kinds = dict(schema()[name])
         with open(os.path.join(self._web_dir, f"{name}.csv"), newline="", encoding="utf-8") as f:
-            rows = [{k: convert[kinds[k]](v) for k, v in r.items()} for r in csv.DictReader(f)]
+            lines = csv.reader(f)
+            header = next(lines, [])
+            convert = [_FROM_CSV[kinds[k]] for k in header]
+            rows = [dict(zip(header, [c(v) for c, v in zip(convert, line)])) for line in lines]
         order = {f["name"]: i for i, f in enumerate(self.summary.get("flows", []))}
         rows.sort(key=lambda r: (order.get(r["flow"], len(order)), r["page"], r.get("index", 0)))
         return rows
