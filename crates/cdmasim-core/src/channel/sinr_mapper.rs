@@ -75,7 +75,28 @@ impl Thresholds {
     /// tenth of drawing a preset).
     #[inline]
     pub fn map(&self, sinr_db: f64) -> u8 {
-        let k: usize = self.ladder_db.iter().map(|&t| (t <= sinr_db) as usize).sum();
+        self.drc_at(self.ladder_db.iter().map(|&t| (t <= sinr_db) as usize).sum())
+    }
+
+    /// The same count (the ladder's thresholds ≤ `sinr_db`) walked from
+    /// `k`, the count for a value near it: a terminal's SINR estimate moves
+    /// little from one slot to the next, so this is a comparison or two
+    /// where `map` makes one per rung. Exact from any `k` in 0..=LADDER,
+    /// since the thresholds ≤ any value are a prefix (a NaN value: none).
+    #[inline]
+    fn rung_from(&self, mut k: usize, sinr_db: f64) -> usize {
+        while k < LADDER && self.ladder_db[k] <= sinr_db {
+            k += 1;
+        }
+        while k > 0 && !(self.ladder_db[k - 1] <= sinr_db) {
+            k -= 1;
+        }
+        k
+    }
+
+    /// The DRC of the ladder's `k` lowest thresholds (0: the null DRC).
+    #[inline]
+    fn drc_at(&self, k: usize) -> u8 {
         if k == 0 {
             0
         } else {
@@ -114,41 +135,50 @@ pub struct Mapping {
     rng: Rng,
     offset_db: f64,
     estimate: Option<f64>,
+    /// The ladder count of the last slot's estimate (`Thresholds::rung_from`).
+    rung: usize,
     errors: u64,
     frames: u64,
 }
 
 impl Mapping {
     pub fn new(cfg: MapperConfig, thr: Thresholds, rng: Rng) -> Self {
-        Self { cfg, thr, rng, offset_db: 0.0, estimate: None, errors: 0, frames: 0 }
+        Self { cfg, thr, rng, offset_db: 0.0, estimate: None, rung: 0, errors: 0, frames: 0 }
     }
 
     /// The DRC of each slot whose SINR (dB) is in `sinr`, into `drc`.
     pub fn map(&mut self, sinr: &[f32], drc: &mut [u8]) {
-        let down = self.cfg.step_up_db * self.cfg.target_fer / (1.0 - self.cfg.target_fer);
-        let w = self.cfg.estimate_weight;
-        for (i, &s) in sinr.iter().enumerate() {
+        let cfg = &self.cfg;
+        let down = cfg.step_up_db * cfg.target_fer / (1.0 - cfg.target_fer);
+        let (w, width, (lo, hi)) = (cfg.estimate_weight, cfg.waterfall_db, cfg.offset_range_db);
+        // The state the loop carries from slot to slot, in locals (kept in
+        // registers, not stored back every slot).
+        let (mut estimate, mut offset, mut rung) = (self.estimate, self.offset_db, self.rung);
+        let drc = &mut drc[..sinr.len()];
+        for (out, &s) in drc.iter_mut().zip(sinr) {
             let x = s as f64;
-            let est = self.estimate.unwrap_or(x);
-            let d = self.thr.map(est - self.offset_db);
-            drc[i] = d;
+            let est = estimate.unwrap_or(x);
+            rung = self.thr.rung_from(rung, est - offset);
+            let d = self.thr.drc_at(rung);
+            *out = d;
             if d > 0 {
                 let margin = x - self.thr.db[d as usize];
                 self.frames += 1;
                 // FER > 0 for every margin, so a draw is made for every frame.
-                if waterfall::lost(margin / self.cfg.waterfall_db, self.rng.uniform()) {
+                if waterfall::lost(margin / width, self.rng.uniform()) {
                     self.errors += 1;
-                    self.offset_db += self.cfg.step_up_db;
+                    offset += cfg.step_up_db;
                 } else {
-                    self.offset_db -= down;
+                    offset -= down;
                 }
-                self.offset_db = self.offset_db.clamp(self.cfg.offset_range_db.0, self.cfg.offset_range_db.1);
+                offset = offset.clamp(lo, hi);
             }
-            self.estimate = Some(match self.estimate {
+            estimate = Some(match estimate {
                 None => x,
                 Some(e) => e + w * (x - e),
             });
         }
+        (self.estimate, self.offset_db, self.rung) = (estimate, offset, rung);
     }
 
     /// The SINR jumped: the terminal's estimate starts again from the next
@@ -226,7 +256,8 @@ mod tests {
 
     /// The counting map is the binary search it replaced, at every
     /// threshold, an ulp either side, between them, at ±∞ and NaN, for the
-    /// Rev. 0 and Rev. A ladders and one with ties and an infinite rung.
+    /// Rev. 0 and Rev. A ladders and one with ties and an infinite rung;
+    /// and so is the walk from every starting count.
     #[test]
     fn counting_map_is_the_ladder_search() {
         let mut tied = DEFAULT_THRESHOLDS_DB;
@@ -246,6 +277,10 @@ mod tests {
             xs.extend((-400..=400).map(|i| i as f64 / 16.0));
             for x in xs {
                 assert_eq!(t.map(x), search(x), "x = {x}, max_drc {max_drc}");
+                // Walked from any count, the mapper's way gives the same.
+                for k in 0..=LADDER {
+                    assert_eq!(t.drc_at(t.rung_from(k, x)), search(x), "x = {x} from {k}, max_drc {max_drc}");
+                }
             }
         }
     }

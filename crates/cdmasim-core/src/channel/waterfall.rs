@@ -53,7 +53,9 @@ pub fn lost(z: f64, u: f64) -> bool {
     // bracket is one-sided or the formula decides).
     let pos = (z + SPAN) * STEPS;
     if pos >= 1.0 && pos < (POINTS - 2) as f64 {
-        let k = pos as usize;
+        // pos is in [1, POINTS - 2): through i32, the conversion needs
+        // none of the range fix-ups a float-to-usize cast makes.
+        let k = pos as i32 as usize;
         // z in [z_k, z_k+1]: FER(z) in [t[k+1], t[k]], widened to [t[k+2], t[k-1]].
         if u < t[k + 2] {
             return true;
@@ -124,7 +126,9 @@ mod tests {
             let z = (rng.uniform() - 0.3) * 40.0;
             let u = rng.uniform();
             let pos = (z + SPAN) * STEPS;
-            let k = pos as usize;
+            // pos is in [1, POINTS - 2): through i32, the conversion needs
+        // none of the range fix-ups a float-to-usize cast makes.
+        let k = pos as i32 as usize;
             inside += (u >= t[k + 2] && u < t[k - 1]) as u64;
         }
         assert!(inside < n / 100, "{inside}");
