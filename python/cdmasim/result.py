@@ -256,7 +256,7 @@ def _stored(cols):
 
 
 def _typed_frame(fields, columns):
-    """A DataFrame of `columns` (one list per field) with `fields` ((column,
+    """A DataFrame of `columns` (one list or array per field) with `fields` ((column,
     stored kind)): numbers as int64 / float64, text as pandas infers it."""
     names = [c for c, _ in fields]
     dtypes = {c: _STORED_DTYPES[k] for c, k in fields if k in _STORED_DTYPES}
@@ -271,31 +271,37 @@ def _long_table(records, spec):
     """A long table's columns from its wide table's records: for each
     record and each of the fields `spec` names, a row per point (a pair),
     beside the record's key (and the quantity, when there are several).
-    Built a column at a time, the points through numpy: an IS-2000
-    sector's RLP distributions are tens of thousands of rows a run, and a
-    tuple per row cost more than its simulation."""
+    Built a column at a time through numpy, a key repeated over its points
+    as an object array (Arrow takes that several times faster than a list
+    of the same strings): the radio links of an IS-2000 sector give a
+    hundred thousand rows a run."""
     import numpy as np
 
     several = len(spec["fields"]) > 1
-    keys = [[] for _ in spec["key"]]
-    quantity, points = [], []
+    groups, counts, points = [], [], []
     for r in records:
         for f, q in spec["fields"]:
             pts = r.get(f)
             if not pts:
                 continue
-            n = len(pts)
-            for col, (_, field) in zip(keys, spec["key"]):
-                col.extend([r[field]] * n)
-            if several:
-                quantity.extend([q] * n)
+            groups.append((*(r[field] for _, field in spec["key"]), *((q,) if several else ())))
+            counts.append(len(pts))
             points.extend(pts)
-    a, b = np.array(points, dtype=np.float64).reshape(-1, 2).T.copy()
-    return [*keys, *([quantity] if several else []), a, b]
+
+    def repeated(j):
+        values = np.empty(len(groups), dtype=object)
+        values[:] = [g[j] for g in groups]
+        return np.repeat(values, counts)
+
+    xy = np.array(points, dtype=np.float64)
+    if points and (xy.ndim != 2 or xy.shape[1] != 2):
+        raise ValueError(f"{spec['name']}: a point is not a pair of numbers")
+    a, b = xy.reshape(-1, 2).T.copy()
+    return [*(repeated(j) for j in range(len(spec["key"]) + several)), a, b]
 
 
 def _row_count(columns) -> int:
-    """Rows in a table given as one list per field."""
+    """Rows in a table given as one list or array per field."""
     return len(columns[0]) if columns else 0
 
 
@@ -338,7 +344,7 @@ _EMPTY_FILES: dict = {}
 
 
 def _parquet_table(fields, columns, run_key=None):
-    """An Arrow table of `columns` (one list per field) with `fields`
+    """An Arrow table of `columns` (one list or array per field) with `fields`
     ((column, int | float | str)), typed as `_typed_frame` types the
     DataFrame and with its pandas metadata, so that read back it is that
     DataFrame; built without pandas (a DataFrame costs milliseconds, more
