@@ -21,15 +21,18 @@ import time
 def plan_runs(quick):
     """(paper, key, scenario, seed, pcap) of every distinct run of every
     paper's plan, as `reproduce all` runs them."""
+    import tempfile
+
     from cdmasim import reproduce
     from cdmasim.sweeps import Plan
 
     runs = []
-    for paper, specs in reproduce.plans(list(reproduce.PAPERS), "/tmp/cdmasim-bench-plans", quick=quick):
-        for spec in specs:
-            spec, pcap = spec if isinstance(spec, tuple) else (spec, False)
-            for key, _, seed, scenario in Plan(spec, pcap).unique.values():
-                runs.append((paper, key, scenario, seed, pcap))
+    with tempfile.TemporaryDirectory(prefix="cdmasim-bench-") as out:    # the papers' folders planning makes
+        for paper, specs in reproduce.plans(list(reproduce.PAPERS), out, quick=quick):
+            for spec in specs:
+                spec, pcap = spec if isinstance(spec, tuple) else (spec, False)
+                for key, _, seed, scenario in Plan(spec, pcap).unique.values():
+                    runs.append((paper, key, scenario, seed, pcap))
     return runs
 
 
