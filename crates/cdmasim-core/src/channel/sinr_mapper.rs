@@ -84,6 +84,8 @@ impl Thresholds {
     /// where `map` makes one per rung. Exact from any `k` in 0..=LADDER,
     /// since the thresholds ≤ any value are a prefix (a NaN value: none).
     #[inline]
+    // `!(t <= x)`, not `t > x`: for a NaN value no threshold counts.
+    #[allow(clippy::neg_cmp_op_on_partial_ord)]
     fn rung_from(&self, mut k: usize, sinr_db: f64) -> usize {
         while k < LADDER && self.ladder_db[k] <= sinr_db {
             k += 1;
