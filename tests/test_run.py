@@ -234,6 +234,10 @@ def test_a_long_table_is_its_wide_tables_points_row_by_row(example, monkeypatch)
             assert all(x == y or (y is None and math.isnan(x)) for x, y in zip(g, w)), (name, g, w)
         checked += len(got)
     assert checked > 10
+    # A point that is not a pair is refused, not flattened into rows.
+    r.summary["radio_links"][-1]["new_data_cdf"] = [[[24.0, 0.5]]]
+    with pytest.raises(ValueError, match="rlp_cdf: a point is not a pair"):
+        r._columns("rlp_cdf")    # the table itself was built above, and is kept
 
 
 def test_an_empty_tables_file_is_made_once_and_is_what_pyarrow_writes_for_any_key(tmp_path):

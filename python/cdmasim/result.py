@@ -293,8 +293,11 @@ def _long_table(records, spec):
         values[:] = [g[j] for g in groups]
         return np.repeat(values, counts)
 
-    xy = np.array(points, dtype=np.float64)
-    if points and (xy.ndim != 2 or xy.shape[1] != 2):
+    try:
+        xy = np.array(points, dtype=np.float64)
+    except (TypeError, ValueError):    # points of several shapes, or not numbers
+        xy = None
+    if points and (xy is None or xy.ndim != 2 or xy.shape[1] != 2):
         raise ValueError(f"{spec['name']}: a point is not a pair of numbers")
     a, b = xy.reshape(-1, 2).T.copy()
     return [*(repeated(j) for j in range(len(spec["key"]) + several)), a, b]
