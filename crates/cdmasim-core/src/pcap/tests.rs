@@ -290,10 +290,12 @@ fn interleaved_connections_each_count_their_own_packets() {
             let seq = 1 + round * (k as u32 + 1);
             let data = Seg { sport, dport, seq, ack: 1, flags: 0x18, payload: &payload, ..Default::default() };
             let ip = ipv4(A4, B4, 1, &data);
-            recs.push((1_000_000_000 + recs.len() as u64 * 1000, ip.clone(), ip.len() as u32));
+            let n = ip.len() as u32;
+            recs.push((1_000_000_000 + recs.len() as u64 * 1000, ip, n));
             let ack = Seg { sport: dport, dport: sport, seq: 1, ack: seq + k as u32 + 1, ..Default::default() };
             let ip = ipv4(B4, A4, 1, &ack);
-            recs.push((1_000_000_000 + recs.len() as u64 * 1000, ip.clone(), ip.len() as u32));
+            let n = ip.len() as u32;
+            recs.push((1_000_000_000 + recs.len() as u64 * 1000, ip, n));
         }
     }
     let f = pcap_file(false, false, LINKTYPE_RAW, 65535, &recs);

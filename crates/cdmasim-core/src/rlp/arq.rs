@@ -39,7 +39,7 @@ pub struct Frame {
     pub nak: Option<(u64, u64)>,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug)]
 struct Hole {
     start: u64,
     end: u64,
