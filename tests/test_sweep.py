@@ -172,6 +172,35 @@ def test_store_discards_what_a_killed_writer_left(tmp_path):
     assert os.listdir(tmp_path / "st" / "tmp") == []
 
 
+def test_equal_small_files_of_runs_are_one_file_linked_and_each_run_reads_as_written(tmp_path):
+    from cdmasim.store import SHARED_MAX_BYTES, Store
+
+    k1, k2, k3, k4 = ("1" * 32, "2" * 32, "3" * 32, "4" * 32)
+    empty, big = b"PAR1 an empty table PAR1", b"y" * (SHARED_MAX_BYTES + 1)
+    runs = tmp_path / "st" / "runs"
+    with Store(tmp_path / "st") as st:
+        st.commit(k1, "s", {}, 1, "done", files={"drops.parquet": empty, "flows.parquet": b"one", "series.parquet": big})
+        st.commit(k2, "s", {}, 2, "done", files={"drops.parquet": empty, "flows.parquet": b"two", "series.parquet": big})
+        assert os.path.samefile(runs / k1 / "drops.parquet", runs / k2 / "drops.parquet")
+        assert (runs / k2 / "drops.parquet").stat().st_nlink == 2
+        # Larger files, and files that differ, are each a file of their own.
+        assert not os.path.samefile(runs / k1 / "series.parquet", runs / k2 / "series.parquet")
+        assert [st.read_bytes(k, "flows.parquet") for k in (k1, k2)] == [b"one", b"two"]
+        assert [st.read_bytes(k, "drops.parquet") for k in (k1, k2)] == [empty, empty]
+        # A shared file damaged from outside damages both runs: both are
+        # found, and a new run does not link to it.
+        (runs / k1 / "drops.parquet").write_bytes(b"PAR1 damaged!! table PAR1")
+        assert set(st.damaged(verify=True)) == {k1, k2}
+        st.commit(k3, "s", {}, 3, "done", files={"drops.parquet": empty})
+        assert st.read_bytes(k3, "drops.parquet") == empty
+        assert not os.path.samefile(runs / k1 / "drops.parquet", runs / k3 / "drops.parquet")
+        # The run linked to is forgotten: the next one writes its own copy.
+        st.forget(k3)
+        st.commit(k4, "s", {}, 4, "done", files={"drops.parquet": empty})
+        assert st.read_bytes(k4, "drops.parquet") == empty
+        assert (runs / k4 / "drops.parquet").stat().st_nlink == 1
+
+
 def _manifest_rows(store):
     path = store / "manifest.sqlite"
     if not path.exists():

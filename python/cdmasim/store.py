@@ -18,7 +18,14 @@ tmp/KEY, the folder is renamed to runs/KEY (atomic on one file system),
 and only then is its manifest row committed (SQLite's journal makes that
 atomic). A process killed at any moment leaves at worst a tmp/KEY folder
 or a runs/KEY without a row; opening the store for writing removes both,
-and the run is simply done again. Only names that are run keys (32 hex
+and the run is simply done again. A file whose bytes equal a small file
+the same writer already committed (most runs' empty tables: a cell has no
+web pages, a web run no IS-2000 links) is a hard link to that file rather
+than a copy of its own: a file's fsync is most of what writing such a run
+costs. The store never writes into a file it committed, and a link is made
+only to a file read back equal just before; a file damaged from outside
+damages every run that shares it, and each is found and redone as any
+damaged run is. Only names that are run keys (32 hex
 digits) are ever removed. One process writes a store at a time: a second
 one is refused (InputError) instead of taking the first one's runs in
 progress for a killed writer's leftovers. The manifest is the single
@@ -64,6 +71,10 @@ KEY = re.compile(r"^[0-9a-f]{32}$")
 WRITER_LOCK = "writer.lock"
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _PARQUET_MAGIC = b"PAR1"
+#: Files up to this size are linked to an equal one already in the store,
+#: and this many such files are remembered (a bound on the memory it takes).
+SHARED_MAX_BYTES = 16384
+SHARED_FILES = 64
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
     key TEXT PRIMARY KEY,
@@ -173,6 +184,8 @@ class Store:
             raise InputError("store: a folder name cannot hold a NUL character")
         self.mode = mode
         self.db = None
+        # Small files committed, by their bytes: where a run's equal file links to.
+        self._shared: dict[bytes, str] = {}
         self._held = None
         fresh = self._claim() if mode == "w" else self._check_is_store()
         try:
@@ -628,6 +641,25 @@ class Store:
 
     # -- writing -------------------------------------------------------------
 
+    def _link_shared(self, data: bytes, dest: str) -> bool:
+        """Make `dest` a hard link to a committed file holding exactly
+        `data`, if there is one; False if `data` is to be written."""
+        src = self._shared.get(data) if len(data) <= SHARED_MAX_BYTES else None
+        if src is None:
+            return False
+        try:
+            with open(src, "rb") as f:
+                same = f.read(len(data) + 1) == data
+            if same:
+                os.link(src, dest)
+                return True
+        except OSError:
+            # Gone with its run (forgotten, repaired), or too many links
+            # (ext4 allows 65,000): written anew, and remembered afresh.
+            pass
+        del self._shared[data]
+        return False
+
     def commit(self, key: str, sweep: str, point: Mapping, seed: int, status: str, error: str | None = None,
                files: Mapping[str, bytes] | None = None, wall_s: float | None = None):
         """Record one finished run. `files` maps relative names (e.g.
@@ -644,7 +676,8 @@ class Store:
                 for rel, data in sorted(files.items()):
                     dest = os.path.join(tmp, rel)
                     os.makedirs(os.path.dirname(dest), exist_ok=True)
-                    _write_file(dest, data)
+                    if not self._link_shared(data, dest):
+                        _write_file(dest, data)
                 for d in {os.path.dirname(os.path.join(tmp, rel)) for rel in files}:
                     _fsync_dir(d)
                 final = self.run_dir(key)
@@ -653,6 +686,9 @@ class Store:
                 _remove_run_folder(final)
                 os.rename(tmp, final)
                 _fsync_dir(os.path.dirname(final))
+                for rel, data in files.items():
+                    if len(data) <= SHARED_MAX_BYTES and len(self._shared) < SHARED_FILES:
+                        self._shared.setdefault(data, os.path.join(final, rel))
         except OSError as e:
             raise self._err(f"cannot write run {key}: {_why(e)}") from None
         try:
