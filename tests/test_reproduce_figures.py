@@ -42,6 +42,41 @@ def test_figures_drawn_aside_are_the_pngs_drawn_in_place(tmp_path):
                                                                 [f"aside{k}.png" for k in range(3)])
 
 
+def test_a_layout_left_to_the_drawing_is_the_one_made_in_place(tmp_path):
+    """`lay_out` defers `Figure.tight_layout` to the drawing process: the
+    PNG is the one a figure laid out where it was made gives, and not the
+    one savefig's own layout (at the saving dpi) would give."""
+    from cdmasim.reproduce.common import lay_out
+
+    def labelled(k):
+        fig = _figure(k)
+        fig.axes[0].set_ylabel("a long label, its text measured " * 2, fontsize=7)
+        fig.axes[0].set_title(f"figure {k}")
+        return fig
+
+    w = figures.FigureWriter()
+    try:
+        for k in range(2):
+            fig = labelled(k)
+            fig.tight_layout()
+            figures.save(fig, str(tmp_path / f"made{k}.png"))
+            plt.close(fig)
+            fig = labelled(k)
+            lay_out(fig)
+            w.write(fig, str(tmp_path / f"drawn{k}.png"))
+            fig = labelled(k)
+            fig.set_layout_engine("tight")   # matplotlib's own deferred layout
+            fig.savefig(tmp_path / f"savefig{k}.png", **figures.SAVE)
+            plt.close(fig)
+        w.wait()
+    finally:
+        w.close()
+    for k in range(2):
+        made, drawn = (tmp_path / f"made{k}.png").read_bytes(), (tmp_path / f"drawn{k}.png").read_bytes()
+        assert made == drawn, k
+        assert (tmp_path / f"savefig{k}.png").read_bytes() != made, "the test tells the two layouts apart"
+
+
 def test_a_figure_that_cannot_be_written_is_named_and_what_follows_it_is_not_done(tmp_path):
     """The figure's own OSError (as the CLI reports a full disk), naming
     it; the other figures are written; what was to follow is not done."""

@@ -40,7 +40,7 @@ Alias ids (`sec5.1.object_delay_s.c1.fer_0.01`, ...,
 `sec5.2.on_time_median_ms`) answer for the items below."""
 
 from ..models import rlp_max_retransmission_buffer
-from .common import comparison_figure, finish, subplots
+from .common import comparison_figure, finish, lay_out, subplots
 from .items import Tolerance
 
 TITLE = "Wireless Internet Access Using IS-2000 Third Generation System: A Performance and Capacity Study"
@@ -674,7 +674,7 @@ def sensitivity(ctx):
     axes[0].set_title("60 users: the required Eb/Nt", fontsize=10)
     axes[1].set_title("60 users: other-cell interference", fontsize=10)
     axes[2].set_title("60 users: §2's denial", fontsize=10)
-    fig.tight_layout()
+    lay_out(fig)
     ctx.figure("sensitivity_power", "What moves the 60-user results: the power model's Eb/Nt and other-cell "
                "interference, and the MAC after a denial (seed min-max)", fig, [f"sensitivity.{label}.u60.{q}" for label in docs
                                                     for q in ("aggregate_kbps", "page_time_s.1-10KB")])

@@ -1,6 +1,7 @@
 """Figures drawn to PNG in a process of their own while the analysis goes
 on: drawing is about a quarter of `reproduce all`'s main thread (0.5 s a
-figure, two renders each for the tight bounding box), and a paper's
+figure, two renders each for the tight bounding box; the layout too, for a
+figure that leaves it to the drawing: `common.lay_out`), and a paper's
 analysis need not wait for its figures, only its report for them.
 
 A figure is pickled as `Context.figure` hands it over and closed; the
@@ -26,7 +27,14 @@ SAVE = {"format": "png", "dpi": 90, "bbox_inches": "tight"}
 
 
 def save(fig, path: str) -> None:
-    """Draw `fig` to the PNG `path` (whole or not at all)."""
+    """Draw `fig` to the PNG `path` (whole or not at all). A figure left to
+    be laid out when drawn (`common.lay_out`) is laid out first, at its own
+    dpi: the layout `Figure.tight_layout` gives it where it was made (the
+    layout savefig would run, at the saving dpi, measures text otherwise)."""
+    from matplotlib.layout_engine import TightLayoutEngine
+
+    if isinstance(fig.get_layout_engine(), TightLayoutEngine):
+        fig.tight_layout()
     write_file(path, lambda tmp: fig.savefig(tmp, **SAVE))
 
 

@@ -32,7 +32,7 @@ Throughput is bytes delivered by all flows over the run, so a starved
 late flow counts; fairness is Jain's index of the flows' goodputs (each
 over its own active time)."""
 
-from .common import example_doc, finish, flow_values, jain, subplots
+from .common import example_doc, finish, flow_values, jain, lay_out, subplots
 from .items import Tolerance
 
 TITLE = "Receiver Based Stable and Minimum Queueing Policy for TCP in CDMA2000-1X"
@@ -182,7 +182,7 @@ def _queue_figure(ctx, id, title, runs, store, items):
     axes[1].legend(fontsize=8)
     axes[1].set_title("each flow's goodput", fontsize=9)
     fig.suptitle(title, fontsize=10)
-    fig.tight_layout()
+    lay_out(fig)
     ctx.figure(id, title, fig, items)
 
 
@@ -330,7 +330,7 @@ def _sensitivity_figure(ctx, sc):
         ax.set_ylabel(unit)
         ax.set_xticks(x)
         ax.legend(fontsize=7)
-    fig.tight_layout()
+    lay_out(fig)
     ctx.figure("sensitivity_fer", "What moves with the frame error rate the paper leaves open (1 % scored; seed "
                "min-max)", fig, [f"sensitivity.fer_{f:g}.{id}" for f in FERS[1:] for id in shown])
 

@@ -56,7 +56,7 @@ import os
 from .. import pcap
 from ..errors import InputError
 from ..models import fit_lee_c
-from .common import comparison_figure, finish, settings_points, spearman, subplots
+from .common import comparison_figure, finish, lay_out, settings_points, spearman, subplots
 from .items import Tolerance
 
 TITLE = "Measured TCP Performance in CDMA 1x EV-DO Network"
@@ -285,7 +285,7 @@ def _sensitivity(ctx):
         ax.set_title(f"{direction}: {q}", fontsize=9)
         ax.set_ylabel(units[q])
         ax.legend(fontsize=7)
-    fig.tight_layout()
+    lay_out(fig)
     ctx.figure("sensitivity_load", "Table 1 under the settings the paper leaves unstated: the sector's users, "
                "whether they upload, the laptop's power headroom (square: the scored setting; connection "
                "min-max)", fig, [f"sensitivity.{d}.{p}.{q}" for (d, q), pts in shown.items() for p, _, _ in pts])

@@ -31,7 +31,7 @@ from statistics import fmean
 
 from .. import channel, evdo
 from . import liu_sector
-from .common import comparison_figure, finish, settings_points, subplots
+from .common import comparison_figure, finish, lay_out, settings_points, subplots
 from .items import Tolerance
 
 TITLE = "Experiences in a 3G Network: Interplay between the Wireless Channel and Applications"
@@ -261,7 +261,7 @@ def _fig1_campaign(ctx):
     ax[1].set(xlabel="day-scale offset's standard deviation", ylabel="campaign range (kb/s)",
               title="Range of the campaign's half-hour means")
     ax[1].legend(fontsize=7)
-    fig.tight_layout()
+    lay_out(fig)
     ctx.figure("fig1_day_scale", "Fig. 1 (right): Location 1's campaign of half hours over weeks, and its range under "
                "a day-scale offset the paper does not size (square: the scored setting; seed min-max)", fig,
                ["fig1.daily_mean_range_kbps"] + [f"sensitivity.day_scale.sd{sd:g}db.daily_mean_range_kbps"
@@ -287,7 +287,7 @@ def _fig1_plot(ctx, loc, hours):
     ax[1].set(xlabel="hour", ylabel="modal fraction", title="Hourly modal fraction", ylim=(0, 1))
     for a in ax:
         a.legend(fontsize=7)
-    fig.tight_layout()
+    lay_out(fig)
     ctx.figure("fig1", f"Fig. 1: the location presets over {hours} h ({len(ctx.seeds)} seeds, the first bold)", fig,
                ["fig1.location1_mean_mbps", "fig1.locations23_mean_mbps", "fig1.location2_modal_fraction",
                 "fig1.location3_modal_fraction", "fig1.sinr_drc_corr_hourly"])

@@ -36,7 +36,7 @@ not stated, here the testbed's (the paper's only stated path). Both are
 settings, studied in `sensitivity_commercial` (items
 `sensitivity.commercial.*`)."""
 
-from .common import comparison_figure, finish, settings_points, subplots
+from .common import comparison_figure, finish, lay_out, settings_points, subplots
 from .items import Tolerance
 
 VARIANTS = ("reno", "cubic", "westwood", "vegas")
@@ -438,7 +438,7 @@ def _fast_channels_figure(ctx, df, over):
         ax.set_xlabel("mean DRC of the run's channel (Mb/s)")
         ax.set_ylabel(ylabel)
         ax.legend(fontsize=7)
-    fig.tight_layout()
+    lay_out(fig)
     ctx.figure("sec7_fast_channels", f"Section 7.3: each download's utilisation, retransmissions and spurious "
                f"timeouts against its channel's mean rate (dashed: 2.4 Mb/s) {over}", fig,
                ["sec7.utilisation_drop_excellent", "sec7.retransmissions_higher_on_excellent",
@@ -560,7 +560,7 @@ def sensitivity_commercial(ctx):
         ax.set_title(key, fontsize=9)
         ax.set_ylabel("goodput / mean DRC" if key.startswith("fig7") else "share of the four laptops' goodput")
         ax.legend(fontsize=7)
-    fig.tight_layout()
+    lay_out(fig)
     ids = [f"sensitivity.commercial.{label}.{key}" for label, _ in _commercial_settings()[1:] for key in shown]
     ctx.figure("sensitivity_commercial", "The commercial sector's unstated settings: its other users and the server "
                "path (square: the scored setting; seed min-max)", fig, ids)

@@ -28,7 +28,7 @@ numbers)."""
 
 import itertools
 
-from .common import finish, spearman, subplots
+from .common import finish, lay_out, spearman, subplots
 from .items import Tolerance
 from .ns2 import cell_args, dead_within
 
@@ -309,7 +309,7 @@ def fig5_sensitivity(ctx, base):
         ax.set_xlabel("TCP start-up setting, rate change")
         ax.set_ylabel(label)
     axes[0].legend(fontsize=7)
-    fig.tight_layout()
+    lay_out(fig)
     ctx.figure("fig5_sensitivity", "Fig. 5's worst case under each TCP start-up setting and rate-change semantics", fig,
                [f"fig5.sensitivity.{n}.{q}" for n in variants for q in ("window_pkts", "drops", "dead_s")])
 
@@ -422,7 +422,7 @@ def fig7(ctx):
         ax.set_xlabel("time (s)")
         ax.set_ylabel("packets")
     axes[0].legend(fontsize=7)
-    fig.tight_layout()
+    lay_out(fig)
     ctx.figure("fig7", "Fig. 7: rise time of the aggregate bandwidth and the shared buffer", fig, ids)
 
 
