@@ -511,7 +511,10 @@ class Store:
         manifest holds; InputError naming the file if it is missing or
         damaged, or if the run has no file of that name (only the files the
         manifest lists are read: a name is never a path)."""
-        files = self._files(key)
+        return self._read(key, name, self._files(key))
+
+    def _read(self, key: str, name: str, files: dict[str, list[int]] | None) -> bytes:
+        """`read_bytes`, with the run's file list already taken from the manifest."""
         if files is None:
             # A run recorded without its file list (an older cdmasim): a
             # plain name inside its folder, read up to the core's limit.
@@ -733,16 +736,23 @@ def _figures(st: Store, key: str, tables: Collection[str] | None = None) -> dict
     import pyarrow.parquet as pq
 
     row = {}
+    files = st._files(key)
     for table, label, prefix in FIGURE_TABLES:
         if tables is not None and table not in tables:
             continue
         name = f"{table}.parquet"
-        data = st.read_bytes(key, name)
+        data = st._read(key, name, files)
+        if data in _EMPTY_TABLES:
+            continue
         try:
             pf = pq.ParquetFile(io.BytesIO(data))
             if pf.metadata.num_rows == 0:
+                if len(_EMPTY_TABLES) >= 64:
+                    _EMPTY_TABLES.clear()   # a bound: a store holds a few kinds of empty table
+                _EMPTY_TABLES.add(data)
                 continue
-            t = pf.read()
+            # One small table: a thread pool would cost more than it saves.
+            t = pf.read(use_threads=False)
         except Exception as e:  # noqa: BLE001 - pyarrow raises several types for a bad file
             raise st._damaged(os.path.join(st.run_dir(key), name), _why(e)) from None
         cols = [f.name for f in t.schema if f.name != "run" and (
@@ -764,6 +774,10 @@ def _figures(st: Store, key: str, tables: Collection[str] | None = None) -> dict
 
 #: The column names `_figures` makes, by (prefix, entities, columns).
 _FIGURE_NAMES: dict[tuple, list[str]] = {}
+
+#: The bytes of tables `_figures` found empty (every run's empty table of a
+#: kind is the same file), so that the next one is skipped unparsed.
+_EMPTY_TABLES: set[bytes] = set()
 
 
 def _open(path) -> Store:
