@@ -201,6 +201,29 @@ def test_equal_small_files_of_runs_are_one_file_linked_and_each_run_reads_as_wri
         assert (runs / k4 / "drops.parquet").stat().st_nlink == 1
 
 
+def test_a_run_that_cannot_be_recorded_stops_the_sweep_and_keeps_the_runs_before_it(tmp_path, monkeypatch):
+    from cdmasim import store as store_module
+
+    sw = write_sweep(tmp_path, '[grid]\n"dumbbell.queue.limit" = ["5pkt", "10pkt", "20pkt", "40pkt", "80pkt", "160pkt"]\n')
+    real, calls = store_module.Store.commit, []
+
+    def commit(self, key, *args, **kw):
+        calls.append(key)
+        if len(calls) == 3:
+            raise cdmasim.InputError(f"cannot write run {key}: disk full")
+        return real(self, key, *args, **kw)
+
+    monkeypatch.setattr(store_module.Store, "commit", commit)
+    with pytest.raises(cdmasim.InputError, match="cannot write run .*: disk full"):
+        cdmasim.sweep(sw, tmp_path / "st", jobs=2)
+    # Recorded in the order they finished, and nothing after the failure.
+    assert len(calls) == 3
+    assert sorted(cdmasim.load_sweep(tmp_path / "st").run) == sorted(calls[:2])
+    monkeypatch.setattr(store_module.Store, "commit", real)
+    again = cdmasim.sweep(sw, tmp_path / "st", jobs=2)
+    assert (again["runs_cached"], again["runs_new"], again["runs_done"]) == (2, 4, 6)
+
+
 def _manifest_rows(store):
     path = store / "manifest.sqlite"
     if not path.exists():
