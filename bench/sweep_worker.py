@@ -14,6 +14,7 @@ builds one after the other for a comparison (the same sample: --seed).
 
 import argparse
 import collections
+import inspect
 import random
 import time
 
@@ -31,8 +32,9 @@ def plan_runs(quick):
         for paper, specs in reproduce.plans(list(reproduce.PAPERS), out, quick=quick):
             for spec in specs:
                 spec, pcap = spec if isinstance(spec, tuple) else (spec, False)
-                for key, _, seed, scenario in Plan(spec, pcap).unique.values():
-                    runs.append((paper, key, scenario, seed, pcap))
+                plan = Plan(spec, pcap)
+                for key, point, seed, scenario in plan.unique.values():
+                    runs.append((paper, key, scenario, seed, pcap, plan.spec.name, point))
     return runs
 
 
@@ -48,6 +50,8 @@ def main():
     from cdmasim.sweeps import execute
 
     runs = plan_runs(quick=not args.full)
+    if "point" not in inspect.signature(execute).parameters:
+        runs = [r[:5] for r in runs]   # a build whose main process made point.parquet
     if args.sample:
         runs = random.Random(args.seed).sample(runs, min(args.sample, len(runs)))
     engine = [0.0]

@@ -64,11 +64,12 @@ def _point_parquet(key, sweep_name, seed, point):
     return buf.getvalue()
 
 
-def execute(key, scenario, seed, pcap=False):
+def execute(key, scenario, seed, pcap=False, sweep_name=None, point=None):
     """Run one scenario with `seed` (in a worker): the spec the sweep parsed
     and keyed (a `PackedSpec`), or a document that did not parse, to
     record why. Returns (status, error, files, wall_s); files maps names to
-    bytes."""
+    bytes, point.parquet among them when `sweep_name` and `point` (the
+    run's labels) are given."""
     t0 = time.perf_counter()
     try:
         with tempfile.TemporaryDirectory(prefix="cdmasim-run-") as tmp:
@@ -76,6 +77,8 @@ def execute(key, scenario, seed, pcap=False):
             result = run(_unpacked(scenario), seed=seed, pcap_dir=pdir)
             files = _tables_as_parquet(result, key)
             files["summary.json"] = result.summary_json().encode()
+            if sweep_name is not None:
+                files["point.parquet"] = _point_parquet(key, sweep_name, seed, point)
             if pdir:
                 for name in sorted(os.listdir(pdir)):
                     with open(os.path.join(pdir, name), "rb") as f:
@@ -385,14 +388,14 @@ def sweep_many(specs, store, jobs=None, dask=None, progress=False, pcap=False, r
             workers = dask_pool or _LocalPool(min(jobs, len(todo)), worker_memory, pool)
             interrupted = True
             try:
-                calls = [(k, r[3], r[2], p.pcap) for k, (p, r) in todo.items()]
+                # The worker makes the run's point.parquet too: the main
+                # process commits, and also analyses under `reproduce`.
+                calls = [(k, r[3], r[2], p.pcap, p.spec.name, r[1]) for k, (p, r) in todo.items()]
                 for key, (status, error, files, wall_s) in workers.map_unordered(calls):
                     if stop is not None and stop.is_set():
                         # Its worker may have been killed by the stop: not a failed run.
                         return []
                     p, (_, point, seed, _) = todo[key]
-                    if files is not None:
-                        files["point.parquet"] = _point_parquet(key, p.spec.name, seed, point)
                     st.commit(key, p.spec.name, point, seed, status, error, files, wall_s)
                     if status == "failed":
                         new_failed.add(key)
