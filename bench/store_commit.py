@@ -68,7 +68,7 @@ def main():
             finally:
                 shutil.rmtree(scratch)
             print(f"round {r + 1} {'shared' if shared else 'copies'}: {wall / len(runs) * 1e3:.2f} ms wall, "
-                  f"{cpu / len(runs) * 1e3:.2f} ms CPU a run; {linked} of {n_files} files linked")
+                  f"{cpu / len(runs) * 1e3:.2f} ms CPU a run; {linked} of {n_files} files share an inode")
 
 
 if __name__ == "__main__":

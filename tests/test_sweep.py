@@ -201,6 +201,43 @@ def test_equal_small_files_of_runs_are_one_file_linked_and_each_run_reads_as_wri
         assert (runs / k4 / "drops.parquet").stat().st_nlink == 1
 
 
+def test_a_shared_file_is_linked_only_as_a_regular_file_of_the_store_and_copied_where_links_fail(
+        tmp_path, monkeypatch):
+    from cdmasim.store import SHARED_FILES, Store
+
+    keys = [f"{i:032x}" for i in range(1, 40)]
+    empty = b"PAR1 an empty table PAR1"
+    runs = tmp_path / "st" / "runs"
+    with Store(tmp_path / "st") as st:
+        st.commit(keys[0], "s", {}, 1, "done", files={"drops.parquet": empty})
+        # The file linked to becomes a symbolic link to an equal file outside
+        # the store: the next run gets a copy of its own, not that file.
+        outside = tmp_path / "outside.parquet"
+        outside.write_bytes(empty)
+        (runs / keys[0] / "drops.parquet").unlink()
+        (runs / keys[0] / "drops.parquet").symlink_to(outside)
+        st.commit(keys[1], "s", {}, 1, "done", files={"drops.parquet": empty})
+        mine = runs / keys[1] / "drops.parquet"
+        assert not mine.is_symlink() and mine.stat().st_nlink == 1 and not os.path.samefile(mine, outside)
+        assert st.read_bytes(keys[1], "drops.parquet") == empty
+        # Runs whose small files are all their own fill the memory of files;
+        # a file that then recurs is still shared (the least recently used go).
+        for i, k in enumerate(keys[2:2 + SHARED_FILES // 8 + 1]):
+            st.commit(k, "s", {}, 1, "done", files={f"t{j}.parquet": f"{k}/{j}".encode() for j in range(8)})
+        late = b"PAR1 another empty table PAR1"
+        a, b = keys[-2:]
+        st.commit(a, "s", {}, 1, "done", files={"cells.parquet": late})
+        st.commit(b, "s", {}, 1, "done", files={"cells.parquet": late})
+        assert os.path.samefile(runs / a / "cells.parquet", runs / b / "cells.parquet")
+        # Where the file system refuses a link, the file is written.
+        def refuse(*args, **kw):
+            raise PermissionError(1, "Operation not permitted")
+        monkeypatch.setattr(os, "link", refuse)
+        st.commit(keys[-3], "s", {}, 1, "done", files={"cells.parquet": late})
+        assert (runs / keys[-3] / "cells.parquet").stat().st_nlink == 1
+        assert st.read_bytes(keys[-3], "cells.parquet") == late
+
+
 def test_a_run_that_cannot_be_recorded_stops_the_sweep_and_keeps_the_runs_before_it(tmp_path, monkeypatch):
     from cdmasim import store as store_module
 

@@ -19,13 +19,13 @@ and only then is its manifest row committed (SQLite's journal makes that
 atomic). A process killed at any moment leaves at worst a tmp/KEY folder
 or a runs/KEY without a row; opening the store for writing removes both,
 and the run is simply done again. A file whose bytes equal a small file
-the same writer already committed (most runs' empty tables: a cell has no
+the same writer committed recently (most runs' empty tables: a cell has no
 web pages, a web run no IS-2000 links) is a hard link to that file rather
 than a copy of its own: a file's fsync is most of what writing such a run
-costs. The store never writes into a file it committed, and a link is made
-only to a file read back equal just before; a file damaged from outside
-damages every run that shares it, and each is found and redone as any
-damaged run is. Only names that are run keys (32 hex
+costs. The store creates every file it writes (never writes through an
+existing name), and a link is kept only once read back equal; a file
+damaged from outside damages every run that shares it, and each is found
+and redone as any damaged run is. Only names that are run keys (32 hex
 digits) are ever removed. One process writes a store at a time: a second
 one is refused (InputError) instead of taking the first one's runs in
 progress for a killed writer's leftovers. The manifest is the single
@@ -72,7 +72,8 @@ WRITER_LOCK = "writer.lock"
 _SQLITE_MAGIC = b"SQLite format 3\x00"
 _PARQUET_MAGIC = b"PAR1"
 #: Files up to this size are linked to an equal one already in the store,
-#: and this many such files are remembered (a bound on the memory it takes).
+#: and this many such files are remembered, the least recently used
+#: forgotten first (a bound on the memory it takes).
 SHARED_MAX_BYTES = 16384
 SHARED_FILES = 64
 _SCHEMA = """
@@ -127,8 +128,11 @@ def _fsync_dir(path):
         os.close(fd)
 
 
-def _write_file(path, data):
-    with open(path, "wb") as f:
+def _write_file(path, data, new=False):
+    """`data` into `path`, fsynced; `new`: the file must not exist (a run's
+    files: never written through a name that may be a link to another
+    run's file)."""
+    with open(path, "xb" if new else "wb") as f:
         f.write(data)
         f.flush()
         os.fsync(f.fileno())
@@ -646,22 +650,42 @@ class Store:
 
     def _link_shared(self, data: bytes, dest: str) -> bool:
         """Make `dest` a hard link to a committed file holding exactly
-        `data`, if there is one; False if `data` is to be written."""
+        `data`, if there is one; False if `data` is to be written. The link
+        is made first and read back (a regular file, not followed through a
+        symbolic link), so what it holds is what was checked."""
         src = self._shared.get(data) if len(data) <= SHARED_MAX_BYTES else None
         if src is None:
             return False
         try:
-            with open(src, "rb") as f:
-                same = f.read(len(data) + 1) == data
-            if same:
-                os.link(src, dest)
-                return True
+            os.link(src, dest, follow_symlinks=False)
         except OSError:
-            # Gone with its run (forgotten, repaired), or too many links
-            # (ext4 allows 65,000): written anew, and remembered afresh.
-            pass
-        del self._shared[data]
-        return False
+            # Gone with its run (forgotten, repaired), too many links (ext4
+            # allows 65,000), or no hard links here: written anew.
+            del self._shared[data]
+            return False
+        try:
+            fd = os.open(dest, os.O_RDONLY | os.O_NONBLOCK | os.O_NOFOLLOW)
+            with os.fdopen(fd, "rb") as f:
+                same = stat.S_ISREG(os.fstat(f.fileno()).st_mode) and f.read(len(data) + 1) == data
+        except OSError:
+            same = False
+        if not same:
+            os.unlink(dest)
+            del self._shared[data]
+            return False
+        # Most recently used last: the files that recur stay remembered,
+        # those of one run only (its summary, its point) make room.
+        self._shared[data] = self._shared.pop(data)
+        return True
+
+    def _remember_shared(self, files: Mapping[str, bytes], final: str):
+        """The small files of a run just committed to `final`, as link targets."""
+        for rel, data in files.items():
+            if len(data) > SHARED_MAX_BYTES or data in self._shared or SHARED_FILES == 0:
+                continue
+            if len(self._shared) >= SHARED_FILES:
+                del self._shared[next(iter(self._shared))]
+            self._shared[data] = os.path.join(final, rel)
 
     def commit(self, key: str, sweep: str, point: Mapping, seed: int, status: str, error: str | None = None,
                files: Mapping[str, bytes] | None = None, wall_s: float | None = None):
@@ -680,7 +704,7 @@ class Store:
                     dest = os.path.join(tmp, rel)
                     os.makedirs(os.path.dirname(dest), exist_ok=True)
                     if not self._link_shared(data, dest):
-                        _write_file(dest, data)
+                        _write_file(dest, data, new=True)
                 for d in {os.path.dirname(os.path.join(tmp, rel)) for rel in files}:
                     _fsync_dir(d)
                 final = self.run_dir(key)
@@ -689,9 +713,7 @@ class Store:
                 _remove_run_folder(final)
                 os.rename(tmp, final)
                 _fsync_dir(os.path.dirname(final))
-                for rel, data in files.items():
-                    if len(data) <= SHARED_MAX_BYTES and len(self._shared) < SHARED_FILES:
-                        self._shared.setdefault(data, os.path.join(final, rel))
+                self._remember_shared(files, final)
         except OSError as e:
             raise self._err(f"cannot write run {key}: {_why(e)}") from None
         try:

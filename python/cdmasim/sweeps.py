@@ -77,8 +77,6 @@ def execute(key, scenario, seed, pcap=False, sweep_name=None, point=None):
             result = run(_unpacked(scenario), seed=seed, pcap_dir=pdir)
             files = _tables_as_parquet(result, key)
             files["summary.json"] = result.summary_json().encode()
-            if sweep_name is not None:
-                files["point.parquet"] = _point_parquet(key, sweep_name, seed, point)
             if pdir:
                 for name in sorted(os.listdir(pdir)):
                     with open(os.path.join(pdir, name), "rb") as f:
@@ -86,6 +84,9 @@ def execute(key, scenario, seed, pcap=False, sweep_name=None, point=None):
     except Exception as e:  # noqa: BLE001 - a failed run is recorded, the sweep goes on
         msg = " ".join(str(e).split()) or type(e).__name__
         return "failed", f"{type(e).__name__}: {msg}", None, time.perf_counter() - t0
+    if sweep_name is not None:
+        # Outside the run's failures: a fault here is the sweep's, not the run's.
+        files["point.parquet"] = _point_parquet(key, sweep_name, seed, point)
     return "done", None, files, time.perf_counter() - t0
 
 

@@ -264,8 +264,7 @@ class Ahead:
         self.pool = WorkerPool(jobs, slots=self.slots)
         # The tasks leave a slot to the sweeps (with two jobs or more): the
         # papers analysed first wait for their sweeps, not for liu's
-        # traces, which only its analysis, the last, takes (--quick 21.8 ->
-        # 21.0 s on 2 cores; the full run the same).
+        # traces, which only its analysis, the last, takes.
         self.task_pool = WorkerPool(max(1, jobs - 1), slots=self.slots) if tasks else None
         self.calls = _Stage("cdmasim-reproduce-tasks", tasks, self._calls, self._stop) if tasks else None
         self.sweeps = _Stage("cdmasim-reproduce-ahead", plans, self._sweeps, self._stop)

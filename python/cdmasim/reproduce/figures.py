@@ -28,13 +28,15 @@ SAVE = {"format": "png", "dpi": 90, "bbox_inches": "tight"}
 
 def save(fig, path: str) -> None:
     """Draw `fig` to the PNG `path` (whole or not at all). A figure left to
-    be laid out when drawn (`common.lay_out`) is laid out first, at its own
-    dpi: the layout `Figure.tight_layout` gives it where it was made (the
-    layout savefig would run, at the saving dpi, measures text otherwise)."""
+    be laid out when drawn (`common.lay_out`: a tight layout engine) is
+    laid out first, at its own dpi and with the engine's padding: the layout
+    `Figure.tight_layout` gives it where it was made (the layout savefig
+    would run, at the saving dpi, measures text otherwise)."""
     from matplotlib.layout_engine import TightLayoutEngine
 
-    if isinstance(fig.get_layout_engine(), TightLayoutEngine):
-        fig.tight_layout()
+    engine = fig.get_layout_engine()
+    if isinstance(engine, TightLayoutEngine):
+        fig.tight_layout(**engine.get())
     write_file(path, lambda tmp: fig.savefig(tmp, **SAVE))
 
 
