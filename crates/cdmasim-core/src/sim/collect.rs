@@ -19,6 +19,9 @@ pub fn collect(world: &mut World, seed: u64) -> RunResult {
         app.at_end(fi as u32, &w.flows[fi].name, &mut w.web_log);
     }
     let (objects, pages) = w.web_log.rows();
+    // The kept samples move into the result rather than being copied
+    // (the run is over; a cell samples hundreds of series).
+    let hop_values = std::mem::take(&mut w.samples.hop_values);
     let world: &World = world;
     let w = &world.hosts;
     let horizon = w.horizon;
@@ -45,8 +48,8 @@ pub fn collect(world: &mut World, seed: u64) -> RunResult {
     let sm = &w.samples;
     if !sm.t.is_empty() {
         let t_s = ts(sm.t.iter().copied());
-        for ((metric, subject), v) in sm.names.iter().zip(&sm.hop_values) {
-            series.push(Series { metric: metric.to_string(), subject: subject.clone(), t_s: t_s.clone(), value: v.clone() });
+        for ((metric, subject), value) in sm.names.iter().zip(hop_values) {
+            series.push(Series { metric: metric.to_string(), subject: subject.clone(), t_s: t_s.clone(), value });
         }
         let dt = sm.interval_s();
         for (f, v) in w.flows[..w.spec_flows].iter().zip(&sm.delivered) {
