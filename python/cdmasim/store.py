@@ -21,8 +21,8 @@ or a runs/KEY without a row; opening the store for writing removes both,
 and the run is simply done again. A file whose bytes equal a small file
 the same writer committed recently (most runs' empty tables: a cell has no
 web pages, a web run no IS-2000 links) is a hard link to that file rather
-than a copy of its own: a file's fsync is most of what writing such a run
-costs. The store creates every file it writes (never writes through an
+than a copy of its own: creating and fsyncing each file is most of what
+writing such a run costs. The store creates every file it writes (never writes through an
 existing name), and a link is kept only once read back equal; a file
 damaged from outside damages every run that shares it, and each is found
 and redone as any damaged run is. Only names that are run keys (32 hex
