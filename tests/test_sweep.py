@@ -222,7 +222,7 @@ def test_a_shared_file_is_linked_only_as_a_regular_file_of_the_store_and_copied_
         assert st.read_bytes(keys[1], "drops.parquet") == empty
         # Runs whose small files are all their own fill the memory of files;
         # a file that then recurs is still shared (the least recently used go).
-        for i, k in enumerate(keys[2:2 + SHARED_FILES // 8 + 1]):
+        for k in keys[2:2 + SHARED_FILES // 8 + 1]:
             st.commit(k, "s", {}, 1, "done", files={f"t{j}.parquet": f"{k}/{j}".encode() for j in range(8)})
         late = b"PAR1 another empty table PAR1"
         a, b = keys[-2:]
