@@ -589,3 +589,42 @@ def test_a_runs_private_folder_is_its_own_and_goes_with_the_result(tmp_path, mon
     open(os.path.join(kept, "drops.csv"), "w").close()
     simulate._remove_run_files(kept)
     assert os.listdir(kept) == ["mine.txt"]
+
+
+def test_streamed_web_tables_are_the_cores_own_rows():
+    # A run streams its objects and pages to CSV files as pages finish
+    # (interleaved across users); read back, they are the rows the core
+    # keeps in memory when it does not stream: same order (the scenario's
+    # flows, then page, then object), values and missing values.
+    import tomllib
+
+    import pandas as pd
+
+    from cdmasim import _core
+    from cdmasim.result import Result
+
+    doc = tomllib.loads((EXAMPLES / "web_browsing.toml").read_text())
+    doc["simulation"]["duration"] = "392s"    # a page under way at the end
+    # Three users whose names do not sort in the scenario's order.
+    doc["flow"] = [dict(doc["flow"][0], name=n) for n in ("zeta", "alpha", "mid")]
+    doc["flow"][1]["start"] = "3s"
+    streamed = cdmasim.run(doc, seed=4)
+    text = cdmasim.simulate.scenario_text(cdmasim.parse(doc)).text
+    summary, series = _core.run_scenario(text, "<test>", 4, form="spec")
+    kept = Result(json.loads(summary), series)
+    assert "objects" in kept.summary and "objects" not in streamed.summary
+    for table in ("objects", "pages"):
+        a, b = getattr(streamed, table), getattr(kept, table)
+        assert len(a) > 20 and list(a["flow"].unique()) == ["zeta", "alpha", "mid"], table
+        assert a["finish_s"].isna().any(), f"{table}: no page was under way at the end"
+        pd.testing.assert_frame_equal(a, b)
+
+
+@pytest.mark.parametrize("points", [[[1.0, 0.5], [2.0]], [[1.0, 0.5, 0.7]], [[1.0, "half"]], [3.0]])
+def test_a_distribution_point_that_is_not_a_pair_of_numbers_is_refused(points):
+    from cdmasim.result import Result
+
+    cell = {"name": "c", "dead_periods": [[0.0, 1.0]]}
+    assert list(Result({"cells": [cell]}).dead_periods["end_s"]) == [1.0]
+    with pytest.raises(ValueError, match="dead_periods: a point is not a pair of numbers"):
+        Result({"cells": [dict(cell, dead_periods=[[0.0, 1.0], *points])]}).dead_periods

@@ -14,7 +14,6 @@ reference of docs/results.md.
 
 from __future__ import annotations
 
-import csv
 import functools
 import io
 import json
@@ -367,12 +366,6 @@ def _parquet_table(fields, columns, run_key=None):
     return pa.Table.from_arrays(arrays, schema=schema)
 
 
-#: A CSV field's text as a value of the schema's kind (an empty field is
-#: a missing value).
-_FROM_CSV = {"int": int, "float": float, "float?": lambda x: float(x) if x else None,
-             "int?": lambda x: int(x) if x else None, "str": str, "str?": lambda x: x or None}
-
-
 class Result:
     """What `cdmasim.run` returns: one run's results.
 
@@ -431,31 +424,49 @@ class Result:
         """Table `name`'s ([(column, stored kind)], one list of values per
         column): a wide table of the core's schema, or a long table made
         from one's distributions or intervals (`long_columns`)."""
-        if name not in _long():
-            return _wide(name, self._records(name))
-        wide, spec = _long()[name]
-        return long_columns(name), _long_table(self._records(wide), spec)
-
-    def _records(self, name):
-        """A wide table's records: the summary's, or those the run streamed
-        to a CSV file (web objects and pages)."""
         if name in ("objects", "pages") and self._web_dir is not None:
-            return self._web_records(name)
-        return self.summary.get(name, [])
+            return self._web_columns(name)
+        if name not in _long():
+            return _wide(name, self.summary.get(name, []))
+        wide, spec = _long()[name]
+        return long_columns(name), _long_table(self.summary.get(wide, []), spec)
 
-    def _web_records(self, name):
-        """The objects or pages the run streamed to its CSV file, typed by
-        the schema, in the order the core keeps them in memory: by flow (as
-        the scenario lists them), page and object."""
-        kinds = dict(schema()[name])
-        with open(os.path.join(self._web_dir, f"{name}.csv"), newline="", encoding="utf-8") as f:
-            lines = csv.reader(f)
-            header = next(lines, [])
-            convert = [_FROM_CSV[kinds[k]] for k in header]
-            rows = [dict(zip(header, [c(v) for c, v in zip(convert, line)])) for line in lines]
-        order = {f["name"]: i for i, f in enumerate(self.summary.get("flows", []))}
-        rows.sort(key=lambda r: (order.get(r["flow"], len(order)), r["page"], r.get("index", 0)))
-        return rows
+    def _web_columns(self, name):
+        """The objects or pages the run streamed to its CSV file, as
+        `_wide` gives a table: the schema's columns, typed, in the order the
+        core keeps the rows in memory (by flow as the scenario lists them,
+        page and object). Read a column at a time by Arrow: a browsing
+        sector's hour is tens of thousands of objects, and a dict per row
+        cost more than its simulation."""
+        import pyarrow as pa
+        import pyarrow.compute as pc
+        import pyarrow.csv as pacsv
+
+        cols = schema()[name]
+        types = {"str": pa.string(), "str?": pa.string(), "int": pa.int64(), "int?": pa.int64(),
+                 "float": pa.float64(), "float?": pa.float64()}
+        # An empty number is a missing one; "NaN" and "inf" are numbers, as
+        # the core writes them.
+        table = pacsv.read_csv(os.path.join(self._web_dir, f"{name}.csv"),
+                               read_options=pacsv.ReadOptions(use_threads=False),
+                               convert_options=pacsv.ConvertOptions(column_types={c: types[k] for c, k in cols},
+                                                                    null_values=[""], strings_can_be_null=False))
+        flows = pa.array([f["name"] for f in self.summary.get("flows", [])], pa.string())
+        # A flow the summary does not list goes last.
+        keys = {"flow": pc.fill_null(pc.index_in(table["flow"], value_set=flows), len(flows)), "page": table["page"]}
+        if "index" in table.column_names:
+            keys["index"] = table["index"]
+        order = pc.sort_indices(pa.table(keys), sort_keys=[(k, "ascending") for k in keys])
+        fields, columns = [], []
+        for c, kind in cols:
+            col = table[c].take(order)
+            if kind == "str?":
+                col = pc.if_else(pc.equal(col, ""), pa.scalar(None, pa.string()), col)
+            fields.append((c, _STORED[kind]))
+            # Strings as objects (None where missing); numbers as int64, or
+            # float64 with NaN for a missing one.
+            columns.append(col.to_numpy())
+        return fields, columns
 
     def write_table_parquet(self, name: str, dest, run_key: str | None = None) -> None:
         """Table `name` (any of TABLES but series and drops, which have
