@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import io
+import itertools
 import json
 import os
 from collections.abc import Iterator
@@ -292,12 +293,14 @@ def _long_table(records, spec):
         values[:] = [g[j] for g in groups]
         return np.repeat(values, counts)
 
+    # Flattened by one pass in C (numpy's own conversion of a list of pairs
+    # first works out their shape: several times slower).
     try:
-        xy = np.array(points, dtype=np.float64)
-    except (TypeError, ValueError):    # points of several shapes, or not numbers
-        xy = None
-    if points and (xy is None or xy.ndim != 2 or xy.shape[1] != 2):
-        raise ValueError(f"{spec['name']}: a point is not a pair of numbers")
+        if points and set(map(len, points)) != {2}:
+            raise TypeError
+        xy = np.fromiter(itertools.chain.from_iterable(points), dtype=np.float64, count=2 * len(points))
+    except (TypeError, ValueError):    # points of other shapes, or not numbers
+        raise ValueError(f"{spec['name']}: a point is not a pair of numbers") from None
     a, b = xy.reshape(-1, 2).T.copy()
     return [*(repeated(j) for j in range(len(spec["key"]) + several)), a, b]
 
@@ -356,7 +359,7 @@ def _parquet_table(fields, columns, run_key=None):
 
     schema = _parquet_schema(fields, run_key)
     n = _row_count(columns)
-    arrays = [] if run_key is None else [pa.array([run_key] * n, pa.string())]
+    arrays = [] if run_key is None else [pa.repeat(pa.scalar(run_key, pa.string()), n)]
     for (c, kind), col in zip(fields, columns):
         if kind == "float":
             # A missing number (None) is NaN, as in the DataFrame, not null.
