@@ -361,6 +361,7 @@ cell = "c"
     }
     std::fs::remove_file(dir.join("sch.csv")).unwrap();
     let e = parse_str(text, scenario.to_str().unwrap()).expect_err("missing file");
+    std::fs::remove_dir(&dir).unwrap();
     assert_eq!((e.line, e.field.as_str()), (9, "cell[0].sch.path"), "{e}");
 }
 
