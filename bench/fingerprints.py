@@ -15,7 +15,7 @@ unchanged with `--strip NAME` (repeatable: the summary is hashed without
 any field or table of that name) and `--pcap-records` (the captures hashed
 without their 24-byte file header).
 
-Runs in about two minutes on two cores. Needs the package built
+Runs in a few seconds. Needs the package built
 (`bash scripts/setup` or `maturin develop --release`)."""
 
 from __future__ import annotations

@@ -372,7 +372,7 @@ impl Hop for Cell {
     /// Paliwal et al. Fig. 5(b): the shared buffer and RED's average (frozen
     /// while no packet arrives), the sum of the link buffers; per mobile its
     /// link buffer and radio rate.
-    fn sample(&self, out: &mut Samples) {
+    fn sample(&self, out: &mut impl Samples) {
         self.bsc.sample(out);
         let links: usize = self.mobiles.iter().map(|m| m.link.queue.len_packets()).sum();
         out("link_queue_pkts", &|| self.name.clone(), links as f64);

@@ -653,7 +653,7 @@ impl Hop for EvdoRan {
 
     /// Per user: the base-station queue, the PF average, the DRC rate;
     /// then per user with a reverse MAC its buffer and its frames' rate.
-    fn sample(&self, out: &mut Samples) {
+    fn sample(&self, out: &mut impl Samples) {
         for (i, u) in self.users.iter().enumerate() {
             out("queue_pkts", &|| format!("{}.down", u.name), u.down.queue.len_packets() as f64);
             let avg = self.sectors[u.sector].sched.user_state(i).unwrap_or(f64::NAN);

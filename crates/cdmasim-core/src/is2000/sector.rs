@@ -370,7 +370,7 @@ impl Hop for Is2000Sector {
     }
 
     /// Dziong et al. Fig. 14: the fraction of the sector's power in use.
-    fn sample(&self, out: &mut Samples) {
+    fn sample(&self, out: &mut impl Samples) {
         out("power_fraction", &|| self.name.clone(), self.mac.budget.power_fraction());
     }
 

@@ -57,8 +57,12 @@ impl HopEvent {
 }
 
 /// Where a hop's sampled quantities go: (metric, the subject's name, asked
-/// for only when the series is first named, value).
-pub type Samples<'a> = dyn FnMut(&'static str, &dyn Fn() -> String, f64) + 'a;
+/// for only when the series is first named, value). A type parameter, not
+/// a trait object, so that what the sampler does with a value is compiled
+/// into each hop's loop (a Table II cell samples 400 series every 100 ms).
+pub trait Samples: FnMut(&'static str, &dyn Fn() -> String, f64) {}
+
+impl<F: FnMut(&'static str, &dyn Fn() -> String, f64)> Samples for F {}
 
 /// The calls that may run PPP take the network's headers (`net::Headers`):
 /// only PPP, on links and in the EV-DO RAN, reads or rewrites a header
@@ -95,7 +99,7 @@ pub trait Hop {
 
     /// Its sampled quantities now, always in the same order and as many as
     /// its spec's `sampled_series` counts.
-    fn sample(&self, out: &mut Samples);
+    fn sample(&self, out: &mut impl Samples);
 
     /// Its rows of the result tables, for a run that ended at `horizon`.
     fn report(&self, horizon: Time, rows: &mut Rows);

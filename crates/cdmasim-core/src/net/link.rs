@@ -578,7 +578,7 @@ impl Hop for Link {
     }
 
     /// The queue's length, and RED's average queue where the queue is RED.
-    fn sample(&self, out: &mut Samples) {
+    fn sample(&self, out: &mut impl Samples) {
         out("queue_pkts", &|| self.name.clone(), self.queue.len_packets() as f64);
         if let Some(avg) = self.queue.average() {
             out("red_avg", &|| self.name.clone(), avg);

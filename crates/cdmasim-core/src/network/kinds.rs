@@ -239,7 +239,7 @@ macro_rules! hop_kinds {
             fn packets_inside(&self) -> u64 {
                 hop_kinds!(@each self, h => h.packets_inside(); $lv; $( [$(#[$a])*] $v )*)
             }
-            fn sample(&self, out: &mut Samples) {
+            fn sample(&self, out: &mut impl Samples) {
                 hop_kinds!(@each self, h => h.sample(out); $lv; $( [$(#[$a])*] $v )*)
             }
             fn report(&self, horizon: Time, rows: &mut Rows) {

@@ -282,7 +282,7 @@ impl Network {
     }
 
     /// Every hop's sampled quantities, in hop order.
-    pub fn sample(&self, out: &mut Samples) {
+    pub fn sample(&self, out: &mut impl Samples) {
         for h in &self.hops {
             h.sample(out);
         }

@@ -470,7 +470,7 @@ impl Hop for RlpLink {
 
     /// Dziong et al. Figs. 9-12: the RLP sender's buffers and the rate, each
     /// way; the per-mobile buffer's length under the link's name.
-    fn sample(&self, out: &mut Samples) {
+    fn sample(&self, out: &mut impl Samples) {
         if let Some(b) = &self.buffer {
             out("queue_pkts", &|| self.name.clone(), b.len_packets() as f64);
         }

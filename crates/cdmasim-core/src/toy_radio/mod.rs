@@ -123,7 +123,7 @@ impl Hop for ToyRadio {
         self.inside.len() as u64
     }
 
-    fn sample(&self, out: &mut Samples) {
+    fn sample(&self, out: &mut impl Samples) {
         out("queue_pkts", &|| self.cfg.name.clone(), self.inside.len() as f64);
     }
 
