@@ -453,14 +453,14 @@ class Result:
             # costs more than the run's other empty tables together.
             return _wide(name, [])
         cols = schema()[name]
-        types = {"str": pa.string(), "str?": pa.string(), "int": pa.int64(), "int?": pa.int64(),
-                 "float": pa.float64(), "float?": pa.float64()}
-        # An empty number is a missing one; "NaN" and "inf" are numbers, as
-        # the core writes them.
-        table = pacsv.read_csv(path,
-                               read_options=pacsv.ReadOptions(use_threads=False),
-                               convert_options=pacsv.ConvertOptions(column_types={c: types[k] for c, k in cols},
-                                                                    null_values=[""], strings_can_be_null=False))
+        stored = {"int": pa.int64(), "float": pa.float64(), "str": pa.string()}
+        # Each column as it is stored (an int? as float64); an empty number
+        # is a missing one, and "NaN" and "inf" are numbers, as the core
+        # writes them.
+        table = pacsv.read_csv(path, read_options=pacsv.ReadOptions(use_threads=False),
+                               convert_options=pacsv.ConvertOptions(
+                                   column_types={c: stored[_STORED[k]] for c, k in cols}, null_values=[""],
+                                   strings_can_be_null=False))
         flows = pa.array([f["name"] for f in self.summary.get("flows", [])], pa.string())
         # A flow the summary does not list goes last.
         keys = {"flow": pc.fill_null(pc.index_in(table["flow"], value_set=flows), len(flows)), "page": table["page"]}
@@ -473,8 +473,8 @@ class Result:
             if kind == "str?":
                 col = pc.if_else(pc.equal(col, ""), pa.scalar(None, pa.string()), col)
             fields.append((c, _STORED[kind]))
-            # Strings as objects (None where missing); numbers as int64, or
-            # float64 with NaN for a missing one.
+            # Strings as objects (None where missing), numbers as int64 or
+            # float64 (NaN where missing).
             columns.append(col.to_numpy())
         return fields, columns
 
