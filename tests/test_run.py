@@ -604,9 +604,11 @@ def test_streamed_web_tables_are_the_cores_own_rows():
     from cdmasim.result import Result
 
     doc = tomllib.loads((EXAMPLES / "web_browsing.toml").read_text())
-    doc["simulation"]["duration"] = "392s"    # a page under way at the end
-    # Three users whose names do not sort in the scenario's order.
-    doc["flow"] = [dict(doc["flow"][0], name=n) for n in ("zeta", "alpha", "mid")]
+    doc["simulation"]["duration"] = "400s"    # pages under way at the end
+    # Three users whose names do not sort in the scenario's order, one
+    # written quoted (a comma and a quote).
+    names = ["zeta", "alpha", 'mid, "x"']
+    doc["flow"] = [dict(doc["flow"][0], name=n) for n in names]
     doc["flow"][1]["start"] = "3s"
     streamed = cdmasim.run(doc, seed=4)
     text = cdmasim.simulate.scenario_text(cdmasim.parse(doc)).text
@@ -615,7 +617,7 @@ def test_streamed_web_tables_are_the_cores_own_rows():
     assert "objects" in kept.summary and "objects" not in streamed.summary
     for table in ("objects", "pages"):
         a, b = getattr(streamed, table), getattr(kept, table)
-        assert len(a) > 20 and list(a["flow"].unique()) == ["zeta", "alpha", "mid"], table
+        assert len(a) > 20 and list(a["flow"].unique()) == names, table
         assert a["finish_s"].isna().any(), f"{table}: no page was under way at the end"
         pd.testing.assert_frame_equal(a, b)
 
@@ -628,3 +630,25 @@ def test_a_distribution_point_that_is_not_a_pair_of_numbers_is_refused(points):
     assert list(Result({"cells": [cell]}).dead_periods["end_s"]) == [1.0]
     with pytest.raises(ValueError, match="dead_periods: a point is not a pair of numbers"):
         Result({"cells": [dict(cell, dead_periods=[[0.0, 1.0], *points])]}).dead_periods
+
+
+def test_web_rows_whose_flow_names_hold_line_breaks_read_back_whole(tmp_path):
+    # A quoted field may hold a line break; in a file bigger than the CSV
+    # reader's block (1 MiB) one falls across a block's end somewhere.
+    from cdmasim.result import Result
+
+    names = ["a\nb", 'c,"d"\r\ne', "plain"]
+    cols = "flow,page,index,request_bytes,size_bytes,start_s,finish_s,delay_s,normalized_s_per_kb"
+    rows = []
+    for i in range(60_000):
+        name = names[i % 3]
+        quoted = '"' + name.replace('"', '""') + '"' if any(c in name for c in ',"\r\n') else name
+        rows.append(f"{quoted},{i // 3},0,300,{1000 + i},{i}.5,{'' if i % 7 == 0 else i + 1},,0.25")
+    (tmp_path / "objects.csv").write_text(cols + "\n" + "\n".join(reversed(rows)) + "\n", newline="")
+    assert (tmp_path / "objects.csv").stat().st_size > 2 << 20
+    summary = {"flows": [{"name": n} for n in names]}
+    df = Result(summary, web_dir=str(tmp_path)).objects
+    assert len(df) == 60_000 and list(df["flow"][:2]) == ["a\nb", "a\nb"]
+    assert df.groupby("flow", sort=False).size().to_dict() == {n: 20_000 for n in names}
+    assert list(df["page"][:3]) == [0, 1, 2] and df["size_bytes"].iloc[-1] == 1000 + 59_999
+    assert df["finish_s"].isna().sum() == len(range(0, 60_000, 7)) and df["delay_s"].isna().all()

@@ -438,26 +438,27 @@ class Result:
         """The objects or pages the run streamed to its CSV file, as
         `_wide` gives a table: the schema's columns, typed, in the order the
         core keeps the rows in memory (by flow as the scenario lists them,
-        page and object). Read a column at a time by Arrow: a browsing
-        sector's hour is tens of thousands of objects, and a dict per row
-        cost more than its simulation."""
+        page and object), read a column at a time by Arrow: a browsing
+        sector's hour is tens of thousands of objects."""
         import pyarrow as pa
         import pyarrow.compute as pc
         import pyarrow.csv as pacsv
 
         path = os.path.join(self._web_dir, f"{name}.csv")
         with open(path, "rb") as f:
-            head = f.read(4096)
-        if len(head) < 4096 and not any(head.split(b"\n")[1:]):
-            # The header alone (a run without web flows): Arrow's reader
-            # costs more than the run's other empty tables together.
-            return _wide(name, [])
+            f.readline()
+            if not f.read(1):
+                # The header alone (a run without web flows): Arrow's reader
+                # costs more than the run's other empty tables together.
+                return _wide(name, [])
         cols = schema()[name]
         stored = {"int": pa.int64(), "float": pa.float64(), "str": pa.string()}
-        # Each column as it is stored (an int? as float64); an empty number
-        # is a missing one, and "NaN" and "inf" are numbers, as the core
-        # writes them.
+        # Each column as it is stored (an int? as float64). An empty number
+        # is a missing one; "NaN" and "inf" are numbers, as the core writes
+        # them. A flow's name may hold a line break (quoted): without
+        # newlines_in_values Arrow cuts a big file into blocks inside one.
         table = pacsv.read_csv(path, read_options=pacsv.ReadOptions(use_threads=False),
+                               parse_options=pacsv.ParseOptions(newlines_in_values=True),
                                convert_options=pacsv.ConvertOptions(
                                    column_types={c: stored[_STORED[k]] for c, k in cols}, null_values=[""],
                                    strings_can_be_null=False))
@@ -466,10 +467,10 @@ class Result:
         keys = {"flow": pc.fill_null(pc.index_in(table["flow"], value_set=flows), len(flows)), "page": table["page"]}
         if "index" in table.column_names:
             keys["index"] = table["index"]
-        order = pc.sort_indices(pa.table(keys), sort_keys=[(k, "ascending") for k in keys])
+        table = table.take(pc.sort_indices(pa.table(keys), sort_keys=[(k, "ascending") for k in keys]))
         fields, columns = [], []
         for c, kind in cols:
-            col = table[c].take(order)
+            col = table[c]
             if kind == "str?":
                 col = pc.if_else(pc.equal(col, ""), pa.scalar(None, pa.string()), col)
             fields.append((c, _STORED[kind]))
