@@ -452,7 +452,8 @@ class Result:
                 # costs more than the run's other empty tables together.
                 return _wide(name, [])
         cols = schema()[name]
-        stored = {"int": pa.int64(), "float": pa.float64(), "str": pa.string()}
+        fields = _stored(cols)
+        arrow = {"int": pa.int64(), "float": pa.float64(), "str": pa.string()}
         # Each column as it is stored (an int? as float64). An empty number
         # is a missing one; "NaN" and "inf" are numbers, as the core writes
         # them. A flow's name may hold a line break (quoted): without
@@ -460,7 +461,7 @@ class Result:
         table = pacsv.read_csv(path, read_options=pacsv.ReadOptions(use_threads=False),
                                parse_options=pacsv.ParseOptions(newlines_in_values=True),
                                convert_options=pacsv.ConvertOptions(
-                                   column_types={c: stored[_STORED[k]] for c, k in cols}, null_values=[""],
+                                   column_types={c: arrow[k] for c, k in fields}, null_values=[""],
                                    strings_can_be_null=False))
         flows = pa.array([f["name"] for f in self.summary.get("flows", [])], pa.string())
         # A flow the summary does not list goes last.
@@ -468,12 +469,11 @@ class Result:
         if "index" in table.column_names:
             keys["index"] = table["index"]
         table = table.take(pc.sort_indices(pa.table(keys), sort_keys=[(k, "ascending") for k in keys]))
-        fields, columns = [], []
+        columns = []
         for c, kind in cols:
             col = table[c]
             if kind == "str?":
                 col = pc.if_else(pc.equal(col, ""), pa.scalar(None, pa.string()), col)
-            fields.append((c, _STORED[kind]))
             # Strings as objects (None where missing), numbers as int64 or
             # float64 (NaN where missing).
             columns.append(col.to_numpy())

@@ -22,10 +22,10 @@ and the run is simply done again. A file whose bytes equal a small file
 the same writer committed recently (most runs' empty tables: a cell has no
 web pages, a web run no IS-2000 links) is a hard link to that file rather
 than a copy of its own: creating and fsyncing each file is most of what
-writing such a run costs. The store creates every file it writes (never writes through an
-existing name), and a link is kept only once read back equal; a file
-damaged from outside damages every run that shares it, and each is found
-and redone as any damaged run is. Only names that are run keys (32 hex
+writing such a run costs. The store creates every file it writes (never
+writes through an existing name), and a link is kept only once read back
+equal; a file damaged from outside damages every run that shares it, and
+each is found and redone as any damaged run is. Only names that are run keys (32 hex
 digits) are ever removed. One process writes a store at a time: a second
 one is refused (InputError) instead of taking the first one's runs in
 progress for a killed writer's leftovers. The manifest is the single
