@@ -652,3 +652,21 @@ def test_web_rows_whose_flow_names_hold_line_breaks_read_back_whole(tmp_path):
     assert df.groupby("flow", sort=False).size().to_dict() == {n: 20_000 for n in names}
     assert list(df["page"][:3]) == [0, 1, 2] and df["size_bytes"].iloc[-1] == 1000 + 59_999
     assert df["finish_s"].isna().sum() == len(range(0, 60_000, 7)) and df["delay_s"].isna().all()
+
+
+def test_a_series_spool_that_ends_inside_a_chunk_is_refused(tmp_path):
+    # The index names a chunk of 3 points (6 numbers) at offset 8; the
+    # file holds 5 numbers after it: the read says which file is short
+    # instead of handing out shifted times and values.
+    import numpy as np
+
+    from cdmasim.result import Result
+
+    spool = tmp_path / "series.bin"
+    spool.write_bytes(np.arange(6, dtype="<f8").tobytes())
+    whole = np.array([[8, 2]], dtype="<u8").tobytes()
+    r = Result({}, [("queue_pkts", "l", whole)], series_path=str(spool))
+    assert list(r.series["t_s"]) == [1.0, 2.0] and list(r.series["value"]) == [3.0, 4.0]
+    short = np.array([[8, 3]], dtype="<u8").tobytes()
+    with pytest.raises(OSError, match="series.bin: the series spool ends inside a chunk"):
+        Result({}, [("queue_pkts", "l", short)], series_path=str(spool)).series

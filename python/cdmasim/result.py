@@ -547,13 +547,18 @@ class Result:
                 for i in range(0, max(len(t), 1), step):
                     yield metric, subject, t[i:i + step], v[i:i + step]
             return
+        # Each chunk is read straight into its array: a seek and a read
+        # (np.fromfile on a file object makes about ten system calls a
+        # chunk to share the descriptor with the file).
         with open(self._series_path, "rb") as f:
             for metric, subject, index in self._series_raw:
                 ts, vs, held = [], [], 0
                 chunks = np.frombuffer(index, dtype="<u8").reshape(-1, 2).tolist()
                 for k, (offset, n) in enumerate(chunks):
+                    x = np.empty(2 * n, dtype="<f8")
                     f.seek(offset)
-                    x = np.fromfile(f, dtype="<f8", count=2 * n)
+                    if f.readinto(x) != x.nbytes:
+                        raise OSError(f"{self._series_path}: the series spool ends inside a chunk")
                     ts.append(x[:n])
                     vs.append(x[n:])
                     held += n
