@@ -22,7 +22,7 @@
 use super::cc::{Ack, AckEvent, CaState, CongestionControl, CongestionEvent, Window};
 use super::rate::DeliveryRate;
 use super::rtt::RttEstimator;
-use super::scoreboard::{Next, Scoreboard, Seg};
+use super::scoreboard::{Next, Scoreboard};
 use crate::engine::{Time, NS_PER_MS};
 use crate::net::packet::{SynOptions, TcpFlags, TcpHeader};
 use super::cc::CcAlgo;
@@ -374,7 +374,7 @@ impl TcpSender {
         // Go-back-N after a timeout: resend what lies between snd_nxt and snd_max.
         while self.snd_nxt < self.snd_max {
             let i = self.board.index_of(self.snd_nxt)?;
-            let seg = self.board.segs[i];
+            let seg = self.board[i];
             if seg.sacked {
                 self.snd_nxt = seg.end();
                 continue;
@@ -435,7 +435,7 @@ impl TcpSender {
         }
         let seq = self.snd_max;
         let rs = self.rate.on_send(now, self.snd_max == self.snd_una);
-        self.board.segs.push_back(Seg { seq, len: len as u32, sent_at: now, retx: false, sacked: false, counted: false, lost: false, rs });
+        self.board.push(seq, len as u32, now, rs);
         self.pace(now, len as u32);
         self.snd_max += len;
         self.snd_nxt = self.snd_max;
@@ -454,10 +454,7 @@ impl TcpSender {
         // in reset_rtx_timer, on timeouts and fast retransmits).
         self.timed = None;
         let rs = self.rate.on_send(now, self.in_flight() == 0);
-        let s = &mut self.board.segs[i];
-        s.retx = true;
-        s.sent_at = now;
-        s.rs = rs;
+        let s = self.board.retransmitted(i, now, rs);
         let (seq, len, end) = (s.seq, s.len, s.end());
         self.high_rxt = self.high_rxt.max(end);
         self.stats.segments_sent += 1;
@@ -762,7 +759,7 @@ impl TcpSender {
             }
             return;
         }
-        let lost_head = self.mode == Recovery::Sack && self.board.segs.front().is_some_and(|s| s.lost);
+        let lost_head = self.mode == Recovery::Sack && self.board.front().is_some_and(|s| s.lost);
         if self.dupacks < self.spec.dupack_threshold && !lost_head {
             return;
         }
