@@ -92,8 +92,31 @@ impl Scoreboard {
 
     /// Index of the segment starting at `seq`.
     pub fn index_of(&self, seq: u64) -> Option<usize> {
-        // Segments are contiguous but of varying length: binary search.
-        self.segs.binary_search_by(|s| s.seq.cmp(&seq)).ok()
+        let i = self.first_from(seq, |s| s.seq < seq);
+        (i < self.segs.len() && self.segs[i].seq == seq).then_some(i)
+    }
+
+    /// The first index where `before` no longer holds (`before` holds for
+    /// a prefix of the segments, as `partition_point` takes it), looked
+    /// for first where `seq` would lie if every segment had the front's
+    /// length: a bulk sender's segments do, so the answer is found a
+    /// segment or two from there, on lines the caller reads anyway, where
+    /// a binary search of a long window misses the cache at every step.
+    fn first_from(&self, seq: u64, before: impl Fn(&Seg) -> bool) -> usize {
+        const NEAR: usize = 4;
+        let n = self.segs.len();
+        let Some(front) = self.segs.front() else { return 0 };
+        let mut i = (seq.saturating_sub(front.seq) / front.len.max(1) as u64).min(n as u64) as usize;
+        for _ in 0..NEAR {
+            if i < n && before(&self.segs[i]) {
+                i += 1;
+            } else if i > 0 && !before(&self.segs[i - 1]) {
+                i -= 1;
+            } else {
+                return i;
+            }
+        }
+        self.segs.partition_point(before)
     }
 
     /// A new segment after the last: not SACKed, not lost, not retransmitted.
@@ -171,7 +194,7 @@ impl Scoreboard {
     pub fn apply_sack(&mut self, blocks: impl Iterator<Item = (u64, u64)>, mut delivered: impl FnMut(&Seg)) -> u64 {
         let mut newly = 0;
         for (start, end) in blocks {
-            let from = self.segs.partition_point(|s| s.seq < start);
+            let from = self.first_from(start, |s| s.seq < start);
             for i in from..self.segs.len() {
                 let s = self.segs[i];
                 if s.end() > end {
@@ -253,7 +276,7 @@ impl Scoreboard {
         if high_rxt != old {
             // The segments ending between the two HighRxts enter or leave
             // the second term (ends increase along the list).
-            let ends = |h: u64| self.segs.partition_point(|s| s.end() <= h);
+            let ends = |h: u64| self.first_from(h, |s| s.end() <= h);
             let (lo, hi) = (ends(old.min(high_rxt)), ends(old.max(high_rxt)));
             let moved: u64 = self.segs.range(lo..hi).filter(|s| !s.sacked && s.retx).map(|s| s.len as u64).sum();
             below = if high_rxt > old { below + moved } else { below - moved };
@@ -267,7 +290,7 @@ impl Scoreboard {
     pub fn next_seg(&self, high_rxt: u64, new_data_available: bool) -> Next {
         // Rule 1: the first unSACKed segment above HighRxt deemed lost
         // (the lost ones all lie before `lost_end`).
-        let from = self.segs.partition_point(|s| s.seq < high_rxt);
+        let from = self.first_from(high_rxt, |s| s.seq < high_rxt);
         if let Some(i) = (from..self.lost_end).find(|&i| !self.segs[i].sacked) {
             return Next::Retransmit(i);
         }
@@ -342,6 +365,35 @@ mod tests {
         assert_eq!((t, retx), (Time(3), true));
         assert_eq!(b.len(), 6);
         assert_eq!(b.index_of(601), Some(2));
+    }
+
+    /// The search from a guess finds what a binary search finds, for
+    /// segments of one length and of mixed lengths, and for positions
+    /// before, inside and beyond the window.
+    #[test]
+    fn the_guessed_search_is_partition_point() {
+        let mut rng = Rng::from_seed(8);
+        for _ in 0..2000 {
+            let mut b = Scoreboard::default();
+            let mixed = rng.bernoulli(0.5);
+            let mut seq = 1 + rng.below(1 << 40);
+            for _ in 0..rng.below(300) {
+                let len = if mixed { 1 + rng.below(1500) as u32 } else { 1448 };
+                b.push(seq, len, Time::ZERO, SendState::default());
+                seq += len as u64;
+            }
+            let lo = b.front().map_or(0, |f| f.seq);
+            for _ in 0..50 {
+                let x = lo.saturating_sub(3000) + rng.below(seq - lo + 6000);
+                assert_eq!(b.first_from(x, |s| s.seq < x), b.segs.partition_point(|s| s.seq < x));
+                assert_eq!(b.first_from(x, |s| s.end() <= x), b.segs.partition_point(|s| s.end() <= x));
+                assert_eq!(b.index_of(x), b.segs.binary_search_by(|s| s.seq.cmp(&x)).ok());
+            }
+            if b.len() > 0 {
+                let i = rng.below(b.len() as u64) as usize;
+                assert_eq!(b.index_of(b[i].seq), Some(i));
+            }
+        }
     }
 
     /// IsLost of every segment by RFC 6675 §4's definition, walking the
