@@ -55,7 +55,7 @@ pub struct Scoreboard {
     /// (DupThresh, SMSS) of the last `update_lost`; None before the first.
     lost_rule: Option<(u32, u64)>,
     /// Bytes SACKed, and bytes deemed lost: pipe's first term is what
-    /// the segments span less these (the segments are contiguous), so
+    /// the segments span less these (`span`), so
     /// sending or acking a segment that is neither costs no bookkeeping.
     sacked: u64,
     lost: u64,
@@ -105,8 +105,9 @@ impl Scoreboard {
     fn first_from(&self, seq: u64, before: impl Fn(&Seg) -> bool) -> usize {
         const NEAR: usize = 4;
         let n = self.segs.len();
-        let (Some(front), Some(back)) = (self.segs.front(), self.segs.back()) else { return 0 };
-        let (into, span) = (seq.saturating_sub(front.seq).min(back.end() - front.seq), back.end() - front.seq);
+        let Some(front) = self.segs.front() else { return 0 };
+        let span = self.span();
+        let into = seq.saturating_sub(front.seq).min(span);
         let mut i = into.checked_mul(n as u64).map_or(n, |x| (x / span.max(1)) as usize);
         for _ in 0..=NEAR {
             if i < n && before(&self.segs[i]) {
@@ -118,6 +119,11 @@ impl Scoreboard {
             }
         }
         self.segs.partition_point(before)
+    }
+
+    /// The bytes the segments span (they are contiguous).
+    fn span(&self) -> u64 {
+        self.segs.back().map_or(0, |b| b.end() - self.segs[0].seq)
     }
 
     /// A new segment after the last: not SACKed, not lost, not retransmitted.
@@ -150,7 +156,7 @@ impl Scoreboard {
 
     /// The front segment `f`, just acked, leaves what is kept.
     #[inline(never)]
-    fn acked_counted(&mut self, f: &Seg) {
+    fn forget_acked(&mut self, f: &Seg) {
         if f.sacked {
             self.sacked -= f.len as u64;
             if self.lost_end == 0 {
@@ -180,7 +186,7 @@ impl Scoreboard {
             // nothing kept (and lies at or beyond `lost_end`).
             debug_assert!(self.lost_end == 0 || f.sacked || f.lost);
             if f.sacked | f.lost | f.retx {
-                self.acked_counted(&f);
+                self.forget_acked(&f);
             }
             if !f.counted {
                 delivered(&f);
@@ -286,8 +292,7 @@ impl Scoreboard {
             below = if high_rxt > old { below + moved } else { below - moved };
             self.retx_below.set((high_rxt, below));
         }
-        let span = self.segs.back().map_or(0, |b| b.end() - self.segs[0].seq);
-        span - self.sacked - self.lost + below
+        self.span() - self.sacked - self.lost + below
     }
 
     /// RFC 6675 §4 NextSeg, rules 1 to 3 (the optional rescue retransmission of rule 4 is not done).
