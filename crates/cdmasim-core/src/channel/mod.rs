@@ -23,6 +23,7 @@ pub mod presets;
 pub mod regime;
 pub mod regime_markov;
 pub mod sinr_mapper;
+pub mod slot_block;
 pub mod source;
 pub mod stats;
 pub mod trace;

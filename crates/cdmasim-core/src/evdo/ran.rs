@@ -40,6 +40,7 @@ use super::scheduler::{drc_rates, SlotServer};
 use crate::sched::{by_name, Scheduler};
 use crate::channel::drc::RATE_BPS;
 use crate::channel::link_rate::{slot_at_or_after, slot_start};
+use crate::channel::slot_block::SlotBlock;
 use crate::channel::source::SlotReader;
 use crate::engine::{Rng, RngStreams, Time};
 use crate::net::queue::Queue;
@@ -74,17 +75,19 @@ pub struct User {
     /// sector only and is no port.
     pub node: Option<NodeId>,
     pub sector: usize,
-    channel: SlotReader,
     /// Its forward link: the base station's queue `NAME.down`, PPP from the
     /// PDSN to the terminal, RLP and the residual loss below PPP.
     pub down: Bearer,
     /// Its reverse link with the Rev. 0 MAC (None: a link `NAME.up` of
     /// its own outside the RAN, or a background user of a RAN without one).
-    pub up: Option<Uplink>,
+    /// Boxed, as `activity`: every slot asks whether there is one, and a
+    /// user that holds them inline spreads what a slot reads of it over
+    /// more cache lines.
+    pub up: Option<Box<Uplink>>,
     /// A background user (`RanConfig::background`): backlogged without
     /// packets, all the time or while its `activity` is busy.
     full_buffer: bool,
-    activity: Option<OnOff>,
+    activity: Option<Box<OnOff>>,
     /// DRC of the current slot.
     pub drc: u8,
     next_handoff: Option<Time>,
@@ -95,13 +98,13 @@ pub struct User {
 
 impl User {
     /// A user as it starts: nothing queued, in `sector`, no hand-off
-    /// planned, no PPP compression, no residual loss.
-    fn new(name: &str, node: Option<NodeId>, sector: usize, queue: &QueueSpec, drc: &DrcSpec, rng: &RngStreams) -> Result<User, BuildError> {
-        Ok(User {
+    /// planned, no PPP compression, no residual loss; and its channel.
+    fn new(name: &str, node: Option<NodeId>, sector: usize, queue: &QueueSpec, drc: &DrcSpec, rng: &RngStreams) -> Result<(User, SlotReader), BuildError> {
+        let channel = SlotReader::new(drc.open(rng).map_err(BuildError::channel(format!("user '{name}'")))?);
+        let user = User {
             name: name.to_string(),
             node,
             sector,
-            channel: SlotReader::new(drc.open(rng).map_err(BuildError::channel(format!("user '{name}'")))?),
             down: Bearer::new(&format!("{name}.down"), queue, name, rng),
             up: None,
             drc: 0,
@@ -111,7 +114,8 @@ impl User {
             full_buffer: false,
             activity: None,
             stats: UserStats::default(),
-        })
+        };
+        Ok((user, channel))
     }
 
     /// Its reverse link's bearer, if it has a reverse MAC.
@@ -202,7 +206,13 @@ pub struct EvdoRan {
     pub air: AirOverhead,
     pub sectors: Vec<Sector>,
     pub users: Vec<User>,
+    /// The users' channels, in the users' order.
+    channels: SlotBlock,
     plans: Vec<HandoffPlan>,
+    /// The earliest of the users' `next_handoff` (kept as they change):
+    /// the deadline and every slot ask for it, and reading it from each
+    /// user's state costs a cache miss per user where many sectors run.
+    earliest_handoff: Option<Time>,
     /// The next slot to run.
     next_slot: u64,
     /// Scratch per slot: DRC as each sector sees it, and backlog.
@@ -261,8 +271,10 @@ impl EvdoRan {
             })
             .collect::<Vec<_>>();
         let mut users = Vec::with_capacity(n);
+        let mut channels = Vec::with_capacity(n);
         for u in &cfg.users {
-            let mut user = User::new(&u.name, Some(u.node), u.sector, &u.queue, &u.drc, rng)?;
+            let (mut user, channel) = User::new(&u.name, Some(u.node), u.sector, &u.queue, &u.drc, rng)?;
+            channels.push(channel);
             user.next_handoff = match &u.handoff {
                 HandoffPlan::At(list) => list.first().map(|x| x.0),
                 HandoffPlan::Every { min, max, .. } => Some(draw(&mut user.handoff_rng, *min, *max)),
@@ -276,19 +288,20 @@ impl EvdoRan {
                 let mut bearer = Bearer::new(&tag, &up.queue, &tag, rng).with_ppp(u.ppp);
                 bearer.rlp.configure(Some(super::rlp::RlpConfig { frame_error: up.mac.frame_error, nak_delay: up.mac.nak_delay }));
                 let mac = RateControl::new(up.mac, rng.stream(&format!("mac/{tag}")));
-                user.up = Some(Uplink::new(mac, Carries::Packets(bearer), up.capture_at_entry));
+                user.up = Some(Box::new(Uplink::new(mac, Carries::Packets(bearer), up.capture_at_entry)));
             }
             users.push(user);
         }
         let reverse: Vec<usize> = (0..users.len()).filter(|&i| users[i].up.is_some()).collect();
         for b in &cfg.background {
-            let mut user = User::new(&b.name, None, b.sector, &crate::evdo::config::default_user_queue(), &b.drc, rng)?;
+            let (mut user, channel) = User::new(&b.name, None, b.sector, &crate::evdo::config::default_user_queue(), &b.drc, rng)?;
+            channels.push(channel);
             user.full_buffer = true;
-            user.activity = b.activity.map(|a| OnOff::new(a, rng.stream(&format!("activity/{}", b.name))));
+            user.activity = b.activity.map(|a| Box::new(OnOff::new(a, rng.stream(&format!("activity/{}", b.name)))));
             if !reverse.is_empty() {
                 let mac = RateControl::new(ReverseConfig::default(), rng.stream(&format!("mac/{}.up", b.name)));
                 let carries = if b.upload { Carries::Backlog } else { Carries::Acks { owed: 0.0 } };
-                user.up = Some(Uplink::new(mac, carries, false));
+                user.up = Some(Box::new(Uplink::new(mac, carries, false)));
             }
             users.push(user);
         }
@@ -301,6 +314,8 @@ impl EvdoRan {
             sectors,
             plans: cfg.users.iter().map(|u| u.handoff.clone()).chain(cfg.background.iter().map(|_| HandoffPlan::Never)).collect(),
             users,
+            channels: SlotBlock::new(channels),
+            earliest_handoff: None,
             next_slot: 0,
             view_drc: vec![0; n],
             backlog: vec![0; n],
@@ -313,6 +328,7 @@ impl EvdoRan {
         for (i, u) in ran.users.iter().enumerate() {
             ran.sectors[u.sector].stats.attached[i] = true;
         }
+        ran.handoffs_changed();
         Ok(ran)
     }
 
@@ -333,14 +349,19 @@ impl EvdoRan {
     /// Whether a slot must be run as soon as it starts (someone has data, or
     /// a packet is on the air either way).
     fn active(&self) -> bool {
-        self.users.iter().any(|u| u.backlogged() || u.up.as_ref().is_some_and(Uplink::busy))
+        self.users.iter().any(|u| u.backlogged() || u.up.as_deref().is_some_and(Uplink::busy))
             || self.sectors.iter().any(|s| s.server.busy())
     }
 
     /// The start of the slot in which the next hand-off takes effect (hand-offs
     /// act at slot boundaries: the first slot starting at or after their time).
     fn next_handoff(&self) -> Option<Time> {
-        self.users.iter().filter_map(|u| u.next_handoff).min().map(|h| slot_start(slot_at_or_after(h)))
+        self.earliest_handoff.map(|h| slot_start(slot_at_or_after(h)))
+    }
+
+    /// A user's `next_handoff` was set: the earliest again.
+    fn handoffs_changed(&mut self) {
+        self.earliest_handoff = self.users.iter().filter_map(|u| u.next_handoff).min();
     }
 
     /// Run every slot that starts at or before `now` (`inclusive`) or before it.
@@ -360,21 +381,23 @@ impl EvdoRan {
         if n % FRAME_SLOTS == 0 && !self.reverse.is_empty() {
             self.reverse_frame(t, hd);
         }
+        self.channels.advance();
         for u in 0..self.users.len() {
-            if self.users[u].next_handoff.is_some_and(|h| h <= t) {
+            // A user's own hand-off time is read only when some hand-off is due.
+            if self.earliest_handoff.is_some_and(|h| h <= t) && self.users[u].next_handoff.is_some_and(|h| h <= t) {
                 self.scheduled_handoff(t, u, hd);
             }
             let user = &mut self.users[u];
             if let Some(a) = user.activity.as_mut() {
                 a.advance(t);
             }
-            user.drc = user.channel.next();
+            user.drc = self.channels.drc(u);
             if let Some(up) = user.up.as_mut() {
                 up.observe(user.drc);
             }
             user.stats.drc_rate_sum += RATE_BPS[user.drc as usize] as f64;
             user.stats.slots_seen += 1;
-            if user.channel.handoff_now() {
+            if self.channels.handoff_now(u) {
                 if let HandoffPlan::Channel { sectors } = &self.plans[u] {
                     let to = next_in(sectors, user.sector);
                     self.handoff(t, u, to, hd);
@@ -416,7 +439,7 @@ impl EvdoRan {
     /// later, or is dropped.
     fn hand_up(&mut self, port: Port, hd: &mut Headers) {
         let bearer = match self.reverse_user(port) {
-            Some(u) => self.users[u].up.as_mut().and_then(Uplink::bearer_mut).expect("a reverse port's user sends packets"),
+            Some(u) => self.users[u].up.as_deref_mut().and_then(Uplink::bearer_mut).expect("a reverse port's user sends packets"),
             None => &mut self.users[port as usize].down,
         };
         let (delay, outbox, arriving, order) = (self.delay, &mut self.outbox, &mut self.arriving, &mut self.order);
@@ -533,6 +556,7 @@ impl EvdoRan {
             }
             HandoffPlan::Never | HandoffPlan::Channel { .. } => return,
         };
+        self.handoffs_changed();
         self.handoff(t, u, to, hd);
     }
 
@@ -776,7 +800,7 @@ impl Hop for EvdoRan {
         self.run_slots(now, false, hd);
         for u in &mut self.users {
             u.down.touch(now);
-            if let Some(b) = u.up.as_mut().and_then(Uplink::bearer_mut) {
+            if let Some(b) = u.up.as_deref_mut().and_then(Uplink::bearer_mut) {
                 b.touch(now);
             }
         }
