@@ -8,9 +8,10 @@
 //! state another), each one evicted by the other sectors' work before its
 //! next slot; here a sector's slot touches one line for all its users.
 //!
-//! Each terminal keeps its `SlotReader`, called exactly as one slot at a
-//! time would call it (`next`, then `handoff_now`), only a block of slots
-//! earlier: every DRC and hand-off is the same, whatever the block's size.
+//! Each terminal keeps its `SlotReader`, read as one slot at a time would
+//! read it (`SlotReader::read`: `next`, then `handoff_now`), only a block
+//! of slots earlier: every DRC and hand-off is the same, whatever the
+//! block's size.
 
 use super::source::SlotReader;
 
@@ -72,13 +73,14 @@ impl SlotBlock {
         let n = self.readers.len();
         self.handoffs.clear();
         self.next_handoff = 0;
+        let (drc, handoffs) = (&mut self.drc, &mut self.handoffs);
         for (u, r) in self.readers.iter_mut().enumerate() {
-            for k in 0..BLOCK {
-                self.drc[k * n + u] = r.next();
-                if r.handoff_now() {
-                    self.handoffs.push((k, u));
+            r.read(BLOCK, |k, d, handoff| {
+                drc[k * n + u] = d;
+                if handoff {
+                    handoffs.push((k, u));
                 }
-            }
+            });
         }
         // By slot, then terminal (stable: each terminal's in slot order).
         self.handoffs.sort_by_key(|&(k, _)| k);

@@ -107,4 +107,27 @@ impl SlotReader {
         }
         false
     }
+
+    /// The next `n` slots as `next` then `handoff_now`, slot by slot, give
+    /// them: `put(k, drc, handoff)` for k in 0..n. While no hand-off is
+    /// held, the buffered slots go out in one run.
+    #[inline]
+    pub fn read(&mut self, n: usize, mut put: impl FnMut(usize, u8, bool)) {
+        let mut k = 0;
+        while k < n {
+            let run = (self.len - self.pos).min(n - k);
+            if run == 0 || !self.handoffs.is_empty() {
+                let d = self.next();
+                put(k, d, self.handoff_now());
+                k += 1;
+                continue;
+            }
+            for (i, &d) in self.buf[self.pos..self.pos + run].iter().enumerate() {
+                put(k + i, d, false);
+            }
+            self.pos += run;
+            self.slot += run as u64;
+            k += run;
+        }
+    }
 }

@@ -54,46 +54,53 @@ use crate::result::Rows;
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-/// Per-user figures, all over the run.
+/// Per-user figures, all over the run. The two every slot adds to come
+/// first (`User`'s layout).
 #[derive(Clone, Debug, Default)]
+#[repr(C)]
 pub struct UserStats {
+    /// Sum of the nominal DRC rate over every slot of the run (the channel's mean × slots).
+    pub drc_rate_sum: f64,
+    pub slots_seen: u64,
     /// Slots that carried this user's data, and the PPP octets carried.
     pub slots_served: u64,
     pub air_bytes: u64,
     /// IP packets and bytes delivered to the user.
     pub packets_delivered: u64,
     pub ip_bytes_delivered: u64,
-    /// Sum of the nominal DRC rate over every slot of the run (the channel's mean × slots).
-    pub drc_rate_sum: f64,
-    pub slots_seen: u64,
     pub handoffs: u64,
 }
 
+/// A terminal of the RAN. What every slot reads and writes of it (its
+/// sector, DRC, activity, uplink and the two per-slot tallies of `stats`)
+/// is laid out first, in one cache line (`repr(C)`, aligned to a line):
+/// with many sectors, each user's state is out of the caches by its next
+/// slot, and a slot then costs one miss a user rather than one a field.
+#[repr(C, align(64))]
 pub struct User {
+    pub sector: usize,
+    /// A background user's busy and idle periods (None: always busy).
+    /// Boxed, as `up`: a slot asks only whether there is one.
+    activity: Option<Box<OnOff>>,
+    /// Its reverse link with the Rev. 0 MAC (None: a link `NAME.up` of
+    /// its own outside the RAN, or a background user of a RAN without one).
+    pub up: Option<Box<Uplink>>,
+    /// DRC of the current slot.
+    pub drc: u8,
+    /// A background user (`RanConfig::background`): backlogged without
+    /// packets, all the time or while its `activity` is busy.
+    full_buffer: bool,
+    pub stats: UserStats,
     pub name: String,
     /// Its node; none for a background user, which stands for load in its
     /// sector only and is no port.
     pub node: Option<NodeId>,
-    pub sector: usize,
     /// Its forward link: the base station's queue `NAME.down`, PPP from the
     /// PDSN to the terminal, RLP and the residual loss below PPP.
     pub down: Bearer,
-    /// Its reverse link with the Rev. 0 MAC (None: a link `NAME.up` of
-    /// its own outside the RAN, or a background user of a RAN without one).
-    /// Boxed, as `activity`: every slot asks whether there is one, and a
-    /// user that holds them inline spreads what a slot reads of it over
-    /// more cache lines.
-    pub up: Option<Box<Uplink>>,
-    /// A background user (`RanConfig::background`): backlogged without
-    /// packets, all the time or while its `activity` is busy.
-    full_buffer: bool,
-    activity: Option<Box<OnOff>>,
-    /// DRC of the current slot.
-    pub drc: u8,
     next_handoff: Option<Time>,
     handoff_rng: Rng,
     plan_pos: usize,
-    pub stats: UserStats,
 }
 
 impl User {
