@@ -53,19 +53,31 @@ impl SlotBlock {
         self.drc[self.at * self.readers.len() + u]
     }
 
-    /// Whether terminal `u`'s source reported a hand-off at the slot just
-    /// handed out (`SlotReader::handoff_now` at that slot). Asked in
-    /// terminal order within a slot, as a slot's loop over the terminals
-    /// does; each hand-off is answered once.
+    /// Whether terminal `u`'s source reported a hand-off at the slot moved
+    /// on to (`SlotReader::handoff_now` at that slot). Asked in terminal
+    /// order within a slot, as a slot's loop over the terminals does; each
+    /// hand-off is answered once, and one not asked for at its slot is
+    /// passed over, as `SlotReader` passes over a stale one.
     #[inline]
     pub fn handoff_now(&mut self, u: usize) -> bool {
-        match self.handoffs.get(self.next_handoff) {
-            Some(&(k, v)) if k == self.at && v == u => {
-                self.next_handoff += 1;
-                true
-            }
-            _ => false,
+        if self.next_handoff == self.handoffs.len() {
+            return false;
         }
+        self.handoff_at(u)
+    }
+
+    #[inline(never)]
+    fn handoff_at(&mut self, u: usize) -> bool {
+        while let Some(&h) = self.handoffs.get(self.next_handoff) {
+            if h > (self.at, u) {
+                break;
+            }
+            self.next_handoff += 1;
+            if h == (self.at, u) {
+                return true;
+            }
+        }
+        false
     }
 
     #[inline(never)]
@@ -117,5 +129,35 @@ mod tests {
             }
         }
         assert!(handoffs > 0, "the mobile preset hands off within the test's slots");
+    }
+
+    /// A hand-off not asked for at its slot is passed over, not left to
+    /// hold back the ones after it.
+    #[test]
+    fn a_hand_off_not_asked_for_is_passed_over() {
+        let specs = [("mobile", 3), ("mobile", 5)];
+        let mut alone = readers(&specs);
+        let mut at = Vec::new();
+        for slot in 0..(70 * BLOCK) {
+            for (u, r) in alone.iter_mut().enumerate() {
+                r.next();
+                if r.handoff_now() {
+                    at.push((slot, u));
+                }
+            }
+        }
+        assert!(at.len() >= 3, "{at:?}");
+        let mut block = SlotBlock::new(readers(&specs));
+        let mut got = Vec::new();
+        for slot in 0..(70 * BLOCK) {
+            block.advance();
+            for u in 0..specs.len() {
+                // The first hand-off's slot is skipped.
+                if slot != at[0].0 && block.handoff_now(u) {
+                    got.push((slot, u));
+                }
+            }
+        }
+        assert_eq!(got, at[1..]);
     }
 }
