@@ -60,6 +60,8 @@ impl SlotBlock {
     /// passed over, as `SlotReader` passes over a stale one.
     #[inline]
     pub fn handoff_now(&mut self, u: usize) -> bool {
+        // Inlined into every user's slot: the common answer, no hand-off
+        // left in the block, without the walk.
         if self.next_handoff == self.handoffs.len() {
             return false;
         }
