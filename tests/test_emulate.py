@@ -380,9 +380,10 @@ def test_not_root_is_one_line(scenario, tmp_path, as_nobody):
 
 def test_slot_shares_follow_the_full_buffer_scheduler(scenario, tmp_path):
     """Two users with different channels (1228.8 and 614.4 kb/s) both
-    downloading: PF splits the slots as the full-buffer study of the same
-    channels predicts (equal shares for constant channels), within 0.1
-    (TCP does not keep the queues full every slot)."""
+    downloading: PF splits the slots both wanted as the full-buffer study
+    of the same channels predicts (equal shares for constant channels).
+    The split of all busy slots is not the study's: a slot one user's TCP
+    leaves idle goes to the other, more of them on a loaded machine."""
     needs_emulation()
     import cdmasim
 
@@ -399,10 +400,11 @@ def test_slot_shares_follow_the_full_buffer_scheduler(scenario, tmp_path):
             "--user", "ue2=sleep 0.2; iperf3 -c $CDMASIM_SERVER -p 5202 -t 4 -R", "--json", timeout=120)
     assert p.returncode == 0, p.stderr[-2000:]
     users = json.loads(p.stdout.strip().splitlines()[-1])["report"]["users"]
-    shares = [u["slot_share"] for u in users]
+    assert abs(sum(u["slot_share"] for u in users) - 1) < 1e-9
+    shares = [u["contended_share"] for u in users]
     assert abs(sum(shares) - 1) < 1e-9
     for got, want in zip(shares, predicted):
-        assert abs(got - want) < 0.1, (shares, predicted)
+        assert abs(got - want) < 0.05, (shares, predicted)
 
 
 def test_a_mahimahi_trace_drives_a_users_channel(tmp_path):

@@ -179,6 +179,13 @@ fn a_loaded_sector_halves_a_downloads_throughput() {
     assert!((0.45..0.56).contains(&ratio), "{ratio}");
     // The shared download waits for its slots: a longer round trip.
     assert!(shared.flows[0].rtt_avg_s.unwrap() > 1.5 * alone.flows[0].rtt_avg_s.unwrap());
+    // Alone, no slot was contended; beside a user that always waits, every
+    // slot the download got was, and the background user's were only
+    // while the download had packets too.
+    assert_eq!(alone.hops.users[0].slots_contended, 0);
+    let (u, bg) = (&shared.hops.users[0], &shared.hops.users[1]);
+    assert_eq!(u.slots_contended, u.slots_served);
+    assert!(bg.slots_contended > u.slots_served / 2 && bg.slots_contended < bg.slots_served, "{bg:?}");
 }
 
 #[test]

@@ -26,7 +26,7 @@ def register(sub):
 
 USER_COLUMNS = ["name", "address", "direction", "packets_in", "bytes_in", "delivered", "bytes_delivered", "dropped",
                 "queued_at_end", "delay_mean_ms", "delay_max_ms", "slots_served", "slot_share", "queue_avg_pkts",
-                "queue_max_pkts", "exit_code", "corrupted"]
+                "queue_max_pkts", "exit_code", "corrupted", "contended_share"]
 
 
 def write_tables(out, log_dir):
@@ -45,7 +45,8 @@ def write_tables(out, log_dir):
                             x["bytes_delivered"], sum(x["dropped"].values()), x["queued_at_end"],
                             f"{x['delay_mean_ms']:.3f}", f"{x['delay_max_ms']:.3f}", u.get("slots_served", 0),
                             f"{u.get('slot_share', 0):.4f}", f"{u.get('queue_avg_pkts', 0):.2f}",
-                            u.get("queue_max_pkts", 0), out["exit_codes"].get(u["name"], ""), x.get("corrupted", 0)])
+                            u.get("queue_max_pkts", 0), out["exit_codes"].get(u["name"], ""), x.get("corrupted", 0),
+                            f"{u.get('contended_share', 0):.4f}"])
     import matplotlib
 
     matplotlib.use("Agg")

@@ -75,6 +75,10 @@ pub struct UserReport {
     /// of the slots that carried anyone's (the scheduler's split).
     pub slots_served: u64,
     pub slot_share: f64,
+    /// Its share of the slots that carried anyone's data while two or more
+    /// users waited (`slots_contended`): the split a full-buffer study of
+    /// the scheduler predicts, whatever the programs left idle.
+    pub contended_share: f64,
     /// The user's queue at the base station (`USER.down`, where the hop
     /// has one: an EV-DO user, a cdma2000 mobile): time-average and
     /// maximum, packets.
@@ -387,11 +391,14 @@ pub fn run(spec: &ScenarioSpec, server: &Tun, users: &[Tun], stop: &AtomicBool, 
     let mut rep = edge.report;
     rep.hops = net.report(end);
     // The scheduler's split: a user's share of the slots that carried anyone's data.
+    let share = |part: u64, whole: u64| if whole > 0 { part as f64 / whole as f64 } else { 0.0 };
     let total: u64 = rep.hops.users.iter().map(|u| u.slots_served).sum();
+    let contended: u64 = rep.hops.users.iter().map(|u| u.slots_contended).sum();
     for u in &mut rep.users {
         if let Some(row) = rep.hops.users.iter().find(|r| r.name == u.name) {
             u.slots_served = row.slots_served;
-            u.slot_share = if total > 0 { row.slots_served as f64 / total as f64 } else { 0.0 };
+            u.slot_share = share(row.slots_served, total);
+            u.contended_share = share(row.slots_contended, contended);
         }
         let queue = format!("{}.down", u.name);
         if let Some(q) = rep.hops.queues.iter().find(|q| q.link == queue) {

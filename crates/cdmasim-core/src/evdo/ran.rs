@@ -64,6 +64,9 @@ pub struct UserStats {
     pub slots_seen: u64,
     /// Slots that carried this user's data, and the PPP octets carried.
     pub slots_served: u64,
+    /// Those of `slots_served` in which another user of its sector was
+    /// backlogged too: the slots the scheduler had to split.
+    pub slots_contended: u64,
     pub air_bytes: u64,
     /// IP packets and bytes delivered to the user.
     pub packets_delivered: u64,
@@ -418,16 +421,20 @@ impl EvdoRan {
                 sec.server.skip(sec.sched.as_mut());
                 continue;
             }
+            let mut waiting = 0;
             for (u, user) in self.users.iter().enumerate() {
                 let here = user.sector == s;
                 self.view_drc[u] = if here { user.drc } else { 0 };
                 self.backlog[u] = if here && user.backlogged() { 1 } else { 0 };
+                waiting += self.backlog[u] as usize;
             }
             let sec = &mut self.sectors[s];
             sec.stats.traffic_slots += 1;
             let Some(o) = sec.server.step(sec.sched.as_mut(), &self.view_drc, Some(&self.backlog)) else { continue };
             sec.stats.busy_slots += 1;
-            self.users[o.user].stats.slots_served += 1;
+            let stats = &mut self.users[o.user].stats;
+            stats.slots_served += 1;
+            stats.slots_contended += (waiting > 1) as u64;
             if o.new_packet {
                 let budget = self.air.payload_bytes(o.packet_bits);
                 self.fill(t, s, o.user, o.lane, budget, hd);
@@ -737,6 +744,7 @@ impl Hop for EvdoRan {
                 mean_drc_bps: mean_drc,
                 utilisation: if mean_drc > 0.0 { throughput / mean_drc } else { 0.0 },
                 slots_served: s.slots_served,
+                slots_contended: s.slots_contended,
                 slot_share: if slots > 0 { s.slots_served as f64 / slots as f64 } else { 0.0 },
                 packets_delivered: s.packets_delivered,
                 handoffs: s.handoffs,

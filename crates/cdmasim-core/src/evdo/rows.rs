@@ -21,6 +21,11 @@ pub struct UserResult {
     pub slots_served: u64,
     /// slots_served as a fraction of its sectors' traffic slots.
     pub slot_share: f64,
+    /// Those of slots_served in which another user of its sector was
+    /// backlogged too: the slots the scheduler had to split, which a
+    /// full-buffer study's shares describe.
+    #[serde(default)]
+    pub slots_contended: u64,
     /// IP packets delivered to it.
     pub packets_delivered: u64,
     /// Times it moved to another sector.
