@@ -421,20 +421,20 @@ impl EvdoRan {
                 sec.server.skip(sec.sched.as_mut());
                 continue;
             }
-            let mut waiting = 0;
             for (u, user) in self.users.iter().enumerate() {
                 let here = user.sector == s;
                 self.view_drc[u] = if here { user.drc } else { 0 };
                 self.backlog[u] = if here && user.backlogged() { 1 } else { 0 };
-                waiting += self.backlog[u] as usize;
             }
             let sec = &mut self.sectors[s];
             sec.stats.traffic_slots += 1;
             let Some(o) = sec.server.step(sec.sched.as_mut(), &self.view_drc, Some(&self.backlog)) else { continue };
             sec.stats.busy_slots += 1;
+            // Contended: another user of the sector was backlogged too.
+            let contended = self.backlog.iter().enumerate().any(|(u, &b)| b != 0 && u != o.user);
             let stats = &mut self.users[o.user].stats;
             stats.slots_served += 1;
-            stats.slots_contended += (waiting > 1) as u64;
+            stats.slots_contended += contended as u64;
             if o.new_packet {
                 let budget = self.air.payload_bytes(o.packet_bits);
                 self.fill(t, s, o.user, o.lane, budget, hd);
