@@ -75,8 +75,8 @@ pub struct UserReport {
     /// of the slots that carried anyone's (the scheduler's split).
     pub slots_served: u64,
     pub slot_share: f64,
-    /// Its share of the slots that carried anyone's data while two or more
-    /// users waited (`slots_contended`): the split a full-buffer study of
+    /// Its share of the slots served while another user of the sector had
+    /// packets too (`slots_contended`): the split a full-buffer study of
     /// the scheduler predicts, whatever the programs left idle.
     pub contended_share: f64,
     /// The user's queue at the base station (`USER.down`, where the hop
