@@ -349,7 +349,9 @@ def test_ctrl_c_stops_everything_and_exits_130(scenario):
     # ignored (a suite started as a background job), it would never arrive.
     w = Watched(["emulate", scenario, "--user", "ue1=CDMASIM_TEST=1 sleep 60"], stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, text=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-    for _ in patience(30):
+    # Patience as kill_once_started's: a loaded machine has taken over 30 s
+    # to start.
+    for _ in patience(180):
         if any(_marked(pid) for pid, _ in tree(w.p.pid)):
             break
     w.p.send_signal(signal.SIGINT)
@@ -363,7 +365,8 @@ def test_ctrl_c_stops_everything_and_exits_130(scenario):
         w.p.kill()
         w.p.communicate()
         pytest.fail(f"the emulation did not stop in 180 s after SIGINT; its processes: {seen}")
-    w.stop_watching()
+    finally:
+        w.stop_watching()
     assert w.p.returncode == 130, err
     alive, inside = w.left_behind()
     assert not alive and not inside, (alive, inside)
@@ -409,12 +412,16 @@ def test_slot_shares_follow_the_full_buffer_scheduler(scenario, tmp_path):
             "--user", "ue1=sleep 0.2; iperf3 -c $CDMASIM_SERVER -p 5201 -t 4 -R",
             "--user", "ue2=sleep 0.2; iperf3 -c $CDMASIM_SERVER -p 5202 -t 4 -R", "--json", timeout=120)
     assert p.returncode == 0, p.stderr[-2000:]
-    users = json.loads(p.stdout.strip().splitlines()[-1])["report"]["users"]
+    report = json.loads(p.stdout.strip().splitlines()[-1])["report"]
+    users = report["users"]
     assert abs(sum(u["slot_share"] for u in users) - 1) < 1e-9
+    # Enough slots both wanted to judge the split by (about 3,000 when the
+    # downloads overlap for their 4 s).
+    contended = [r["slots_contended"] for r in report["hops"]["users"]]
+    assert sum(contended) > 1000, contended
     shares = [u["contended_share"] for u in users]
-    assert abs(sum(shares) - 1) < 1e-9
     for got, want in zip(shares, predicted):
-        assert abs(got - want) < 0.05, (shares, predicted)
+        assert abs(got - want) < 0.05, (shares, predicted, contended)
 
 
 def test_a_mahimahi_trace_drives_a_users_channel(tmp_path):

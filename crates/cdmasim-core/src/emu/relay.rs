@@ -75,9 +75,10 @@ pub struct UserReport {
     /// of the slots that carried anyone's (the scheduler's split).
     pub slots_served: u64,
     pub slot_share: f64,
-    /// Its share of the slots served while another user of the sector had
-    /// packets too (`slots_contended`): the split a full-buffer study of
-    /// the scheduler predicts, whatever the programs left idle.
+    /// Its share of the slots served while another user of its sector had
+    /// packets queued (`slots_contended`), over all users. For users that
+    /// all download throughout, the split a full-buffer study of the
+    /// scheduler predicts, whatever slots their programs left idle.
     pub contended_share: f64,
     /// The user's queue at the base station (`USER.down`, where the hop
     /// has one: an EV-DO user, a cdma2000 mobile): time-average and

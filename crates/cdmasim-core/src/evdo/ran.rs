@@ -62,11 +62,13 @@ pub struct UserStats {
     /// Sum of the nominal DRC rate over every slot of the run (the channel's mean × slots).
     pub drc_rate_sum: f64,
     pub slots_seen: u64,
-    /// Slots that carried this user's data, and the PPP octets carried.
+    /// Slots that carried this user's data.
     pub slots_served: u64,
-    /// Those of `slots_served` in which another user of its sector was
-    /// backlogged too: the slots the scheduler had to split.
+    /// Those of `slots_served` in which another user of the serving
+    /// sector had packets queued (a slot that goes on with a multi-slot
+    /// packet counts too).
     pub slots_contended: u64,
+    /// PPP octets carried.
     pub air_bytes: u64,
     /// IP packets and bytes delivered to the user.
     pub packets_delivered: u64,

@@ -21,9 +21,10 @@ pub struct UserResult {
     pub slots_served: u64,
     /// slots_served as a fraction of its sectors' traffic slots.
     pub slot_share: f64,
-    /// Those of slots_served in which another user of its sector was
-    /// backlogged too: the slots the scheduler had to split, which a
-    /// full-buffer study's shares describe.
+    /// Those of slots_served in which another user of the serving sector
+    /// had packets queued (a slot that goes on with a multi-slot packet
+    /// counts too). When the same users are backlogged throughout, as two
+    /// bulk downloads, these are split as a full-buffer study predicts.
     #[serde(default)]
     pub slots_contended: u64,
     /// IP packets delivered to it.
