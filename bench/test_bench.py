@@ -339,3 +339,20 @@ def test_compile_cdmasim_leaves_fresh_bytecode_as_pip_would():
         src = os.path.join(pkg, name)
         pyc = importlib.util.cache_from_source(src)
         assert os.path.exists(pyc) and os.stat(pyc).st_mtime >= os.stat(src).st_mtime, name
+
+
+def test_instructions_reads_callgrinds_total_and_refuses_a_missing_one():
+    import instructions
+    err = "==123== Events    : Ir\n==123== Collected : 42\n==123== \n==123== I   refs:      1,234,567\n"
+    assert instructions.instructions(err) == 1_234_567
+    with pytest.raises(ValueError):
+        instructions.instructions("==123== Process terminating with default action of signal 11\n")
+
+
+def test_instructions_table_gives_both_ratios_and_leaves_an_uncounted_start_up_blank():
+    import instructions
+    rows = [{"what": "a", "cdmasim": 100e6, "reference": "ns-2.35", "reference_whole": 900e6, "reference_startup": 400e6},
+            {"what": "b", "cdmasim": 50e6, "reference": "tcptrace", "reference_whole": 150e6, "reference_startup": 0}]
+    lines = instructions.table(rows).splitlines()
+    assert lines[2] == "| a | 100.0 M | ns-2.35 | 900.0 M | 500.0 M | 9.0x | 5.0x |"
+    assert lines[3] == "| b | 50.0 M | tcptrace | 150.0 M |  | 3.0x |  |"
