@@ -15,11 +15,20 @@ busy the machine is.
 - pcap: `pcap_json` against `tcptrace -l -r -n` on one capture of the
   shipped dumbbell example (`cdmasim run examples/dumbbell.toml --pcap`).
 
-ns-2 is counted whole and less its start-up (a run of the same scenario
-for 1 ms: the Tcl interpreter, its scripts and the topology), so that
-both the process a sweep pays for and its events' work are compared;
-cdmasim is counted whole, its start-up (reading the scenario, building
-the network) against it. `pcap analyze` and tcptrace are counted whole. Output: a table, and bench/out/instructions.json.
+cdmasim's side is the compiled core (the example programs above), not
+the `cdmasim` command: Python's start-up (22-33 ms, bench/README.md) is
+in neither count. ns-2 is counted whole and less its start-up (a run of
+the same scenario for 1 ms: the Tcl interpreter, its scripts and the
+topology), so that both the program a sweep pays for and its events'
+work are compared; cdmasim is counted whole, its start-up (reading the
+scenario, building the network) against it. The two simulators' goodputs
+are printed beside the counts: they say the runs did the same work. The
+capture is made by the installed `cdmasim` (it is only the input);
+`pcap_json` and tcptrace are counted whole.
+
+Output: a table, and bench/out/instructions.json (written whole). A
+program that fails stops the benchmark with one line and exit 1; a bad
+option or a missing program, exit 2.
 """
 
 from __future__ import annotations
@@ -43,7 +52,17 @@ EXAMPLES = ROOT / "target" / "release" / "examples"
 NS2_DUMBBELL = BENCH / "ns2" / "dumbbell.tcl"
 # dumbbell_speed's receiver buffer (1 MiB) in ns-2's window_ of 1460-byte segments.
 DUMBBELL_WINDOW = (1 << 20) // 1460
+# Paliwal et al.'s Table II cell that bench/paliwal.py times.
+CELL = {"sch": "bursts", "burst": 8.0, "gap": 5.0, "duration": 220.0, "m": 10, "n": 10,
+        "queue": "red", "seed": 1, "topo": "flat"}
 REFS = re.compile(r"^==\d+== I\s+refs:\s+([\d,]+)\s*$", re.M)
+GOODPUT = re.compile(r"goodput ([\d.]+) Mb/s")
+# A callgrind run of ns-2 at N = 100 takes about 3 minutes here.
+TIMEOUT_S = 3600
+
+
+class Failed(Exception):
+    """A program that did not run as asked: the one line to print."""
 
 
 def instructions(stderr: str) -> int:
@@ -55,61 +74,99 @@ def instructions(stderr: str) -> int:
     return int(m.group(1).replace(",", ""))
 
 
-def counted(cmd: list, cwd: Path = ROOT) -> int:
-    """Instructions `cmd` executes under callgrind; it must exit 0."""
-    p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *cmd],
-                       cwd=cwd, capture_output=True, text=True)
+def last_words(stderr: str) -> str:
+    """The program's last line on stderr, without callgrind's own."""
+    lines = [ln for ln in stderr.strip().splitlines() if ln.strip() and not ln.startswith("==")]
+    return lines[-1] if lines else "(nothing on stderr)"
+
+
+def counted(cmd: list) -> tuple:
+    """(instructions, stdout) of `cmd` under callgrind; it must exit 0."""
+    name = Path(str(cmd[0])).name
+    try:
+        p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *map(str, cmd)],
+                           cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise Failed(f"{name} ran past {TIMEOUT_S} s under callgrind")
     if p.returncode != 0:
-        tail = (p.stderr.strip().splitlines() or ["(no output)"])[-1]
-        raise RuntimeError(f"{' '.join(map(str, cmd))}: exited {p.returncode}: {tail}")
-    return instructions(p.stderr)
+        raise Failed(f"{name} exited {p.returncode}: {last_words(p.stderr)}")
+    try:
+        return instructions(p.stderr), p.stdout
+    except ValueError as e:
+        raise Failed(f"{name}: {e}")
 
 
-def reference(name: str, run: list, startup: list | None) -> dict:
-    """A reference's instructions, whole and, given the command of its
-    start-up, without it."""
-    whole = counted(run)
-    start = counted(startup) if startup else 0
-    return {"reference": name, "reference_whole": whole, "reference_startup": start}
+def ns2_json(stdout: str, what: str) -> dict:
+    """ns-2's printed result, refused if its sinks counted odd bytes (as
+    bench/sims.py and bench/paliwal.py refuse it)."""
+    try:
+        d = json.loads(stdout)
+    except json.JSONDecodeError:
+        raise Failed(f"ns-2 printed no JSON for {what}")
+    if d.get("sink_bytes_unexpected"):
+        raise Failed(f"ns-2's sinks counted bytes that are not whole packets for {what}")
+    return d
+
+
+def reference(name: str, run: list, startup: list | None) -> tuple:
+    """A reference's count, whole and (given its start-up's command) its
+    start-up's, None where none was counted; and its stdout."""
+    whole, out = counted(run)
+    start = counted(startup)[0] if startup else None
+    return {"reference": name, "reference_whole": whole, "reference_startup": start}, out
 
 
 def ns2_dumbbell(flows: int, duration: float) -> list:
-    return ["ns", str(NS2_DUMBBELL), str(flows), repr(duration), "0.01", "100", "1000", str(DUMBBELL_WINDOW)]
+    return ["ns", NS2_DUMBBELL, flows, repr(duration), "0.01", "100", "1000", DUMBBELL_WINDOW]
 
 
 def dumbbell(flows: int) -> dict:
-    ours = counted([EXAMPLES / "dumbbell_speed", str(flows)])
-    ref = reference("ns-2.35", ns2_dumbbell(flows, 60.0), ns2_dumbbell(flows, 0.001))
-    return {"what": f"dumbbell, N = {flows}", "cdmasim": ours, **ref}
+    ours, out = counted([EXAMPLES / "dumbbell_speed", flows])
+    m = GOODPUT.search(out)
+    if m is None:
+        raise Failed("dumbbell_speed printed no goodput")
+    ref, ref_out = reference("ns-2.35", ns2_dumbbell(flows, 60.0), ns2_dumbbell(flows, 0.001))
+    d = ns2_json(ref_out, f"the dumbbell at N = {flows}")
+    return {"what": f"dumbbell, N = {flows}", "cdmasim": ours, **ref,
+            "goodput_bps": float(m.group(1)) * 1e6, "reference_goodput_bps": sum(d["goodput_bps"])}
 
 
 def cell(work: Path) -> dict:
-    case = {"sch": "bursts", "burst": 8.0, "gap": 5.0, "duration": 220.0, "m": 10, "n": 10,
-            "queue": "red", "seed": 1, "topo": "flat"}
     scen = work / "cell.toml"
-    scen.write_text(paliwal.cdmasim_toml(case))
-    ours = counted([EXAMPLES / "run_scenario", scen])
-    ref = reference("ns-2.35", paliwal.ns2_command(case), paliwal.ns2_command(dict(case, duration=0.001)))
-    return {"what": "Table II cell, 8 s x 5 s", "cdmasim": ours, **ref}
+    scen.write_text(paliwal.cdmasim_toml(CELL))
+    ours, out = counted([EXAMPLES / "run_scenario", scen])
+    try:
+        flows = json.loads(out)["flows"]
+    except (json.JSONDecodeError, KeyError):
+        raise Failed("run_scenario printed no summary for the Table II cell")
+    ref, ref_out = reference("ns-2.35", paliwal.ns2_command(CELL), paliwal.ns2_command(dict(CELL, duration=0.001)))
+    d = ns2_json(ref_out, "the Table II cell")
+    goodput = sum(f["bytes_delivered"] for f in flows) * 8 / CELL["duration"]
+    return {"what": "Table II cell, 8 s x 5 s", "cdmasim": ours, **ref,
+            "goodput_bps": goodput, "reference_goodput_bps": sum(d["goodput_bps"])}
 
 
 def pcap(work: Path, cli: str) -> dict:
     out = work / "pcap"
-    p = subprocess.run([cli, "run", str(ROOT / "examples" / "dumbbell.toml"), "--pcap", str(out), "--quiet"],
-                       capture_output=True, text=True)
+    try:
+        p = subprocess.run([cli, "run", str(ROOT / "examples" / "dumbbell.toml"), "--pcap", str(out), "--quiet"],
+                           capture_output=True, text=True, timeout=TIMEOUT_S)
+    except subprocess.TimeoutExpired:
+        raise Failed(f"cdmasim run --pcap ran past {TIMEOUT_S} s")
     if p.returncode != 0:
-        raise RuntimeError(f"cdmasim run --pcap exited {p.returncode}: {p.stderr.strip()}")
+        raise Failed(f"cdmasim run --pcap exited {p.returncode}: {last_words(p.stderr)}")
     capture = out / "r1-r2.pcap"
-    ours = counted([EXAMPLES / "pcap_json", capture])
-    ref = reference("tcptrace -l -r -n", ["tcptrace", "-l", "-r", "-n", capture], None)
+    ours, _ = counted([EXAMPLES / "pcap_json", capture])
+    ref, _ = reference("tcptrace -l -r -n", ["tcptrace", "-l", "-r", "-n", capture], None)
     return {"what": "pcap analyze, the dumbbell example's r1-r2 capture", "cdmasim": ours, **ref}
 
 
 def build() -> None:
     cmd = ["cargo", "build", "-q", "--release", "-p", "cdmasim-core",
            "--example", "dumbbell_speed", "--example", "run_scenario", "--example", "pcap_json"]
-    if subprocess.run(cmd, cwd=ROOT).returncode != 0:
-        sys.exit("instructions: cargo build of the examples failed")
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    if p.returncode != 0:
+        raise Failed(f"cargo build of the examples exited {p.returncode}: {last_words(p.stderr)}")
 
 
 def missing(only: set, cli: str | None) -> str | None:
@@ -128,16 +185,38 @@ def missing(only: set, cli: str | None) -> str | None:
 
 
 def table(rows: list) -> str:
-    """Millions of instructions; ratios reference / cdmasim, whole and
-    (where a start-up was counted) the reference's events alone."""
-    lines = ["| work | cdmasim | reference | whole | less start-up | ratio, whole | ratio, events |",
-             "|---|---|---|---|---|---|---|"]
+    """Millions of instructions; ratios reference / cdmasim, of the whole
+    programs and (where its start-up was counted) of the reference less
+    its start-up; the goodputs, which say the two did the same work."""
+    lines = ["| work | cdmasim | reference | whole | less start-up | ratio, whole | ratio, less start-up "
+             "| goodput, cdmasim / reference |",
+             "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         whole, start, ours = r["reference_whole"], r["reference_startup"], r["cdmasim"]
-        less, ev = (f"{(whole - start) / 1e6:,.1f} M", f"{(whole - start) / ours:.1f}x") if start else ("", "")
+        less, ev = ("", "") if start is None else (f"{(whole - start) / 1e6:,.1f} M", f"{(whole - start) / ours:.1f}x")
+        good = (f"{r['goodput_bps'] / 1e6:.3f} / {r['reference_goodput_bps'] / 1e6:.3f} Mb/s"
+                if "goodput_bps" in r else "")
         lines.append(f"| {r['what']} | {ours / 1e6:,.1f} M | {r['reference']} | {whole / 1e6:,.1f} M "
-                     f"| {less} | {whole / ours:.1f}x | {ev} |")
+                     f"| {less} | {whole / ours:.1f}x | {ev} | {good} |")
     return "\n".join(lines)
+
+
+def measure(only: set, flows: list, cli: str | None) -> list:
+    build()
+    rows = []
+    with tempfile.TemporaryDirectory(prefix="cdmasim-instructions-") as tmp:
+        work = Path(tmp)
+        if "dumbbell" in only:
+            for n in flows:
+                print(f"instructions: dumbbell N = {n} ...", file=sys.stderr)
+                rows.append(dumbbell(n))
+        if "cell" in only:
+            print("instructions: Table II cell ...", file=sys.stderr)
+            rows.append(cell(work))
+        if "pcap" in only:
+            print("instructions: pcap analyze ...", file=sys.stderr)
+            rows.append(pcap(work, cli))
+    return rows
 
 
 def main(argv=None) -> int:
@@ -163,25 +242,26 @@ def main(argv=None) -> int:
     if why:
         print(f"instructions: {why}", file=sys.stderr)
         return 2
-    build()
-    rows = []
-    with tempfile.TemporaryDirectory(prefix="cdmasim-instructions-") as tmp:
-        work = Path(tmp)
-        if "dumbbell" in only:
-            for n in flows:
-                print(f"instructions: dumbbell N = {n} ...", file=sys.stderr)
-                rows.append(dumbbell(n))
-        if "cell" in only:
-            print("instructions: Table II cell ...", file=sys.stderr)
-            rows.append(cell(work))
-        if "pcap" in only:
-            print("instructions: pcap analyze ...", file=sys.stderr)
-            rows.append(pcap(work, cli))
     out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        print(f"instructions: --out: {out}: {e.strerror}", file=sys.stderr)
+        return 2
+    try:
+        rows = measure(only, flows, cli)
+    except Failed as e:
+        print(f"instructions: {e}", file=sys.stderr)
+        return 1
+    # Written whole or not at all.
     tmp_json = out / "instructions.json.tmp"
-    tmp_json.write_text(json.dumps(rows, indent=1) + "\n")
-    tmp_json.replace(out / "instructions.json")
+    try:
+        tmp_json.write_text(json.dumps(rows, indent=1) + "\n")
+        tmp_json.replace(out / "instructions.json")
+    except OSError as e:
+        tmp_json.unlink(missing_ok=True)
+        print(f"instructions: {out / 'instructions.json'}: {e.strerror}", file=sys.stderr)
+        return 1
     print(table(rows))
     return 0
 

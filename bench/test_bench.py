@@ -351,8 +351,40 @@ def test_instructions_reads_callgrinds_total_and_refuses_a_missing_one():
 
 def test_instructions_table_gives_both_ratios_and_leaves_an_uncounted_start_up_blank():
     import instructions
-    rows = [{"what": "a", "cdmasim": 100e6, "reference": "ns-2.35", "reference_whole": 900e6, "reference_startup": 400e6},
-            {"what": "b", "cdmasim": 50e6, "reference": "tcptrace", "reference_whole": 150e6, "reference_startup": 0}]
+    rows = [{"what": "a", "cdmasim": 100e6, "reference": "ns-2.35", "reference_whole": 900e6, "reference_startup": 400e6,
+             "goodput_bps": 9.4e6, "reference_goodput_bps": 9.5e6},
+            {"what": "b", "cdmasim": 50e6, "reference": "tcptrace", "reference_whole": 150e6, "reference_startup": None}]
     lines = instructions.table(rows).splitlines()
-    assert lines[2] == "| a | 100.0 M | ns-2.35 | 900.0 M | 500.0 M | 9.0x | 5.0x |"
-    assert lines[3] == "| b | 50.0 M | tcptrace | 150.0 M |  | 3.0x |  |"
+    assert lines[2] == "| a | 100.0 M | ns-2.35 | 900.0 M | 500.0 M | 9.0x | 5.0x | 9.400 / 9.500 Mb/s |"
+    assert lines[3] == "| b | 50.0 M | tcptrace | 150.0 M |  | 3.0x |  |  |"
+
+
+def test_instructions_names_the_programs_error_not_callgrinds():
+    import instructions
+    err = "==7== Callgrind, a call-graph generating cache profiler\nns: no such file x.tcl\n==7== I   refs:      12\n"
+    assert instructions.last_words(err) == "ns: no such file x.tcl"
+    assert instructions.last_words("==7== only callgrind\n") == "(nothing on stderr)"
+
+
+def test_instructions_refuses_ns2_output_that_is_not_the_same_work():
+    import instructions
+    with pytest.raises(instructions.Failed, match="no JSON"):
+        instructions.ns2_json("warning: something\n", "the dumbbell")
+    with pytest.raises(instructions.Failed, match="whole packets"):
+        instructions.ns2_json(json.dumps({"sink_bytes_unexpected": 1, "goodput_bps": [1.0]}), "the dumbbell")
+    assert instructions.ns2_json(json.dumps({"sink_bytes_unexpected": 0, "goodput_bps": [1.0]}), "x")["goodput_bps"] == [1.0]
+
+
+def test_instructions_bad_options_exit_2_and_a_failed_program_exits_1_writing_nothing(tmp_path, monkeypatch, capsys):
+    import instructions
+    assert instructions.main(["--only", "dumbbell,nope", "--out", str(tmp_path)]) == 2
+    assert instructions.main(["--flows", "1,x", "--out", str(tmp_path)]) == 2
+    assert "--flows: '1,x'" in capsys.readouterr().err
+    monkeypatch.setattr(instructions, "missing", lambda only, cli: None)
+
+    def fail(only, flows, cli):
+        raise instructions.Failed("ns exited 1: boom")
+    monkeypatch.setattr(instructions, "measure", fail)
+    assert instructions.main(["--only", "dumbbell", "--out", str(tmp_path)]) == 1
+    assert capsys.readouterr().err.strip() == "instructions: ns exited 1: boom"
+    assert list(tmp_path.iterdir()) == []
