@@ -420,6 +420,7 @@ def test_slot_shares_follow_the_full_buffer_scheduler(scenario, tmp_path):
     contended = [r["slots_contended"] for r in report["hops"]["users"]]
     assert sum(contended) > 1000, contended
     shares = [u["contended_share"] for u in users]
+    assert abs(sum(shares) - 1) < 1e-9, (shares, contended)
     for got, want in zip(shares, predicted):
         assert abs(got - want) < 0.05, (shares, predicted, contended)
 
