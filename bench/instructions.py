@@ -80,11 +80,12 @@ def last_words(stderr: str) -> str:
     return lines[-1] if lines else "(nothing on stderr)"
 
 
-def counted(cmd: list) -> tuple:
-    """(instructions, stdout) of `cmd` under callgrind; it must exit 0."""
+def counted(cmd: list, profile: str = "/dev/null") -> tuple:
+    """(instructions, stdout) of `cmd` under callgrind, its profile written
+    to `profile`; it must exit 0."""
     name = Path(str(cmd[0])).name
     try:
-        p = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *map(str, cmd)],
+        p = subprocess.run(["valgrind", "--tool=callgrind", f"--callgrind-out-file={profile}", *map(str, cmd)],
                            cwd=ROOT, capture_output=True, text=True, timeout=TIMEOUT_S)
     except subprocess.TimeoutExpired:
         raise Failed(f"{name} ran past {TIMEOUT_S} s under callgrind")
@@ -146,7 +147,9 @@ def cell(work: Path) -> dict:
             "goodput_bps": goodput, "reference_goodput_bps": sum(d["goodput_bps"])}
 
 
-def pcap(work: Path, cli: str) -> dict:
+def dumbbell_capture(work: Path, cli: str) -> Path:
+    """The shipped dumbbell example's bottleneck capture (10 flows, 60 s;
+    99,766 packets), made by the installed `cdmasim` in `work`."""
     out = work / "pcap"
     try:
         p = subprocess.run([cli, "run", str(ROOT / "examples" / "dumbbell.toml"), "--pcap", str(out), "--quiet"],
@@ -155,7 +158,11 @@ def pcap(work: Path, cli: str) -> dict:
         raise Failed(f"cdmasim run --pcap ran past {TIMEOUT_S} s")
     if p.returncode != 0:
         raise Failed(f"cdmasim run --pcap exited {p.returncode}: {last_words(p.stderr)}")
-    capture = out / "r1-r2.pcap"
+    return out / "r1-r2.pcap"
+
+
+def pcap(work: Path, cli: str) -> dict:
+    capture = dumbbell_capture(work, cli)
     ours, _ = counted([EXAMPLES / "pcap_json", capture])
     ref, _ = reference("tcptrace -l -r -n", ["tcptrace", "-l", "-r", "-n", capture], None)
     return {"what": "pcap analyze, the dumbbell example's r1-r2 capture", "cdmasim": ours, **ref}
@@ -219,48 +226,69 @@ def measure(only: set, flows: list, cli: str | None) -> list:
     return rows
 
 
-def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--only", default="dumbbell,cell,pcap", help="subset of dumbbell,cell,pcap")
-    ap.add_argument("--flows", default="1,10,100", help="dumbbell flow counts, comma-separated")
-    ap.add_argument("--out", default=str(BENCH / "out"), help="directory for instructions.json")
+def flow_counts(text: str) -> list | None:
+    """`--flows`: a comma-separated list of positive integers, else None."""
+    try:
+        flows = [int(f) for f in text.split(",")]
+    except ValueError:
+        return None
+    return flows if flows and min(flows) >= 1 else None
+
+
+def cdmasim_cli() -> str | None:
+    """The checkout's `cdmasim` command, else the one on PATH."""
+    venv_cli = ROOT / ".venv" / "bin" / "cdmasim"
+    return str(venv_cli) if venv_cli.exists() else shutil.which("cdmasim")
+
+
+def write_whole(path: Path, data) -> None:
+    """`data` as JSON at `path`, written whole or not at all."""
+    tmp = path.with_name(path.name + ".tmp")
+    try:
+        tmp.write_text(json.dumps(data, indent=1) + "\n")
+        tmp.replace(path)
+    except OSError as e:
+        tmp.unlink(missing_ok=True)
+        raise Failed(f"{path}: {e.strerror}")
+
+
+def options(prog: str, doc: str, kinds: list, flows: str, argv) -> tuple:
+    """(the kinds of work asked for, the dumbbell's flow counts, the output
+    folder, made) from the command line, or an error line (exit 2)."""
+    ap = argparse.ArgumentParser(prog=prog, description=doc.splitlines()[0])
+    ap.add_argument("--only", default=",".join(kinds), help="subset of " + ",".join(kinds))
+    ap.add_argument("--flows", default=flows, help="dumbbell flow counts, comma-separated")
+    ap.add_argument("--out", default=str(BENCH / "out"), help=f"directory for {prog}.json")
     a = ap.parse_args(argv)
     only = {w.strip() for w in a.only.split(",") if w.strip()}
-    if not only or not only <= {"dumbbell", "cell", "pcap"}:
-        print(f"instructions: --only: '{a.only}' is not a subset of dumbbell,cell,pcap", file=sys.stderr)
-        return 2
-    try:
-        flows = [int(f) for f in a.flows.split(",")]
-    except ValueError:
-        flows = []
-    if not flows or min(flows) < 1:
-        print(f"instructions: --flows: '{a.flows}' is not a list of positive integers", file=sys.stderr)
-        return 2
-    venv_cli = ROOT / ".venv" / "bin" / "cdmasim"
-    cli = str(venv_cli) if venv_cli.exists() else shutil.which("cdmasim")
-    why = missing(only, cli)
-    if why:
-        print(f"instructions: {why}", file=sys.stderr)
-        return 2
+    if not only or not only <= set(kinds):
+        raise Failed(f"--only: '{a.only}' is not a subset of " + ",".join(kinds))
+    counts = flow_counts(a.flows)
+    if counts is None:
+        raise Failed(f"--flows: '{a.flows}' is not a list of positive integers")
     out = Path(a.out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        print(f"instructions: --out: {out}: {e.strerror}", file=sys.stderr)
+        raise Failed(f"--out: {out}: {e.strerror}")
+    return only, counts, out
+
+
+def main(argv=None) -> int:
+    try:
+        only, flows, out = options("instructions", __doc__, ["dumbbell", "cell", "pcap"], "1,10,100", argv)
+        cli = cdmasim_cli()
+        why = missing(only, cli)
+        if why:
+            raise Failed(why)
+    except Failed as e:
+        print(f"instructions: {e}", file=sys.stderr)
         return 2
     try:
         rows = measure(only, flows, cli)
+        write_whole(out / "instructions.json", rows)
     except Failed as e:
         print(f"instructions: {e}", file=sys.stderr)
-        return 1
-    # Written whole or not at all.
-    tmp_json = out / "instructions.json.tmp"
-    try:
-        tmp_json.write_text(json.dumps(rows, indent=1) + "\n")
-        tmp_json.replace(out / "instructions.json")
-    except OSError as e:
-        tmp_json.unlink(missing_ok=True)
-        print(f"instructions: {out / 'instructions.json'}: {e.strerror}", file=sys.stderr)
         return 1
     print(table(rows))
     return 0

@@ -388,3 +388,69 @@ def test_instructions_bad_options_exit_2_and_a_failed_program_exits_1_writing_no
     assert instructions.main(["--only", "dumbbell", "--out", str(tmp_path)]) == 1
     assert capsys.readouterr().err.strip() == "instructions: ns exited 1: boom"
     assert list(tmp_path.iterdir()) == []
+
+
+ANNOTATED = """--------------------------------------------------------------------------------
+293,287,642  PROGRAM TOTALS
+
+--------------------------------------------------------------------------------
+Ir                   file:function
+--------------------------------------------------------------------------------
+11,145,645  /src/network/mod.rs:cdmasim_core::network::Network::on_hop_timer [/x/dumbbell_speed]
+ 5,378,552  /src/network/kinds.rs:cdmasim_core::network::Network::on_hop_timer
+ 3,641,268  /lib/alloc/src/collections/vec_deque/mod.rs:alloc::collections::vec_deque::VecDeque<T,A>::push_back_mut [/x/d]
+ 8,905,659  /src/tcp/sender.rs:cdmasim_core::tcp::sender::TcpSender::send_new [/x/dumbbell_speed]
+ 7,828,708  /src/engine/queue.rs:cdmasim_core::engine::queue::EventQueue<E>::schedule [/x/dumbbell_speed]
+     1,000  /src/sim/build.rs:cdmasim_core::sim::build::build
+"""
+
+
+def test_ledger_reads_each_functions_count_and_file_and_refuses_an_empty_listing():
+    import instructions
+    import ledger
+    rows = ledger.costs(ANNOTATED)
+    assert rows[0] == (11_145_645, "/src/network/mod.rs", "cdmasim_core::network::Network::on_hop_timer")
+    assert rows[2][2] == "alloc::collections::vec_deque::VecDeque<T,A>::push_back_mut"
+    assert len(rows) == 6, "the total is not a function"
+    with pytest.raises(instructions.Failed, match="no function"):
+        ledger.costs("Profile data file 'x'\n")
+
+
+def test_ledger_counts_every_instruction_once_in_the_first_part_that_matches():
+    import ledger
+    rows = ledger.costs(ANNOTATED)
+    parts = ledger.group(rows, ledger.ENGINE_PARTS, key=lambda r: r[2])
+    assert parts["the hop path"] == 11_145_645 + 5_378_552 + 3_641_268
+    assert parts["TCP"] == 8_905_659 and parts["the event queue"] == 7_828_708
+    assert parts["the rest: building the network, start-up, results"] == 1_000
+    assert sum(parts.values()) == sum(r[0] for r in rows)
+    hop = ledger.group(rows[:3], ledger.HOP_FILES, key=lambda r: r[1])
+    assert hop["the network's loop (network/mod.rs)"] == 11_145_645
+    assert hop["dispatch by hop kind (network/kinds.rs)"] == 5_378_552
+    assert hop["VecDeque and Vec (std)"] == 3_641_268
+    # Without a catch-all, what matches nothing is left out, not guessed.
+    assert ledger.group(rows, [("tcp", r"::tcp::")], key=lambda r: r[2]) == {"tcp": 8_905_659}
+
+
+def test_ledger_table_divides_each_part_by_each_unit():
+    import ledger
+    lines = ledger.table("part", {"a": 3_000_000, "b": 1_000_000}, [("an event", 1_000), ("a hop", 2_000)]).splitlines()
+    assert lines[0] == "| part | instructions | an event | a hop |"
+    assert lines[2] == "| a | 3.0 M | 3,000 | 1,500 |"
+    assert lines[4] == "| all | 4.0 M | 4,000 | 2,000 |"
+
+
+def test_ledger_bad_options_exit_2_and_a_failed_build_exits_1_writing_nothing(tmp_path, monkeypatch, capsys):
+    import ledger
+    assert ledger.main(["--only", "cell", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip() == "ledger: --only: 'cell' is not a subset of dumbbell,pcap"
+    assert ledger.main(["--flows", "0", "--out", str(tmp_path)]) == 2
+    assert "--flows: '0'" in capsys.readouterr().err
+    monkeypatch.setattr(ledger.shutil, "which", lambda exe: "/usr/bin/" + exe)
+
+    def fail():
+        raise ledger.Failed("cargo build of the examples exited 101: error[E0425]")
+    monkeypatch.setattr(ledger, "build", fail)
+    assert ledger.main(["--only", "dumbbell", "--out", str(tmp_path)]) == 1
+    assert capsys.readouterr().err.strip() == "ledger: cargo build of the examples exited 101: error[E0425]"
+    assert list(tmp_path.iterdir()) == []

@@ -1,0 +1,208 @@
+"""Where the instructions go: callgrind's exclusive counts of the
+dumbbell's engine and of `pcap analyze`, grouped into parts, each per
+event, per packet-hop or per packet. The tables of docs/engine.md
+("Where the instructions go", "What the compiled hop path holds") are
+this script's output.
+
+    python bench/ledger.py                    # dumbbell N = 1 and pcap analyze
+    python bench/ledger.py --only dumbbell --flows 10
+
+The examples are built with line tables (into target/ledger; the code is
+the release build's, instruction for instruction) so that callgrind can
+say which source file each instruction was compiled from: a function of
+the network's loop holds the link's code inlined into it, and the file
+tells the loop's own instructions from the link's. The dumbbell is split
+first by function (the engine's parts), then its hop path by file; the
+capture analysis by file only, as it is one function with everything
+inlined. The capture is the shipped dumbbell example's (made by the
+installed `cdmasim`, as bench/instructions.py makes it).
+
+Output: the tables, and bench/out/ledger.json (written whole). A program
+that fails stops with one line and exit 1; a bad option or a missing
+program, exit 2.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent
+sys.path.insert(0, str(BENCH))
+
+from instructions import (ROOT, Failed, cdmasim_cli, counted, dumbbell_capture, last_words,  # noqa: E402
+                          options, write_whole)
+
+TARGET = ROOT / "target" / "ledger"
+EXAMPLES = TARGET / "release" / "examples"
+# Every packet of dumbbell_speed's scenario crosses three links: its
+# sender's access link, the bottleneck and its receiver's access link.
+DUMBBELL_HOPS = 3
+DUMBBELL_LINE = re.compile(r"events (\d+), packets (\d+)")
+
+# The engine's parts, by the function an instruction is compiled into
+# (first match).
+ENGINE_PARTS = [
+    ("the hop path", r"network::Network::(forward|on_hop_timer|hand_on)|net::link::Link::|VecDeque<T,A>::push_back_mut"),
+    ("TCP", r"cdmasim_core::tcp::"),
+    ("the event queue", r"EventQueue<E>::|BinaryHeap<T,A>::"),
+    ("the endpoints' pump", r"world::Hosts::pump"),
+    ("dispatch", r"cdmasim_core::sim::run_world$"),
+    ("the rest: building the network, start-up, results", r""),
+]
+# The hop path's instructions, by the source file they come from.
+HOP_FILES = [
+    ("the network's loop (network/mod.rs)", r"/network/mod\.rs$"),
+    ("dispatch by hop kind (network/kinds.rs)", r"/network/kinds\.rs$"),
+    ("the endpoints' side, inlined (sim/, net/headers.rs)", r"/sim/|/net/headers\.rs$"),
+    ("the link, its queue and meters, the route (net/)", r"/net/|/engine/rng\.rs$"),
+    ("slice bounds checks (std)", r"/slice/index\.rs$"),
+    ("VecDeque and Vec (std)", r"/collections/vec_deque/|/raw_vec/|/alloc/src/vec/|/core/src/ptr/"),
+    ("Option, comparisons, time (std, engine/time.rs)", r""),
+]
+# pcap analyze's instructions, by source file.
+PCAP_FILES = [
+    ("reading records (pcap/reader.rs)", r"/pcap/reader\.rs$"),
+    ("decoding headers, flag tests, checksums (pcap/decode.rs, checksum.rs)", r"/pcap/(decode|checksum)\.rs$"),
+    ("tcptrace's counters (analysis/conn.rs, direction.rs, loss.rs)", r"/analysis/(conn|direction|loss)\.rs$"),
+    ("sequence space: retransmissions, RTT (analysis/seqspace.rs)", r"/analysis/seqspace\.rs$"),
+    ("finding the connection, the loop (analysis/table.rs, mod.rs)", r"/analysis/(table|mod)\.rs$"),
+    ("the report and its JSON", r"/analysis/(report|model|series)\.rs$|serde"),
+    ("bounds checks, byte order, comparisons, iterators (std)", r"/rustc/"),
+    ("other (start-up, allocation, output)", r""),
+]
+ANNOTATE_LINE = re.compile(r"^\s*([\d,]+)\s+(\S.*?):(\S.*?)(?: \[.*\])?\s*$")
+
+
+def costs(annotated: str) -> list:
+    """(instructions, source file, function) of every line of
+    `callgrind_annotate --auto=no --show-percs=no` that names one."""
+    rows = []
+    for line in annotated.splitlines():
+        m = ANNOTATE_LINE.match(line)
+        if m and "PROGRAM TOTALS" not in line:
+            rows.append((int(m.group(1).replace(",", "")), m.group(2), m.group(3)))
+    if not rows:
+        raise Failed("callgrind_annotate listed no function")
+    return rows
+
+
+def group(rows: list, parts: list, key) -> dict:
+    """Instructions by part: each row goes to the first part whose pattern
+    matches key(row); rows that match none are left out."""
+    out = {name: 0 for name, _ in parts}
+    for row in rows:
+        for name, pattern in parts:
+            if re.search(pattern, key(row)):
+                out[name] += row[0]
+                break
+    return out
+
+
+def profile(cmd: list, work: Path) -> tuple:
+    """(rows of costs, stdout) of `cmd` run under callgrind."""
+    out = work / f"callgrind.{Path(str(cmd[0])).name}"
+    _, stdout = counted(cmd, str(out))
+    p = subprocess.run(["callgrind_annotate", "--auto=no", "--show-percs=no", "--threshold=100", str(out)],
+                       capture_output=True, text=True)
+    if p.returncode != 0:
+        raise Failed(f"callgrind_annotate exited {p.returncode}: {last_words(p.stderr)}")
+    return costs(p.stdout), stdout
+
+
+def dumbbell(flows: int, work: Path) -> dict:
+    rows, out = profile([EXAMPLES / "dumbbell_speed", flows], work)
+    m = DUMBBELL_LINE.search(out)
+    if m is None:
+        raise Failed("dumbbell_speed printed no count of events and packets")
+    events, packets = int(m.group(1)), int(m.group(2))
+    parts = group(rows, ENGINE_PARTS, key=lambda r: r[2])
+    hop = [r for r in rows if re.search(ENGINE_PARTS[0][1], r[2])]
+    return {"what": f"dumbbell, N = {flows}", "instructions": sum(r[0] for r in rows),
+            "events": events, "packet_hops": packets * DUMBBELL_HOPS,
+            "parts": parts, "hop_path": group(hop, HOP_FILES, key=lambda r: r[1])}
+
+
+def pcap(work: Path, cli: str) -> dict:
+    capture = dumbbell_capture(work, cli)
+    rows, out = profile([EXAMPLES / "pcap_json", capture], work)
+    try:
+        packets = json.loads(out)["packets_seen"]
+    except (json.JSONDecodeError, KeyError):
+        raise Failed("pcap_json printed no report")
+    return {"what": "pcap analyze, the dumbbell example's r1-r2 capture", "instructions": sum(r[0] for r in rows),
+            "packets": packets, "parts": group(rows, PCAP_FILES, key=lambda r: r[1])}
+
+
+def table(title: str, parts: dict, per: list) -> str:
+    """Millions of instructions by part, and each per unit of `per`
+    ((name, count) pairs)."""
+    head = "| " + title + " | instructions | " + " | ".join(name for name, _ in per) + " |"
+    lines = [head, "|---" * (2 + len(per)) + "|"]
+    for name, n in list(parts.items()) + [("all", sum(parts.values()))]:
+        lines.append(f"| {name} | {n / 1e6:,.1f} M | " + " | ".join(f"{n / c:,.0f}" for _, c in per) + " |")
+    return "\n".join(lines)
+
+
+def tables(results: list) -> str:
+    out = []
+    for r in results:
+        if "hop_path" in r:
+            per = [("an event", r["events"]), ("a packet-hop", r["packet_hops"])]
+            out.append(f"{r['what']}: {r['instructions'] / 1e6:,.1f} M instructions, {r['events']:,} events, "
+                       f"{r['packet_hops']:,} packet-hops\n")
+            out.append(table("part (by function)", r["parts"], per) + "\n")
+            out.append(table("the hop path (by source file)", r["hop_path"], per[1:]) + "\n")
+        else:
+            out.append(f"{r['what']}: {r['instructions'] / 1e6:,.1f} M instructions, {r['packets']:,} packets\n")
+            out.append(table("part (by source file)", r["parts"], [("a packet", r["packets"])]) + "\n")
+    return "\n".join(out)
+
+
+def build() -> None:
+    env = dict(os.environ, CARGO_PROFILE_RELEASE_DEBUG="line-tables-only", CARGO_TARGET_DIR=str(TARGET))
+    cmd = ["cargo", "build", "-q", "--release", "-p", "cdmasim-core", "--example", "dumbbell_speed",
+           "--example", "pcap_json"]
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
+    if p.returncode != 0:
+        raise Failed(f"cargo build of the examples exited {p.returncode}: {last_words(p.stderr)}")
+
+
+def main(argv=None) -> int:
+    try:
+        only, flows, out = options("ledger", __doc__, ["dumbbell", "pcap"], "1", argv)
+        cli = cdmasim_cli()
+        for exe in ("valgrind", "callgrind_annotate", "cargo"):
+            if shutil.which(exe) is None:
+                raise Failed(f"{exe} is not installed")
+        if "pcap" in only and cli is None:
+            raise Failed("no cdmasim CLI (.venv/bin/cdmasim or PATH) to make the capture")
+    except Failed as e:
+        print(f"ledger: {e}", file=sys.stderr)
+        return 2
+    try:
+        build()
+        results = []
+        with tempfile.TemporaryDirectory(prefix="cdmasim-ledger-") as tmp:
+            for n in flows if "dumbbell" in only else []:
+                print(f"ledger: dumbbell N = {n} ...", file=sys.stderr)
+                results.append(dumbbell(n, Path(tmp)))
+            if "pcap" in only:
+                print("ledger: pcap analyze ...", file=sys.stderr)
+                results.append(pcap(Path(tmp), cli))
+        write_whole(out / "ledger.json", results)
+    except Failed as e:
+        print(f"ledger: {e}", file=sys.stderr)
+        return 1
+    print(tables(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
