@@ -132,10 +132,15 @@ def dumbbell(flows: int) -> dict:
             "goodput_bps": float(m.group(1)) * 1e6, "reference_goodput_bps": sum(d["goodput_bps"])}
 
 
-def cell(work: Path) -> dict:
+def cell_scenario(work: Path) -> Path:
+    """The Table II cell's scenario, written into `work`."""
     scen = work / "cell.toml"
     scen.write_text(paliwal.cdmasim_toml(CELL))
-    ours, out = counted([EXAMPLES / "run_scenario", scen])
+    return scen
+
+
+def cell(work: Path) -> dict:
+    ours, out = counted([EXAMPLES / "run_scenario", cell_scenario(work)])
     try:
         flows = json.loads(out)["flows"]
     except (json.JSONDecodeError, KeyError):

@@ -1,20 +1,20 @@
 """Where the instructions go: callgrind's exclusive counts of the
-dumbbell's engine and of `pcap analyze`, grouped into parts, each per
-event, per packet-hop or per packet. The tables of docs/engine.md
-("Where the instructions go", "What the compiled hop path holds") are
-this script's output.
+dumbbell's engine, of a Table II cell and of `pcap analyze`, grouped
+into parts, each per event, per packet-hop or per packet. The tables of
+docs/engine.md ("Where the instructions go", "What the compiled hop
+path holds") are this script's output.
 
-    python bench/ledger.py                    # dumbbell N = 1 and pcap analyze
+    python bench/ledger.py                    # dumbbell N = 1, the Table II cell, pcap analyze
     python bench/ledger.py --only dumbbell --flows 10
 
 The examples are built with line tables (into target/ledger; the code is
 the release build's, instruction for instruction) so that callgrind can
 say which source file each instruction was compiled from: a function of
 the network's loop holds the link's code inlined into it, and the file
-tells the loop's own instructions from the link's. The dumbbell is split
-first by function (the engine's parts), then its hop path by file; the
-capture analysis by file only, as it is one function with everything
-inlined. The capture is the shipped dumbbell example's (made by the
+tells the loop's own instructions from the link's. The dumbbell and the
+cell (bench/instructions.py's) are split first by function (the
+engine's parts), then their hop path by file; the capture analysis by
+file only, as it is one function with everything inlined. The capture is the shipped dumbbell example's (made by the
 installed `cdmasim`, as bench/instructions.py makes it).
 
 Output: the tables, and bench/out/ledger.json (written whole). A program
@@ -36,8 +36,8 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from instructions import (ROOT, Failed, cdmasim_cli, counted, dumbbell_capture, last_words,  # noqa: E402
-                          options, write_whole)
+from instructions import (ROOT, Failed, cdmasim_cli, cell_scenario, counted, dumbbell_capture,  # noqa: E402
+                          last_words, options, write_whole)
 
 TARGET = ROOT / "target" / "ledger"
 EXAMPLES = TARGET / "release" / "examples"
@@ -49,12 +49,15 @@ DUMBBELL_LINE = re.compile(r"events (\d+), packets (\d+)")
 # The engine's parts, by the function an instruction is compiled into
 # (first match).
 ENGINE_PARTS = [
-    ("the hop path", r"network::Network::(forward|on_hop_timer|hand_on)|net::link::Link::|VecDeque<T,A>::push_back_mut"),
+    ("the cdma2000 cell's own functions (cdma2000/)", r"cdmasim_core::cdma2000::"),
+    ("the hop path", r"network::Network::(forward|on_hop_timer|hand_on)|network::kinds::AnyHop::|net::link::Link::"
+                     r"|net::queue::|VecDeque<T,A>::push_back_mut"),
     ("TCP", r"cdmasim_core::tcp::"),
     ("the event queue", r"EventQueue<E>::|BinaryHeap<T,A>::"),
     ("the endpoints' pump", r"world::Hosts::pump"),
     ("dispatch", r"cdmasim_core::sim::run_world$"),
-    ("the rest: building the network, start-up, results", r""),
+    ("allocation (malloc, free)", r"^(_int_)?(malloc|free|realloc|calloc)|^unlink_chunk|^malloc_consolidate"),
+    ("the rest: reading the scenario, building the network, the results", r""),
 ]
 # The hop path's instructions, by the source file they come from.
 HOP_FILES = [
@@ -116,17 +119,31 @@ def profile(cmd: list, work: Path) -> tuple:
     return costs(p.stdout), stdout
 
 
+def engine(what: str, rows: list, events: int, packet_hops: int | None) -> dict:
+    """An engine's run split by part (function), its hop path by file."""
+    hop = [r for r in rows if re.search(dict(ENGINE_PARTS)["the hop path"], r[2])]
+    return {"what": what, "instructions": sum(r[0] for r in rows), "events": events, "packet_hops": packet_hops,
+            "parts": group(rows, ENGINE_PARTS, key=lambda r: r[2]),
+            "hop_path": group(hop, HOP_FILES, key=lambda r: r[1])}
+
+
 def dumbbell(flows: int, work: Path) -> dict:
     rows, out = profile([EXAMPLES / "dumbbell_speed", flows], work)
     m = DUMBBELL_LINE.search(out)
     if m is None:
         raise Failed("dumbbell_speed printed no count of events and packets")
-    events, packets = int(m.group(1)), int(m.group(2))
-    parts = group(rows, ENGINE_PARTS, key=lambda r: r[2])
-    hop = [r for r in rows if re.search(ENGINE_PARTS[0][1], r[2])]
-    return {"what": f"dumbbell, N = {flows}", "instructions": sum(r[0] for r in rows),
-            "events": events, "packet_hops": packets * DUMBBELL_HOPS,
-            "parts": parts, "hop_path": group(hop, HOP_FILES, key=lambda r: r[1])}
+    return engine(f"dumbbell, N = {flows}", rows, int(m.group(1)), int(m.group(2)) * DUMBBELL_HOPS)
+
+
+def cell(work: Path) -> dict:
+    """The Table II cell bench/instructions.py counts (no series sampled).
+    Its packets cross a radio hop, so only events are a unit here."""
+    rows, out = profile([EXAMPLES / "run_scenario", cell_scenario(work)], work)
+    try:
+        events = json.loads(out)["events"]
+    except (json.JSONDecodeError, KeyError):
+        raise Failed("run_scenario printed no summary for the Table II cell")
+    return engine("Table II cell, 8 s x 5 s", rows, events, None)
 
 
 def pcap(work: Path, cli: str) -> dict:
@@ -154,11 +171,14 @@ def tables(results: list) -> str:
     out = []
     for r in results:
         if "hop_path" in r:
-            per = [("an event", r["events"]), ("a packet-hop", r["packet_hops"])]
-            out.append(f"{r['what']}: {r['instructions'] / 1e6:,.1f} M instructions, {r['events']:,} events, "
-                       f"{r['packet_hops']:,} packet-hops\n")
-            out.append(table("part (by function)", r["parts"], per) + "\n")
-            out.append(table("the hop path (by source file)", r["hop_path"], per[1:]) + "\n")
+            per = [("an event", r["events"])]
+            if r["packet_hops"]:
+                per.append(("a packet-hop", r["packet_hops"]))
+            out.append(f"{r['what']}: {r['instructions'] / 1e6:,.1f} M instructions, "
+                       + ", ".join(f"{c:,} {unit.split()[-1]}s" for unit, c in per) + "\n")
+            parts = {k: v for k, v in r["parts"].items() if v}
+            out.append(table("part (by function)", parts, per) + "\n")
+            out.append(table("the hop path (by source file)", r["hop_path"], per[-1:]) + "\n")
         else:
             out.append(f"{r['what']}: {r['instructions'] / 1e6:,.1f} M instructions, {r['packets']:,} packets\n")
             out.append(table("part (by source file)", r["parts"], [("a packet", r["packets"])]) + "\n")
@@ -168,7 +188,7 @@ def tables(results: list) -> str:
 def build() -> None:
     env = dict(os.environ, CARGO_PROFILE_RELEASE_DEBUG="line-tables-only", CARGO_TARGET_DIR=str(TARGET))
     cmd = ["cargo", "build", "-q", "--release", "-p", "cdmasim-core", "--example", "dumbbell_speed",
-           "--example", "pcap_json"]
+           "--example", "run_scenario", "--example", "pcap_json"]
     p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
     if p.returncode != 0:
         raise Failed(f"cargo build of the examples exited {p.returncode}: {last_words(p.stderr)}")
@@ -176,7 +196,7 @@ def build() -> None:
 
 def main(argv=None) -> int:
     try:
-        only, flows, out = options("ledger", __doc__, ["dumbbell", "pcap"], "1", argv)
+        only, flows, out = options("ledger", __doc__, ["dumbbell", "cell", "pcap"], "1", argv)
         cli = cdmasim_cli()
         for exe in ("valgrind", "callgrind_annotate", "cargo"):
             if shutil.which(exe) is None:
@@ -193,6 +213,9 @@ def main(argv=None) -> int:
             for n in flows if "dumbbell" in only else []:
                 print(f"ledger: dumbbell N = {n} ...", file=sys.stderr)
                 results.append(dumbbell(n, Path(tmp)))
+            if "cell" in only:
+                print("ledger: Table II cell ...", file=sys.stderr)
+                results.append(cell(Path(tmp)))
             if "pcap" in only:
                 print("ledger: pcap analyze ...", file=sys.stderr)
                 results.append(pcap(Path(tmp), cli))

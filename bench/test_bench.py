@@ -422,7 +422,7 @@ def test_ledger_counts_every_instruction_once_in_the_first_part_that_matches():
     parts = ledger.group(rows, ledger.ENGINE_PARTS, key=lambda r: r[2])
     assert parts["the hop path"] == 11_145_645 + 5_378_552 + 3_641_268
     assert parts["TCP"] == 8_905_659 and parts["the event queue"] == 7_828_708
-    assert parts["the rest: building the network, start-up, results"] == 1_000
+    assert parts["the rest: reading the scenario, building the network, the results"] == 1_000
     assert sum(parts.values()) == sum(r[0] for r in rows)
     hop = ledger.group(rows[:3], ledger.HOP_FILES, key=lambda r: r[1])
     assert hop["the network's loop (network/mod.rs)"] == 11_145_645
@@ -442,8 +442,8 @@ def test_ledger_table_divides_each_part_by_each_unit():
 
 def test_ledger_bad_options_exit_2_and_a_failed_build_exits_1_writing_nothing(tmp_path, monkeypatch, capsys):
     import ledger
-    assert ledger.main(["--only", "cell", "--out", str(tmp_path)]) == 2
-    assert capsys.readouterr().err.strip() == "ledger: --only: 'cell' is not a subset of dumbbell,pcap"
+    assert ledger.main(["--only", "grid", "--out", str(tmp_path)]) == 2
+    assert capsys.readouterr().err.strip() == "ledger: --only: 'grid' is not a subset of dumbbell,cell,pcap"
     assert ledger.main(["--flows", "0", "--out", str(tmp_path)]) == 2
     assert "--flows: '0'" in capsys.readouterr().err
     monkeypatch.setattr(ledger.shutil, "which", lambda exe: "/usr/bin/" + exe)
