@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -152,6 +153,9 @@ def cell(work: Path) -> dict:
             "goodput_bps": goodput, "reference_goodput_bps": sum(d["goodput_bps"])}
 
 
+PCAP_WHAT = "pcap analyze, the dumbbell example's r1-r2 capture"
+
+
 def dumbbell_capture(work: Path, cli: str) -> Path:
     """The shipped dumbbell example's bottleneck capture (10 flows, 60 s;
     99,766 packets), made by the installed `cdmasim` in `work`."""
@@ -170,7 +174,7 @@ def pcap(work: Path, cli: str) -> dict:
     capture = dumbbell_capture(work, cli)
     ours, _ = counted([EXAMPLES / "pcap_json", capture])
     ref, _ = reference("tcptrace -l -r -n", ["tcptrace", "-l", "-r", "-n", capture], None)
-    return {"what": "pcap analyze, the dumbbell example's r1-r2 capture", "cdmasim": ours, **ref}
+    return {"what": PCAP_WHAT, "cdmasim": ours, **ref}
 
 
 def build() -> None:
@@ -181,17 +185,24 @@ def build() -> None:
         raise Failed(f"cargo build of the examples exited {p.returncode}: {last_words(p.stderr)}")
 
 
-def missing(only: set, cli: str | None) -> str | None:
-    """Why the benchmark cannot run, or None."""
-    needs = [("valgrind", "valgrind"), ("cargo", "cargo")]
+def needs(only: set) -> list:
+    """The programs this benchmark runs, as (command, name to install)."""
+    programs = [("valgrind", "valgrind"), ("cargo", "cargo")]
     if only & {"dumbbell", "cell"}:
-        needs.append(("ns", "ns-2 (apt-get install ns2)"))
+        programs.append(("ns", "ns-2 (apt-get install ns2)"))
     if "pcap" in only:
-        needs.append(("tcptrace", "tcptrace (apt-get install tcptrace)"))
-    for exe, name in needs:
+        programs.append(("tcptrace", "tcptrace (apt-get install tcptrace)"))
+    return programs
+
+
+def missing(programs: list, capture: bool, cli: str | None) -> str | None:
+    """Why a benchmark cannot run: one of `programs` is not installed, or
+    it makes a capture (`capture`) and there is no `cdmasim` to make it.
+    None if it can."""
+    for exe, name in programs:
         if shutil.which(exe) is None:
             return f"{name} is not installed"
-    if "pcap" in only and cli is None:
+    if capture and cli is None:
         return "no cdmasim CLI (.venv/bin/cdmasim or PATH) to make the capture"
     return None
 
@@ -247,19 +258,24 @@ def cdmasim_cli() -> str | None:
 
 
 def write_whole(path: Path, data) -> None:
-    """`data` as JSON at `path`, written whole or not at all."""
-    tmp = path.with_name(path.name + ".tmp")
+    """`data` as JSON at `path`, written whole or not at all: into a
+    temporary file of our own beside it, then renamed over it."""
+    tmp = None
     try:
-        tmp.write_text(json.dumps(data, indent=1) + "\n")
-        tmp.replace(path)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".tmp")
+        os.chmod(tmp, 0o644)    # as any file this benchmark writes, not mkstemp's 0o600
+        with os.fdopen(fd, "w") as f:
+            f.write(json.dumps(data, indent=1) + "\n")
+        os.replace(tmp, path)
     except OSError as e:
-        tmp.unlink(missing_ok=True)
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         raise Failed(f"{path}: {e.strerror}")
 
 
 def options(prog: str, doc: str, kinds: list, flows: str, argv) -> tuple:
     """(the kinds of work asked for, the dumbbell's flow counts, the output
-    folder, made) from the command line, or an error line (exit 2)."""
+    folder) from the command line, or an error line (exit 2)."""
     ap = argparse.ArgumentParser(prog=prog, description=doc.splitlines()[0])
     ap.add_argument("--only", default=",".join(kinds), help="subset of " + ",".join(kinds))
     ap.add_argument("--flows", default=flows, help="dumbbell flow counts, comma-separated")
@@ -271,21 +287,26 @@ def options(prog: str, doc: str, kinds: list, flows: str, argv) -> tuple:
     counts = flow_counts(a.flows)
     if counts is None:
         raise Failed(f"--flows: '{a.flows}' is not a list of positive integers")
-    out = Path(a.out)
+    return only, counts, Path(a.out)
+
+
+def make_out(out: Path) -> None:
+    """Make the output folder (after every other check: a run that cannot
+    start leaves nothing behind), or an error line (exit 2)."""
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as e:
         raise Failed(f"--out: {out}: {e.strerror}")
-    return only, counts, out
 
 
 def main(argv=None) -> int:
     try:
         only, flows, out = options("instructions", __doc__, ["dumbbell", "cell", "pcap"], "1,10,100", argv)
         cli = cdmasim_cli()
-        why = missing(only, cli)
+        why = missing(needs(only), "pcap" in only, cli)
         if why:
             raise Failed(why)
+        make_out(out)
     except Failed as e:
         print(f"instructions: {e}", file=sys.stderr)
         return 2

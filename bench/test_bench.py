@@ -7,6 +7,7 @@ checked against the bottleneck's payload ceiling.
 
 import json
 import os
+import shutil
 import stat
 import sys
 from pathlib import Path
@@ -380,7 +381,7 @@ def test_instructions_bad_options_exit_2_and_a_failed_program_exits_1_writing_no
     assert instructions.main(["--only", "dumbbell,nope", "--out", str(tmp_path)]) == 2
     assert instructions.main(["--flows", "1,x", "--out", str(tmp_path)]) == 2
     assert "--flows: '1,x'" in capsys.readouterr().err
-    monkeypatch.setattr(instructions, "missing", lambda only, cli: None)
+    monkeypatch.setattr(instructions, "missing", lambda programs, capture, cli: None)
 
     def fail(only, flows, cli):
         raise instructions.Failed("ns exited 1: boom")
@@ -402,6 +403,11 @@ Ir                   file:function
  8,905,659  /src/tcp/sender.rs:cdmasim_core::tcp::sender::TcpSender::send_new [/x/dumbbell_speed]
  7,828,708  /src/engine/queue.rs:cdmasim_core::engine::queue::EventQueue<E>::schedule [/x/dumbbell_speed]
      1,000  /src/sim/build.rs:cdmasim_core::sim::build::build
+       700  /src/network/mod.rs:cdmasim_core::network::Network::forward'2 [/x/dumbbell_speed]
+       300  /src/tcp/rwnd.rs:<cdmasim_core::tcp::rwnd::Fixed as cdmasim_core::tcp::rwnd::RwndPolicy>::on_connection
+       200  /src/sim/mod.rs:cdmasim_core::sim::run_world'2
+        50  ???:0x0000000000023ab0 [???]
+        40  /src/sim/flows.rs:core::ptr::drop_in_place<cdmasim_core::tcp::sender::TcpSender>
 """
 
 
@@ -411,7 +417,10 @@ def test_ledger_reads_each_functions_count_and_file_and_refuses_an_empty_listing
     rows = ledger.costs(ANNOTATED)
     assert rows[0] == (11_145_645, "/src/network/mod.rs", "cdmasim_core::network::Network::on_hop_timer")
     assert rows[2][2] == "alloc::collections::vec_deque::VecDeque<T,A>::push_back_mut"
-    assert len(rows) == 6, "the total is not a function"
+    assert len(rows) == 11, "the total is not a function"
+    assert rows[6] == (700, "/src/network/mod.rs", "cdmasim_core::network::Network::forward'2")
+    assert rows[7][2] == "<cdmasim_core::tcp::rwnd::Fixed as cdmasim_core::tcp::rwnd::RwndPolicy>::on_connection"
+    assert rows[9] == (50, "???", "0x0000000000023ab0")
     with pytest.raises(instructions.Failed, match="no function"):
         ledger.costs("Profile data file 'x'\n")
 
@@ -420,16 +429,17 @@ def test_ledger_counts_every_instruction_once_in_the_first_part_that_matches():
     import ledger
     rows = ledger.costs(ANNOTATED)
     parts = ledger.group(rows, ledger.ENGINE_PARTS, key=lambda r: r[2])
-    assert parts["the hop path"] == 11_145_645 + 5_378_552 + 3_641_268
-    assert parts["TCP"] == 8_905_659 and parts["the event queue"] == 7_828_708
-    assert parts["the rest: reading the scenario, building the network, the results"] == 1_000
+    assert parts["the hop path"] == 11_145_645 + 5_378_552 + 3_641_268 + 700
+    assert parts["TCP"] == 8_905_659 + 300, "a trait method of TCP's is TCP's; a drop of a sender elsewhere is not"
+    assert parts["the event queue"] == 7_828_708 and parts["dispatch"] == 200
+    assert parts["the rest: reading the scenario, building the network, the results"] == 1_000 + 50 + 40
     assert sum(parts.values()) == sum(r[0] for r in rows)
     hop = ledger.group(rows[:3], ledger.HOP_FILES, key=lambda r: r[1])
     assert hop["the network's loop (network/mod.rs)"] == 11_145_645
     assert hop["dispatch by hop kind (network/kinds.rs)"] == 5_378_552
     assert hop["VecDeque and Vec (std)"] == 3_641_268
     # Without a catch-all, what matches nothing is left out, not guessed.
-    assert ledger.group(rows, [("tcp", r"::tcp::")], key=lambda r: r[2]) == {"tcp": 8_905_659}
+    assert ledger.group(rows, [("sender", r"TcpSender::")], key=lambda r: r[2]) == {"sender": 8_905_659}
 
 
 def test_ledger_table_divides_each_part_by_each_unit():
@@ -446,7 +456,12 @@ def test_ledger_bad_options_exit_2_and_a_failed_build_exits_1_writing_nothing(tm
     assert capsys.readouterr().err.strip() == "ledger: --only: 'grid' is not a subset of dumbbell,cell,pcap"
     assert ledger.main(["--flows", "0", "--out", str(tmp_path)]) == 2
     assert "--flows: '0'" in capsys.readouterr().err
-    monkeypatch.setattr(ledger.shutil, "which", lambda exe: "/usr/bin/" + exe)
+    out = tmp_path / "out"
+    monkeypatch.setattr(shutil, "which", lambda exe: None if exe == "callgrind_annotate" else "/usr/bin/" + exe)
+    assert ledger.main(["--only", "dumbbell", "--out", str(out)]) == 2
+    assert capsys.readouterr().err.strip() == "ledger: callgrind_annotate (valgrind) is not installed"
+    assert not out.exists(), "a run that cannot start makes no folder"
+    monkeypatch.setattr(shutil, "which", lambda exe: "/usr/bin/" + exe)
 
     def fail():
         raise ledger.Failed("cargo build of the examples exited 101: error[E0425]")
@@ -454,3 +469,12 @@ def test_ledger_bad_options_exit_2_and_a_failed_build_exits_1_writing_nothing(tm
     assert ledger.main(["--only", "dumbbell", "--out", str(tmp_path)]) == 1
     assert capsys.readouterr().err.strip() == "ledger: cargo build of the examples exited 101: error[E0425]"
     assert list(tmp_path.iterdir()) == []
+    # A ledger that cannot be written: exit 1, and nothing half-written.
+    monkeypatch.setattr(ledger, "build", lambda: None)
+    monkeypatch.setattr(ledger, "dumbbell", lambda n, work: {"what": "d"})
+    (tmp_path / "ledger.json").mkdir()
+    (tmp_path / "ledger.json.tmp").write_text("a user's file")
+    assert ledger.main(["--only", "dumbbell", "--out", str(tmp_path)]) == 1
+    assert "ledger.json" in capsys.readouterr().err
+    assert sorted(f.name for f in tmp_path.iterdir()) == ["ledger.json", "ledger.json.tmp"]
+    assert (tmp_path / "ledger.json.tmp").read_text() == "a user's file"
