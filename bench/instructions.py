@@ -299,25 +299,33 @@ def make_out(out: Path) -> None:
         raise Failed(f"--out: {out}: {e.strerror}")
 
 
-def main(argv=None) -> int:
+def run(prog: str, doc: str, kinds: list, flows: str, programs, measure, show, argv) -> int:
+    """The command line of the benchmarks that count instructions: check
+    the options and `programs(only)` (exit 2, nothing made), make the
+    output folder, `measure(only, flows, cli)`, write its rows whole to
+    PROG.json and print `show(rows)`; a program that fails, exit 1."""
     try:
-        only, flows, out = options("instructions", __doc__, ["dumbbell", "cell", "pcap"], "1,10,100", argv)
+        only, counts, out = options(prog, doc, kinds, flows, argv)
         cli = cdmasim_cli()
-        why = missing(needs(only), "pcap" in only, cli)
+        why = missing(programs(only), "pcap" in only, cli)
         if why:
             raise Failed(why)
         make_out(out)
     except Failed as e:
-        print(f"instructions: {e}", file=sys.stderr)
+        print(f"{prog}: {e}", file=sys.stderr)
         return 2
     try:
-        rows = measure(only, flows, cli)
-        write_whole(out / "instructions.json", rows)
+        rows = measure(only, counts, cli)
+        write_whole(out / f"{prog}.json", rows)
     except Failed as e:
-        print(f"instructions: {e}", file=sys.stderr)
+        print(f"{prog}: {e}", file=sys.stderr)
         return 1
-    print(table(rows))
+    print(show(rows))
     return 0
+
+
+def main(argv=None) -> int:
+    return run("instructions", __doc__, ["dumbbell", "cell", "pcap"], "1,10,100", needs, measure, table, argv)
 
 
 if __name__ == "__main__":

@@ -35,8 +35,8 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from instructions import (PCAP_WHAT, ROOT, Failed, cdmasim_cli, cell_scenario, counted,  # noqa: E402
-                          dumbbell_capture, last_words, make_out, missing, options, write_whole)
+from instructions import (PCAP_WHAT, ROOT, Failed, cell_scenario, counted, dumbbell_capture,  # noqa: E402
+                          last_words, run)
 
 TARGET = ROOT / "target" / "ledger"
 PROGRAMS = [("valgrind", "valgrind"), ("callgrind_annotate", "callgrind_annotate (valgrind)"), ("cargo", "cargo")]
@@ -196,36 +196,24 @@ def build() -> None:
         raise Failed(f"cargo build of the examples exited {p.returncode}: {last_words(p.stderr)}")
 
 
+def measure(only: set, flows: list, cli: str | None) -> list:
+    build()
+    results = []
+    with tempfile.TemporaryDirectory(prefix="cdmasim-ledger-") as tmp:
+        for n in flows if "dumbbell" in only else []:
+            print(f"ledger: dumbbell N = {n} ...", file=sys.stderr)
+            results.append(dumbbell(n, Path(tmp)))
+        if "cell" in only:
+            print("ledger: Table II cell ...", file=sys.stderr)
+            results.append(cell(Path(tmp)))
+        if "pcap" in only:
+            print("ledger: pcap analyze ...", file=sys.stderr)
+            results.append(pcap(Path(tmp), cli))
+    return results
+
+
 def main(argv=None) -> int:
-    try:
-        only, flows, out = options("ledger", __doc__, ["dumbbell", "cell", "pcap"], "1", argv)
-        cli = cdmasim_cli()
-        why = missing(PROGRAMS, "pcap" in only, cli)
-        if why:
-            raise Failed(why)
-        make_out(out)
-    except Failed as e:
-        print(f"ledger: {e}", file=sys.stderr)
-        return 2
-    try:
-        build()
-        results = []
-        with tempfile.TemporaryDirectory(prefix="cdmasim-ledger-") as tmp:
-            for n in flows if "dumbbell" in only else []:
-                print(f"ledger: dumbbell N = {n} ...", file=sys.stderr)
-                results.append(dumbbell(n, Path(tmp)))
-            if "cell" in only:
-                print("ledger: Table II cell ...", file=sys.stderr)
-                results.append(cell(Path(tmp)))
-            if "pcap" in only:
-                print("ledger: pcap analyze ...", file=sys.stderr)
-                results.append(pcap(Path(tmp), cli))
-        write_whole(out / "ledger.json", results)
-    except Failed as e:
-        print(f"ledger: {e}", file=sys.stderr)
-        return 1
-    print(tables(results))
-    return 0
+    return run("ledger", __doc__, ["dumbbell", "cell", "pcap"], "1", lambda only: PROGRAMS, measure, tables, argv)
 
 
 if __name__ == "__main__":
