@@ -122,7 +122,7 @@ def ns2_dumbbell(flows: int, duration: float) -> list:
     return ["ns", NS2_DUMBBELL, flows, repr(duration), "0.01", "100", "1000", DUMBBELL_WINDOW]
 
 
-def dumbbell(flows: int) -> dict:
+def dumbbell(flows: int, work: Path) -> dict:
     ours, out = counted([EXAMPLES / "dumbbell_speed", flows])
     m = GOODPUT.search(out)
     if m is None:
@@ -133,6 +133,9 @@ def dumbbell(flows: int) -> dict:
             "goodput_bps": float(m.group(1)) * 1e6, "reference_goodput_bps": sum(d["goodput_bps"])}
 
 
+CELL_WHAT = "Table II cell, 8 s x 5 s"
+
+
 def cell_scenario(work: Path) -> Path:
     """The Table II cell's scenario, written into `work`."""
     scen = work / "cell.toml"
@@ -140,16 +143,24 @@ def cell_scenario(work: Path) -> Path:
     return scen
 
 
+def cell_summary(stdout: str) -> dict:
+    """`run_scenario`'s summary of the cell, with its flows and events."""
+    try:
+        summary = json.loads(stdout)
+    except json.JSONDecodeError:
+        summary = {}
+    if not isinstance(summary, dict) or not {"flows", "events"} <= summary.keys():
+        raise Failed("run_scenario printed no summary for the Table II cell")
+    return summary
+
+
 def cell(work: Path) -> dict:
     ours, out = counted([EXAMPLES / "run_scenario", cell_scenario(work)])
-    try:
-        flows = json.loads(out)["flows"]
-    except (json.JSONDecodeError, KeyError):
-        raise Failed("run_scenario printed no summary for the Table II cell")
+    flows = cell_summary(out)["flows"]
     ref, ref_out = reference("ns-2.35", paliwal.ns2_command(CELL), paliwal.ns2_command(dict(CELL, duration=0.001)))
     d = ns2_json(ref_out, "the Table II cell")
     goodput = sum(f["bytes_delivered"] for f in flows) * 8 / CELL["duration"]
-    return {"what": "Table II cell, 8 s x 5 s", "cdmasim": ours, **ref,
+    return {"what": CELL_WHAT, "cdmasim": ours, **ref,
             "goodput_bps": goodput, "reference_goodput_bps": sum(d["goodput_bps"])}
 
 
@@ -177,10 +188,12 @@ def pcap(work: Path, cli: str) -> dict:
     return {"what": PCAP_WHAT, "cdmasim": ours, **ref}
 
 
-def build() -> None:
+def build(env: dict | None = None) -> None:
+    """The three example programs, in release mode (`env`: cargo's
+    settings beside the environment's)."""
     cmd = ["cargo", "build", "-q", "--release", "-p", "cdmasim-core",
            "--example", "dumbbell_speed", "--example", "run_scenario", "--example", "pcap_json"]
-    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True)
+    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=dict(os.environ, **(env or {})))
     if p.returncode != 0:
         raise Failed(f"cargo build of the examples exited {p.returncode}: {last_words(p.stderr)}")
 
@@ -224,22 +237,28 @@ def table(rows: list) -> str:
     return "\n".join(lines)
 
 
-def measure(only: set, flows: list, cli: str | None) -> list:
-    build()
+def each(prog: str, only: set, flows: list, cli: str | None, dumbbell, cell, pcap) -> list:
+    """The rows of each work asked for, in order, made in one temporary
+    folder: `dumbbell(n, work)` at each flow count, `cell(work)`,
+    `pcap(work, cli)`; each announced on stderr."""
     rows = []
-    with tempfile.TemporaryDirectory(prefix="cdmasim-instructions-") as tmp:
+    with tempfile.TemporaryDirectory(prefix=f"cdmasim-{prog}-") as tmp:
         work = Path(tmp)
-        if "dumbbell" in only:
-            for n in flows:
-                print(f"instructions: dumbbell N = {n} ...", file=sys.stderr)
-                rows.append(dumbbell(n))
+        for n in flows if "dumbbell" in only else []:
+            print(f"{prog}: dumbbell N = {n} ...", file=sys.stderr)
+            rows.append(dumbbell(n, work))
         if "cell" in only:
-            print("instructions: Table II cell ...", file=sys.stderr)
+            print(f"{prog}: Table II cell ...", file=sys.stderr)
             rows.append(cell(work))
         if "pcap" in only:
-            print("instructions: pcap analyze ...", file=sys.stderr)
+            print(f"{prog}: pcap analyze ...", file=sys.stderr)
             rows.append(pcap(work, cli))
     return rows
+
+
+def measure(only: set, flows: list, cli: str | None) -> list:
+    build()
+    return each("instructions", only, flows, cli, dumbbell, cell, pcap)
 
 
 def flow_counts(text: str) -> list | None:

@@ -14,8 +14,9 @@ the network's loop holds the link's code inlined into it, and the file
 tells the loop's own instructions from the link's. The dumbbell and the
 cell (bench/instructions.py's) are split first by function (the
 engine's parts), then their hop path by file; the capture analysis by
-file only, as most of it (77 %) is inlined into one function. The capture is the shipped dumbbell example's (made by the
-installed `cdmasim`, as bench/instructions.py makes it).
+file only, as most of it (77 %) is inlined into one function. The
+capture is the shipped dumbbell example's (made by the installed
+`cdmasim`, as bench/instructions.py makes it).
 
 Output: the tables, and bench/out/ledger.json (written whole). A program
 that fails stops with one line and exit 1; a bad option or a missing
@@ -25,18 +26,17 @@ program, exit 2.
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from instructions import (PCAP_WHAT, ROOT, Failed, cell_scenario, counted, dumbbell_capture,  # noqa: E402
-                          last_words, run)
+import instructions  # noqa: E402
+from instructions import (CELL_WHAT, PCAP_WHAT, ROOT, Failed, cell_scenario, cell_summary, counted,  # noqa: E402
+                          dumbbell_capture, each, last_words, run)
 
 TARGET = ROOT / "target" / "ledger"
 PROGRAMS = [("valgrind", "valgrind"), ("callgrind_annotate", "callgrind_annotate (valgrind)"), ("cargo", "cargo")]
@@ -98,16 +98,26 @@ def costs(annotated: str) -> list:
     return rows
 
 
-def group(rows: list, parts: list, key) -> dict:
-    """Instructions by part: each row goes to the first part whose pattern
-    matches key(row); rows that match none are left out."""
-    out = {name: 0 for name, _ in parts}
+def split(rows: list, parts: list, key) -> dict:
+    """The rows of each part: each row goes to the first part whose
+    pattern matches key(row); rows that match none are left out."""
+    out = {name: [] for name, _ in parts}
     for row in rows:
         for name, pattern in parts:
             if re.search(pattern, key(row)):
-                out[name] += row[0]
+                out[name].append(row)
                 break
     return out
+
+
+def totals(parts: dict) -> dict:
+    """Instructions by part, of `split`'s rows."""
+    return {name: sum(r[0] for r in rs) for name, rs in parts.items()}
+
+
+def group(rows: list, parts: list, key) -> dict:
+    """Instructions by part: `split`, summed."""
+    return totals(split(rows, parts, key))
 
 
 def profile(cmd: list, work: Path) -> tuple:
@@ -123,10 +133,10 @@ def profile(cmd: list, work: Path) -> tuple:
 
 def engine(what: str, rows: list, events: int, packet_hops: int | None) -> dict:
     """An engine's run split by part (function), its hop path by file."""
-    hop = [r for r in rows if re.search(dict(ENGINE_PARTS)["the hop path"], r[2])]
+    parts = split(rows, ENGINE_PARTS, key=lambda r: r[2])
     return {"what": what, "instructions": sum(r[0] for r in rows), "events": events, "packet_hops": packet_hops,
-            "parts": group(rows, ENGINE_PARTS, key=lambda r: r[2]),
-            "hop_path": group(hop, HOP_FILES, key=lambda r: r[1])}
+            "parts": totals(parts),
+            "hop_path": group(parts["the hop path"], HOP_FILES, key=lambda r: r[1])}
 
 
 def dumbbell(flows: int, work: Path) -> dict:
@@ -141,11 +151,7 @@ def cell(work: Path) -> dict:
     """The Table II cell bench/instructions.py counts (no series sampled).
     Its packets cross a radio hop, so only events are a unit here."""
     rows, out = profile([EXAMPLES / "run_scenario", cell_scenario(work)], work)
-    try:
-        events = json.loads(out)["events"]
-    except (json.JSONDecodeError, KeyError):
-        raise Failed("run_scenario printed no summary for the Table II cell")
-    return engine("Table II cell, 8 s x 5 s", rows, events, None)
+    return engine(CELL_WHAT, rows, cell_summary(out)["events"], None)
 
 
 def pcap(work: Path, cli: str) -> dict:
@@ -188,28 +194,13 @@ def tables(results: list) -> str:
 
 
 def build() -> None:
-    env = dict(os.environ, CARGO_PROFILE_RELEASE_DEBUG="line-tables-only", CARGO_TARGET_DIR=str(TARGET))
-    cmd = ["cargo", "build", "-q", "--release", "-p", "cdmasim-core", "--example", "dumbbell_speed",
-           "--example", "run_scenario", "--example", "pcap_json"]
-    p = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
-    if p.returncode != 0:
-        raise Failed(f"cargo build of the examples exited {p.returncode}: {last_words(p.stderr)}")
+    """The examples with line tables, apart from the release build."""
+    instructions.build({"CARGO_PROFILE_RELEASE_DEBUG": "line-tables-only", "CARGO_TARGET_DIR": str(TARGET)})
 
 
 def measure(only: set, flows: list, cli: str | None) -> list:
     build()
-    results = []
-    with tempfile.TemporaryDirectory(prefix="cdmasim-ledger-") as tmp:
-        for n in flows if "dumbbell" in only else []:
-            print(f"ledger: dumbbell N = {n} ...", file=sys.stderr)
-            results.append(dumbbell(n, Path(tmp)))
-        if "cell" in only:
-            print("ledger: Table II cell ...", file=sys.stderr)
-            results.append(cell(Path(tmp)))
-        if "pcap" in only:
-            print("ledger: pcap analyze ...", file=sys.stderr)
-            results.append(pcap(Path(tmp), cli))
-    return results
+    return each("ledger", only, flows, cli, dumbbell, cell, pcap)
 
 
 def main(argv=None) -> int:

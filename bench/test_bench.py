@@ -478,3 +478,11 @@ def test_ledger_bad_options_exit_2_and_a_failed_build_exits_1_writing_nothing(tm
     assert "ledger.json" in capsys.readouterr().err
     assert sorted(f.name for f in tmp_path.iterdir()) == ["ledger.json", "ledger.json.tmp"]
     assert (tmp_path / "ledger.json.tmp").read_text() == "a user's file"
+
+
+def test_the_cells_summary_is_refused_without_its_flows_and_events():
+    import instructions
+    assert instructions.cell_summary(json.dumps({"flows": [], "events": 7}))["events"] == 7
+    for out in ["warning: x\n", json.dumps({"flows": []}), json.dumps([1, 2])]:
+        with pytest.raises(instructions.Failed, match="no summary"):
+            instructions.cell_summary(out)
